@@ -1,0 +1,68 @@
+import { AgentchartError } from './agentchart-error.ts';
+
+export const providerErrorKinds = [
+  'rate_limit',
+  'overloaded',
+  'server',
+  'network',
+  'auth',
+  'bad_request',
+  'context_overflow',
+  'aborted',
+] as const;
+export type ProviderErrorKind = (typeof providerErrorKinds)[number];
+
+const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate_limit',
+  'overloaded',
+  'server',
+  'network',
+]);
+
+/** Whether the step machine may try a request of this kind again. */
+export function isRetryableKind(kind: ProviderErrorKind): boolean {
+  return retryableKinds.has(kind);
+}
+
+/** A model request that failed, classified so the retry policy can decide without vendor knowledge. */
+export class ProviderError extends AgentchartError {
+  readonly kind: ProviderErrorKind;
+  readonly retryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly status: number | undefined;
+
+  constructor(options: {
+    kind: ProviderErrorKind;
+    message: string;
+    retryAfterMs?: number;
+    status?: number;
+    retryable?: boolean;
+    cause?: unknown;
+  }) {
+    super(`provider_${options.kind}`, options.message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.kind = options.kind;
+    this.retryable = options.retryable ?? isRetryableKind(options.kind);
+    this.retryAfterMs = options.retryAfterMs;
+    this.status = options.status;
+  }
+
+  /** The plain-data form that travels in events and the log. */
+  toJSON(): ProviderErrorData {
+    return {
+      kind: this.kind,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+      ...(this.status !== undefined ? { status: this.status } : {}),
+    };
+  }
+}
+
+export type ProviderErrorData = {
+  kind: ProviderErrorKind;
+  message: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+  status?: number;
+};

@@ -1,0 +1,127 @@
+import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
+import { type Clock, systemClock } from '../runtime/clock.ts';
+import type { ModelEvent, ModelRequest, ModelStopReason, Provider, Usage } from './types.ts';
+
+/** One scripted model response. `error` after `text` fails the stream mid-way, after the text. */
+export type ScriptStep = {
+  text?: string;
+  toolCalls?: { id?: string; name: string; input: unknown }[];
+  usage?: Partial<Usage>;
+  /** Wait this long on the injected clock before answering (and between chunks when `chunkDelayMs`). */
+  delayMs?: number;
+  stopReason?: ModelStopReason;
+  error?: { kind: ProviderErrorKind; retryAfterMs?: number; message?: string };
+};
+
+export type ScriptEntry = ScriptStep | ((request: ModelRequest) => ScriptStep);
+
+export type ScriptedOptions = {
+  /** Characters per text delta (default 8). */
+  chunkSize?: number;
+  /** Time source for `delayMs`; pass the runtime's clock to drive delays from a simulated clock. */
+  clock?: Clock;
+  model?: string;
+};
+
+/** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
+export interface ScriptedProvider extends Provider {
+  /** Every request received, in order (deep copies, so later mutation cannot change them). */
+  readonly requests: ModelRequest[];
+  /** Throws unless every script entry has been used. */
+  assertConsumed(): void;
+}
+
+/**
+ * A provider that answers request N with script entry N. For tests and the demo only.
+ *
+ * @example
+ * const model = scripted([{ toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }] }, { text: 'Done.' }]);
+ */
+export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}): ScriptedProvider {
+  const chunkSize = Math.max(1, options.chunkSize ?? 8);
+  const clock = options.clock ?? systemClock;
+  const requests: ModelRequest[] = [];
+  let callIndex = 0;
+
+  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    const index = callIndex++;
+    requests.push(structuredClone(request));
+    const entry = entries[index];
+    if (entry === undefined) {
+      yield failure(
+        'bad_request',
+        `scripted model has no entry for request #${index} (script has ${entries.length})`,
+      );
+      return;
+    }
+    const step = typeof entry === 'function' ? entry(request) : entry;
+    if (step.delayMs && !(await sleep(clock, step.delayMs, signal))) {
+      yield aborted();
+      return;
+    }
+    for (let offset = 0; offset < (step.text?.length ?? 0); offset += chunkSize) {
+      if (signal.aborted) {
+        yield aborted();
+        return;
+      }
+      yield { type: 'text.delta', text: step.text!.slice(offset, offset + chunkSize) };
+    }
+    if (step.error) {
+      yield failure(
+        step.error.kind,
+        step.error.message ?? `scripted ${step.error.kind}`,
+        step.error.retryAfterMs,
+      );
+      return;
+    }
+    const calls = step.toolCalls ?? [];
+    for (const [position, call] of calls.entries()) {
+      if (signal.aborted) {
+        yield aborted();
+        return;
+      }
+      yield {
+        type: 'tool_call',
+        call: { id: call.id ?? `call_${index}_${position}`, name: call.name, input: call.input },
+      };
+    }
+    yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, ...step.usage } };
+    yield { type: 'done', stopReason: step.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn') };
+  }
+
+  return {
+    name: 'scripted',
+    model: options.model ?? 'scripted',
+    requests,
+    stream,
+    assertConsumed() {
+      if (callIndex < entries.length) {
+        throw new Error(`scripted model used ${callIndex} of ${entries.length} script entries`);
+      }
+    },
+  };
+}
+
+function failure(kind: ProviderErrorKind, message: string, retryAfterMs?: number): ModelEvent {
+  return { type: 'error', error: new ProviderError({ kind, message, retryAfterMs }) };
+}
+
+function aborted(): ModelEvent {
+  return failure('aborted', 'request aborted');
+}
+
+/** Resolves true after `ms` on `clock`, or false as soon as `signal` aborts. */
+function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      cancel();
+      resolve(false);
+    };
+    const cancel = clock.setTimer(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,74 @@
+import type { ProviderError } from '../errors/provider-error.ts';
+
+/** Token counts of one model response (or a sum of them). Cache counters are 0 when unknown. */
+export type Usage = {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+};
+
+export const emptyUsage: Usage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+export function addUsage(a: Usage, b: Partial<Usage>): Usage {
+  return {
+    inputTokens: a.inputTokens + (b.inputTokens ?? 0),
+    outputTokens: a.outputTokens + (b.outputTokens ?? 0),
+    cacheReadTokens: a.cacheReadTokens + (b.cacheReadTokens ?? 0),
+    cacheWriteTokens: a.cacheWriteTokens + (b.cacheWriteTokens ?? 0),
+  };
+}
+
+/** What a tool looks like to the model: name, description and a JSON Schema (draft-07, no `$schema`). */
+export type ToolSpec = { name: string; description: string; inputSchema: Record<string, unknown> };
+
+export type ToolCallRequest = { id: string; name: string; input: unknown };
+
+/**
+ * Opaque provider-specific content that must be sent back verbatim on the next request, such as
+ * Anthropic thinking blocks (with their signatures) or OpenAI reasoning items. Logged with the
+ * assistant message so a resumed or replayed session sends exactly what the vendor expects.
+ */
+export type ProviderPart = { provider: string; type: string; data: unknown };
+
+export type ModelMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; providerParts?: ProviderPart[] }
+  | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
+
+/** The provider-neutral request of one step: a pure projection of the session log. */
+export type ModelRequest = { system: string; tools: ToolSpec[]; messages: ModelMessage[] };
+
+/** Why the model stopped. Vendors' reasons are mapped onto these by each adapter. */
+export type ModelStopReason =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'stop_sequence'
+  | 'refusal'
+  | 'pause_turn'
+  | 'other';
+
+export type ModelEvent =
+  | { type: 'text.delta'; text: string }
+  | { type: 'thinking.delta'; text: string }
+  | { type: 'tool_call'; call: ToolCallRequest }
+  | { type: 'provider_part'; part: ProviderPart }
+  | { type: 'usage'; usage: Partial<Usage> }
+  | { type: 'done'; stopReason: ModelStopReason }
+  | { type: 'error'; error: ProviderError };
+
+/**
+ * A model behind one interface.
+ *
+ * Contract: `stream` never throws and never rejects once iteration has begun; every stream ends with
+ * exactly one `done` or `error` event (an abort through `signal` ends with `error` of kind `aborted`).
+ * Tool-call arguments arrive whole in `tool_call` (adapters accumulate the vendor's deltas); a call
+ * whose arguments are not valid JSON arrives with `input` set to the raw string, so the tool batch can
+ * tell the model what was wrong instead of failing the step.
+ */
+export interface Provider {
+  readonly name: string;
+  readonly model: string;
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}

@@ -1,0 +1,102 @@
+import type { ProviderErrorData } from '../errors/provider-error.ts';
+import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+
+/** The version of the log format this build writes. Readers refuse newer versions. */
+export const LOG_FORMAT_VERSION = 1;
+
+/** One entry of the append-only session log, one JSON object per line in the file store. */
+export type LogEvent = {
+  v: number;
+  seq: number;
+  ts: number;
+  type: LogEventType;
+  turn?: number;
+  step?: number;
+  data: Record<string, unknown>;
+};
+
+export type InboxChannel = 'followup' | 'steer' | 'inject';
+
+export type ToolOutcome =
+  | 'ok'
+  | 'error'
+  | 'denied'
+  | 'aborted'
+  | 'timeout'
+  | 'aborted_before_start'
+  | 'not_started'
+  | 'unknown';
+
+export type StopReason =
+  | 'completed'
+  | 'max_steps'
+  | 'unknown_tool_limit'
+  | 'canceled'
+  | 'model_error'
+  | 'blocked'
+  | 'max_tokens'
+  | 'interrupted';
+
+export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
+
+/** The data of each event type: the contract between writers, readers and `project()`. */
+export type LogEventData = {
+  'session.start': {
+    agentId: string;
+    parent?: string;
+    forkOf?: { sessionId: string; atSeq: number };
+    config: Record<string, unknown>;
+  };
+  'inbox.queued': { id: string; channel: InboxChannel; message: string };
+  'inbox.claimed': { ids: string[] };
+  'inbox.cleared': { ids: string[] };
+  'turn.start': Record<string, never>;
+  'step.start': { model: string; toolNames: string[]; systemHash: string };
+  'user.message': { channel: InboxChannel; content: string; inboxId?: string };
+  'assistant.message': {
+    text: string;
+    toolCalls: ToolCallRequest[];
+    usage: Usage;
+    stopReason: ModelStopReason | 'interrupted';
+    interrupted?: boolean;
+    providerParts?: ProviderPart[];
+  };
+  'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs: number };
+  'tool.call': { callId: string; name: string; input: unknown };
+  'approval.asked': { callId: string };
+  'approval.decided': {
+    callId: string;
+    outcome: 'allow' | 'allow_session' | 'deny';
+    by: 'rule' | 'mode' | 'host' | 'user' | 'headless';
+    reason?: string;
+  };
+  'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
+  'step.end': { toolResults: number };
+  'turn.end': { reason: StopReason; usage: Usage; cause?: CancelCause; error?: ProviderErrorData };
+  compaction: { replaces: [number, number]; summary: string };
+  'agent.spawned': { childSessionId: string; callId: string };
+  'session.end': { reason: 'disposed' };
+};
+
+export type LogEventType = keyof LogEventData;
+
+/** What a store hands back on load: the events, plus what it had to repair to read them. */
+export type LoadedSession = { events: LogEvent[]; warnings: string[] };
+
+/**
+ * Where session logs live.
+ *
+ * Contract: `append` keeps order and is durable once its promise resolves; `load` returns exactly what
+ * was appended (a torn last line from a crash is dropped with a warning, never a crash); `load` of a
+ * log written by a newer format version rejects with `LogFormatError`; `remove` exists only so a failed
+ * agent creation can roll back its session and must not be used on a session that finished creation.
+ */
+export interface SessionStore {
+  readonly kind: string;
+  create(sessionId: string): Promise<void>;
+  append(sessionId: string, events: readonly LogEvent[]): Promise<void>;
+  load(sessionId: string): Promise<LoadedSession>;
+  exists(sessionId: string): Promise<boolean>;
+  remove(sessionId: string): Promise<void>;
+  list(): Promise<string[]>;
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import type { ToolSpec } from '../providers/types.ts';
+
+export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
+
+/** What a tool returns: text for the model, or text marked as an error the model should read as one. */
+export type ToolOutput = string | { content: string; isError?: boolean };
+
+export type ToolContext = {
+  /** Aborted on cancel, dispose and timeout. A tool must stop promptly when it fires. */
+  signal: AbortSignal;
+  /** The workspace root. File tools confine every path to it. */
+  cwd: string;
+  callId: string;
+  agentId: string;
+  /** Diagnostic lines for the host (not logged, not shown to the model). */
+  log: (message: string) => void;
+  /** Live progress for the host's event stream (not logged, not shown to the model). */
+  onProgress: (progress: unknown) => void;
+};
+
+/** A tool the model can call. Build one with `defineTool`. */
+export interface Tool<Input = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType<Input>;
+  readonly access: ToolAccess;
+  /** May this call run beside its neighbours? Anything not safe is a barrier that runs alone. */
+  readonly concurrencySafe: boolean | ((input: Input) => boolean);
+  readonly timeoutMs: number | undefined;
+  /**
+   * Contract: resolves with the output; a thrown error becomes an `error` result the model reads.
+   * Honour `ctx.signal`: a tool that ignores it is still reported as aborted, but keeps running.
+   */
+  run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+// Any tool, whatever its input: the variance of `run` needs this at collection boundaries.
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous tool list cannot name each input type.
+export type AnyTool = Tool<any>;
+
+/**
+ * Defines a tool with a zod input schema. Arguments are validated before `run`; invalid arguments become
+ * an error result naming what was wrong, so the model can correct itself.
+ *
+ * @example
+ * const echo = defineTool({
+ *   name: 'echo', description: 'Repeat the text.', access: 'none', concurrencySafe: true,
+ *   input: z.object({ text: z.string() }),
+ *   run: async ({ text }) => text,
+ * });
+ */
+export function defineTool<Schema extends z.ZodObject>(definition: {
+  name: string;
+  description: string;
+  input: Schema;
+  access: ToolAccess;
+  concurrencySafe?: boolean | ((input: z.output<Schema>) => boolean);
+  timeoutMs?: number;
+  run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolOutput>;
+}): Tool<z.output<Schema>> {
+  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.name)) {
+    throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-"`);
+  }
+  return {
+    name: definition.name,
+    description: definition.description,
+    input: definition.input as unknown as z.ZodType<z.output<Schema>>,
+    access: definition.access,
+    concurrencySafe: definition.concurrencySafe ?? false,
+    timeoutMs: definition.timeoutMs,
+    run: definition.run,
+  };
+}
+
+const specCache = new WeakMap<AnyTool, ToolSpec>();
+
+/** The model-facing description of a tool: JSON Schema draft-07 of its input, without `$schema`. */
+export function toolSpec(tool: AnyTool): ToolSpec {
+  const cached = specCache.get(tool);
+  if (cached) return cached;
+  const schema = z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
+  delete schema.$schema;
+  const spec = { name: tool.name, description: tool.description, inputSchema: schema };
+  specCache.set(tool, spec);
+  return spec;
+}
+
+/** Whether a validated call may run in parallel with its neighbours. A throwing predicate means no. */
+export function isConcurrencySafe(tool: AnyTool, input: unknown): boolean {
+  if (typeof tool.concurrencySafe === 'boolean') return tool.concurrencySafe;
+  try {
+    return tool.concurrencySafe(input);
+  } catch {
+    return false;
+  }
+}
