@@ -63,11 +63,13 @@ export type LogEventData = {
   };
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs: number };
   'tool.call': { callId: string; name: string; input: unknown };
+  /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */
+  'tool.started': { callId: string };
   'approval.asked': { callId: string };
   'approval.decided': {
     callId: string;
     outcome: 'allow' | 'allow_session' | 'deny';
-    by: 'rule' | 'mode' | 'host' | 'user' | 'headless';
+    by: 'rule' | 'mode' | 'session' | 'host' | 'user' | 'headless';
     reason?: string;
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
@@ -79,6 +81,17 @@ export type LogEventData = {
 };
 
 export type LogEventType = keyof LogEventData;
+
+/** A log event narrowed to one type, with that type's data. */
+export type LogEventOf<K extends LogEventType> = LogEvent & { type: K; data: LogEventData[K] };
+
+/**
+ * Narrows an event to one type so its `data` is typed. It trusts the log: events are validated by
+ * `parseLogLine` when read, not on every access.
+ */
+export function isEvent<K extends LogEventType>(event: LogEvent, type: K): event is LogEventOf<K> {
+  return event.type === type;
+}
 
 /** What a store hands back on load: the events, plus what it had to repair to read them. */
 export type LoadedSession = { events: LogEvent[]; warnings: string[] };

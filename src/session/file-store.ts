@@ -1,0 +1,220 @@
+import { access, appendFile, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { ConfigError } from '../errors/config-error.ts';
+import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
+import type { LoadedSession, LogEvent, SessionStore } from './types.ts';
+
+const extension = '.jsonl';
+const safeId = /^[A-Za-z0-9._-]+$/;
+
+export type FileStoreOptions = {
+  /** fsync after every append (slower; survives power loss, not only a process crash). Default false. */
+  fsync?: boolean;
+};
+
+/** The session id of a log file path: its base name without `.jsonl`. */
+export function sessionIdFromFile(file: string): string {
+  const name = basename(file);
+  if (!name.endsWith(extension) || name.length === extension.length) {
+    throw new ConfigError(`"${file}" is not a session log (expected a <sessionId>${extension} file)`);
+  }
+  return name.slice(0, -extension.length);
+}
+
+/**
+ * Where a session log file lives, for a CLI that is handed a path.
+ *
+ * @example
+ * const { dir, sessionId } = sessionFileLocation('runs/abc.jsonl');
+ * const session = await fileStore(dir).load(sessionId);
+ */
+export function sessionFileLocation(file: string): { dir: string; sessionId: string } {
+  return { dir: dirname(file), sessionId: sessionIdFromFile(file) };
+}
+
+function checkId(sessionId: string): void {
+  // The id becomes a file name: refuse anything that could leave the directory.
+  if (!safeId.test(sessionId) || sessionId === '.' || sessionId === '..') {
+    throw new ConfigError(`invalid session id "${sessionId}": use letters, digits, ".", "_" or "-"`);
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
+}
+
+/**
+ * Parses the text of a log file. A torn last line (no trailing newline, or not JSON at all) is
+ * dropped; `keepBytes` is then the length of the good prefix, which the caller truncates the file to.
+ */
+export function parseLogText(
+  text: string,
+  file: string,
+): { events: LogEvent[]; keepBytes?: number; warning?: string } {
+  const lines = text.split('\n');
+  // A complete file ends with "\n", so the last piece is "" unless the last write was torn.
+  const tail = lines.pop() ?? '';
+  const events: LogEvent[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index] ?? '';
+    const isLast = index === lines.length - 1 && tail === '';
+    if (isLast && !isJson(line)) return tornAt(events, lines, index, file);
+    events.push(parseLogLine(line, index + 1));
+  }
+  if (tail !== '') return tornAt(events, lines, lines.length, file);
+  return { events };
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    // Not JSON is the answer, not a failure: the caller treats the line as torn.
+    return false;
+  }
+}
+
+function tornAt(events: LogEvent[], lines: string[], index: number, file: string) {
+  const keepBytes = Buffer.byteLength(
+    lines
+      .slice(0, index)
+      .map((line) => `${line}\n`)
+      .join(''),
+  );
+  const warning =
+    `${file}: line ${index + 1} was torn (incomplete last write, probably a crash); ` +
+    `dropped it and truncated the file to ${keepBytes} bytes`;
+  return { events, keepBytes, warning };
+}
+
+/**
+ * A session store with one JSONL file per session: `<dir>/<sessionId>.jsonl`. The directory is
+ * created on demand. Appends to one session are written in call order, each in a single write.
+ */
+export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
+  const known = new Set<string>();
+  // One write queue per session keeps appends in call order even when callers do not await.
+  const queues = new Map<string, Promise<void>>();
+  const pathOf = (sessionId: string) => {
+    checkId(sessionId);
+    return join(dir, `${sessionId}${extension}`);
+  };
+
+  function enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(sessionId) ?? Promise.resolve();
+    const result = previous.then(work);
+    // The queue only orders work; each caller still receives its own failure through `result`.
+    queues.set(
+      sessionId,
+      result.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return result;
+  }
+
+  async function write(file: string, text: string): Promise<void> {
+    if (!options.fsync) return appendFile(file, text);
+    const handle = await open(file, 'a');
+    try {
+      await handle.appendFile(text);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async function requireFile(sessionId: string, file: string): Promise<void> {
+    if (known.has(sessionId)) return;
+    try {
+      await access(file);
+    } catch (error) {
+      if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
+      throw error;
+    }
+    known.add(sessionId);
+  }
+
+  async function load(sessionId: string, file: string): Promise<LoadedSession> {
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
+      throw error;
+    }
+    const parsed = parseLogText(text, file);
+    const warnings: string[] = [];
+    if (parsed.keepBytes !== undefined && parsed.warning) {
+      // Later appends must start on a fresh line, so the torn bytes go now.
+      await truncate(file, parsed.keepBytes);
+      warnings.push(parsed.warning);
+    }
+    validateSequence(parsed.events);
+    known.add(sessionId);
+    return { events: parsed.events, warnings };
+  }
+
+  return {
+    kind: 'file',
+    async create(sessionId) {
+      const file = pathOf(sessionId);
+      await mkdir(dir, { recursive: true });
+      try {
+        const handle = await open(file, 'wx');
+        await handle.close();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+          throw new ConfigError(`session "${sessionId}" already exists (${file})`, { cause: error });
+        }
+        throw error;
+      }
+      known.add(sessionId);
+    },
+    async append(sessionId, events) {
+      const file = pathOf(sessionId);
+      // Serialise now: the caller may reuse or mutate its array after this call returns.
+      const text = events.map(formatLogLine).join('');
+      return enqueue(sessionId, async () => {
+        await requireFile(sessionId, file);
+        if (text !== '') await write(file, text);
+      });
+    },
+    async load(sessionId) {
+      const file = pathOf(sessionId);
+      return enqueue(sessionId, () => load(sessionId, file));
+    },
+    async exists(sessionId) {
+      const file = pathOf(sessionId);
+      try {
+        await access(file);
+        return true;
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    },
+    async remove(sessionId) {
+      const file = pathOf(sessionId);
+      return enqueue(sessionId, async () => {
+        known.delete(sessionId);
+        await rm(file, { force: true });
+      });
+    },
+    async list() {
+      let names: string[];
+      try {
+        names = await readdir(dir);
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
+      return names
+        .filter((name) => name.endsWith(extension) && name.length > extension.length)
+        .map((name) => name.slice(0, -extension.length))
+        .sort();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { ConfigError } from '../errors/config-error.ts';
+import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
+import type { LoadedSession, LogEvent, SessionStore } from './types.ts';
+
+/**
+ * A session store that keeps logs in memory, for tests and short-lived embeddings.
+ *
+ * Events are kept as their serialised lines, exactly as the file store writes them, so both stores
+ * behave alike: a loaded event never aliases an appended one, `undefined` fields disappear, and `load`
+ * validates and refuses newer format versions the same way.
+ */
+export function memoryStore(): SessionStore {
+  const sessions = new Map<string, string[]>();
+
+  function linesOf(sessionId: string): string[] {
+    const lines = sessions.get(sessionId);
+    if (!lines) throw new ConfigError(`session "${sessionId}" does not exist in the memory store`);
+    return lines;
+  }
+
+  return {
+    kind: 'memory',
+    async create(sessionId) {
+      if (sessions.has(sessionId)) {
+        throw new ConfigError(`session "${sessionId}" already exists in the memory store`);
+      }
+      sessions.set(sessionId, []);
+    },
+    async append(sessionId, events) {
+      const lines = linesOf(sessionId);
+      for (const event of events) lines.push(formatLogLine(event));
+    },
+    async load(sessionId): Promise<LoadedSession> {
+      const events: LogEvent[] = linesOf(sessionId).map((line, index) => parseLogLine(line, index + 1));
+      validateSequence(events);
+      return { events, warnings: [] };
+    },
+    async exists(sessionId) {
+      return sessions.has(sessionId);
+    },
+    async remove(sessionId) {
+      sessions.delete(sessionId);
+    },
+    async list() {
+      return [...sessions.keys()].sort();
+    },
+  };
+}
