@@ -1,0 +1,167 @@
+import type OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import type { Clock } from '../runtime/clock.ts';
+import { errorEvent, finishEvents, parseToolInput, stringifyToolInput } from './sse-common.ts';
+import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
+
+/** What the Chat and Responses streamers need from the factory. */
+export type OpenAIContext = {
+  client: () => OpenAI;
+  model: string;
+  maxTokens: number;
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  reasoning:
+    | { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' }
+    | undefined;
+  clock: Clock;
+};
+
+/** Streams one request through Chat Completions. Never throws: failure is the last event. */
+export async function* streamChat(
+  context: OpenAIContext,
+  request: ModelRequest,
+  signal: AbortSignal,
+): AsyncGenerator<ModelEvent> {
+  const state = new ChatStreamState();
+  try {
+    const params = toChatParams(request, context);
+    const chunks = await context.client().chat.completions.create(params, { signal, maxRetries: 0 });
+    for await (const chunk of chunks) yield* state.handle(chunk);
+  } catch (error) {
+    yield errorEvent(error, signal, context.clock);
+    return;
+  }
+  yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
+}
+
+/** The Chat Completions request for a provider-neutral request. Exported for tests of the mapping. */
+export function toChatParams(
+  request: ModelRequest,
+  context: Pick<OpenAIContext, 'model' | 'maxTokens' | 'maxTokensField'>,
+): ChatCompletionCreateParamsStreaming {
+  const messages: ChatCompletionMessageParam[] = [];
+  if (request.system !== '') messages.push({ role: 'system', content: request.system });
+  for (const message of request.messages) {
+    const mapped = toChatMessage(message);
+    if (mapped) messages.push(mapped);
+  }
+  return {
+    model: context.model,
+    messages,
+    stream: true,
+    stream_options: { include_usage: true },
+    [context.maxTokensField]: context.maxTokens,
+    ...(request.tools.length > 0
+      ? {
+          tools: request.tools.map((tool) => ({
+            type: 'function' as const,
+            function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+          })),
+        }
+      : {}),
+  };
+}
+
+function toChatMessage(message: ModelMessage): ChatCompletionMessageParam | undefined {
+  switch (message.role) {
+    case 'user':
+      return { role: 'user', content: message.content };
+    case 'tool':
+      // Chat Completions has no error flag on a tool message: the content itself says so.
+      return { role: 'tool', tool_call_id: message.callId, content: message.content };
+    case 'assistant': {
+      if (message.text === '' && message.toolCalls.length === 0) return undefined;
+      return {
+        role: 'assistant',
+        content: message.text === '' ? null : message.text,
+        ...(message.toolCalls.length > 0
+          ? {
+              tool_calls: message.toolCalls.map((call) => ({
+                id: call.id,
+                type: 'function' as const,
+                function: { name: call.name, arguments: stringifyToolInput(call.input) },
+              })),
+            }
+          : {}),
+      };
+    }
+  }
+}
+
+type PendingCall = { id: string; name: string; json: string };
+
+// Reasoning text that compatible servers (vLLM, Ollama, DeepSeek) add to the delta.
+type ReasoningDelta = { reasoning_content?: unknown; reasoning?: unknown };
+
+/** Folds Chat Completions chunks into model events; tool-call pieces are accumulated by index. */
+class ChatStreamState {
+  stopReason: ModelStopReason | undefined;
+  usage: Partial<Usage> | undefined;
+  private readonly calls = new Map<number, PendingCall>();
+
+  *handle(chunk: ChatCompletionChunk): Generator<ModelEvent> {
+    if (chunk.usage) this.usage = mapUsage(chunk.usage);
+    // The usage chunk at the end has `choices: []`.
+    const choice = chunk.choices?.[0];
+    if (!choice) return;
+    const delta = choice.delta ?? {};
+    const reasoning = (delta as ReasoningDelta).reasoning_content ?? (delta as ReasoningDelta).reasoning;
+    if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'thinking.delta', text: reasoning };
+    if (typeof delta.content === 'string' && delta.content !== '')
+      yield { type: 'text.delta', text: delta.content };
+    for (const [position, piece] of (delta.tool_calls ?? []).entries()) {
+      const index = piece.index ?? position;
+      const call = this.calls.get(index) ?? { id: '', name: '', json: '' };
+      if (piece.id) call.id = piece.id;
+      if (piece.function?.name) call.name += piece.function.name;
+      if (piece.function?.arguments) call.json += piece.function.arguments;
+      this.calls.set(index, call);
+    }
+    if (choice.finish_reason) yield* this.finish(choice.finish_reason);
+  }
+
+  private *finish(reason: NonNullable<ChatCompletionChunk.Choice['finish_reason']>): Generator<ModelEvent> {
+    const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b);
+    this.calls.clear();
+    for (const [index, call] of ordered) {
+      // Some compatible servers omit the id; the position keeps it unique within the response.
+      const id = call.id || `call_${index}`;
+      yield { type: 'tool_call', call: { id, name: call.name, input: parseToolInput(call.json) } };
+    }
+    // Some compatible servers report `stop` even when they asked for tools.
+    this.stopReason = ordered.length > 0 ? 'tool_use' : mapFinishReason(reason);
+  }
+}
+
+function mapFinishReason(reason: NonNullable<ChatCompletionChunk.Choice['finish_reason']>): ModelStopReason {
+  switch (reason) {
+    case 'stop':
+      return 'end_turn';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'length':
+      return 'max_tokens';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'other';
+  }
+}
+
+/** OpenAI counts cached tokens inside `prompt_tokens`; agentchart counts them apart, as Anthropic does. */
+export function mapUsage(usage: CompletionUsage): Partial<Usage> {
+  const cacheReadTokens = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const cacheWriteTokens = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  return {
+    inputTokens: Math.max(0, usage.prompt_tokens - cacheReadTokens - cacheWriteTokens),
+    outputTokens: usage.completion_tokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+  };
+}

@@ -1,0 +1,53 @@
+import { ProviderError } from '../errors/provider-error.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { classifyError } from './classify-error.ts';
+import type { ModelEvent, ModelStopReason, Usage } from './types.ts';
+
+/**
+ * Parses accumulated tool-call arguments. Empty means no arguments (`{}`); anything that is not valid
+ * JSON is handed on as the raw string, so the tool batch can tell the model what was wrong.
+ */
+export function parseToolInput(json: string): unknown {
+  if (json.trim() === '') return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    // Not a failure of the stream: the raw text is the contract's answer to invalid JSON.
+    return json;
+  }
+}
+
+/** The arguments of a logged tool call as the JSON text a vendor expects back. */
+export function stringifyToolInput(input: unknown): string {
+  return typeof input === 'string' ? input : JSON.stringify(input ?? {});
+}
+
+/** The final events of a stream whose vendor loop ended without throwing. */
+export function finishEvents(options: {
+  signal: AbortSignal;
+  stopReason: ModelStopReason | undefined;
+  usage: Partial<Usage> | undefined;
+}): ModelEvent[] {
+  // Raw SDK streams end silently when aborted, so the signal is the only witness.
+  if (options.signal.aborted) return [abortedEvent()];
+  const usage: ModelEvent[] = options.usage ? [{ type: 'usage', usage: options.usage }] : [];
+  if (options.stopReason === undefined) {
+    return [
+      ...usage,
+      {
+        type: 'error',
+        error: new ProviderError({ kind: 'network', message: 'stream ended early, without a stop reason' }),
+      },
+    ];
+  }
+  return [...usage, { type: 'done', stopReason: options.stopReason }];
+}
+
+/** The `error` event for any failure caught while streaming. */
+export function errorEvent(error: unknown, signal: AbortSignal, clock: Clock): ModelEvent {
+  return { type: 'error', error: classifyError(error, { signal, clock }) };
+}
+
+export function abortedEvent(): ModelEvent {
+  return { type: 'error', error: new ProviderError({ kind: 'aborted', message: 'request aborted' }) };
+}
