@@ -1,0 +1,36 @@
+import { type BashOptions, bashTool } from './bash.ts';
+import type { AnyTool } from './define-tool.ts';
+import { editFileTool } from './edit-file.ts';
+import { type GlobOptions, globTool } from './glob.ts';
+import { type GrepOptions, grepTool } from './grep.ts';
+import { type ListDirOptions, listDirTool } from './list-dir.ts';
+import { type ReadFileOptions, readFileTool } from './read-file.ts';
+import { writeFileTool } from './write-file.ts';
+
+export type CodingToolsOptions = {
+  readFile?: ReadFileOptions;
+  listDir?: ListDirOptions;
+  glob?: GlobOptions;
+  /** `{ useRipgrep: false }` forces the JavaScript search even when `rg` is installed. */
+  grep?: GrepOptions;
+  bash?: BashOptions;
+};
+
+/**
+ * The built-in coding tools: read_file, write_file, edit_file, list_dir, glob, grep and bash. Each takes its
+ * workspace from `ctx.cwd` and confines file paths to it. (The `task` tool for subagents is separate.)
+ *
+ * @example
+ * const system = createAgentSystem({ model, tools: codingTools({ bash: { defaultTimeoutMs: 60_000 } }) });
+ */
+export function codingTools(options: CodingToolsOptions = {}): AnyTool[] {
+  return [
+    readFileTool(options.readFile),
+    writeFileTool(),
+    editFileTool(),
+    listDirTool(options.listDir),
+    globTool(options.glob),
+    grepTool(options.grep),
+    bashTool(options.bash),
+  ];
+}

@@ -1,0 +1,125 @@
+import { realpath, stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool } from './define-tool.ts';
+import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgrep.ts';
+import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
+import { byteLength, truncateLine } from './output-cap.ts';
+import { failure, guardFileErrors } from './tool-failure.ts';
+import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
+
+export type GrepOptions = {
+  /** Use ripgrep when `rg` is on PATH (default true); false forces the JavaScript search. */
+  useRipgrep?: boolean;
+  /** Most output lines, matches and context together (default 250). */
+  maxLines?: number;
+  /** Most bytes of output (default 50 000). */
+  maxBytes?: number;
+};
+
+const maxLineChars = 500;
+
+const input = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe('Regular expression to search for, e.g. "function\\s+load" or "(?i)todo".'),
+  path: z
+    .string()
+    .optional()
+    .describe('File or folder to search, relative to the workspace root (default: root).'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "src/**/*.test.js".'),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .optional()
+    .describe('Lines of context before and after each match.'),
+});
+
+/**
+ * `grep`: a regular-expression search over file contents. Uses ripgrep when it is installed and a
+ * JavaScript search otherwise; both skip `.git`, `node_modules`, ignored and binary files and give the same
+ * sorted output: `path:line:text` for matches, `path-line-text` for context, `--` between groups.
+ */
+export function grepTool(options: GrepOptions = {}) {
+  const maxLines = options.maxLines ?? 250;
+  const maxBytes = options.maxBytes ?? 50_000;
+  return defineTool({
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression. Returns "path:line:text" for each matching line ' +
+      '(context lines as "path-line-text", groups separated by "--"), sorted by path. Skips .git, ' +
+      'node_modules, .gitignore-d and binary files. Narrow with path (file or folder) and glob ("*.ts"); ' +
+      'add context for surrounding lines. Prefix the pattern with (?i) to ignore case.',
+    input,
+    access: 'read',
+    concurrencySafe: true,
+    run: (args, ctx) => {
+      const given = args.path ?? '.';
+      return guardFileErrors(given, async () => {
+        const rootReal = await realpath(ctx.cwd);
+        const target = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
+        const query: GrepQuery = {
+          rootReal,
+          targetRelative: toWorkspacePath(rootReal, target),
+          targetIsFile: (await stat(target)).isFile(),
+          pattern: args.pattern,
+          glob: args.glob,
+          context: args.context ?? 0,
+          maxHits: maxLines,
+          signal: ctx.signal,
+        };
+        const outcome = await search(query, options.useRipgrep ?? true);
+        if ('error' in outcome) return failure(outcome.error);
+        if (outcome.hits.length === 0) {
+          return `No matches for ${JSON.stringify(args.pattern)} in ${query.targetRelative}.`;
+        }
+        return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes });
+      });
+    },
+  });
+}
+
+async function search(query: GrepQuery, useRipgrep: boolean): Promise<GrepOutcome> {
+  const rg = useRipgrep ? await findRipgrep() : undefined;
+  if (rg !== undefined) {
+    const outcome = await searchWithRipgrep(rg, query);
+    if (outcome !== unsupportedPattern) return outcome;
+  }
+  return searchWithJavaScript(query);
+}
+
+/** Formats hits as grep does, capped by line count and bytes with a note saying how to narrow. */
+export function formatHits(
+  hits: GrepHit[],
+  limits: { context: number; maxLines: number; maxBytes: number },
+): string {
+  const out: string[] = [];
+  let bytes = 0;
+  let capped = hits.length > limits.maxLines;
+  let previous: GrepHit | undefined;
+  for (const hit of hits.slice(0, limits.maxLines)) {
+    const separate =
+      limits.context > 0 &&
+      previous !== undefined &&
+      (previous.path !== hit.path || previous.line + 1 !== hit.line);
+    const line = `${hit.path}${hit.match ? ':' : '-'}${hit.line}${hit.match ? ':' : '-'}${truncateLine(hit.text, maxLineChars)}`;
+    const size = byteLength(line) + (separate ? 3 : 0) + 1;
+    if (out.length > 0 && bytes + size > limits.maxBytes) {
+      capped = true;
+      break;
+    }
+    if (separate) out.push('--');
+    out.push(line);
+    bytes += size;
+    previous = hit;
+  }
+  const matches = out.filter((line) => line !== '--').length;
+  if (capped)
+    out.push(`\n[Output capped after ${matches} lines. Narrow the pattern, path or glob to see the rest.]`);
+  return out.join('\n');
+}

@@ -1,0 +1,56 @@
+import { readdir, readlink, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from './define-tool.ts';
+import { compareText } from './file-walk.ts';
+import { failure, guardFileErrors } from './tool-failure.ts';
+import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
+
+export type ListDirOptions = {
+  /** Most entries listed (default 1000). */
+  maxEntries?: number;
+};
+
+const input = z.object({
+  path: z.string().optional().describe('Folder to list, relative to the workspace root (default: the root).'),
+});
+
+/** `list_dir`: the entries of one folder, sorted, folders marked with a trailing `/`. */
+export function listDirTool(options: ListDirOptions = {}) {
+  const maxEntries = options.maxEntries ?? 1000;
+  return defineTool({
+    name: 'list_dir',
+    description:
+      'List the entries of one folder in the workspace (not recursive), sorted by name. Folders end with "/", ' +
+      'symbolic links show their target as "name -> target". Use glob to find files by pattern.',
+    input,
+    access: 'read',
+    concurrencySafe: true,
+    run: (args, ctx) => {
+      const given = args.path ?? '.';
+      return guardFileErrors(given, async () => {
+        const folder = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
+        const shown = toWorkspacePath(await realpath(ctx.cwd), folder);
+        if (!(await stat(folder)).isDirectory())
+          return failure(`${shown} is a file, not a folder; use read_file.`);
+        const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
+          compareText(a.name, b.name),
+        );
+        if (entries.length === 0) return `${shown}/ is empty.`;
+        const lines: string[] = [];
+        for (const entry of entries.slice(0, maxEntries)) {
+          if (entry.isDirectory()) lines.push(`${entry.name}/`);
+          else if (entry.isSymbolicLink())
+            lines.push(`${entry.name} -> ${await readlink(path.join(folder, entry.name))}`);
+          else lines.push(entry.name);
+        }
+        if (entries.length > maxEntries) {
+          lines.push(
+            `\n[Showing ${maxEntries} of ${entries.length} entries. Use glob with a pattern to narrow it.]`,
+          );
+        }
+        return lines.join('\n');
+      });
+    },
+  });
+}

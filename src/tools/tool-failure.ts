@@ -1,0 +1,36 @@
+import { WorkspaceError } from '../errors/workspace-error.ts';
+import type { ToolOutput } from './define-tool.ts';
+
+/** A result the model reads as a failure it can correct. */
+export function failure(message: string): ToolOutput {
+  return { content: message, isError: true };
+}
+
+const fileErrors: Record<string, string> = {
+  ENOENT: 'does not exist',
+  EACCES: 'cannot be accessed (permission denied)',
+  EPERM: 'cannot be changed (operation not permitted)',
+  EISDIR: 'is a folder, not a file',
+  ENOTDIR: 'has a part that is a file, not a folder',
+  ELOOP: 'has too many levels of symbolic links',
+  EROFS: 'is on a read-only file system',
+};
+
+/**
+ * Runs a tool body and turns the failures a model can act on (a refused path, a missing file, a
+ * permission problem) into error results. Anything else is a bug or an abort and is rethrown.
+ */
+export async function guardFileErrors(
+  userPath: string,
+  body: () => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  try {
+    return await body();
+  } catch (error) {
+    if (WorkspaceError.isWorkspaceError(error)) return failure(error.message);
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const meaning = code === undefined ? undefined : fileErrors[code];
+    if (meaning !== undefined) return failure(`${JSON.stringify(userPath)} ${meaning}.`);
+    throw error;
+  }
+}
