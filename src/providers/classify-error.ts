@@ -188,11 +188,30 @@ function header(headers: unknown, name: string): string | undefined {
 }
 
 function describe(error: unknown): string {
-  if (error instanceof Error) return error.message || error.name;
+  if (error instanceof Error) {
+    const like = error as ErrorLike;
+    const vendor = vendorMessage(like.error);
+    const base = vendor
+      ? `${typeof like.status === 'number' ? `${like.status} ` : ''}${vendor}`
+      : error.message;
+    // Socket failures say only "terminated"; the cause says what happened.
+    const cause = error.cause instanceof Error && error.cause.message ? ` (${error.cause.message})` : '';
+    return (base || error.name) + cause;
+  }
   if (typeof error === 'string') return error;
   try {
     return JSON.stringify(error) ?? String(error);
   } catch (stringifyError) {
     return `${String(error)} (${String(stringifyError)})`;
   }
+}
+
+/** The readable part of a vendor error body: Anthropic nests it as `{ error: { type, message } }`. */
+function vendorMessage(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const inner = (body as { error?: unknown }).error;
+  if (typeof inner !== 'object' || inner === null) return undefined;
+  const { type, message } = inner as { type?: unknown; message?: unknown };
+  if (typeof message !== 'string') return undefined;
+  return typeof type === 'string' ? `${type}: ${message}` : message;
 }

@@ -1,0 +1,179 @@
+import type { ProviderErrorKind } from '../../src/errors/provider-error.ts';
+import { anthropic } from '../../src/providers/anthropic.ts';
+import { openai } from '../../src/providers/openai.ts';
+import { type ScriptStep, scripted } from '../../src/providers/scripted.ts';
+import { parseToolInput } from '../../src/providers/sse-common.ts';
+import {
+  type ContractCase,
+  type ProviderHarness,
+  runProviderContract,
+} from '../support/provider-contract.ts';
+import { startAnthropicServer } from '../support/wire/anthropic-server.ts';
+import { startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { reasoningItem, startOpenAIResponsesServer } from '../support/wire/openai-responses-server.ts';
+import type { WireReply } from '../support/wire/reply.ts';
+
+const everyWireCase: ContractCase[] = [
+  'text',
+  'tool_calls',
+  'parallel_tool_calls',
+  'thinking',
+  'usage',
+  'abort',
+  'rate_limit',
+  'overloaded',
+  'server_error',
+  'connection_reset',
+  'malformed_stream',
+  'error_event',
+  'truncated',
+  'invalid_tool_json',
+];
+
+function blocksOf(body: Record<string, unknown>, key: 'messages' | 'input'): Record<string, unknown>[] {
+  const list = (body[key] ?? []) as Record<string, unknown>[];
+  return list.flatMap((entry) =>
+    Array.isArray(entry.content) ? (entry.content as Record<string, unknown>[]) : [entry],
+  );
+}
+
+runProviderContract(
+  'anthropic',
+  async () => {
+    const server = await startAnthropicServer();
+    return {
+      provider: anthropic({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url }),
+      wire: true,
+      reply: server.reply,
+      requestCount: () => server.requests.length,
+      sentParts: (index) =>
+        blocksOf(server.requests[index]!.body, 'messages').filter(
+          (block) => block.type === 'thinking' || block.type === 'redacted_thinking',
+        ),
+      expectedPart: (thinking) => ({
+        provider: 'anthropic',
+        type: 'thinking',
+        data: { type: 'thinking', thinking: thinking.pieces.join(''), signature: thinking.signature },
+      }),
+      close: () => server.close(),
+    } satisfies ProviderHarness;
+  },
+  everyWireCase,
+);
+
+runProviderContract(
+  'openai chat completions',
+  async () => {
+    const server = await startOpenAIChatServer();
+    return {
+      provider: openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }),
+      wire: true,
+      reply: server.reply,
+      requestCount: () => server.requests.length,
+      sentParts: () => [],
+      expectedPart: () => {
+        throw new Error('Chat Completions has no reasoning items to send back');
+      },
+      close: () => server.close(),
+    } satisfies ProviderHarness;
+  },
+  // Chat Completions has nothing to send back; its reasoning deltas are tested in openai-chat.test.ts.
+  everyWireCase.filter((name) => name !== 'thinking'),
+);
+
+runProviderContract(
+  'openai responses',
+  async () => {
+    const server = await startOpenAIResponsesServer();
+    return {
+      provider: openai({
+        model: 'gpt-test',
+        apiKey: 'test-key',
+        baseURL: `${server.url}/v1`,
+        api: 'responses',
+      }),
+      wire: true,
+      reply: server.reply,
+      requestCount: () => server.requests.length,
+      sentParts: (index) =>
+        blocksOf(server.requests[index]!.body, 'input').filter((item) => item.type === 'reasoning'),
+      expectedPart: (thinking) => ({ provider: 'openai', type: 'reasoning', data: reasoningItem(thinking) }),
+      close: () => server.close(),
+    } satisfies ProviderHarness;
+  },
+  everyWireCase,
+);
+
+const statusKinds: Record<number, ProviderErrorKind> = {
+  429: 'rate_limit',
+  529: 'overloaded',
+  500: 'server',
+};
+
+/** The scripted provider's answer to a neutral reply: what a script author would write for it. */
+function scriptStep(reply: WireReply): ScriptStep {
+  if ('httpError' in reply) {
+    const retryAfterMs = reply.httpError.headers?.['retry-after-ms'];
+    return {
+      error: {
+        kind: statusKinds[reply.httpError.status] ?? 'bad_request',
+        ...(retryAfterMs ? { retryAfterMs: Number(retryAfterMs) } : {}),
+      },
+    };
+  }
+  const turn = reply.turn;
+  const usage = turn.usage;
+  return {
+    ...(turn.text ? { text: turn.text.join('') } : {}),
+    ...(turn.toolCalls
+      ? {
+          toolCalls: turn.toolCalls.map((call) => ({
+            id: call.id,
+            name: call.name,
+            input: parseToolInput(call.argumentPieces.join('')),
+          })),
+        }
+      : {}),
+    usage: {
+      inputTokens: usage?.input ?? 10,
+      outputTokens: usage?.output ?? 5,
+      cacheReadTokens: usage?.cacheRead ?? 0,
+      cacheWriteTokens: usage?.cacheWrite ?? 0,
+    },
+    ...(turn.ending === 'error_event' ? { error: { kind: 'server' } } : {}),
+  };
+}
+
+runProviderContract(
+  'scripted',
+  async () => {
+    const steps: ScriptStep[] = [];
+    const provider = scripted(steps);
+    return {
+      provider,
+      wire: false,
+      reply: (reply) => {
+        steps.push(scriptStep(reply));
+      },
+      requestCount: () => provider.requests.length,
+      sentParts: () => [],
+      expectedPart: () => {
+        throw new Error('the scripted provider does not think');
+      },
+      close: async () => {},
+    } satisfies ProviderHarness;
+  },
+  // No wire, so no resets, malformed messages or truncation; and no thinking to script.
+  [
+    'text',
+    'tool_calls',
+    'parallel_tool_calls',
+    'usage',
+    'abort',
+    'rate_limit',
+    'overloaded',
+    'server_error',
+    'error_event',
+    'invalid_tool_json',
+  ],
+);

@@ -1,0 +1,283 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ProviderError } from '../../src/errors/provider-error.ts';
+import type { ModelEvent, ModelRequest, Provider, ProviderPart } from '../../src/providers/types.ts';
+import type { WireReply } from './wire/reply.ts';
+
+/** Every case of the shared provider contract. A harness lists the ones that make sense for it. */
+export const allContractCases = [
+  'text',
+  'tool_calls',
+  'parallel_tool_calls',
+  'thinking',
+  'usage',
+  'abort',
+  'rate_limit',
+  'overloaded',
+  'server_error',
+  'connection_reset',
+  'malformed_stream',
+  'error_event',
+  'truncated',
+  'invalid_tool_json',
+] as const;
+export type ContractCase = (typeof allContractCases)[number];
+
+/** One provider under test, wired to a scriptable backend (a fake vendor server, or a script). */
+export interface ProviderHarness {
+  readonly provider: Provider;
+  /** True when a real SDK talks HTTP to a fake server (HTTP statuses are then reported). */
+  readonly wire: boolean;
+  /** The answer to the next request. */
+  reply(reply: WireReply): void;
+  /** How many requests (HTTP attempts) the backend received. */
+  requestCount(): number;
+  /** The thinking/reasoning content that request `index` carried back to the vendor. */
+  sentParts(index: number): unknown[];
+  /** The provider part the adapter should emit for this thinking. */
+  expectedPart(thinking: { pieces: string[]; signature: string }): ProviderPart;
+  close(): Promise<void>;
+}
+
+const request: ModelRequest = {
+  system: 'You are a test.',
+  tools: [
+    { name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object', properties: {} } },
+  ],
+  messages: [{ role: 'user', content: 'Hello' }],
+};
+
+/** Reads a whole stream; `onEvent` may abort. Fails if the stream throws (the contract forbids it). */
+export async function collect(
+  provider: Provider,
+  modelRequest: ModelRequest = request,
+  onEvent?: (event: ModelEvent, controller: AbortController) => void,
+): Promise<ModelEvent[]> {
+  const controller = new AbortController();
+  const events: ModelEvent[] = [];
+  for await (const event of provider.stream(modelRequest, controller.signal)) {
+    events.push(event);
+    onEvent?.(event, controller);
+  }
+  return events;
+}
+
+/** Joins neighbouring text and thinking deltas, so streams chunked differently compare equal. */
+export function collapse(events: ModelEvent[]): ModelEvent[] {
+  const result: ModelEvent[] = [];
+  for (const event of events) {
+    const last = result.at(-1);
+    if (
+      last &&
+      (event.type === 'text.delta' || event.type === 'thinking.delta') &&
+      last.type === event.type
+    ) {
+      result[result.length - 1] = { type: event.type, text: last.text + event.text };
+    } else {
+      result.push(event);
+    }
+  }
+  return result;
+}
+
+/** The plain-data form of `error` events, so they compare with `toEqual`. */
+export function plain(events: ModelEvent[]): unknown[] {
+  return events.map((event) =>
+    event.type === 'error' ? { type: 'error', error: summary(event.error) } : event,
+  );
+}
+
+function summary(error: ProviderError) {
+  return {
+    kind: error.kind,
+    retryable: error.retryable,
+    retryAfterMs: error.retryAfterMs,
+    status: error.status,
+  };
+}
+
+const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+/**
+ * The contract every provider adapter must pass (see `Provider` in src/providers/types.ts). Run it once
+ * per adapter, with the explicit list of cases that apply to it.
+ */
+export function runProviderContract(
+  name: string,
+  makeHarness: () => Promise<ProviderHarness>,
+  cases: readonly ContractCase[],
+): void {
+  describe(`provider contract: ${name}`, () => {
+    let harness: ProviderHarness;
+    beforeEach(async () => {
+      harness = await makeHarness();
+    });
+    afterEach(async () => {
+      await harness.close();
+    });
+    const status = (code: number) => (harness.wire ? code : undefined);
+    const error = (kind: string, retryable: boolean, code?: number, retryAfterMs?: number) => ({
+      type: 'error',
+      error: { kind, retryable, retryAfterMs, status: code === undefined ? undefined : status(code) },
+    });
+    const table: Record<ContractCase, () => Promise<void>> = {
+      text: async () => {
+        harness.reply({ turn: { text: ['Hel', 'lo, ', 'world'] } });
+        const events = await collect(harness.provider);
+        expect(events.filter((event) => event.type === 'text.delta').length).toBeGreaterThan(1);
+        expect(collapse(events)).toEqual([
+          { type: 'text.delta', text: 'Hello, world' },
+          { type: 'usage', usage },
+          { type: 'done', stopReason: 'end_turn' },
+        ]);
+      },
+      tool_calls: async () => {
+        harness.reply({
+          turn: {
+            text: ['Let me ', 'look.'],
+            toolCalls: [
+              {
+                id: 'call_a',
+                name: 'read_file',
+                argumentPieces: ['{"pa', 'th": "sr', 'c/a.ts", ', '"limit"', ': 10}'],
+              },
+              { id: 'call_b', name: 'grep', argumentPieces: ['{"pattern":', ' "fo', 'o"}'] },
+            ],
+          },
+        });
+        expect(collapse(await collect(harness.provider))).toEqual([
+          { type: 'text.delta', text: 'Let me look.' },
+          {
+            type: 'tool_call',
+            call: { id: 'call_a', name: 'read_file', input: { path: 'src/a.ts', limit: 10 } },
+          },
+          { type: 'tool_call', call: { id: 'call_b', name: 'grep', input: { pattern: 'foo' } } },
+          { type: 'usage', usage },
+          { type: 'done', stopReason: 'tool_use' },
+        ]);
+      },
+      parallel_tool_calls: async () => {
+        harness.reply({
+          turn: {
+            interleave: true,
+            toolCalls: [
+              { id: 'call_1', name: 'read_file', argumentPieces: ['{"path":', '"a.ts"}'] },
+              { id: 'call_2', name: 'read_file', argumentPieces: ['{"path":', '"b.ts"', '}'] },
+              { id: 'call_3', name: 'list_dir', argumentPieces: [] },
+            ],
+          },
+        });
+        expect(await collect(harness.provider)).toEqual([
+          { type: 'tool_call', call: { id: 'call_1', name: 'read_file', input: { path: 'a.ts' } } },
+          { type: 'tool_call', call: { id: 'call_2', name: 'read_file', input: { path: 'b.ts' } } },
+          { type: 'tool_call', call: { id: 'call_3', name: 'list_dir', input: {} } },
+          { type: 'usage', usage },
+          { type: 'done', stopReason: 'tool_use' },
+        ]);
+      },
+      thinking: async () => {
+        const thinking = { pieces: ['Think', 'ing about ', 'it.'], signature: 'sig-123' };
+        harness.reply({ turn: { thinking, text: ['Answer.'] } });
+        const events = await collect(harness.provider);
+        const part = harness.expectedPart(thinking);
+        expect(collapse(events)).toEqual([
+          { type: 'thinking.delta', text: 'Thinking about it.' },
+          { type: 'provider_part', part },
+          { type: 'text.delta', text: 'Answer.' },
+          { type: 'usage', usage },
+          { type: 'done', stopReason: 'end_turn' },
+        ]);
+        // The next request carries the part back verbatim.
+        harness.reply({ turn: { text: ['ok'] } });
+        const next: ModelRequest = {
+          ...request,
+          messages: [
+            ...request.messages,
+            { role: 'assistant', text: 'Answer.', toolCalls: [], providerParts: [part] },
+            { role: 'user', content: 'And?' },
+          ],
+        };
+        await collect(harness.provider, next);
+        expect(harness.sentParts(0)).toEqual([]);
+        expect(harness.sentParts(1)).toEqual([part.data]);
+      },
+      usage: async () => {
+        harness.reply({
+          turn: { text: ['Hi'], usage: { input: 20, output: 9, cacheRead: 7, cacheWrite: 3 } },
+        });
+        const events = await collect(harness.provider);
+        expect(events.filter((event) => event.type === 'usage')).toEqual([
+          {
+            type: 'usage',
+            usage: { inputTokens: 20, outputTokens: 9, cacheReadTokens: 7, cacheWriteTokens: 3 },
+          },
+        ]);
+      },
+      abort: async () => {
+        harness.reply({ turn: { text: ['first chunk ', 'second chunk ', 'third chunk'], ending: 'hang' } });
+        const events = await collect(harness.provider, request, (event, controller) => {
+          if (event.type === 'text.delta') controller.abort();
+        });
+        const last = events.at(-1);
+        expect(plain(events.slice(-1))).toEqual([error('aborted', false)]);
+        expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
+        expect(last?.type).toBe('error');
+      },
+      rate_limit: async () => {
+        harness.reply({
+          httpError: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '1500' } },
+        });
+        expect(plain(await collect(harness.provider))).toEqual([error('rate_limit', true, 429, 1500)]);
+        expect(harness.requestCount()).toBe(1);
+      },
+      overloaded: async () => {
+        harness.reply({ httpError: { status: 529, message: 'Overloaded' } });
+        expect(plain(await collect(harness.provider))).toEqual([error('overloaded', true, 529)]);
+        expect(harness.requestCount()).toBe(1);
+      },
+      server_error: async () => {
+        harness.reply({ httpError: { status: 500, message: 'boom' } });
+        expect(plain(await collect(harness.provider))).toEqual([error('server', true, 500)]);
+        expect(harness.requestCount()).toBe(1);
+      },
+      connection_reset: async () => {
+        harness.reply({ turn: { text: ['partial ', 'answer'], ending: 'reset' } });
+        const events = collapse(await collect(harness.provider));
+        expect(plain(events.slice(-1))).toEqual([error('network', true)]);
+        expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
+      },
+      malformed_stream: async () => {
+        harness.reply({ turn: { text: ['partial'], ending: 'malformed' } });
+        expect(plain(collapse(await collect(harness.provider)))).toEqual([
+          { type: 'text.delta', text: 'partial' },
+          error('server', true),
+        ]);
+      },
+      error_event: async () => {
+        harness.reply({ turn: { text: ['partial'], ending: 'error_event' } });
+        expect(plain(collapse(await collect(harness.provider)))).toEqual([
+          { type: 'text.delta', text: 'partial' },
+          error('server', true),
+        ]);
+      },
+      truncated: async () => {
+        harness.reply({ turn: { text: ['partial'], ending: 'truncated' } });
+        const events = collapse(await collect(harness.provider));
+        expect(plain([events[0]!, events.at(-1)!])).toEqual([
+          { type: 'text.delta', text: 'partial' },
+          error('network', true),
+        ]);
+      },
+      invalid_tool_json: async () => {
+        harness.reply({
+          turn: { toolCalls: [{ id: 'call_x', name: 'read_file', argumentPieces: ['{"path": ', '"a.ts"'] }] },
+        });
+        expect(await collect(harness.provider)).toEqual([
+          { type: 'tool_call', call: { id: 'call_x', name: 'read_file', input: '{"path": "a.ts"' } },
+          { type: 'usage', usage },
+          { type: 'done', stopReason: 'tool_use' },
+        ]);
+      },
+    };
+    for (const name of cases) it(name, table[name]);
+  });
+}

@@ -1,0 +1,89 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request as the fake server received it. */
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+};
+
+/**
+ * What the server does for one request: stream SSE messages (pre-formatted, each ending in a blank line)
+ * and then end, stay open until the client goes away, or destroy the socket; or answer with a plain
+ * HTTP error.
+ */
+export type WireAction =
+  | { type: 'sse'; messages: string[]; ending: 'end' | 'hang' | 'reset' }
+  | { type: 'http'; status: number; headers?: Record<string, string>; body: unknown };
+
+/** A local HTTP server on 127.0.0.1 that answers requests from a queue of scripted actions. */
+export interface FakeServer {
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  enqueue(action: WireAction): void;
+  close(): Promise<void>;
+}
+
+export async function startFakeServer(): Promise<FakeServer> {
+  const requests: RecordedRequest[] = [];
+  const queue: WireAction[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      requests.push({
+        method: request.method ?? '',
+        path: request.url ?? '',
+        headers: request.headers,
+        body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
+      });
+      const action = queue.shift() ?? {
+        type: 'http',
+        status: 500,
+        body: { error: { type: 'api_error', message: 'fake server: no scripted response left' } },
+      };
+      perform(action, response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    enqueue: (action) => {
+      queue.push(action);
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function perform(action: WireAction, response: ServerResponse): void {
+  if (action.type === 'http') {
+    response.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
+    response.end(JSON.stringify(action.body));
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  // One write per message, so the client sees the stream arrive in pieces.
+  for (const message of action.messages) response.write(message);
+  if (action.ending === 'end') {
+    response.end();
+  } else if (action.ending === 'reset') {
+    // Wait until the messages are flushed, then cut the connection with a TCP reset.
+    response.write('', () => response.socket?.resetAndDestroy());
+  }
+  // 'hang': stays open; the client's abort or the server's close ends it.
+}
+
+/** An SSE message with an event name (Anthropic, Responses) or without one (Chat Completions). */
+export function sse(data: unknown, event?: string): string {
+  const payload = typeof data === 'string' ? data : JSON.stringify(data);
+  return `${event ? `event: ${event}\n` : ''}data: ${payload}\n\n`;
+}
