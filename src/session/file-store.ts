@@ -93,128 +93,133 @@ function tornAt(events: LogEvent[], lines: string[], index: number, file: string
  * created on demand. Appends to one session are written in call order, each in a single write.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
-  const known = new Set<string>();
-  // One write queue per session keeps appends in call order even when callers do not await.
-  const queues = new Map<string, Promise<void>>();
-  const pathOf = (sessionId: string) => {
-    checkId(sessionId);
-    return join(dir, `${sessionId}${extension}`);
-  };
+  return new FileSessionStore(dir, options);
+}
 
-  function enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
-    const previous = queues.get(sessionId) ?? Promise.resolve();
-    const result = previous.then(work);
+async function writeText(file: string, text: string, fsync: boolean): Promise<void> {
+  if (!fsync) return appendFile(file, text);
+  const handle = await open(file, 'a');
+  try {
+    await handle.appendFile(text);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readSession(sessionId: string, file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
+    throw error;
+  }
+}
+
+class FileSessionStore implements SessionStore {
+  readonly kind = 'file';
+  // Sessions seen to exist, so an append needs no extra file-system call.
+  private readonly known = new Set<string>();
+  // One write queue per session keeps appends in call order even when callers do not await.
+  private readonly queues = new Map<string, Promise<void>>();
+
+  private readonly dir: string;
+  private readonly options: FileStoreOptions;
+
+  constructor(dir: string, options: FileStoreOptions) {
+    this.dir = dir;
+    this.options = options;
+  }
+
+  async create(sessionId: string): Promise<void> {
+    const file = this.pathOf(sessionId);
+    await mkdir(this.dir, { recursive: true });
+    try {
+      const handle = await open(file, 'wx');
+      await handle.close();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        throw new ConfigError(`session "${sessionId}" already exists (${file})`, { cause: error });
+      }
+      throw error;
+    }
+    this.known.add(sessionId);
+  }
+
+  async append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
+    const file = this.pathOf(sessionId);
+    // Serialise now: the caller may reuse or mutate its events after this call returns.
+    const text = events.map(formatLogLine).join('');
+    return this.enqueue(sessionId, async () => {
+      if (!this.known.has(sessionId) && !(await this.exists(sessionId))) {
+        throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
+      }
+      this.known.add(sessionId);
+      if (text !== '') await writeText(file, text, this.options.fsync ?? false);
+    });
+  }
+
+  async load(sessionId: string): Promise<LoadedSession> {
+    const file = this.pathOf(sessionId);
+    return this.enqueue(sessionId, async () => {
+      const parsed = parseLogText(await readSession(sessionId, file), file);
+      const warnings: string[] = [];
+      if (parsed.keepBytes !== undefined && parsed.warning) {
+        // Later appends must start on a fresh line, so the torn bytes go now.
+        await truncate(file, parsed.keepBytes);
+        warnings.push(parsed.warning);
+      }
+      validateSequence(parsed.events);
+      this.known.add(sessionId);
+      return { events: parsed.events, warnings };
+    });
+  }
+
+  async exists(sessionId: string): Promise<boolean> {
+    try {
+      await access(this.pathOf(sessionId));
+      return true;
+    } catch (error) {
+      if (isNotFound(error)) return false;
+      throw error;
+    }
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    const file = this.pathOf(sessionId);
+    return this.enqueue(sessionId, async () => {
+      this.known.delete(sessionId);
+      await rm(file, { force: true });
+    });
+  }
+
+  async list(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.dir);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+    return names
+      .filter((name) => name.endsWith(extension) && name.length > extension.length)
+      .map((name) => name.slice(0, -extension.length))
+      .sort();
+  }
+
+  private pathOf(sessionId: string): string {
+    checkId(sessionId);
+    return join(this.dir, `${sessionId}${extension}`);
+  }
+
+  private enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const result = (this.queues.get(sessionId) ?? Promise.resolve()).then(work);
     // The queue only orders work; each caller still receives its own failure through `result`.
-    queues.set(
-      sessionId,
-      result.then(
-        () => undefined,
-        () => undefined,
-      ),
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
     );
+    this.queues.set(sessionId, settled);
     return result;
   }
-
-  async function write(file: string, text: string): Promise<void> {
-    if (!options.fsync) return appendFile(file, text);
-    const handle = await open(file, 'a');
-    try {
-      await handle.appendFile(text);
-      await handle.datasync();
-    } finally {
-      await handle.close();
-    }
-  }
-
-  async function requireFile(sessionId: string, file: string): Promise<void> {
-    if (known.has(sessionId)) return;
-    try {
-      await access(file);
-    } catch (error) {
-      if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
-      throw error;
-    }
-    known.add(sessionId);
-  }
-
-  async function load(sessionId: string, file: string): Promise<LoadedSession> {
-    let text: string;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (error) {
-      if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
-      throw error;
-    }
-    const parsed = parseLogText(text, file);
-    const warnings: string[] = [];
-    if (parsed.keepBytes !== undefined && parsed.warning) {
-      // Later appends must start on a fresh line, so the torn bytes go now.
-      await truncate(file, parsed.keepBytes);
-      warnings.push(parsed.warning);
-    }
-    validateSequence(parsed.events);
-    known.add(sessionId);
-    return { events: parsed.events, warnings };
-  }
-
-  return {
-    kind: 'file',
-    async create(sessionId) {
-      const file = pathOf(sessionId);
-      await mkdir(dir, { recursive: true });
-      try {
-        const handle = await open(file, 'wx');
-        await handle.close();
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
-          throw new ConfigError(`session "${sessionId}" already exists (${file})`, { cause: error });
-        }
-        throw error;
-      }
-      known.add(sessionId);
-    },
-    async append(sessionId, events) {
-      const file = pathOf(sessionId);
-      // Serialise now: the caller may reuse or mutate its array after this call returns.
-      const text = events.map(formatLogLine).join('');
-      return enqueue(sessionId, async () => {
-        await requireFile(sessionId, file);
-        if (text !== '') await write(file, text);
-      });
-    },
-    async load(sessionId) {
-      const file = pathOf(sessionId);
-      return enqueue(sessionId, () => load(sessionId, file));
-    },
-    async exists(sessionId) {
-      const file = pathOf(sessionId);
-      try {
-        await access(file);
-        return true;
-      } catch (error) {
-        if (isNotFound(error)) return false;
-        throw error;
-      }
-    },
-    async remove(sessionId) {
-      const file = pathOf(sessionId);
-      return enqueue(sessionId, async () => {
-        known.delete(sessionId);
-        await rm(file, { force: true });
-      });
-    },
-    async list() {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (error) {
-        if (isNotFound(error)) return [];
-        throw error;
-      }
-      return names
-        .filter((name) => name.endsWith(extension) && name.length > extension.length)
-        .map((name) => name.slice(0, -extension.length))
-        .sort();
-    },
-  };
 }
