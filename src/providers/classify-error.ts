@@ -35,7 +35,7 @@ const networkMessage =
   /socket hang up|ECONNRESET|terminated|other side closed|fetch failed|network|timed? ?out|premature close/i;
 const missingCredentials = /OPENAI_API_KEY|ANTHROPIC_API_KEY|apiKey or authToken|authentication method/i;
 const contextOverflowMessage =
-  /prompt is too long|context length|context window|maximum context|context_length_exceeded|too many tokens|input is too long|exceeds the context/i;
+  /prompt is too long|context length|context window|context limit|maximum context|context_length_exceeded|too many tokens|input is too long|exceeds the context/i;
 
 /**
  * Turns any failure of a model request (SDK error, socket error, mid-stream error event, abort) into a
