@@ -22,7 +22,12 @@ export const allContractCases = [
 ] as const;
 export type ContractCase = (typeof allContractCases)[number];
 
-/** One provider under test, wired to a scriptable backend (a fake vendor server, or a script). */
+/**
+ * One provider under test, wired to a scriptable backend (a fake vendor server, or a script).
+ *
+ * Contract: `reply` queues the answer to the next request only; `requestCount` counts every attempt the
+ * backend saw; `close` releases the backend and may be called once.
+ */
 export interface ProviderHarness {
   readonly provider: Provider;
   /** True when a real SDK talks HTTP to a fake server (HTTP statuses are then reported). */
@@ -97,6 +102,183 @@ function summary(error: ProviderError) {
 
 const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
 
+/** The expected plain form of an `error` event; HTTP statuses are only reported over the wire. */
+function failure(
+  harness: ProviderHarness,
+  expected: { kind: string; retryable: boolean; status?: number; retryAfterMs?: number },
+) {
+  const { kind, retryable, status, retryAfterMs } = expected;
+  return {
+    type: 'error',
+    error: { kind, retryable, retryAfterMs, status: harness.wire ? status : undefined },
+  };
+}
+
+/** Each case drives one harness through one situation and checks the exact event sequence. */
+const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<void>> = {
+  text: async (harness) => {
+    harness.reply({ turn: { text: ['Hel', 'lo, ', 'world'] } });
+    const events = await collect(harness.provider);
+    expect(events.filter((event) => event.type === 'text.delta').length).toBeGreaterThan(1);
+    expect(collapse(events)).toEqual([
+      { type: 'text.delta', text: 'Hello, world' },
+      { type: 'usage', usage },
+      { type: 'done', stopReason: 'end_turn' },
+    ]);
+  },
+  tool_calls: async (harness) => {
+    harness.reply({
+      turn: {
+        text: ['Let me ', 'look.'],
+        toolCalls: [
+          {
+            id: 'call_a',
+            name: 'read_file',
+            argumentPieces: ['{"pa', 'th": "sr', 'c/a.ts", ', '"limit"', ': 10}'],
+          },
+          { id: 'call_b', name: 'grep', argumentPieces: ['{"pattern":', ' "fo', 'o"}'] },
+        ],
+      },
+    });
+    expect(collapse(await collect(harness.provider))).toEqual([
+      { type: 'text.delta', text: 'Let me look.' },
+      {
+        type: 'tool_call',
+        call: { id: 'call_a', name: 'read_file', input: { path: 'src/a.ts', limit: 10 } },
+      },
+      { type: 'tool_call', call: { id: 'call_b', name: 'grep', input: { pattern: 'foo' } } },
+      { type: 'usage', usage },
+      { type: 'done', stopReason: 'tool_use' },
+    ]);
+  },
+  parallel_tool_calls: async (harness) => {
+    harness.reply({
+      turn: {
+        interleave: true,
+        toolCalls: [
+          { id: 'call_1', name: 'read_file', argumentPieces: ['{"path":', '"a.ts"}'] },
+          { id: 'call_2', name: 'read_file', argumentPieces: ['{"path":', '"b.ts"', '}'] },
+          { id: 'call_3', name: 'list_dir', argumentPieces: [] },
+        ],
+      },
+    });
+    expect(await collect(harness.provider)).toEqual([
+      { type: 'tool_call', call: { id: 'call_1', name: 'read_file', input: { path: 'a.ts' } } },
+      { type: 'tool_call', call: { id: 'call_2', name: 'read_file', input: { path: 'b.ts' } } },
+      { type: 'tool_call', call: { id: 'call_3', name: 'list_dir', input: {} } },
+      { type: 'usage', usage },
+      { type: 'done', stopReason: 'tool_use' },
+    ]);
+  },
+  thinking: async (harness) => {
+    const thinking = { pieces: ['Think', 'ing about ', 'it.'], signature: 'sig-123' };
+    harness.reply({ turn: { thinking, text: ['Answer.'] } });
+    const events = await collect(harness.provider);
+    const part = harness.expectedPart(thinking);
+    expect(collapse(events)).toEqual([
+      { type: 'thinking.delta', text: 'Thinking about it.' },
+      { type: 'provider_part', part },
+      { type: 'text.delta', text: 'Answer.' },
+      { type: 'usage', usage },
+      { type: 'done', stopReason: 'end_turn' },
+    ]);
+    // The next request carries the part back verbatim.
+    harness.reply({ turn: { text: ['ok'] } });
+    const next: ModelRequest = {
+      ...request,
+      messages: [
+        ...request.messages,
+        { role: 'assistant', text: 'Answer.', toolCalls: [], providerParts: [part] },
+        { role: 'user', content: 'And?' },
+      ],
+    };
+    await collect(harness.provider, next);
+    expect(harness.sentParts(0)).toEqual([]);
+    expect(harness.sentParts(1)).toEqual([part.data]);
+  },
+  usage: async (harness) => {
+    harness.reply({
+      turn: { text: ['Hi'], usage: { input: 20, output: 9, cacheRead: 7, cacheWrite: 3 } },
+    });
+    const events = await collect(harness.provider);
+    expect(events.filter((event) => event.type === 'usage')).toEqual([
+      {
+        type: 'usage',
+        usage: { inputTokens: 20, outputTokens: 9, cacheReadTokens: 7, cacheWriteTokens: 3 },
+      },
+    ]);
+  },
+  abort: async (harness) => {
+    harness.reply({ turn: { text: ['first chunk ', 'second chunk ', 'third chunk'], ending: 'hang' } });
+    const events = await collect(harness.provider, request, (event, controller) => {
+      if (event.type === 'text.delta') controller.abort();
+    });
+    expect(plain(events.slice(-1))).toEqual([failure(harness, { kind: 'aborted', retryable: false })]);
+    expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
+  },
+  rate_limit: async (harness) => {
+    harness.reply({
+      httpError: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '1500' } },
+    });
+    expect(plain(await collect(harness.provider))).toEqual([
+      failure(harness, { kind: 'rate_limit', retryable: true, status: 429, retryAfterMs: 1500 }),
+    ]);
+    expect(harness.requestCount()).toBe(1);
+  },
+  overloaded: async (harness) => {
+    harness.reply({ httpError: { status: 529, message: 'Overloaded' } });
+    expect(plain(await collect(harness.provider))).toEqual([
+      failure(harness, { kind: 'overloaded', retryable: true, status: 529 }),
+    ]);
+    expect(harness.requestCount()).toBe(1);
+  },
+  server_error: async (harness) => {
+    harness.reply({ httpError: { status: 500, message: 'boom' } });
+    expect(plain(await collect(harness.provider))).toEqual([
+      failure(harness, { kind: 'server', retryable: true, status: 500 }),
+    ]);
+    expect(harness.requestCount()).toBe(1);
+  },
+  connection_reset: async (harness) => {
+    harness.reply({ turn: { text: ['partial ', 'answer'], ending: 'reset' } });
+    const events = collapse(await collect(harness.provider));
+    expect(plain(events.slice(-1))).toEqual([failure(harness, { kind: 'network', retryable: true })]);
+    expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
+  },
+  malformed_stream: async (harness) => {
+    harness.reply({ turn: { text: ['partial'], ending: 'malformed' } });
+    expect(plain(collapse(await collect(harness.provider)))).toEqual([
+      { type: 'text.delta', text: 'partial' },
+      failure(harness, { kind: 'server', retryable: true }),
+    ]);
+  },
+  error_event: async (harness) => {
+    harness.reply({ turn: { text: ['partial'], ending: 'error_event' } });
+    expect(plain(collapse(await collect(harness.provider)))).toEqual([
+      { type: 'text.delta', text: 'partial' },
+      failure(harness, { kind: 'server', retryable: true }),
+    ]);
+  },
+  truncated: async (harness) => {
+    harness.reply({ turn: { text: ['partial'], ending: 'truncated' } });
+    const events = collapse(await collect(harness.provider));
+    expect(plain([events[0]!, events.at(-1)!])).toEqual([
+      { type: 'text.delta', text: 'partial' },
+      failure(harness, { kind: 'network', retryable: true }),
+    ]);
+  },
+  invalid_tool_json: async (harness) => {
+    harness.reply({
+      turn: { toolCalls: [{ id: 'call_x', name: 'read_file', argumentPieces: ['{"path": ', '"a.ts"'] }] },
+    });
+    expect(await collect(harness.provider)).toEqual([
+      { type: 'tool_call', call: { id: 'call_x', name: 'read_file', input: '{"path": "a.ts"' } },
+      { type: 'usage', usage },
+      { type: 'done', stopReason: 'tool_use' },
+    ]);
+  },
+};
+
 /**
  * The contract every provider adapter must pass (see `Provider` in src/providers/types.ts). Run it once
  * per adapter, with the explicit list of cases that apply to it.
@@ -114,170 +296,6 @@ export function runProviderContract(
     afterEach(async () => {
       await harness.close();
     });
-    const status = (code: number) => (harness.wire ? code : undefined);
-    const error = (kind: string, retryable: boolean, code?: number, retryAfterMs?: number) => ({
-      type: 'error',
-      error: { kind, retryable, retryAfterMs, status: code === undefined ? undefined : status(code) },
-    });
-    const table: Record<ContractCase, () => Promise<void>> = {
-      text: async () => {
-        harness.reply({ turn: { text: ['Hel', 'lo, ', 'world'] } });
-        const events = await collect(harness.provider);
-        expect(events.filter((event) => event.type === 'text.delta').length).toBeGreaterThan(1);
-        expect(collapse(events)).toEqual([
-          { type: 'text.delta', text: 'Hello, world' },
-          { type: 'usage', usage },
-          { type: 'done', stopReason: 'end_turn' },
-        ]);
-      },
-      tool_calls: async () => {
-        harness.reply({
-          turn: {
-            text: ['Let me ', 'look.'],
-            toolCalls: [
-              {
-                id: 'call_a',
-                name: 'read_file',
-                argumentPieces: ['{"pa', 'th": "sr', 'c/a.ts", ', '"limit"', ': 10}'],
-              },
-              { id: 'call_b', name: 'grep', argumentPieces: ['{"pattern":', ' "fo', 'o"}'] },
-            ],
-          },
-        });
-        expect(collapse(await collect(harness.provider))).toEqual([
-          { type: 'text.delta', text: 'Let me look.' },
-          {
-            type: 'tool_call',
-            call: { id: 'call_a', name: 'read_file', input: { path: 'src/a.ts', limit: 10 } },
-          },
-          { type: 'tool_call', call: { id: 'call_b', name: 'grep', input: { pattern: 'foo' } } },
-          { type: 'usage', usage },
-          { type: 'done', stopReason: 'tool_use' },
-        ]);
-      },
-      parallel_tool_calls: async () => {
-        harness.reply({
-          turn: {
-            interleave: true,
-            toolCalls: [
-              { id: 'call_1', name: 'read_file', argumentPieces: ['{"path":', '"a.ts"}'] },
-              { id: 'call_2', name: 'read_file', argumentPieces: ['{"path":', '"b.ts"', '}'] },
-              { id: 'call_3', name: 'list_dir', argumentPieces: [] },
-            ],
-          },
-        });
-        expect(await collect(harness.provider)).toEqual([
-          { type: 'tool_call', call: { id: 'call_1', name: 'read_file', input: { path: 'a.ts' } } },
-          { type: 'tool_call', call: { id: 'call_2', name: 'read_file', input: { path: 'b.ts' } } },
-          { type: 'tool_call', call: { id: 'call_3', name: 'list_dir', input: {} } },
-          { type: 'usage', usage },
-          { type: 'done', stopReason: 'tool_use' },
-        ]);
-      },
-      thinking: async () => {
-        const thinking = { pieces: ['Think', 'ing about ', 'it.'], signature: 'sig-123' };
-        harness.reply({ turn: { thinking, text: ['Answer.'] } });
-        const events = await collect(harness.provider);
-        const part = harness.expectedPart(thinking);
-        expect(collapse(events)).toEqual([
-          { type: 'thinking.delta', text: 'Thinking about it.' },
-          { type: 'provider_part', part },
-          { type: 'text.delta', text: 'Answer.' },
-          { type: 'usage', usage },
-          { type: 'done', stopReason: 'end_turn' },
-        ]);
-        // The next request carries the part back verbatim.
-        harness.reply({ turn: { text: ['ok'] } });
-        const next: ModelRequest = {
-          ...request,
-          messages: [
-            ...request.messages,
-            { role: 'assistant', text: 'Answer.', toolCalls: [], providerParts: [part] },
-            { role: 'user', content: 'And?' },
-          ],
-        };
-        await collect(harness.provider, next);
-        expect(harness.sentParts(0)).toEqual([]);
-        expect(harness.sentParts(1)).toEqual([part.data]);
-      },
-      usage: async () => {
-        harness.reply({
-          turn: { text: ['Hi'], usage: { input: 20, output: 9, cacheRead: 7, cacheWrite: 3 } },
-        });
-        const events = await collect(harness.provider);
-        expect(events.filter((event) => event.type === 'usage')).toEqual([
-          {
-            type: 'usage',
-            usage: { inputTokens: 20, outputTokens: 9, cacheReadTokens: 7, cacheWriteTokens: 3 },
-          },
-        ]);
-      },
-      abort: async () => {
-        harness.reply({ turn: { text: ['first chunk ', 'second chunk ', 'third chunk'], ending: 'hang' } });
-        const events = await collect(harness.provider, request, (event, controller) => {
-          if (event.type === 'text.delta') controller.abort();
-        });
-        const last = events.at(-1);
-        expect(plain(events.slice(-1))).toEqual([error('aborted', false)]);
-        expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
-        expect(last?.type).toBe('error');
-      },
-      rate_limit: async () => {
-        harness.reply({
-          httpError: { status: 429, message: 'slow down', headers: { 'retry-after-ms': '1500' } },
-        });
-        expect(plain(await collect(harness.provider))).toEqual([error('rate_limit', true, 429, 1500)]);
-        expect(harness.requestCount()).toBe(1);
-      },
-      overloaded: async () => {
-        harness.reply({ httpError: { status: 529, message: 'Overloaded' } });
-        expect(plain(await collect(harness.provider))).toEqual([error('overloaded', true, 529)]);
-        expect(harness.requestCount()).toBe(1);
-      },
-      server_error: async () => {
-        harness.reply({ httpError: { status: 500, message: 'boom' } });
-        expect(plain(await collect(harness.provider))).toEqual([error('server', true, 500)]);
-        expect(harness.requestCount()).toBe(1);
-      },
-      connection_reset: async () => {
-        harness.reply({ turn: { text: ['partial ', 'answer'], ending: 'reset' } });
-        const events = collapse(await collect(harness.provider));
-        expect(plain(events.slice(-1))).toEqual([error('network', true)]);
-        expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
-      },
-      malformed_stream: async () => {
-        harness.reply({ turn: { text: ['partial'], ending: 'malformed' } });
-        expect(plain(collapse(await collect(harness.provider)))).toEqual([
-          { type: 'text.delta', text: 'partial' },
-          error('server', true),
-        ]);
-      },
-      error_event: async () => {
-        harness.reply({ turn: { text: ['partial'], ending: 'error_event' } });
-        expect(plain(collapse(await collect(harness.provider)))).toEqual([
-          { type: 'text.delta', text: 'partial' },
-          error('server', true),
-        ]);
-      },
-      truncated: async () => {
-        harness.reply({ turn: { text: ['partial'], ending: 'truncated' } });
-        const events = collapse(await collect(harness.provider));
-        expect(plain([events[0]!, events.at(-1)!])).toEqual([
-          { type: 'text.delta', text: 'partial' },
-          error('network', true),
-        ]);
-      },
-      invalid_tool_json: async () => {
-        harness.reply({
-          turn: { toolCalls: [{ id: 'call_x', name: 'read_file', argumentPieces: ['{"path": ', '"a.ts"'] }] },
-        });
-        expect(await collect(harness.provider)).toEqual([
-          { type: 'tool_call', call: { id: 'call_x', name: 'read_file', input: '{"path": "a.ts"' } },
-          { type: 'usage', usage },
-          { type: 'done', stopReason: 'tool_use' },
-        ]);
-      },
-    };
-    for (const name of cases) it(name, table[name]);
+    for (const name of cases) it(name, () => contractCases[name](harness));
   });
 }

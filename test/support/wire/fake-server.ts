@@ -18,7 +18,12 @@ export type WireAction =
   | { type: 'sse'; messages: string[]; ending: 'end' | 'hang' | 'reset' }
   | { type: 'http'; status: number; headers?: Record<string, string>; body: unknown };
 
-/** A local HTTP server on 127.0.0.1 that answers requests from a queue of scripted actions. */
+/**
+ * A local HTTP server on 127.0.0.1 that answers requests from a queue of scripted actions.
+ *
+ * Contract: requests are answered in arrival order with the queued actions; with the queue empty it
+ * answers 500; every request body is recorded, parsed as JSON; `close` cuts open streams.
+ */
 export interface FakeServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
