@@ -1,5 +1,5 @@
 import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
@@ -53,9 +53,7 @@ export function editFileTool() {
           edit.after,
           undefined,
           undefined,
-          {
-            context: 3,
-          },
+          { context: 3, headerOptions: FILE_HEADERS_ONLY },
         );
         const diff = new HeadTailBuffer(diffCapBytes);
         diff.push(Buffer.from(patch));

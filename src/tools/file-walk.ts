@@ -41,8 +41,8 @@ export async function loadIgnoreFilter(rootReal: string, signal: AbortSignal): P
 
 /**
  * Files under `baseRelative` (a workspace-relative folder, `.` for the root) matching `patterns`,
- * as sorted workspace-relative paths, without ignored ones. Symlinked folders are not followed, so a
- * link pointing outside the workspace is never walked.
+ * as sorted workspace-relative paths, without ignored ones. Symbolic links are neither followed nor
+ * listed (as ripgrep does without `--follow`), so a link pointing outside the workspace is never walked.
  */
 export async function walkFiles(options: {
   rootReal: string;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { walkFiles } from './file-walk.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
+import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GlobOptions = {
   /** Most paths returned (default 1000). */
@@ -37,8 +37,8 @@ export function globTool(options: GlobOptions = {}) {
     name: 'glob',
     description:
       'Find files by glob pattern ("**/*.ts", "src/*.{js,json}"). Returns matching file paths relative to the ' +
-      'workspace root, sorted. Skips .git, node_modules and whatever .gitignore ignores. Use grep to search ' +
-      'file contents.',
+      'workspace root, sorted. Skips .git, node_modules and whatever .gitignore ignores; symbolic links are ' +
+      'not followed. Use grep to search file contents.',
     input,
     access: 'read',
     concurrencySafe: true,
@@ -57,7 +57,8 @@ export function globTool(options: GlobOptions = {}) {
           patterns: [args.pattern],
           signal: ctx.signal,
         });
-        if (files.length === 0) return `No files match ${JSON.stringify(args.pattern)} in ${baseRelative}.`;
+        if (files.length === 0)
+          return `No files match ${JSON.stringify(args.pattern)} in ${where(baseRelative)}.`;
         const shown = files.slice(0, maxResults);
         if (files.length > maxResults) {
           shown.push(

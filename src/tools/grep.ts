@@ -5,7 +5,7 @@ import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgr
 import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
 import { byteLength, truncateLine } from './output-cap.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
+import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GrepOptions = {
   /** Use ripgrep when `rg` is on PATH (default true); false forces the JavaScript search. */
@@ -76,7 +76,7 @@ export function grepTool(options: GrepOptions = {}) {
         const outcome = await search(query, options.useRipgrep ?? true);
         if ('error' in outcome) return failure(outcome.error);
         if (outcome.hits.length === 0) {
-          return `No matches for ${JSON.stringify(args.pattern)} in ${query.targetRelative}.`;
+          return `No matches for ${JSON.stringify(args.pattern)} in ${where(query.targetRelative)}.`;
         }
         return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes });
       });
@@ -119,7 +119,9 @@ export function formatHits(
     previous = hit;
   }
   const matches = out.filter((line) => line !== '--').length;
-  if (capped)
-    out.push(`\n[Output capped after ${matches} lines. Narrow the pattern, path or glob to see the rest.]`);
+  if (capped) {
+    const count = `${matches} line${matches === 1 ? '' : 's'}`;
+    out.push(`\n[Output capped after ${count}. Narrow the pattern, path or glob to see the rest.]`);
+  }
   return out.join('\n');
 }

@@ -44,13 +44,24 @@ export class HeadTailBuffer {
     this.trimTail();
   }
 
-  /** The kept text; when bytes were dropped, a line in the middle says how many. */
+  /**
+   * The kept text. When bytes were dropped, the head and tail are trimmed to whole lines (when they hold a
+   * line break) and a line in the middle says how much was cut.
+   */
   text(): string {
-    const head = Buffer.concat(this.head).toString('utf8');
-    const tail = Buffer.concat(this.tail).toString('utf8');
-    if (!this.truncated) return head + tail;
-    const cut = this.total - this.headSize - this.tailSize;
-    return `${head}\n\n[... ${cut} bytes cut from the middle of the output (${this.total} bytes in all); the first ${this.headSize} and last ${this.tailSize} bytes are shown ...]\n\n${tail}`;
+    let head = Buffer.concat(this.head);
+    let tail = Buffer.concat(this.tail);
+    if (!this.truncated) return Buffer.concat([head, tail]).toString('utf8');
+    const lastBreak = head.lastIndexOf(0x0a);
+    if (lastBreak !== -1) head = head.subarray(0, lastBreak + 1);
+    const firstBreak = tail.indexOf(0x0a);
+    if (firstBreak !== -1 && firstBreak < tail.length - 1) tail = tail.subarray(firstBreak + 1);
+    const cut = this.total - head.length - tail.length;
+    const note =
+      `[... ${cut} bytes cut from the middle of the output (${this.total} bytes in all); ` +
+      `the first ${head.length} and last ${tail.length} bytes are shown ...]`;
+    const gap = head.at(-1) === 0x0a ? '' : '\n';
+    return `${head.toString('utf8')}${gap}${note}\n${tail.toString('utf8')}`;
   }
 
   private trimTail(): void {

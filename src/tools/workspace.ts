@@ -148,3 +148,8 @@ function isMissing(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
+
+/** A workspace-relative path for a sentence: the root reads as "the workspace". */
+export function where(relative: string): string {
+  return relative === '.' ? 'the workspace' : relative;
+}

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { codingTools } from '../../src/tools/coding-tools.ts';
+import type { AnyTool } from '../../src/tools/define-tool.ts';
+import {
+  context,
+  type Fixture,
+  link,
+  makeWorkspace,
+  result,
+  snapshotTree,
+  writeFiles,
+} from './workspace-fixture.ts';
+
+let fx: Fixture;
+beforeEach(async () => {
+  fx = await makeWorkspace();
+  await writeFiles(fx.root, { 'src/a.ts': 'export const a = 1;\n' });
+  await link(fx.sentinel, path.join(fx.root, 'link-file'));
+  await link(fx.outside, path.join(fx.root, 'link-dir'));
+  await link(path.join(fx.outside, 'planted.txt'), path.join(fx.root, 'dangling'));
+});
+afterEach(() => fx.cleanup());
+
+// Every path leaves the workspace in a different way; the sentinel text is what an attacker would want.
+const corpus = (fx: Fixture): string[] => [
+  '../outside/secret.txt',
+  '../../etc/passwd',
+  '/etc/passwd',
+  fx.sentinel,
+  'link-file',
+  'link-dir/secret.txt',
+  'link-dir/planted.txt',
+  'dangling',
+  'src/../../outside/secret.txt',
+  'src/a.ts\0../../outside/secret.txt',
+];
+
+const inputsFor: Record<string, (userPath: string) => Record<string, unknown>> = {
+  read_file: (p) => ({ path: p }),
+  write_file: (p) => ({ path: p, content: 'PWNED' }),
+  edit_file: (p) => ({ path: p, old_string: 'SENTINEL', new_string: 'PWNED' }),
+  list_dir: (p) => ({ path: p }),
+  glob: (p) => ({ pattern: '**/*', path: p }),
+  grep: (p) => ({ pattern: 'SENTINEL', path: p }),
+};
+
+function fileTools(): AnyTool[] {
+  return codingTools({ grep: { useRipgrep: false } }).filter((tool) => tool.name in inputsFor);
+}
+
+describe('escape corpus', () => {
+  it('refuses every escape in every file tool and touches nothing outside', async () => {
+    const before = await snapshotTree(fx.base);
+    let cases = 0;
+    for (const tool of fileTools()) {
+      for (const userPath of corpus(fx)) {
+        const out = result(await tool.run(inputsFor[tool.name]!(userPath), context(fx.root)));
+        expect([tool.name, userPath, out.isError]).toEqual([tool.name, userPath, true]);
+        expect(out.content).toMatch(/is outside the workspace|contains a NUL byte/);
+        expect(out.content).not.toContain('SENTINEL');
+        cases++;
+      }
+    }
+    expect(cases).toBe(6 * 10);
+    expect(await snapshotTree(fx.base)).toEqual(before);
+  });
+
+  it('runs the same corpus through grep with ripgrep allowed', async () => {
+    const grep = codingTools().find((tool) => tool.name === 'grep')!;
+    for (const userPath of corpus(fx)) {
+      const out = result(await grep.run({ pattern: 'SENTINEL', path: userPath }, context(fx.root)));
+      expect([userPath, out.isError, out.content.includes('SENTINEL')]).toEqual([userPath, true, false]);
+    }
+  });
+
+  it('refuses glob patterns that climb out, and never walks a symlinked folder', async () => {
+    const glob = codingTools().find((tool) => tool.name === 'glob')!;
+    for (const pattern of ['../outside/*', '../**/*', '/etc/*', 'src/../../*']) {
+      const out = result(await glob.run({ pattern }, context(fx.root)));
+      expect([pattern, out.isError]).toEqual([pattern, true]);
+    }
+    const all = result(await glob.run({ pattern: '**/*' }, context(fx.root)));
+    // Symbolic links are neither listed nor followed by the walk, so none of the three links shows up.
+    expect(all.content.split('\n')).toEqual(['src/a.ts']);
+  });
+
+  it('greps the whole workspace without following a symlinked folder out of it', async () => {
+    for (const useRipgrep of [true, false]) {
+      const grep = codingTools({ grep: { useRipgrep } }).find((tool) => tool.name === 'grep')!;
+      const out = result(await grep.run({ pattern: 'SENTINEL' }, context(fx.root)));
+      expect([useRipgrep, out]).toEqual([
+        useRipgrep,
+        { content: 'No matches for "SENTINEL" in the workspace.', isError: false },
+      ]);
+    }
+  });
+});

@@ -1,0 +1,54 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listDirTool } from '../../src/tools/list-dir.ts';
+import { context, type Fixture, link, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+
+let fx: Fixture;
+beforeEach(async () => {
+  fx = await makeWorkspace();
+  await writeFiles(fx.root, {
+    'b.txt': '',
+    'a.txt': '',
+    'src/index.ts': '',
+    '.env.example': '',
+    'Zeta.md': '',
+  });
+  await link('src/index.ts', path.join(fx.root, 'main.ts'));
+});
+afterEach(() => fx.cleanup());
+
+const list = async (input: { path?: string }, tool = listDirTool()) =>
+  result(await tool.run(input, context(fx.root)));
+
+describe('list_dir', () => {
+  it('lists the root sorted, folders with "/", links with their target', async () => {
+    expect(await list({})).toEqual({
+      content: ['.env.example', 'Zeta.md', 'a.txt', 'b.txt', 'main.ts -> src/index.ts', 'src/'].join('\n'),
+      isError: false,
+    });
+  });
+
+  it('lists a sub-folder and says when one is empty', async () => {
+    await mkdir(path.join(fx.root, 'empty'));
+    expect((await list({ path: 'src' })).content).toBe('index.ts');
+    expect(await list({ path: 'empty' })).toEqual({ content: 'empty/ is empty.', isError: false });
+  });
+
+  it('caps long listings with a note', async () => {
+    expect((await list({}, listDirTool({ maxEntries: 2 }))).content).toBe(
+      '.env.example\nZeta.md\n\n[Showing 2 of 6 entries. Use glob with a pattern to narrow it.]',
+    );
+  });
+
+  it('refuses files and missing folders', async () => {
+    expect(await list({ path: 'a.txt' })).toEqual({
+      content: 'a.txt is a file, not a folder; use read_file.',
+      isError: true,
+    });
+    expect(await list({ path: 'nope' })).toEqual({
+      content: '"nope" does not exist in the workspace.',
+      isError: true,
+    });
+  });
+});
