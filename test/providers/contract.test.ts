@@ -20,6 +20,7 @@ const everyWireCase: ContractCase[] = [
   'thinking',
   'usage',
   'abort',
+  'abort_before_response',
   'rate_limit',
   'overloaded',
   'server_error',
@@ -45,6 +46,8 @@ runProviderContract(
       provider: anthropic({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url }),
       wire: true,
       reply: server.reply,
+      stall: () => server.enqueue({ type: 'stall' }),
+      whenRequests: (count) => server.whenRequests(count),
       requestCount: () => server.requests.length,
       sentParts: (index) =>
         blocksOf(server.requests[index]!.body, 'messages').filter(
@@ -69,6 +72,8 @@ runProviderContract(
       provider: openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }),
       wire: true,
       reply: server.reply,
+      stall: () => server.enqueue({ type: 'stall' }),
+      whenRequests: (count) => server.whenRequests(count),
       requestCount: () => server.requests.length,
       sentParts: () => [],
       expectedPart: () => {
@@ -94,6 +99,8 @@ runProviderContract(
       }),
       wire: true,
       reply: server.reply,
+      stall: () => server.enqueue({ type: 'stall' }),
+      whenRequests: (count) => server.whenRequests(count),
       requestCount: () => server.requests.length,
       sentParts: (index) =>
         blocksOf(server.requests[index]!.body, 'input').filter((item) => item.type === 'reasoning'),
@@ -155,6 +162,10 @@ runProviderContract(
       reply: (reply) => {
         steps.push(scriptStep(reply));
       },
+      stall: () => {
+        throw new Error('the scripted provider has no wire to stall');
+      },
+      whenRequests: async () => {},
       requestCount: () => provider.requests.length,
       sentParts: () => [],
       expectedPart: () => {

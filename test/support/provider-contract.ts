@@ -11,6 +11,7 @@ export const allContractCases = [
   'thinking',
   'usage',
   'abort',
+  'abort_before_response',
   'rate_limit',
   'overloaded',
   'server_error',
@@ -34,6 +35,10 @@ export interface ProviderHarness {
   readonly wire: boolean;
   /** The answer to the next request. */
   reply(reply: WireReply): void;
+  /** Makes the backend take the next request and never answer it (wire harnesses only). */
+  stall(): void;
+  /** Resolves once the backend has received `count` requests. */
+  whenRequests(count: number): Promise<void>;
   /** How many requests (HTTP attempts) the backend received. */
   requestCount(): number;
   /** The thinking/reasoning content that request `index` carried back to the vendor. */
@@ -215,6 +220,18 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
     });
     expect(plain(events.slice(-1))).toEqual([failure(harness, { kind: 'aborted', retryable: false })]);
     expect(events.slice(0, -1).every((event) => event.type === 'text.delta')).toBe(true);
+  },
+  abort_before_response: async (harness) => {
+    harness.stall();
+    const controller = new AbortController();
+    const events: ModelEvent[] = [];
+    const reading = (async () => {
+      for await (const event of harness.provider.stream(request, controller.signal)) events.push(event);
+    })();
+    await harness.whenRequests(1);
+    controller.abort();
+    await reading;
+    expect(plain(events)).toEqual([failure(harness, { kind: 'aborted', retryable: false })]);
   },
   rate_limit: async (harness) => {
     harness.reply({

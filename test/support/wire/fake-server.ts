@@ -11,12 +11,13 @@ export type RecordedRequest = {
 
 /**
  * What the server does for one request: stream SSE messages (pre-formatted, each ending in a blank line)
- * and then end, stay open until the client goes away, or destroy the socket; or answer with a plain
- * HTTP error.
+ * and then end, stay open until the client goes away, or destroy the socket; answer with a plain
+ * HTTP error; or `stall`: never answer at all (not even headers).
  */
 export type WireAction =
   | { type: 'sse'; messages: string[]; ending: 'end' | 'hang' | 'reset' }
-  | { type: 'http'; status: number; headers?: Record<string, string>; body: unknown };
+  | { type: 'http'; status: number; headers?: Record<string, string>; body: unknown }
+  | { type: 'stall' };
 
 /**
  * A local HTTP server on 127.0.0.1 that answers requests from a queue of scripted actions.
@@ -28,12 +29,15 @@ export interface FakeServer {
   readonly url: string;
   readonly requests: RecordedRequest[];
   enqueue(action: WireAction): void;
+  /** Resolves once `count` requests have arrived (their bodies recorded). */
+  whenRequests(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startFakeServer(): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const queue: WireAction[] = [];
+  const waiters: { count: number; resolve: () => void }[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,6 +55,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         body: { error: { type: 'api_error', message: 'fake server: no scripted response left' } },
       };
       perform(action, response);
+      for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) waiter.resolve();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -61,6 +66,12 @@ export async function startFakeServer(): Promise<FakeServer> {
     enqueue: (action) => {
       queue.push(action);
     },
+    whenRequests: (count) =>
+      requests.length >= count
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            waiters.push({ count, resolve });
+          }),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
@@ -70,6 +81,7 @@ export async function startFakeServer(): Promise<FakeServer> {
 }
 
 function perform(action: WireAction, response: ServerResponse): void {
+  if (action.type === 'stall') return;
   if (action.type === 'http') {
     response.writeHead(action.status, { 'content-type': 'application/json', ...action.headers });
     response.end(JSON.stringify(action.body));
