@@ -1,0 +1,126 @@
+import { fromCallback } from 'xstate';
+import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
+import type { ModelDoneEvent, StepEvent } from '../machines/step.ts';
+import {
+  addUsage,
+  emptyUsage,
+  type ModelRequest,
+  type Provider,
+  type ProviderPart,
+  type ToolCallRequest,
+} from '../providers/types.ts';
+import type { SessionLog } from '../session/session-log.ts';
+import type { Publish } from './live-event.ts';
+
+export type ModelCallDeps = {
+  agentId: string;
+  provider: Provider;
+  log: SessionLog;
+  /** Projects the log into the request; called after the flush barrier, so it sees only durable facts. */
+  buildRequest: () => ModelRequest;
+  publish: Publish;
+};
+
+export type ModelCallInput = { turn: number; step: number; attempt: number };
+
+/** Any failure as plain data for events and the log. */
+export function toErrorData(error: unknown): ProviderErrorData {
+  // Recognised by marker, not instanceof, so errors from another copy of the package still classify.
+  if (ProviderError.isInstance(error) && 'kind' in error) return (error as ProviderError).toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'network', message, retryable: true };
+}
+
+/**
+ * Streams one model request. Flushes the log first (nothing reaches the model that is not durable),
+ * forwards deltas live and to the step, and ends with exactly one `model.done` or `model.error`.
+ * Stopping the actor aborts the request; after that it sends nothing.
+ */
+export function createModelCallActor(deps: ModelCallDeps) {
+  return fromCallback<{ type: 'noop' }, ModelCallInput>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    const send = (event: StepEvent) => {
+      if (!controller.signal.aborted) sendBack(event);
+    };
+    streamResponse(deps, input, controller.signal, send).catch((error: unknown) =>
+      send({ type: 'model.error', error: toErrorData(error) }),
+    );
+    return () => controller.abort();
+  });
+}
+
+async function streamResponse(
+  deps: ModelCallDeps,
+  input: ModelCallInput,
+  signal: AbortSignal,
+  send: (event: StepEvent) => void,
+): Promise<void> {
+  try {
+    await deps.log.flush();
+  } catch (error) {
+    const message = `the session log could not be written: ${error instanceof Error ? error.message : String(error)}`;
+    send({ type: 'model.error', error: { kind: 'server', message, retryable: false } });
+    return;
+  }
+  if (signal.aborted) return;
+  const request = deps.buildRequest();
+  let text = '';
+  let usage = emptyUsage;
+  const toolCalls: ToolCallRequest[] = [];
+  const providerParts: ProviderPart[] = [];
+  for await (const event of deps.provider.stream(request, signal)) {
+    if (signal.aborted) return;
+    switch (event.type) {
+      case 'text.delta':
+        text += event.text;
+        deps.publish({
+          type: 'model.delta',
+          agentId: deps.agentId,
+          turn: input.turn,
+          step: input.step,
+          text: event.text,
+        });
+        send({ type: 'model.delta', text: event.text });
+        break;
+      case 'thinking.delta':
+        deps.publish({
+          type: 'thinking.delta',
+          agentId: deps.agentId,
+          turn: input.turn,
+          step: input.step,
+          text: event.text,
+        });
+        break;
+      case 'tool_call':
+        toolCalls.push(event.call);
+        break;
+      case 'provider_part':
+        providerParts.push(event.part);
+        break;
+      case 'usage':
+        usage = addUsage(usage, event.usage);
+        break;
+      case 'done': {
+        const done: ModelDoneEvent = {
+          type: 'model.done',
+          text,
+          toolCalls,
+          usage,
+          stopReason: event.stopReason,
+        };
+        if (providerParts.length > 0) done.providerParts = providerParts;
+        send(done);
+        return;
+      }
+      case 'error':
+        send({ type: 'model.error', error: toErrorData(event.error) });
+        return;
+    }
+  }
+  if (!signal.aborted) {
+    send({
+      type: 'model.error',
+      error: { kind: 'network', message: 'the model stream ended without a stop reason', retryable: true },
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import { fromCallback } from 'xstate';
+import type { ToolBatchEvent } from '../machines/tool-batch.ts';
+import type { Clock } from '../runtime/clock.ts';
+import type { ToolOutcome } from '../session/types.ts';
+import type { AnyTool, ToolOutput } from '../tools/define-tool.ts';
+import type { Publish } from './live-event.ts';
+
+export type ToolCallDeps = {
+  agentId: string;
+  tools: ReadonlyMap<string, AnyTool>;
+  cwd: string;
+  clock: Clock;
+  publish: Publish;
+  /** Used when a tool sets no `timeoutMs` (default 10 minutes). */
+  defaultTimeoutMs?: number;
+  /** How long an aborted tool may take to wind down before it is reported as aborted anyway (1 s). */
+  abortGraceMs?: number;
+};
+
+export type ToolCallInput = { callId: string; name: string; input: unknown; turn: number; step: number };
+
+type Settlement = { outcome: ToolOutcome; content: string; error?: string };
+
+function fromOutput(output: ToolOutput): Settlement {
+  if (typeof output === 'string') return { outcome: 'ok', content: output };
+  return output.isError
+    ? { outcome: 'error', content: output.content, error: output.content }
+    : { outcome: 'ok', content: output.content };
+}
+
+/**
+ * Runs one validated, permitted tool call with an AbortSignal and a timeout (both on the injected clock)
+ * and reports exactly one `tool.settled`. On `tool.abort` or timeout the tool's signal fires; the call
+ * settles when the tool returns or after a short grace, whichever is first, so a tool that ignores its
+ * signal cannot hold up a cancel.
+ */
+export function createToolCallActor(deps: ToolCallDeps) {
+  return fromCallback<{ type: 'tool.abort' }, ToolCallInput>(({ input, sendBack, receive }) => {
+    const controller = new AbortController();
+    const timers: (() => void)[] = [];
+    let settled = false;
+    let stopped = false;
+    let ending: 'aborted' | 'timeout' | undefined;
+
+    const settle = (result: Settlement) => {
+      if (settled) return;
+      settled = true;
+      for (const cancel of timers) cancel();
+      if (!stopped)
+        sendBack({ type: 'tool.settled', callId: input.callId, ...result } satisfies ToolBatchEvent);
+    };
+    const endEarly = (kind: 'aborted' | 'timeout') => {
+      if (settled || ending) return;
+      ending = kind;
+      controller.abort(kind === 'timeout' ? new Error('tool timed out') : new Error('tool call aborted'));
+      timers.push(deps.clock.setTimer(() => settle(endedEarly(kind, timeoutMs)), deps.abortGraceMs ?? 1_000));
+    };
+
+    const tool = deps.tools.get(input.name);
+    const timeoutMs = tool?.timeoutMs ?? deps.defaultTimeoutMs ?? 600_000;
+    receive((event) => {
+      if (event.type === 'tool.abort') endEarly('aborted');
+    });
+    if (!tool) {
+      settle({ outcome: 'error', content: `Unknown tool "${input.name}".`, error: 'unknown tool' });
+      return;
+    }
+    timers.push(deps.clock.setTimer(() => endEarly('timeout'), timeoutMs));
+    const context = {
+      signal: controller.signal,
+      cwd: deps.cwd,
+      callId: input.callId,
+      agentId: deps.agentId,
+      log: (message: string) =>
+        deps.publish({ type: 'runtime.error', agentId: deps.agentId, message: `[${input.name}] ${message}` }),
+      onProgress: (progress: unknown) =>
+        deps.publish({ type: 'tool.progress', agentId: deps.agentId, callId: input.callId, progress }),
+    };
+    Promise.resolve()
+      .then(() => tool.run(input.input, context))
+      .then(
+        (output) => settle(ending ? endedEarly(ending, timeoutMs) : fromOutput(output)),
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          settle(
+            ending
+              ? endedEarly(ending, timeoutMs)
+              : { outcome: 'error', content: `Error: ${message}`, error: message },
+          );
+        },
+      );
+    return () => {
+      stopped = true;
+      controller.abort(new Error('tool call stopped'));
+      for (const cancel of timers) cancel();
+    };
+  });
+}
+
+function endedEarly(kind: 'aborted' | 'timeout', timeoutMs: number): Settlement {
+  return kind === 'timeout'
+    ? { outcome: 'timeout', content: `The tool did not finish within ${timeoutMs} ms and was stopped.` }
+    : { outcome: 'aborted', content: 'The tool call was aborted before it finished.' };
+}

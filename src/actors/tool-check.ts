@@ -1,0 +1,105 @@
+import { fromCallback } from 'xstate';
+import { z } from 'zod';
+import type { CallCheck, ToolBatchEvent } from '../machines/tool-batch.ts';
+import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
+
+/** The permission answer for one validated call. */
+export type PermissionVerdict = {
+  decision: 'allow' | 'deny' | 'ask';
+  by: 'rule' | 'mode' | 'session';
+  reason: string;
+};
+
+/**
+ * Decides whether calls may run.
+ * Contract: `decide` is synchronous and pure for a given session state; `canAsk` says whether an
+ * `ask` can be answered by someone (a host approver or a UI); without one, ask means deny.
+ */
+export interface PermissionGate {
+  decide(tool: AnyTool, input: unknown): PermissionVerdict;
+  readonly canAsk: boolean;
+}
+
+export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
+
+/** Checks every call of a batch before anything runs: known tool, valid arguments, permission. */
+export function checkCall(
+  deps: ToolCheckDeps,
+  call: { id: string; name: string; input: unknown },
+): CallCheck {
+  const tool = deps.tools.get(call.name);
+  if (!tool) {
+    const known = [...deps.tools.keys()].sort().join(', ') || '(none)';
+    return reject(call, `Unknown tool "${call.name}". Available tools: ${known}.`, { unknownTool: true });
+  }
+  if (typeof call.input === 'string') {
+    return reject(
+      call,
+      `Invalid arguments for ${call.name}: not a JSON object (${JSON.stringify(call.input.slice(0, 200))}).`,
+    );
+  }
+  const parsed = tool.input.safeParse(call.input ?? {});
+  if (!parsed.success) {
+    return reject(call, `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
+  }
+  const verdict = deps.permissions.decide(tool, parsed.data);
+  if (verdict.decision === 'deny') {
+    return {
+      ...reject(call, `Permission denied: ${verdict.reason}`, { outcome: 'denied' }),
+      input: parsed.data,
+      decision: { outcome: 'deny', by: verdict.by, reason: verdict.reason },
+    };
+  }
+  if (verdict.decision === 'ask') {
+    if (!deps.permissions.canAsk) {
+      const reason = `${verdict.reason}; nobody can approve it in this session (headless), so it was denied`;
+      return {
+        ...reject(
+          call,
+          `Permission denied: ${reason}. Do not retry this call; choose another approach or stop and explain.`,
+          {
+            outcome: 'denied',
+          },
+        ),
+        input: parsed.data,
+        decision: { outcome: 'deny', by: 'headless', reason },
+      };
+    }
+    return { callId: call.id, input: parsed.data, safe: false, verdict: 'ask' };
+  }
+  return {
+    callId: call.id,
+    input: parsed.data,
+    safe: isConcurrencySafe(tool, parsed.data),
+    verdict: 'run',
+    decision: { outcome: 'allow', by: verdict.by, reason: verdict.reason },
+  };
+}
+
+function reject(
+  call: { id: string; input: unknown },
+  content: string,
+  extra: { unknownTool?: boolean; outcome?: 'error' | 'denied' } = {},
+): CallCheck {
+  return {
+    callId: call.id,
+    input: call.input,
+    safe: false,
+    verdict: 'reject',
+    outcome: extra.outcome ?? 'error',
+    content,
+    ...(extra.unknownTool ? { unknownTool: true } : {}),
+  };
+}
+
+/** The batch's check step as an actor: answers at once with `batch.checked`. */
+export function createToolCheckActor(deps: ToolCheckDeps) {
+  return fromCallback<{ type: 'noop' }, { calls: { id: string; name: string; input: unknown }[] }>(
+    ({ input, sendBack }) => {
+      sendBack({
+        type: 'batch.checked',
+        checks: input.calls.map((call) => checkCall(deps, call)),
+      } satisfies ToolBatchEvent);
+    },
+  );
+}

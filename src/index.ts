@@ -1,0 +1,56 @@
+// The public API of agentchart, listed explicitly. Providers live on their own subpaths
+// (agentchart/anthropic, agentchart/openai); deterministic test pieces on agentchart/testing.
+export type { LiveEvent } from './actors/live-event.ts';
+export { AgentStateError } from './errors/agent-state-error.ts';
+export { AgentchartError } from './errors/agentchart-error.ts';
+export { ConfigError } from './errors/config-error.ts';
+export { LogFormatError } from './errors/log-format-error.ts';
+export { NoSuchToolError } from './errors/no-such-tool-error.ts';
+export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
+export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
+export { ToolInputError } from './errors/tool-input-error.ts';
+export { agentMachine } from './machines/agent.ts';
+export { stepMachine } from './machines/step.ts';
+export { toolBatchMachine } from './machines/tool-batch.ts';
+export { turnMachine } from './machines/turn.ts';
+export type {
+  ModelEvent,
+  ModelMessage,
+  ModelRequest,
+  ModelStopReason,
+  Provider,
+  ToolSpec,
+  Usage,
+} from './providers/types.ts';
+export { type ActorSnapshot, Agent, type RunResult } from './runtime/agent-handle.ts';
+export { type Clock, type IdGenerator, SimulatedClock, systemClock } from './runtime/clock.ts';
+export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
+export type {
+  AgentSystemOptions,
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  CreateAgentOptions,
+  Hooks,
+  Limits,
+} from './runtime/options.ts';
+export { fileStore } from './session/file-store.ts';
+export { memoryStore } from './session/memory-store.ts';
+export { project } from './session/projection.ts';
+export type {
+  CancelCause,
+  LogEvent,
+  LogEventType,
+  SessionStore,
+  StopReason,
+  ToolOutcome,
+} from './session/types.ts';
+export { codingTools } from './tools/coding-tools.ts';
+export {
+  type AnyTool,
+  defineTool,
+  type Tool,
+  type ToolContext,
+  type ToolOutput,
+} from './tools/define-tool.ts';
+export type { PermissionMode, PermissionRule } from './tools/permissions.ts';

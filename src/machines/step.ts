@@ -1,0 +1,275 @@
+import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import type { ProviderErrorData } from '../errors/provider-error.ts';
+import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import { emptyUsage } from '../providers/types.ts';
+import { type LogEntry, logNothing } from './log-entry.ts';
+import { defaultRetryPolicy, type RetryPolicy, retryDelay } from './retry-policy.ts';
+import { type BatchDoneEvent, type ToolBatchInput, toolBatchMachine } from './tool-batch.ts';
+
+export type StepInput = {
+  turn: number;
+  step: number;
+  model: string;
+  toolNames: string[];
+  systemHash: string;
+  retry?: RetryPolicy;
+  maxParallelTools: number;
+  /** Seeds the deterministic backoff jitter (the agent id is a good one). */
+  jitterKey: string;
+};
+
+export type ModelDoneEvent = {
+  type: 'model.done';
+  text: string;
+  toolCalls: ToolCallRequest[];
+  usage: Usage;
+  stopReason: ModelStopReason;
+  providerParts?: ProviderPart[];
+};
+
+export type StepEvent =
+  | { type: 'model.delta'; text: string }
+  | ModelDoneEvent
+  | { type: 'model.error'; error: ProviderErrorData }
+  | { type: 'retry.due' }
+  | { type: 'step.cancel' }
+  | BatchDoneEvent;
+
+/** How a step ended, as the turn needs to know it. */
+export type StepOutcome = 'tools' | 'final' | 'continue' | 'max_tokens' | 'model_error' | 'canceled';
+
+export type StepOutput = {
+  outcome: StepOutcome;
+  toolCalls: number;
+  unknownTools: number;
+  usage: Usage;
+  error?: ProviderErrorData;
+};
+
+/** What the parent turn receives when the step reaches its final state. */
+export type StepDoneEvent = { type: 'xstate.done.actor.step'; output: StepOutput };
+
+export type StepContext = StepInput & {
+  retry: RetryPolicy;
+  attempt: number;
+  /** Text of the current attempt that has already reached consumers through live deltas. */
+  streamedText: string;
+  toolCalls: ToolCallRequest[];
+  usage: Usage;
+  stopReason: ModelStopReason | undefined;
+  error: ProviderErrorData | undefined;
+  retryInMs: number | undefined;
+  unknownTools: number;
+  canceled: boolean;
+};
+
+const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
+
+function outcomeOf(context: StepContext): StepOutcome {
+  if (context.canceled) return 'canceled';
+  if (context.error) return 'model_error';
+  if (context.toolCalls.length > 0) return 'tools';
+  if (context.stopReason === 'max_tokens') return 'max_tokens';
+  if (context.stopReason === 'pause_turn') return 'continue';
+  return 'final';
+}
+
+/**
+ * One model request and the tools it asks for. Retrying is a state: a failed attempt is logged, a
+ * timer actor (on the injected clock) says when to try again, and a cancel while streaming keeps the
+ * text that consumers already saw as an interrupted assistant message.
+ */
+export const stepMachine = setup({
+  types: {} as { context: StepContext; events: StepEvent; input: StepInput; output: StepOutput },
+  actors: {
+    // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
+    modelCall: fromCallback<{ type: 'noop' }, { turn: number; step: number; attempt: number }>(() => {}),
+    retryTimer: fromCallback<{ type: 'noop' }, { delayMs: number }>(() => {}),
+    toolBatch: toolBatchMachine,
+  },
+  actions: {
+    log: logNothing,
+    recordResponse: assign(({ context, event }) =>
+      event.type === 'model.done'
+        ? { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason }
+        : context,
+    ),
+    logResponse: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'model.done') return;
+      const data = {
+        text: event.text,
+        toolCalls: event.toolCalls,
+        usage: event.usage,
+        stopReason: event.stopReason,
+        ...(event.providerParts?.length ? { providerParts: event.providerParts } : {}),
+      };
+      enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
+    }),
+    markCanceled: assign({ canceled: true }),
+    /** Text that consumers already saw stays in the log; half-built tool calls do not. */
+    logInterrupted: enqueueActions(({ context, enqueue }) => {
+      const data = {
+        text: context.streamedText,
+        toolCalls: [],
+        usage: emptyUsage,
+        stopReason: 'interrupted' as const,
+        interrupted: true,
+      };
+      enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
+    }),
+  },
+  guards: {
+    hasToolCalls: ({ context }) => context.toolCalls.length > 0,
+    mayRetry: ({ context }) => context.retryInMs !== undefined,
+    hasStreamedText: ({ context }) => context.streamedText.length > 0,
+  },
+}).createMachine({
+  id: 'step',
+  context: ({ input }) => ({
+    ...input,
+    retry: input.retry ?? defaultRetryPolicy,
+    attempt: 1,
+    streamedText: '',
+    toolCalls: [],
+    usage: emptyUsage,
+    stopReason: undefined,
+    error: undefined,
+    retryInMs: undefined,
+    unknownTools: 0,
+    canceled: false,
+  }),
+  initial: 'preparing',
+  states: {
+    preparing: {
+      entry: {
+        type: 'log',
+        params: ({ context }): LogEntry => ({
+          type: 'step.start',
+          ...where(context),
+          data: { model: context.model, toolNames: context.toolNames, systemHash: context.systemHash },
+        }),
+      },
+      always: 'requesting',
+    },
+    requesting: {
+      entry: [
+        assign({ streamedText: '', error: undefined }),
+        enqueueActions(({ context, enqueue }) =>
+          enqueue.spawnChild('modelCall', {
+            id: 'model',
+            input: { ...where(context), attempt: context.attempt },
+          }),
+        ),
+      ],
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('model')),
+      on: {
+        'model.delta': {
+          actions: assign({ streamedText: ({ context, event }) => context.streamedText + event.text }),
+        },
+        'model.done': [
+          {
+            target: 'executingTools',
+            guard: ({ event }) => event.toolCalls.length > 0,
+            actions: ['recordResponse', 'logResponse'],
+          },
+          { target: 'done', actions: ['recordResponse', 'logResponse'] },
+        ],
+        'model.error': {
+          target: 'recovering',
+          actions: assign({
+            error: ({ event }) => event.error,
+            retryInMs: ({ context, event }) =>
+              retryDelay(
+                event.error,
+                context.attempt,
+                context.retry,
+                `${context.jitterKey}:${context.turn}:${context.step}`,
+              ),
+          }),
+        },
+        'step.cancel': [
+          { guard: 'hasStreamedText', target: 'done', actions: ['markCanceled', 'logInterrupted'] },
+          { target: 'done', actions: 'markCanceled' },
+        ],
+      },
+    },
+    recovering: {
+      always: [
+        {
+          guard: 'mayRetry',
+          target: 'waitingToRetry',
+          actions: {
+            type: 'log',
+            params: ({ context }): LogEntry => ({
+              type: 'assistant.attempt',
+              ...where(context),
+              data: { error: context.error!, attempt: context.attempt, retryInMs: context.retryInMs! },
+            }),
+          },
+        },
+        { target: 'done' },
+      ],
+    },
+    waitingToRetry: {
+      entry: enqueueActions(({ context, enqueue }) =>
+        enqueue.spawnChild('retryTimer', { id: 'retryTimer', input: { delayMs: context.retryInMs! } }),
+      ),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('retryTimer')),
+      on: {
+        'retry.due': {
+          target: 'requesting',
+          actions: assign({ attempt: ({ context }) => context.attempt + 1 }),
+        },
+        'step.cancel': { target: 'done', actions: ['markCanceled', assign({ error: undefined })] },
+      },
+    },
+    executingTools: {
+      entry: enqueueActions(({ context, enqueue }) =>
+        enqueue.spawnChild('toolBatch', {
+          id: 'batch',
+          input: {
+            calls: context.toolCalls,
+            ...where(context),
+            maxParallel: context.maxParallelTools,
+          } satisfies ToolBatchInput,
+        }),
+      ),
+      on: {
+        'xstate.done.actor.batch': {
+          target: 'done',
+          actions: [
+            assign({ unknownTools: ({ event }) => event.output.unknownTools }),
+            enqueueActions(({ enqueue }) => enqueue.stopChild('batch')),
+          ],
+        },
+        // The batch aborts what runs and still commits a result for every call before it reports done.
+        'step.cancel': {
+          actions: [
+            'markCanceled',
+            enqueueActions(({ enqueue }) => enqueue.sendTo('batch', { type: 'batch.cancel' })),
+          ],
+        },
+      },
+    },
+    done: {
+      type: 'final',
+      entry: [
+        {
+          type: 'log',
+          params: ({ context }): LogEntry => ({
+            type: 'step.end',
+            ...where(context),
+            data: { toolResults: context.toolCalls.length },
+          }),
+        },
+      ],
+    },
+  },
+  output: ({ context }) => ({
+    outcome: outcomeOf(context),
+    toolCalls: context.toolCalls.length,
+    unknownTools: context.unknownTools,
+    usage: context.usage,
+    ...(context.error && !context.canceled ? { error: context.error } : {}),
+  }),
+});

@@ -1,0 +1,207 @@
+import type { AnyActorRef } from 'xstate';
+import { waitFor } from 'xstate';
+import type { LiveEvent } from '../actors/live-event.ts';
+import { AgentStateError } from '../errors/agent-state-error.ts';
+import { emptyUsage, type Usage } from '../providers/types.ts';
+import type { SessionLog } from '../session/session-log.ts';
+import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
+import type { IdGenerator } from './clock.ts';
+import type { LiveBus } from './live-bus.ts';
+
+export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
+
+/** The state of one actor and its children, as `agent.snapshot()` reports it. */
+export type ActorSnapshot = { id: string; value: unknown; status: string; children: ActorSnapshot[] };
+
+type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => void; turn?: number };
+
+/** A live agent. Obtain one from `system.createAgent()`, `resumeAgent()` or `forkAgent()`. */
+export class Agent {
+  readonly id: string;
+  private readonly waiters = new Map<string, Waiter>();
+  private disposing: Promise<void> | undefined;
+
+  constructor(
+    private readonly ref: AnyActorRef,
+    private readonly sessionLog: SessionLog,
+    private readonly bus: LiveBus,
+    private readonly ids: IdGenerator,
+    private readonly release: () => void,
+  ) {
+    this.id = sessionLog.sessionId;
+    sessionLog.subscribe((event) => this.settleWaiters(event));
+  }
+
+  /** The session id; the same as the agent id. */
+  get sessionId(): string {
+    return this.sessionLog.sessionId;
+  }
+
+  /** Queues `message` as a follow-up and resolves when the turn that answers it has ended. */
+  run(message: string): Promise<RunResult> {
+    return new Promise((resolve, reject) => {
+      // The waiter exists before the message is sent: an idle agent claims it synchronously.
+      this.queue('agent.followup', message, (id) => this.waiters.set(id, { resolve, reject }));
+    });
+  }
+
+  /** Queues input for the next turn and wakes an idle agent. Returns the inbox id. */
+  followup(message: string): string {
+    return this.queue('agent.followup', message);
+  }
+
+  /** Queues input for the next step of the running turn (wakes an idle agent). Returns the inbox id. */
+  steer(message: string): string {
+    return this.queue('agent.steer', message);
+  }
+
+  /** Queues input for the next step without waking an idle agent. Returns the inbox id. */
+  inject(message: string): string {
+    return this.queue('agent.inject', message);
+  }
+
+  /** Cancels the running turn. Queued input stays queued unless `clearInbox` is set. */
+  cancel(cause: CancelCause = 'user', options: { clearInbox?: boolean } = {}): void {
+    this.assertLive('cancel');
+    this.ref.send({ type: 'agent.cancel', cause, ...(options.clearInbox ? { clearInbox: true } : {}) });
+  }
+
+  /** Answers a call waiting for approval (after an `approval.asked` event). */
+  approve(callId: string, options: { remember?: 'session' } = {}): void {
+    this.assertLive('approve');
+    this.batchRef()?.send({
+      type: 'tool.approve',
+      callId,
+      ...(options.remember ? { remember: options.remember } : {}),
+    });
+  }
+
+  deny(callId: string, reason?: string): void {
+    this.assertLive('deny');
+    this.batchRef()?.send({ type: 'tool.deny', callId, ...(reason !== undefined ? { reason } : {}) });
+  }
+
+  /** Resolves when no turn is running and none is about to start (or the agent is gone). */
+  async whenIdle(): Promise<void> {
+    await waitFor(
+      this.ref,
+      (snapshot) => snapshot.status !== 'active' || snapshot.matches({ ready: 'idle' }),
+      {
+        timeout: Number.POSITIVE_INFINITY,
+      },
+    );
+  }
+
+  /** Cancels, waits for everything to settle, flushes the log and unregisters. Idempotent. */
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      if (this.ref.getSnapshot().status === 'active') {
+        this.ref.send({ type: 'agent.dispose' });
+        await waitFor(this.ref, (snapshot) => snapshot.status !== 'active', {
+          timeout: Number.POSITIVE_INFINITY,
+        });
+      }
+      this.release();
+      this.bus.close();
+      for (const [id, waiter] of this.waiters) {
+        waiter.reject(new AgentStateError(`agent ${this.id} was disposed before input ${id} was answered`));
+      }
+      this.waiters.clear();
+    })();
+    return this.disposing;
+  }
+
+  /** Live events from now on: every log event, model deltas and tool progress. Ends on dispose. */
+  events(): AsyncIterableIterator<LiveEvent> {
+    return this.bus.iterate();
+  }
+
+  /** The state of every machine of this agent right now. */
+  snapshot(): ActorSnapshot {
+    return describe(this.ref, 'agent');
+  }
+
+  /** The session's events so far. */
+  log(): readonly LogEvent[] {
+    return this.sessionLog.events;
+  }
+
+  /** The lifecycle state: `ready.idle`, `ready.running`, `disposing.flushing`, `disposed`, … */
+  get state(): string {
+    return stateName(this.ref.getSnapshot().value);
+  }
+
+  private queue(
+    type: 'agent.followup' | 'agent.steer' | 'agent.inject',
+    message: string,
+    beforeSend?: (id: string) => void,
+  ): string {
+    this.assertLive(type.slice('agent.'.length));
+    if (typeof message !== 'string' || message.length === 0)
+      throw new TypeError(`${type}: message must be a non-empty string`);
+    const id = this.ids();
+    beforeSend?.(id);
+    this.ref.send({ type, id, message });
+    return id;
+  }
+
+  private assertLive(what: string): void {
+    const snapshot = this.ref.getSnapshot();
+    if (this.disposing || snapshot.status !== 'active' || !snapshot.matches('ready')) {
+      throw new AgentStateError(`cannot ${what}: agent ${this.id} is ${this.state}`);
+    }
+  }
+
+  private batchRef(): AnyActorRef | undefined {
+    const turn = this.ref.getSnapshot().children.turn as AnyActorRef | undefined;
+    const step = turn?.getSnapshot().children.step as AnyActorRef | undefined;
+    return step?.getSnapshot().children.batch as AnyActorRef | undefined;
+  }
+
+  private settleWaiters(event: LogEvent): void {
+    if (this.waiters.size === 0) return;
+    if (isEvent(event, 'inbox.claimed')) {
+      for (const id of event.data.ids) {
+        const waiter = this.waiters.get(id);
+        if (waiter) waiter.turn = event.turn;
+      }
+    } else if (isEvent(event, 'turn.end')) {
+      const result = this.resultOf(event);
+      const flushed = this.sessionLog.flush();
+      for (const [id, waiter] of this.waiters) {
+        if (waiter.turn !== event.turn) continue;
+        this.waiters.delete(id);
+        flushed.then(() => waiter.resolve(result), waiter.reject);
+      }
+    }
+  }
+
+  private resultOf(end: LogEvent & { type: 'turn.end' }): RunResult {
+    const events = this.sessionLog.events;
+    let text = '';
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i]!;
+      if (event.turn !== end.turn) break;
+      if (isEvent(event, 'assistant.message')) {
+        text = event.data.text;
+        break;
+      }
+    }
+    const data = end.data as { reason: StopReason; usage?: Usage };
+    return { reason: data.reason, text, usage: data.usage ?? emptyUsage, turn: end.turn ?? 0 };
+  }
+}
+
+function stateName(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['?', undefined];
+  return child === undefined ? key : `${key}.${stateName(child)}`;
+}
+
+function describe(ref: AnyActorRef, id: string): ActorSnapshot {
+  const snapshot = ref.getSnapshot();
+  const children = Object.entries((snapshot.children ?? {}) as Record<string, AnyActorRef>).map(
+    ([childId, child]) => describe(child, childId),
+  );
+  return { id, value: snapshot.value ?? null, status: snapshot.status, children };
+}

@@ -1,0 +1,171 @@
+import { realpath, stat } from 'node:fs/promises';
+import { ConfigError } from '../errors/config-error.ts';
+import type { SetupStage } from '../machines/agent.ts';
+import type { Provider, ToolSpec } from '../providers/types.ts';
+import { SessionLog } from '../session/session-log.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
+import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
+import { type PermissionMode, toolsOfferedInMode } from '../tools/permissions.ts';
+import type { Clock } from './clock.ts';
+import type { AgentPermissionGate } from './permission-gate.ts';
+import { loadProjectInstructions } from './project-instructions.ts';
+
+/** Where an agent's session comes from. */
+export type AgentOrigin =
+  | { kind: 'new' }
+  /** `events` are the loaded log; `repaired` what repair appends to close it. */
+  | { kind: 'resume'; events: LogEvent[]; repaired: LogEvent[] }
+  /** `seed` is the new session's first events (a new session.start and the copied prefix). */
+  | { kind: 'fork'; seed: LogEvent[] };
+
+export type AgentPlan = {
+  agentId: string;
+  origin: AgentOrigin;
+  provider: Provider;
+  tools: AnyTool[];
+  instructions: string;
+  cwd: string;
+  permissionMode: PermissionMode;
+  projectInstructions: boolean;
+  config: Record<string, unknown>;
+  parent?: string;
+};
+
+/** The live agents of one system, by id: a session has at most one live owner. */
+export type AgentRegistry = Map<string, unknown>;
+
+/**
+ * Everything one agent owns, built by the setup stages in order and torn down by their undos in
+ * reverse. Each stage records exactly what it did so its undo removes exactly that.
+ */
+export class AgentResources {
+  log: SessionLog | undefined;
+  readonly tools = new Map<string, AnyTool>();
+  system = '';
+  specs: ToolSpec[] = [];
+  systemHash = '';
+  private createdSession = false;
+  private published = false;
+
+  constructor(
+    readonly plan: AgentPlan,
+    private readonly env: {
+      store: SessionStore;
+      clock: Clock;
+      registry: AgentRegistry;
+      gate: AgentPermissionGate;
+    },
+  ) {}
+
+  requireLog(): SessionLog {
+    if (!this.log) throw new Error(`agent ${this.plan.agentId} has no open session`);
+    return this.log;
+  }
+
+  async runStage(stage: SetupStage): Promise<{ toolNames?: string[]; systemHash?: string }> {
+    switch (stage) {
+      case 'session':
+        await this.openSession();
+        return {};
+      case 'tools':
+        await this.registerTools();
+        return { toolNames: [...this.tools.keys()], systemHash: this.systemHash };
+      case 'publish':
+        if (this.env.registry.has(this.plan.agentId)) {
+          throw new ConfigError(
+            `agent "${this.plan.agentId}" is already live in this system (one live owner per session)`,
+          );
+        }
+        this.env.registry.set(this.plan.agentId, this);
+        this.published = true;
+        return {};
+    }
+  }
+
+  async undoStage(stage: SetupStage): Promise<void> {
+    switch (stage) {
+      case 'session':
+        if (this.createdSession) await this.env.store.remove(this.plan.agentId);
+        this.createdSession = false;
+        this.log = undefined;
+        return;
+      case 'tools':
+        this.tools.clear();
+        this.specs = [];
+        return;
+      case 'publish':
+        if (this.published) this.env.registry.delete(this.plan.agentId);
+        this.published = false;
+        return;
+    }
+  }
+
+  private async openSession(): Promise<void> {
+    const { origin, agentId } = this.plan;
+    const { store, clock } = this.env;
+    if (origin.kind === 'resume') {
+      // Repair events wait in memory for the first flush, so a rollback has nothing to remove.
+      this.log = new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
+      this.log.appendBuilt(origin.repaired);
+    } else {
+      await store.create(agentId);
+      this.createdSession = true;
+      this.log = new SessionLog({ sessionId: agentId, store, clock });
+      if (origin.kind === 'fork') this.log.appendBuilt(origin.seed);
+    }
+    for (const event of this.log.events) this.env.gate.observe(event);
+    this.log.subscribe((event) => this.env.gate.observe(event));
+  }
+
+  private async registerTools(): Promise<void> {
+    const { plan } = this;
+    const cwdStat = await stat(plan.cwd).catch(() => undefined);
+    if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
+    const offered = toolsOfferedInMode(plan.tools, plan.permissionMode);
+    for (const tool of offered) {
+      if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
+      this.tools.set(tool.name, tool);
+    }
+    this.specs = offered.map(toolSpec);
+    const recorded = recordedSystem(this.requireLog().events);
+    if (recorded !== undefined) {
+      // A resumed or forked conversation keeps the system prompt it was started with.
+      this.system = recorded;
+    } else {
+      const project = plan.projectInstructions
+        ? await loadProjectInstructions(await realpath(plan.cwd))
+        : undefined;
+      this.system = project?.text ? `${plan.instructions}\n\n${project.text}` : plan.instructions;
+    }
+    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
+    if (plan.origin.kind === 'new') {
+      const log = this.requireLog();
+      log.append({
+        type: 'session.start',
+        data: {
+          agentId: plan.agentId,
+          ...(plan.parent ? { parent: plan.parent } : {}),
+          config: { ...plan.config, system: this.system, tools: this.specs },
+        },
+      });
+      await log.flush();
+    }
+  }
+}
+
+function recordedSystem(events: readonly LogEvent[]): string | undefined {
+  const start = events[0];
+  if (start?.type !== 'session.start') return undefined;
+  const config = start.data.config as { system?: unknown } | undefined;
+  return typeof config?.system === 'string' ? config.system : undefined;
+}
+
+/** A short, stable content hash (FNV-1a, 32 bits, hex) to tell system prompts apart in the log. */
+export function hashText(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}

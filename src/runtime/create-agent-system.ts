@@ -1,0 +1,208 @@
+import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
+import { AgentStateError } from '../errors/agent-state-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
+import type { AgentInput } from '../machines/agent.ts';
+import { forkEvents } from '../session/fork.ts';
+import { memoryStore } from '../session/memory-store.ts';
+import { nextTurnNumber, pendingInbox, repair } from '../session/repair.ts';
+import type { SessionStore } from '../session/types.ts';
+import { Agent } from './agent-handle.ts';
+import { buildAgentLogic } from './agent-logic.ts';
+import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
+import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
+import { hostMachine } from './host.ts';
+import { LiveBus } from './live-bus.ts';
+import {
+  type AgentSystemOptions,
+  type CreateAgentOptions,
+  defaultInstructions,
+  defaultLimits,
+  type Limits,
+} from './options.ts';
+import { AgentPermissionGate } from './permission-gate.ts';
+
+/**
+ * Many agents in one XState actor system, sharing a model, tools, a session store, a clock and ids.
+ *
+ * @example
+ * const system = createAgentSystem({ model: scripted([{ text: 'Hi.' }]) });
+ * const agent = await system.createAgent();
+ * const { reason, text } = await agent.run('Say hi');
+ * await system.dispose();
+ */
+export function createAgentSystem(options: AgentSystemOptions): AgentSystem {
+  return new AgentSystem(options);
+}
+
+export class AgentSystem {
+  readonly store: SessionStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly limits: Limits;
+  private readonly inspectors = new Set<Observer<InspectionEvent>>();
+  private readonly host = createActor(hostMachine, { inspect: (event) => this.notifyInspectors(event) });
+  private readonly registry: AgentRegistry = new Map();
+  private readonly agents = new Set<Agent>();
+  private disposed = false;
+
+  constructor(private readonly options: AgentSystemOptions) {
+    if (!options?.model) throw new ConfigError('createAgentSystem needs a model (a Provider)');
+    this.store = options.store ?? memoryStore();
+    this.clock = options.clock ?? systemClock;
+    this.ids = options.ids ?? defaultIds;
+    this.limits = { ...defaultLimits, ...options.limits };
+    this.host.start();
+  }
+
+  /** Creates an agent with a new session. Rejects with the original error if any setup stage fails. */
+  createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+    return this.launch(options.id ?? this.ids(), { kind: 'new' }, options);
+  }
+
+  /** Loads a session, repairs what a crash left open, and continues it with a live agent. */
+  async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
+    this.assertOpen();
+    if (this.registry.has(sessionId))
+      throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
+    const { events } = await this.store.load(sessionId);
+    const { appended } = repair(events, this.clock);
+    return this.launch(sessionId, { kind: 'resume', events, repaired: appended }, options);
+  }
+
+  /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */
+  async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
+    this.assertOpen();
+    const { events } = await this.store.load(sessionId);
+    const newId = options.id ?? this.ids();
+    const seed = forkEvents(events, {
+      newAgentId: newId,
+      sourceSessionId: sessionId,
+      clock: this.clock,
+      ...(options.atSeq !== undefined ? { atSeq: options.atSeq } : {}),
+    });
+    return this.launch(newId, { kind: 'fork', seed }, options);
+  }
+
+  /** Observes every actor of every agent (XState inspection events). Returns an unsubscribe function. */
+  inspect(observer: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): () => void {
+    const wrapped = typeof observer === 'function' ? { next: observer } : observer;
+    this.inspectors.add(wrapped);
+    return () => this.inspectors.delete(wrapped);
+  }
+
+  /** The live agents. */
+  list(): Agent[] {
+    return [...this.agents];
+  }
+
+  /** Disposes every agent (each one fully: cancel, quiesce, flush, revoke), then stops the system. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    await Promise.all([...this.agents].map((agent) => agent.dispose()));
+    this.host.stop();
+  }
+
+  private async launch(agentId: string, origin: AgentOrigin, options: CreateAgentOptions): Promise<Agent> {
+    this.assertOpen();
+    const provider = options.model ?? this.options.model;
+    const cwd = this.options.cwd ?? process.cwd();
+    const mode = this.options.permissionMode ?? 'default';
+    const bus = new LiveBus();
+    const gate = new AgentPermissionGate({
+      mode,
+      allow: this.options.permissions?.allow ?? [],
+      deny: this.options.permissions?.deny ?? [],
+      cwd,
+      canAsk: this.options.approve !== undefined,
+    });
+    const resources = new AgentResources(
+      {
+        agentId,
+        origin,
+        provider,
+        tools: options.tools ?? this.options.tools ?? [],
+        instructions: options.instructions ?? defaultInstructions,
+        cwd,
+        permissionMode: mode,
+        projectInstructions: this.options.projectInstructions ?? true,
+        config: {
+          provider: provider.name,
+          model: provider.model,
+          cwd,
+          permissionMode: mode,
+          limits: this.limits,
+        },
+      },
+      { store: this.store, clock: this.clock, registry: this.registry, gate },
+    );
+    const hostKey = `${agentId}#${this.ids()}`;
+    const logic = buildAgentLogic({
+      resources,
+      gate,
+      clock: this.clock,
+      publish: bus.publish,
+      approve: this.options.approve,
+      preStep: this.options.hooks?.preStep,
+      revoke: async () => {
+        this.registry.delete(agentId);
+        await resources.requireLog().close();
+      },
+    });
+    const events =
+      origin.kind === 'resume'
+        ? [...origin.events, ...origin.repaired]
+        : origin.kind === 'fork'
+          ? origin.seed
+          : [];
+    const input: AgentInput = {
+      agentId,
+      lastTurn: nextTurnNumber(events) - 1,
+      inbox: pendingInbox(events).map((item) => ({
+        id: item.id,
+        channel: item.channel,
+        message: item.message,
+      })),
+      limits: this.limits,
+      hasPreStepHook: this.options.hooks?.preStep !== undefined,
+      step: {
+        model: provider.model,
+        retry: { ...defaultRetry, ...this.options.retry, maxAttempts: this.limits.maxAttempts },
+        maxParallelTools: this.limits.maxParallelTools,
+        jitterKey: agentId,
+      },
+    };
+    this.host.send({ type: 'host.spawn', id: hostKey, logic, input });
+    const ref = this.host.getSnapshot().context.agents[hostKey] as AnyActorRef;
+    const settled = await waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
+      timeout: Number.POSITIVE_INFINITY,
+    });
+    const release = () => this.host.send({ type: 'host.release', id: hostKey });
+    if (settled.status !== 'active') {
+      release();
+      throw settled.context.creationError instanceof Error
+        ? settled.context.creationError
+        : new AgentStateError(`agent ${agentId} was not created: ${String(settled.context.creationError)}`);
+    }
+    const log = resources.requireLog();
+    log.subscribe((event) => {
+      if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
+    });
+    const agent = new Agent(ref, log, bus, this.ids, () => {
+      release();
+      this.agents.delete(agent);
+    });
+    this.agents.add(agent);
+    return agent;
+  }
+
+  private assertOpen(): void {
+    if (this.disposed) throw new AgentStateError('the agent system has been disposed');
+  }
+
+  private notifyInspectors(event: InspectionEvent): void {
+    for (const inspector of this.inspectors) inspector.next?.(event);
+  }
+}
+
+const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };

@@ -1,0 +1,75 @@
+import type { RetryPolicy } from '../machines/retry-policy.ts';
+import type { Provider } from '../providers/types.ts';
+import type { SessionStore } from '../session/types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
+import type { Clock, IdGenerator } from './clock.ts';
+
+export type Limits = {
+  /** Steps in one turn (default 25). */
+  maxSteps: number;
+  /** Consecutive steps whose every call named an unknown tool (default 2). */
+  maxUnknownToolCalls: number;
+  /** Tool calls running side by side (default 10). */
+  maxParallelTools: number;
+  /** Model request attempts in one step, the first included (default 5). */
+  maxAttempts: number;
+};
+
+export const defaultLimits: Limits = {
+  maxSteps: 25,
+  maxUnknownToolCalls: 2,
+  maxParallelTools: 10,
+  maxAttempts: 5,
+};
+
+export type ApprovalRequest = { agentId: string; callId: string; tool: string; input: unknown };
+export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
+
+/**
+ * Answers a tool call that needs approval.
+ * Contract: resolves with an answer; a rejection counts as a denial. `'manual'` means the host answers
+ * later through `agent.approve()` / `agent.deny()` after the `approval.asked` event.
+ */
+export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) | 'manual';
+
+export type PreStepHook = (context: {
+  agentId: string;
+  turn: number;
+  step: number;
+}) => Promise<undefined | { veto: string }>;
+
+export type Hooks = {
+  /** Runs before every step; returning `{ veto }` ends the turn with reason `blocked`. */
+  preStep?: PreStepHook;
+};
+
+export type AgentSystemOptions = {
+  model: Provider;
+  tools?: AnyTool[];
+  store?: SessionStore;
+  /** The workspace root (default `process.cwd()`). */
+  cwd?: string;
+  permissionMode?: PermissionMode;
+  permissions?: { allow?: PermissionRule[]; deny?: PermissionRule[] };
+  limits?: Partial<Limits>;
+  retry?: Partial<Omit<RetryPolicy, 'maxAttempts'>>;
+  ids?: IdGenerator;
+  clock?: Clock;
+  hooks?: Hooks;
+  approve?: Approver;
+  /** Read AGENTS.md / CLAUDE.md from the workspace root into the system prompt (default true). */
+  projectInstructions?: boolean;
+};
+
+export type CreateAgentOptions = {
+  id?: string;
+  /** The system prompt of this agent (project instructions are appended to it). */
+  instructions?: string;
+  tools?: AnyTool[];
+  model?: Provider;
+};
+
+export const defaultInstructions =
+  'You are a coding agent working in a software project. Use the tools to inspect and change the workspace. ' +
+  'Be precise, make small verifiable changes, and say plainly what you did.';

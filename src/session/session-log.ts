@@ -1,0 +1,87 @@
+import type { LogEntry } from '../machines/log-entry.ts';
+import type { Clock } from '../runtime/clock.ts';
+import { LOG_FORMAT_VERSION, type LogEvent, type SessionStore } from './types.ts';
+
+export type LogListener = (event: LogEvent) => void;
+
+/**
+ * The in-memory head of one session's log, with write-behind to its store. `append` is synchronous and
+ * cheap (it runs inside machine actions on the hot path); `flush` is the barrier that makes everything
+ * appended so far durable, called before each model request, at turn end and on dispose.
+ */
+export class SessionLog {
+  readonly sessionId: string;
+  private readonly store: SessionStore;
+  private readonly clock: Clock;
+  private readonly all: LogEvent[];
+  private unwritten: LogEvent[] = [];
+  private writes: Promise<void> = Promise.resolve();
+  private readonly listeners = new Set<LogListener>();
+  private closed = false;
+
+  constructor(options: {
+    sessionId: string;
+    store: SessionStore;
+    clock: Clock;
+    existing?: readonly LogEvent[];
+  }) {
+    this.sessionId = options.sessionId;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.all = [...(options.existing ?? [])];
+  }
+
+  /** Every event of the session so far, durable or not. Do not mutate. */
+  get events(): readonly LogEvent[] {
+    return this.all;
+  }
+
+  append(entry: LogEntry): LogEvent {
+    if (this.closed) throw new Error(`session ${this.sessionId} is closed; "${entry.type}" was not written`);
+    const event: LogEvent = {
+      v: LOG_FORMAT_VERSION,
+      seq: this.all.length,
+      ts: this.clock.now(),
+      type: entry.type,
+      ...(entry.turn !== undefined ? { turn: entry.turn } : {}),
+      ...(entry.step !== undefined ? { step: entry.step } : {}),
+      data: entry.data as Record<string, unknown>,
+    };
+    this.all.push(event);
+    this.unwritten.push(event);
+    for (const listener of this.listeners) listener(event);
+    return event;
+  }
+
+  /** Appends events that were already built (repair output), keeping their seq contiguous. */
+  appendBuilt(events: readonly LogEvent[]): void {
+    for (const event of events) {
+      if (event.seq !== this.all.length)
+        throw new Error(`event seq ${event.seq} does not follow ${this.all.length - 1}`);
+      this.all.push(event);
+      this.unwritten.push(event);
+      for (const listener of this.listeners) listener(event);
+    }
+  }
+
+  /** Resolves when everything appended before the call is in the store. Writes keep their order. */
+  flush(): Promise<void> {
+    if (this.unwritten.length > 0) {
+      const batch = this.unwritten;
+      this.unwritten = [];
+      this.writes = this.writes.then(() => this.store.append(this.sessionId, batch));
+    }
+    return this.writes;
+  }
+
+  /** Flushes, then refuses further appends. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+  }
+
+  subscribe(listener: LogListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
