@@ -91,7 +91,8 @@ export function createToolCallActor(deps: ToolCallDeps) {
       );
     return () => {
       stopped = true;
-      controller.abort(new Error('tool call stopped'));
+      // A settled call is over; only a call still running is told to stop.
+      if (!settled) controller.abort(new Error('tool call stopped'));
       for (const cancel of timers) cancel();
     };
   });
