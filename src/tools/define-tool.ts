@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../providers/types.ts';
+import type { ToolSpec, Usage } from '../providers/types.ts';
+import type { StopReason } from '../session/types.ts';
 
 export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
 
@@ -17,7 +18,27 @@ export type ToolContext = {
   log: (message: string) => void;
   /** Live progress for the host's event stream (not logged, not shown to the model). */
   onProgress: (progress: unknown) => void;
+  /**
+   * Runs a child agent (a subagent) for this call; present when the tool runs inside an agent system.
+   * The child is cancelled and disposed when `signal` fires. Rejects with a `ConfigError` when the
+   * request is not allowed (depth limit, a tool the caller does not have).
+   */
+  spawnSubagent?: (request: SubagentRequest) => Promise<SubagentResult>;
 };
+
+/** What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn. */
+export type SubagentRequest = {
+  /** A short label for the host (3-5 words). */
+  description: string;
+  prompt: string;
+  /** Names of the caller's tools the child may use (default: all of them). */
+  tools?: string[];
+  /** The child's system prompt (default: the runtime's default instructions). */
+  instructions?: string;
+};
+
+/** How a subagent's turn ended: its session id, stop reason, final text and token usage. */
+export type SubagentResult = { sessionId: string; reason: StopReason; text: string; usage: Usage };
 
 /** A tool the model can call. Build one with `defineTool`. */
 export interface Tool<Input = unknown> {
