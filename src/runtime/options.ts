@@ -60,7 +60,23 @@ export type AgentSystemOptions = {
   approve?: Approver;
   /** Read AGENTS.md / CLAUDE.md from the workspace root into the system prompt (default true). */
   projectInstructions?: boolean;
+  /** Limits for subagents started by the `task` tool. */
+  subagents?: SubagentLimits;
 };
+
+export type SubagentLimits = {
+  /**
+   * How deep subagents may nest (default 3): a top-level agent has depth 0, its children depth 1, and a
+   * `task` call made by an agent at this depth is refused with an error result the model reads.
+   */
+  maxDepth?: number;
+  /** Steps in a subagent's turn (default 10). */
+  maxSteps?: number;
+  /** A stricter permission mode for subagents; a looser one than the system's is ignored. */
+  permissionMode?: PermissionMode;
+};
+
+export const defaultSubagentLimits = { maxDepth: 3, maxSteps: 10 };
 
 export type CreateAgentOptions = {
   id?: string;
