@@ -148,6 +148,8 @@ export const agentMachine = setup({
   guards: {
     disposeRequested: ({ context }) => context.disposeRequested,
     nothingToUndo: ({ context }) => context.completedStages.length === 0,
+    undoneAfterFailure: ({ context }) =>
+      context.completedStages.length === 0 && context.creationError !== undefined,
     hasWakingInput: ({ context }) => !context.held && context.inbox.some((item) => item.channel !== 'inject'),
     turnAlive: ({ context }) => context.turnAlive,
   },
@@ -200,6 +202,8 @@ export const agentMachine = setup({
     },
     rollingBack: {
       always: [
+        // A failed stage ends in `failed`; a dispose during creation (nothing failed) ends in `disposed`.
+        { guard: 'undoneAfterFailure', target: 'failed' },
         {
           guard: 'nothingToUndo',
           target: 'disposed',
