@@ -20,6 +20,11 @@ import {
   type Limits,
 } from './options.ts';
 import { AgentPermissionGate } from './permission-gate.ts';
+import { type Job, type JobOptions, runJob } from './run-job.ts';
+import { AgentTree, type ChildSpec, type PermissionSettings } from './subagents.ts';
+
+/** `createAgent` options plus, for a subagent, how its parent launches it. */
+type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
 
 /**
  * Many agents in one XState actor system, sharing a model, tools, a session store, a clock and ids.
@@ -43,6 +48,7 @@ export class AgentSystem {
   private readonly host = createActor(hostMachine, { inspect: (event) => this.notifyInspectors(event) });
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
+  private readonly tree: AgentTree;
   private disposed = false;
 
   constructor(private readonly options: AgentSystemOptions) {
@@ -51,6 +57,12 @@ export class AgentSystem {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? defaultIds;
     this.limits = { ...defaultLimits, ...options.limits };
+    this.tree = new AgentTree({
+      ids: this.ids,
+      limits: this.limits,
+      subagents: options.subagents,
+      launchChild: (id, childOptions, child) => this.launch(id, { kind: 'new' }, { ...childOptions, child }),
+    });
     this.host.start();
   }
 
@@ -90,7 +102,19 @@ export class AgentSystem {
     return () => this.inspectors.delete(wrapped);
   }
 
-  /** The live agents. */
+  /**
+   * Runs one agent per task, at most `concurrency` alive at once. See `runJob` in run-job.ts.
+   *
+   * @example
+   * const job = system.runJob({ tasks: [{ prompt: 'Fix a.ts' }, { prompt: 'Fix b.ts' }], concurrency: 2 });
+   * const results = await job.result; // one JobTaskResult per task, in task order
+   */
+  runJob(options: JobOptions): Job {
+    this.assertOpen();
+    return runJob(this, options);
+  }
+
+  /** The live agents (subagents included). */
   list(): Agent[] {
     return [...this.agents];
   }
@@ -99,29 +123,29 @@ export class AgentSystem {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    // Top-level agents first: each one cancels and disposes its own subagents before it is gone.
+    const roots = [...this.agents].filter((agent) => !this.tree.isChild(agent.id));
+    await Promise.all(roots.map((agent) => agent.dispose()));
     await Promise.all([...this.agents].map((agent) => agent.dispose()));
     this.host.stop();
   }
 
-  private async launch(agentId: string, origin: AgentOrigin, options: CreateAgentOptions): Promise<Agent> {
+  private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
     const provider = options.model ?? this.options.model;
     const cwd = this.options.cwd ?? process.cwd();
-    const mode = this.options.permissionMode ?? 'default';
+    const permissions = options.child?.permissions ?? this.rootPermissions();
+    const mode = permissions.mode;
+    const limits = options.child?.limits ?? this.limits;
+    const tools = options.tools ?? this.options.tools ?? [];
     const bus = new LiveBus();
-    const gate = new AgentPermissionGate({
-      mode,
-      allow: this.options.permissions?.allow ?? [],
-      deny: this.options.permissions?.deny ?? [],
-      cwd,
-      canAsk: this.options.approve !== undefined,
-    });
+    const gate = new AgentPermissionGate({ ...permissions, cwd });
     const resources = new AgentResources(
       {
         agentId,
         origin,
         provider,
-        tools: options.tools ?? this.options.tools ?? [],
+        tools: tools.map((tool) => this.tree.wrap(tool)),
         instructions: options.instructions ?? defaultInstructions,
         cwd,
         permissionMode: mode,
@@ -131,8 +155,9 @@ export class AgentSystem {
           model: provider.model,
           cwd,
           permissionMode: mode,
-          limits: this.limits,
+          limits,
         },
+        ...(options.child ? { parent: options.child.parent } : {}),
       },
       { store: this.store, clock: this.clock, registry: this.registry, gate },
     );
@@ -142,9 +167,11 @@ export class AgentSystem {
       gate,
       clock: this.clock,
       publish: bus.publish,
-      approve: this.options.approve,
+      approve: options.child ? undefined : this.options.approve,
       preStep: this.options.hooks?.preStep,
       revoke: async () => {
+        // Children end with their parent's tool call; one that outlived it still goes before the parent.
+        await this.tree.disposeChildren(agentId);
         this.registry.delete(agentId);
         await resources.requireLog().close();
       },
@@ -163,7 +190,7 @@ export class AgentSystem {
         channel: item.channel,
         message: item.message,
       })),
-      limits: this.limits,
+      limits,
       hasPreStepHook: this.options.hooks?.preStep !== undefined,
       step: {
         model: provider.model,
@@ -185,15 +212,27 @@ export class AgentSystem {
         : new AgentStateError(`agent ${agentId} was not created: ${String(settled.context.creationError)}`);
     }
     const log = resources.requireLog();
+    const toolNames = [...resources.tools.keys()];
+    this.tree.add(agentId, { depth: options.child?.depth ?? 0, tools, toolNames, provider, permissions, log });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
     });
     const agent = new Agent(ref, log, bus, this.ids, () => {
       release();
       this.agents.delete(agent);
+      this.tree.remove(agentId);
     });
     this.agents.add(agent);
     return agent;
+  }
+
+  private rootPermissions(): PermissionSettings {
+    return {
+      mode: this.options.permissionMode ?? 'default',
+      allow: this.options.permissions?.allow ?? [],
+      deny: this.options.permissions?.deny ?? [],
+      canAsk: this.options.approve !== undefined,
+    };
   }
 
   private assertOpen(): void {

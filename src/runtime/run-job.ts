@@ -1,0 +1,216 @@
+import { AgentStateError } from '../errors/agent-state-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
+import { emptyUsage, type Usage } from '../providers/types.ts';
+import { isEvent, type StopReason } from '../session/types.ts';
+import type { Agent, RunResult } from './agent-handle.ts';
+import type { CreateAgentOptions } from './options.ts';
+
+/** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
+export type JobTask = { prompt: string } & CreateAgentOptions;
+
+/**
+ * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
+ * created or broke (then `error` says why). A task cancelled before it started has no `sessionId`.
+ */
+export type JobTaskResult = {
+  index: number;
+  sessionId: string | undefined;
+  reason: StopReason | 'failed';
+  text: string;
+  usage: Usage;
+  /** The error message, for `failed` and `model_error`. */
+  error?: string;
+};
+
+/** Counters that come with every progress event. */
+export type JobCounts = { running: number; finished: number; total: number };
+
+type ProgressBody =
+  | { type: 'task.started'; index: number; sessionId: string }
+  | { type: 'task.finished'; index: number; result: JobTaskResult };
+
+/** A task started (its agent exists) or finished (its agent is disposed). */
+export type JobProgress = ProgressBody & JobCounts;
+
+export type JobOptions = {
+  tasks: readonly JobTask[];
+  /** Agents alive at once (at least 1). */
+  concurrency: number;
+  /**
+   * Called when a task starts and when it finishes.
+   * Contract: must not throw; if it does, the job cancels its tasks and `result` rejects with that error.
+   */
+  onProgress?: (progress: JobProgress) => void;
+  /** Aborting it is the same as `job.cancel()`. */
+  signal?: AbortSignal;
+};
+
+/**
+ * A running job.
+ * Contract: `result` never rejects because of a task (a failed or cancelled task is a result); it
+ * resolves once every task has ended and every agent of the job is disposed.
+ */
+export interface Job {
+  /** One result per task, in task order. */
+  readonly result: Promise<JobTaskResult[]>;
+  /** Cancels one task (`index`) or, without an argument, every running and waiting task. */
+  cancel(index?: number): void;
+}
+
+/** What a job needs from an agent system. */
+export type JobHost = { createAgent(options?: CreateAgentOptions): Promise<Agent> };
+
+/**
+ * Runs one agent per task with at most `concurrency` alive at once (each is disposed before the next
+ * starts), and returns a `Job` at once. Tasks start in order; results come back in task order.
+ *
+ * @example
+ * const job = system.runJob({ tasks, concurrency: 8, onProgress: (p) => console.log(p.type, p.index) });
+ * setTimeout(() => job.cancel(), 60_000);
+ * for (const r of await job.result) console.log(r.index, r.reason, r.text);
+ */
+export function runJob(host: JobHost, options: JobOptions): Job {
+  const { tasks, concurrency } = options;
+  if (!Array.isArray(tasks)) throw new ConfigError('runJob: `tasks` must be an array');
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new ConfigError(`runJob: \`concurrency\` must be a whole number of at least 1, got ${concurrency}`);
+  }
+  tasks.forEach((task, index) => {
+    if (typeof task?.prompt !== 'string' || task.prompt.length === 0)
+      throw new ConfigError(`runJob: task ${index} needs a non-empty \`prompt\``);
+  });
+  return new JobRun(host, options);
+}
+
+class JobRun implements Job {
+  readonly result: Promise<JobTaskResult[]>;
+  private readonly results: JobTaskResult[] = [];
+  private readonly canceled = new Set<number>();
+  private readonly live = new Map<number, Agent>();
+  private cancelAll = false;
+  private next = 0;
+  private running = 0;
+  private finished = 0;
+  private progressError: { error: unknown } | undefined;
+
+  constructor(
+    private readonly host: JobHost,
+    private readonly options: JobOptions,
+  ) {
+    const { signal } = options;
+    const onAbort = () => this.cancel();
+    if (signal?.aborted) this.cancelAll = true;
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const workers = Math.min(options.concurrency, options.tasks.length);
+    this.result = Promise.all(Array.from({ length: workers }, () => this.work())).then(() => {
+      signal?.removeEventListener('abort', onAbort);
+      if (this.progressError) throw this.progressError.error;
+      return this.results;
+    });
+  }
+
+  cancel(index?: number): void {
+    if (index === undefined) {
+      this.cancelAll = true;
+      for (const agent of this.live.values()) stop(agent);
+      return;
+    }
+    if (!Number.isInteger(index) || index < 0 || index >= this.options.tasks.length)
+      throw new RangeError(`job.cancel: no task ${index} (the job has ${this.options.tasks.length})`);
+    this.canceled.add(index);
+    const agent = this.live.get(index);
+    if (agent) stop(agent);
+  }
+
+  private isCanceled(index: number): boolean {
+    return this.cancelAll || this.canceled.has(index);
+  }
+
+  private async work(): Promise<void> {
+    while (this.next < this.options.tasks.length) {
+      const index = this.next++;
+      this.finish(await this.runTask(index));
+    }
+  }
+
+  private async runTask(index: number): Promise<JobTaskResult> {
+    if (this.isCanceled(index)) return ended(index, undefined, 'canceled');
+    const { prompt, ...agentOptions } = this.options.tasks[index]!;
+    let agent: Agent;
+    try {
+      agent = await this.host.createAgent(agentOptions);
+    } catch (error) {
+      return ended(index, undefined, 'failed', messageOf(error));
+    }
+    this.live.set(index, agent);
+    this.running++;
+    this.emit({ type: 'task.started', index, sessionId: agent.id });
+    try {
+      // A cancel that came while the agent was being created stops the task before it runs.
+      if (this.isCanceled(index)) return ended(index, agent.id, 'canceled');
+      return resultOf(index, agent, await agent.run(prompt));
+    } catch (error) {
+      return ended(index, agent.id, this.isCanceled(index) ? 'canceled' : 'failed', messageOf(error));
+    } finally {
+      this.live.delete(index);
+      await agent.dispose();
+      this.running--;
+    }
+  }
+
+  private finish(result: JobTaskResult): void {
+    this.results[result.index] = result;
+    this.finished++;
+    this.emit({ type: 'task.finished', index: result.index, result });
+  }
+
+  private emit(progress: ProgressBody): void {
+    if (!this.options.onProgress || this.progressError) return;
+    const counts = { running: this.running, finished: this.finished, total: this.options.tasks.length };
+    try {
+      this.options.onProgress({ ...progress, ...counts });
+    } catch (error) {
+      // A broken progress callback ends the job: `result` rejects with its error once all is disposed.
+      this.progressError = { error };
+      this.cancel();
+    }
+  }
+}
+
+function stop(agent: Agent): void {
+  try {
+    agent.cancel('user');
+  } catch (error) {
+    // An agent that is already being disposed is stopping anyway; anything else is a real fault.
+    if (!(error instanceof AgentStateError)) throw error;
+  }
+}
+
+function ended(
+  index: number,
+  sessionId: string | undefined,
+  reason: JobTaskResult['reason'],
+  error?: string,
+): JobTaskResult {
+  return { index, sessionId, reason, text: '', usage: emptyUsage, ...(error !== undefined ? { error } : {}) };
+}
+
+function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
+  const result: JobTaskResult = {
+    index,
+    sessionId: agent.id,
+    reason: run.reason,
+    text: run.text,
+    usage: run.usage,
+  };
+  if (run.reason === 'model_error') {
+    const end = agent.log().findLast((event) => isEvent(event, 'turn.end') && event.turn === run.turn);
+    const error = end && isEvent(end, 'turn.end') ? end.data.error : undefined;
+    if (error) result.error = error.message;
+  }
+  return result;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,225 @@
+import { AgentStateError } from '../errors/agent-state-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
+import { emptyUsage, type Provider } from '../providers/types.ts';
+import type { SessionLog } from '../session/session-log.ts';
+import { isEvent } from '../session/types.ts';
+import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
+import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
+import type { Agent } from './agent-handle.ts';
+import type { IdGenerator } from './clock.ts';
+import {
+  type CreateAgentOptions,
+  defaultSubagentLimits,
+  type Limits,
+  type SubagentLimits,
+} from './options.ts';
+
+/** The permission settings one agent runs with. */
+export type PermissionSettings = {
+  mode: PermissionMode;
+  allow: readonly PermissionRule[];
+  deny: readonly PermissionRule[];
+  /** Whether an `ask` can be answered; without it, ask means deny. */
+  canAsk: boolean;
+};
+
+/** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
+export type ChildSpec = { parent: string; depth: number; permissions: PermissionSettings; limits: Limits };
+
+/** What the tree knows about one live agent. */
+export type TreeMember = {
+  /** 0 for an agent the host created, resumed or forked; parent depth + 1 for a subagent. */
+  depth: number;
+  /** The agent's tools as given (not wrapped), so a child can be handed a subset of them. */
+  tools: readonly AnyTool[];
+  /** The names of the tools the agent is offered (after its permission mode). */
+  toolNames: readonly string[];
+  provider: Provider;
+  permissions: PermissionSettings;
+  log: SessionLog;
+};
+
+export type AgentTreeDeps = {
+  ids: IdGenerator;
+  limits: Limits;
+  subagents: SubagentLimits | undefined;
+  /** Creates a child agent in the same system (the host spawns it like any agent). */
+  launchChild: (agentId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
+};
+
+const modeRank: Record<PermissionMode, number> = { plan: 0, default: 1, 'accept-edits': 2, bypass: 3 };
+
+/** The stricter of two permission modes. */
+export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {
+  return modeRank[a] <= modeRank[b] ? a : b;
+}
+
+/**
+ * The parent/child links of one agent system. It hands every tool a `spawnSubagent` capability, starts
+ * subagents with permissions no wider than their parent's, logs `agent.spawned` in the parent's session,
+ * and makes sure a parent's children are disposed before the parent is gone.
+ */
+export class AgentTree {
+  private readonly members = new Map<string, TreeMember>();
+  private readonly children = new Map<string, Set<Agent>>();
+  private readonly wrapped = new WeakMap<AnyTool, AnyTool>();
+  private readonly maxDepth: number;
+  private readonly maxSteps: number;
+
+  constructor(private readonly deps: AgentTreeDeps) {
+    this.maxDepth = deps.subagents?.maxDepth ?? defaultSubagentLimits.maxDepth;
+    this.maxSteps = deps.subagents?.maxSteps ?? defaultSubagentLimits.maxSteps;
+  }
+
+  add(agentId: string, member: TreeMember): void {
+    this.members.set(agentId, member);
+  }
+
+  remove(agentId: string): void {
+    this.members.delete(agentId);
+    this.children.delete(agentId);
+  }
+
+  /** Whether `agentId` is a live subagent (it has a parent in this system). */
+  isChild(agentId: string): boolean {
+    return (this.members.get(agentId)?.depth ?? 0) > 0;
+  }
+
+  /** The live subagents started by `agentId`. */
+  childrenOf(agentId: string): Agent[] {
+    return [...(this.children.get(agentId) ?? [])];
+  }
+
+  /** Disposes every live child of `agentId` (each one disposes its own children first). */
+  async disposeChildren(agentId: string): Promise<void> {
+    await Promise.all(this.childrenOf(agentId).map((child) => child.dispose()));
+  }
+
+  /** The tool as the runtime runs it: the same tool, with `spawnSubagent` in its context. */
+  wrap(tool: AnyTool): AnyTool {
+    let wrapped = this.wrapped.get(tool);
+    if (!wrapped) {
+      wrapped = {
+        name: tool.name,
+        description: tool.description,
+        input: tool.input,
+        access: tool.access,
+        concurrencySafe: tool.concurrencySafe,
+        timeoutMs: tool.timeoutMs,
+        run: (input, context) => tool.run(input, this.contextFor(context)),
+      };
+      this.wrapped.set(tool, wrapped);
+    }
+    return wrapped;
+  }
+
+  private contextFor(context: ToolContext): ToolContext {
+    return {
+      ...context,
+      spawnSubagent: (request) =>
+        this.spawn({ parentId: context.agentId, callId: context.callId, signal: context.signal, request }),
+    };
+  }
+
+  /**
+   * Starts a child of `parentId` for one tool call, runs `request.prompt` to the end of the child's turn
+   * and disposes the child. When `signal` fires the child is cancelled (cause `parent`) and disposed.
+   */
+  async spawn(call: {
+    parentId: string;
+    callId: string;
+    signal: AbortSignal;
+    request: SubagentRequest;
+  }): Promise<SubagentResult> {
+    const { parentId, request } = call;
+    const parent = this.members.get(parentId);
+    if (!parent) throw new AgentStateError(`agent "${parentId}" is not live; it cannot start a subagent`);
+    if (parent.depth >= this.maxDepth) {
+      throw new ConfigError(
+        `subagent depth limit reached: this agent is at depth ${parent.depth} and subagents may nest at ` +
+          `most ${this.maxDepth} deep. Do this work yourself instead of delegating it.`,
+      );
+    }
+    const tools = this.childTools(parent, request.tools);
+    const child = await this.deps.launchChild(
+      this.deps.ids(),
+      {
+        tools,
+        model: parent.provider,
+        ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+      },
+      this.childSpec(parentId, parent),
+    );
+    const siblings = this.children.get(parentId) ?? new Set<Agent>();
+    this.children.set(parentId, siblings);
+    siblings.add(child);
+    try {
+      logSpawned(parent.log, call.callId, child.id);
+      return await runChild(child, request.prompt, call.signal);
+    } finally {
+      await child.dispose();
+      siblings.delete(child);
+    }
+  }
+
+  private childSpec(parentId: string, parent: TreeMember): ChildSpec {
+    const { permissions } = parent;
+    const mode = stricterMode(permissions.mode, this.deps.subagents?.permissionMode ?? permissions.mode);
+    return {
+      parent: parentId,
+      depth: parent.depth + 1,
+      // Same rules, a mode no looser, and nobody to ask: ask means deny.
+      permissions: { mode, allow: permissions.allow, deny: permissions.deny, canAsk: false },
+      limits: { ...this.deps.limits, maxSteps: this.maxSteps },
+    };
+  }
+
+  private childTools(parent: TreeMember, names: readonly string[] | undefined): AnyTool[] {
+    const offered = parent.tools.filter((tool) => parent.toolNames.includes(tool.name));
+    if (names === undefined) return offered;
+    const unknown = names.filter((name) => !parent.toolNames.includes(name));
+    if (unknown.length > 0) {
+      throw new ConfigError(
+        `a subagent can only get tools this agent has; not available: ${unknown.join(', ')} ` +
+          `(available: ${parent.toolNames.join(', ') || 'none'})`,
+      );
+    }
+    return offered.filter((tool) => names.includes(tool.name));
+  }
+}
+
+/** Writes `agent.spawned` at the turn and step of the call that started the child. */
+function logSpawned(log: SessionLog, callId: string, childSessionId: string): void {
+  const events = log.events;
+  let at: { turn?: number; step?: number } = {};
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (isEvent(event, 'tool.call') && event.data.callId === callId) {
+      at = {
+        ...(event.turn !== undefined ? { turn: event.turn } : {}),
+        ...(event.step !== undefined ? { step: event.step } : {}),
+      };
+      break;
+    }
+  }
+  log.append({ type: 'agent.spawned', ...at, data: { childSessionId, callId } });
+}
+
+async function runChild(child: Agent, prompt: string, signal: AbortSignal): Promise<SubagentResult> {
+  if (signal.aborted) return { sessionId: child.id, reason: 'canceled', text: '', usage: emptyUsage };
+  const onAbort = () => {
+    try {
+      child.cancel('parent');
+    } catch (error) {
+      // A child that is already going away needs no cancel; anything else is a real fault.
+      if (!(error instanceof AgentStateError)) throw error;
+    }
+  };
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const result = await child.run(prompt);
+    return { sessionId: child.id, reason: result.reason, text: result.text, usage: result.usage };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { defineTool, type SubagentResult, type Tool, type ToolOutput } from './define-tool.ts';
+
+export type TaskToolOptions = {
+  /** How long one subagent may run before the call is stopped (default 30 minutes). */
+  timeoutMs?: number;
+};
+
+const taskInput = z.object({
+  description: z.string().min(1).describe('A short label for the task, 3-5 words.'),
+  prompt: z
+    .string()
+    .min(1)
+    .describe('The complete instructions for the subagent. It sees nothing of this conversation.'),
+  tools: z
+    .array(z.string())
+    .optional()
+    .describe('Names of your tools the subagent may use (default: all of them).'),
+  instructions: z
+    .string()
+    .optional()
+    .describe('A system prompt for the subagent (default: the standard one).'),
+});
+
+export type TaskInput = z.output<typeof taskInput>;
+
+/**
+ * The `task` tool: delegates a self-contained piece of work to a subagent, a child agent in the same
+ * agent system with its own session, and returns the child's final text. Several `task` calls in one
+ * response run side by side. The child gets at most the caller's tools and permissions and cannot ask
+ * the user; nesting and the child's steps are limited by the system's `subagents` options.
+ *
+ * @example
+ * const system = createAgentSystem({ model, tools: [...codingTools(), taskTool()] });
+ */
+export function taskTool(options: TaskToolOptions = {}): Tool<TaskInput> {
+  return defineTool({
+    name: 'task',
+    description:
+      'Start a subagent to carry out a self-contained task (research, a focused change, a check) and get ' +
+      'its final answer back. The subagent starts with an empty conversation: put everything it needs ' +
+      'in `prompt`. Several task calls in one response run in parallel.',
+    input: taskInput,
+    access: 'none',
+    concurrencySafe: true,
+    timeoutMs: options.timeoutMs ?? 30 * 60_000,
+    run: async (input, context): Promise<ToolOutput> => {
+      if (!context.spawnSubagent) {
+        return {
+          content: 'The task tool cannot start subagents here: it must run inside an agent system.',
+          isError: true,
+        };
+      }
+      const result = await context.spawnSubagent({
+        description: input.description,
+        prompt: input.prompt,
+        ...(input.tools !== undefined ? { tools: input.tools } : {}),
+        ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+      });
+      return taskOutput(result);
+    },
+  });
+}
+
+/** What the model reads: the child's final text, with the stop reason when the child did not complete. */
+export function taskOutput(result: SubagentResult): ToolOutput {
+  const text = result.text.length > 0 ? result.text : '(the subagent gave no final text)';
+  if (result.reason === 'completed') return text;
+  return {
+    content: `The subagent (session ${result.sessionId}) stopped before completing: ${result.reason}.\n${text}`,
+    isError: true,
+  };
+}
