@@ -10,7 +10,11 @@ import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
 import { memoryStore } from '../../../src/session/memory-store.ts';
 import type { LogEvent, SessionStore } from '../../../src/session/types.ts';
-import { GateProvider, type GateTool, type PendingRequest, settle } from '../../support/controllable.ts';
+import type { AnyTool } from '../../../src/tools/define-tool.ts';
+import { GateProvider, type PendingRequest, settle } from '../../support/controllable.ts';
+
+/** Any test tool double that exposes the tool it controls (GateTool, HoldingTool, ...). */
+export type ControlledTool = { readonly tool: AnyTool };
 
 /** A counter id generator: `id1`, `id2`, … */
 export function counterIds(prefix = 'id'): () => string {
@@ -26,7 +30,7 @@ export type Harness = {
   system: AgentSystem;
   agent: Agent;
   /** Tools by name, as passed in. */
-  tools: ReadonlyMap<string, GateTool>;
+  tools: ReadonlyMap<string, ControlledTool>;
   /** The run started by `startRun`, if any. */
   run: Promise<RunResult> | undefined;
   /** Index of the next model request the driver will answer. */
@@ -36,7 +40,7 @@ export type Harness = {
 export type HarnessOptions = Partial<
   Omit<AgentSystemOptions, 'model' | 'tools' | 'clock' | 'ids' | 'store'>
 > & {
-  tools?: GateTool[];
+  tools?: ControlledTool[];
   agentId?: string;
 };
 
@@ -138,8 +142,17 @@ export function expectResultsInModelOrder(events: readonly LogEvent[], complete 
  * the store holds exactly the in-memory log, every call has its result, and nothing is appended after.
  */
 export async function disposeAndCheck(harness: Harness): Promise<void> {
-  const { agent, store, system } = harness;
-  await agent.dispose();
+  const { agent, store, system, clock } = harness;
+  let disposed = false;
+  const disposing = agent.dispose().then(() => {
+    disposed = true;
+  });
+  // Calls that ignore their abort are reported after a grace period on the clock: let those timers run.
+  for (let round = 0; round < 50 && !disposed; round++) {
+    await settle();
+    if (!disposed) clock.runNext();
+  }
+  await disposing;
   await settle();
   expect(agent.state).toBe('disposed');
   const events = agent.log();
