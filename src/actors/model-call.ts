@@ -23,6 +23,8 @@ export type ModelCallDeps = {
 
 export type ModelCallInput = { turn: number; step: number; attempt: number };
 
+const stopReason = new Error('model call stopped');
+
 /** Any failure as plain data for events and the log. */
 export function toErrorData(error: unknown): ProviderErrorData {
   // Recognised by marker, not instanceof, so errors from another copy of the package still classify.
@@ -39,13 +41,19 @@ export function toErrorData(error: unknown): ProviderErrorData {
 export function createModelCallActor(deps: ModelCallDeps) {
   return fromCallback<{ type: 'noop' }, ModelCallInput>(({ input, sendBack }) => {
     const controller = new AbortController();
+    let finished = false;
     const send = (event: StepEvent) => {
-      if (!controller.signal.aborted) sendBack(event);
+      if (controller.signal.aborted) return;
+      if (event.type === 'model.done' || event.type === 'model.error') finished = true;
+      sendBack(event);
     };
     streamResponse(deps, input, controller.signal, send).catch((error: unknown) =>
       send({ type: 'model.error', error: toErrorData(error) }),
     );
-    return () => controller.abort();
+    return () => {
+      // A finished request has nothing to abort; aborting still allocates a DOMException per step.
+      if (!finished) controller.abort(stopReason);
+    };
   });
 }
 

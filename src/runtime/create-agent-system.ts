@@ -44,8 +44,8 @@ export class AgentSystem {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly limits: Limits;
-  private readonly inspectors = new Set<Observer<InspectionEvent>>();
-  private readonly host = createActor(hostMachine, { inspect: (event) => this.notifyInspectors(event) });
+  // No `inspect` option: XState then builds no inspection events until someone subscribes.
+  private readonly host = createActor(hostMachine);
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
   private readonly tree: AgentTree;
@@ -97,9 +97,8 @@ export class AgentSystem {
 
   /** Observes every actor of every agent (XState inspection events). Returns an unsubscribe function. */
   inspect(observer: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): () => void {
-    const wrapped = typeof observer === 'function' ? { next: observer } : observer;
-    this.inspectors.add(wrapped);
-    return () => this.inspectors.delete(wrapped);
+    const subscription = this.host.system.inspect(observer);
+    return () => subscription.unsubscribe();
   }
 
   /**
@@ -199,12 +198,13 @@ export class AgentSystem {
         jitterKey: agentId,
       },
     };
-    this.host.send({ type: 'host.spawn', id: hostKey, logic, input });
-    const ref = this.host.getSnapshot().context.agents[hostKey] as AnyActorRef;
+    const systemId = `agent:${hostKey}`;
+    this.host.send({ type: 'host.spawn', systemId, logic, input });
+    const ref = this.host.system.get(systemId) as AnyActorRef;
     const settled = await waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
       timeout: Number.POSITIVE_INFINITY,
     });
-    const release = () => this.host.send({ type: 'host.release', id: hostKey });
+    const release = () => this.host.send({ type: 'host.release', ref });
     if (settled.status !== 'active') {
       release();
       throw settled.context.creationError instanceof Error
@@ -213,7 +213,14 @@ export class AgentSystem {
     }
     const log = resources.requireLog();
     const toolNames = [...resources.tools.keys()];
-    this.tree.add(agentId, { depth: options.child?.depth ?? 0, tools, toolNames, provider, permissions, log });
+    this.tree.add(agentId, {
+      depth: options.child?.depth ?? 0,
+      tools,
+      toolNames,
+      provider,
+      permissions,
+      log,
+    });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
     });
@@ -237,10 +244,6 @@ export class AgentSystem {
 
   private assertOpen(): void {
     if (this.disposed) throw new AgentStateError('the agent system has been disposed');
-  }
-
-  private notifyInspectors(event: InspectionEvent): void {
-    for (const inspector of this.inspectors) inspector.next?.(event);
   }
 }
 

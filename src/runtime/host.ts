@@ -1,35 +1,23 @@
-import { type AnyActorLogic, type AnyActorRef, assign, setup, stopChild } from 'xstate';
+import { type AnyActorLogic, type AnyActorRef, enqueueActions, setup, stopChild } from 'xstate';
 
 export type HostEvent =
-  | { type: 'host.spawn'; id: string; logic: AnyActorLogic; input: unknown }
-  | { type: 'host.release'; id: string };
+  | { type: 'host.spawn'; systemId: string; logic: AnyActorLogic; input: unknown }
+  | { type: 'host.release'; ref: AnyActorRef };
 
 /**
  * The root of an agent system: every agent is its child, so one XState actor system (and one inspector)
- * covers all of them. Agents are registered under the system id `agent:<id>`.
+ * covers all of them. It keeps no context: agents are found through their system id, which keeps
+ * spawning and releasing constant-time however many agents are alive.
  */
-export const hostMachine = setup({
-  types: {} as { events: HostEvent; context: { agents: Record<string, AnyActorRef> } },
-}).createMachine({
+export const hostMachine = setup({ types: {} as { events: HostEvent } }).createMachine({
   id: 'host',
-  context: { agents: {} },
   on: {
     'host.spawn': {
-      actions: assign({
-        agents: ({ context, event, spawn }) => ({
-          ...context.agents,
-          [event.id]: spawn(event.logic, { systemId: `agent:${event.id}`, input: event.input }),
-        }),
+      actions: enqueueActions(({ event, enqueue }) => {
+        if (event.type !== 'host.spawn') return;
+        enqueue.spawnChild(event.logic, { systemId: event.systemId, input: event.input });
       }),
     },
-    'host.release': {
-      actions: [
-        stopChild(({ context, event }) => context.agents[event.id] ?? event.id),
-        assign({
-          agents: ({ context, event }) =>
-            Object.fromEntries(Object.entries(context.agents).filter(([id]) => id !== event.id)),
-        }),
-      ],
-    },
+    'host.release': { actions: stopChild(({ event }) => event.ref) },
   },
 });
