@@ -28,9 +28,9 @@ const reservedIds = new Set([
  * joined with `_` (unique, Mermaid-safe). Transitions are labelled with the event type plus `[guard]`:
  * a named guard shows its name, `not`/`and`/`or` are spelled out, an inline function shows `guarded`.
  * Eventless transitions read `always`, `xstate.done.actor.x` reads `done(x)`, `xstate.error.actor.x`
- * reads `error(x)`, a compound state's own completion `onDone`, delayed ones `after <delay>`. Transitions without a target (actions only) are
- * not drawn; a targeted transition on the machine root is drawn from every top-level state that is
- * not final. All arrows are listed after the states, at the top level, so that Mermaid keeps every
+ * reads `error(x)`, a compound state's own completion reads `onDone`, delayed ones `after <delay>`.
+ * Transitions without a target (actions only) are not drawn; a targeted transition on the machine
+ * root is drawn from every top-level state that is not final. All arrows are listed after the states, at the top level, so that Mermaid keeps every
  * state in the block that declared it. Output order follows the machine's own definition order, so
  * the same machine always gives the same text.
  *
@@ -78,10 +78,8 @@ function childrenOf(node: AnyStateNode): AnyStateNode[] {
 }
 
 function idOf(ids: Map<AnyStateNode, string>, node: AnyStateNode): string {
-  const id = ids.get(node);
-  // The root has no id: only its children are drawn, and root transitions are redirected to them.
-  if (id === undefined) throw new Error(`toMermaid: no id for state node "${node.id}"`);
-  return id;
+  // Every node below the root has an id; the root itself is never drawn (its arrows start at its children).
+  return ids.get(node) ?? node.id.replace(/[^A-Za-z0-9_]/g, '_');
 }
 
 /** The body of a block: initial arrow, child declarations (nested), regions and final arrows. */
