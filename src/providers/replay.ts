@@ -1,0 +1,43 @@
+import type { Clock } from '../runtime/clock.ts';
+import { isEvent, type LogEvent } from '../session/types.ts';
+import { type ScriptedProvider, type ScriptStep, scripted } from './scripted.ts';
+
+/**
+ * The model responses recorded in a session log, one per model request, in order: each failed attempt
+ * (`assistant.attempt`) becomes an error of the same kind and retry-after, each `assistant.message`
+ * the same text, tool calls, usage and stop reason. Interrupted messages are skipped: a cancel is an
+ * input of the run, not an answer of the model.
+ */
+export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
+  const steps: ScriptStep[] = [];
+  for (const event of events) {
+    if (isEvent(event, 'assistant.attempt')) {
+      const { kind, message, retryAfterMs } = event.data.error;
+      steps.push({ error: { kind, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } });
+    } else if (isEvent(event, 'assistant.message') && !event.data.interrupted) {
+      const { text, toolCalls, usage, stopReason } = event.data;
+      steps.push({
+        text,
+        toolCalls: toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
+        usage,
+        stopReason: stopReason === 'interrupted' ? 'other' : stopReason,
+      });
+    }
+  }
+  return steps;
+}
+
+/**
+ * A provider that answers with the responses recorded in `events`, so a session can be re-run through
+ * the real runtime without a model. With the same inputs, ids and clock the re-run must write the same
+ * log byte for byte (see `assertSameLog`).
+ */
+export function replay(
+  events: readonly LogEvent[],
+  options: { clock?: Clock; model?: string } = {},
+): ScriptedProvider {
+  const start = events[0];
+  const config = start && isEvent(start, 'session.start') ? (start.data.config as { model?: unknown }) : {};
+  const model = options.model ?? (typeof config.model === 'string' ? config.model : 'replay');
+  return scripted(recordedResponses(events), { model, ...(options.clock ? { clock: options.clock } : {}) });
+}

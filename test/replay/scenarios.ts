@@ -1,0 +1,101 @@
+// Recorded scenarios for the replay tests. `npm run fixtures` re-records them with the scripted model;
+// the test re-runs each one with the replay provider and compares the logs byte for byte.
+import { z } from 'zod';
+import type { ScriptStep } from '../../src/providers/scripted.ts';
+import type { Provider } from '../../src/providers/types.ts';
+import type { Agent } from '../../src/runtime/agent-handle.ts';
+import type { SimulatedClock } from '../../src/runtime/clock.ts';
+import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { LogEvent } from '../../src/session/types.ts';
+import { defineTool } from '../../src/tools/define-tool.ts';
+
+const lookup = defineTool({
+  name: 'lookup',
+  description: 'Looks a key up in a fixed table.',
+  access: 'read',
+  concurrencySafe: true,
+  input: z.object({ key: z.string() }),
+  run: async ({ key }) => `value of ${key}`,
+});
+
+const record = defineTool({
+  name: 'record',
+  description: 'Records a note.',
+  access: 'write',
+  input: z.object({ note: z.string() }),
+  run: async ({ note }) => `recorded ${note.length} characters`,
+});
+
+export type Scenario = {
+  name: string;
+  /** What the scripted model answers when the scenario is recorded. */
+  script: ScriptStep[];
+  drive(agent: Agent, pump: (work: Promise<unknown>) => Promise<void>): Promise<void>;
+};
+
+export const scenarios: Scenario[] = [
+  {
+    name: 'parallel-retry-unknown',
+    script: [
+      {
+        text: 'Checking both keys.',
+        toolCalls: [
+          { id: 'c1', name: 'lookup', input: { key: 'a' } },
+          { id: 'c2', name: 'lookup', input: { key: 'b' } },
+        ],
+      },
+      { error: { kind: 'rate_limit', retryAfterMs: 250, message: 'slow down' } },
+      { text: 'Recording.', toolCalls: [{ id: 'c3', name: 'record', input: { note: 'a and b' } }] },
+      { text: 'All done.', usage: { inputTokens: 40, outputTokens: 7 } },
+      {
+        toolCalls: [
+          { id: 'c4', name: 'nope', input: {} },
+          { id: 'c5', name: 'lookup', input: { key: 1 } },
+        ],
+      },
+      { text: 'Sorry: I used a tool that does not exist.' },
+    ],
+    async drive(agent, pump) {
+      await pump(agent.run('Look up a and b, then record them.'));
+      await pump(agent.run('Once more, please.'));
+    },
+  },
+];
+
+/** Runs a scenario through the real runtime with a simulated clock and counter ids. */
+export async function runScenario(
+  scenario: Scenario,
+  model: Provider,
+  clock: SimulatedClock,
+): Promise<LogEvent[]> {
+  let next = 0;
+  const system = createAgentSystem({
+    model,
+    tools: [lookup, record],
+    ids: () => `id-${++next}`,
+    clock,
+    cwd: 'test/fixtures',
+    permissionMode: 'bypass',
+    projectInstructions: false,
+  });
+  const agent = await system.createAgent({ id: scenario.name });
+  // Lets the runtime work; when it waits on the clock (a retry backoff), moves time to the next timer.
+  const pump = async (work: Promise<unknown>) => {
+    let finished = false;
+    work.then(
+      () => (finished = true),
+      () => (finished = true),
+    );
+    while (!finished) {
+      for (let i = 0; i < 5; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (!finished) clock.runNext();
+    }
+    await work;
+  };
+  await scenario.drive(agent, pump);
+  await system.dispose();
+  return [...agent.log()];
+}
+
+export const replayClockStart = 1_767_225_600_000;
+export const fixturePath = (name: string) => `test/fixtures/replay/${name}.jsonl`;
