@@ -1,0 +1,48 @@
+import { AgentchartError } from '../../errors/agentchart-error.ts';
+
+/** Somewhere the CLI writes text: `process.stdout`, `process.stderr`, or a test's capture. */
+export type TextOut = { write(chunk: string): unknown; isTTY?: boolean };
+
+/** Where the CLI reads answers from: `process.stdin` or a test's stream. */
+export type TextIn = NodeJS.ReadableStream & { isTTY?: boolean };
+
+/**
+ * The streams and environment one CLI invocation works with, so tests can run `main()` in-process.
+ * Contract: `stdout` carries only the command's output (NDJSON alone under `--json`); everything meant for
+ * the person at the terminal in `--json` mode goes to `stderr`.
+ */
+export type CliIo = {
+  stdout: TextOut;
+  stderr: TextOut;
+  stdin: TextIn;
+  env: Record<string, string | undefined>;
+  /** The directory relative paths are read from (default `process.cwd()`). */
+  cwd: string;
+};
+
+/** A failure the CLI reports as one line with an exit code, e.g. a usage mistake (exit 2). */
+export class CliError extends AgentchartError {
+  readonly exitCode: number;
+
+  constructor(message: string, options: { exitCode?: number; cause?: unknown } = {}) {
+    super('cli', message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'CliError';
+    this.exitCode = options.exitCode ?? 1;
+  }
+}
+
+/** Writes one line. */
+export function line(out: TextOut, text = ''): void {
+  out.write(`${text}\n`);
+}
+
+/**
+ * Whether to colour output written to `out`: never with NO_COLOR set (https://no-color.org) or when the
+ * stream is not a terminal, unless FORCE_COLOR asks for it.
+ */
+export function wantsColor(out: TextOut, env: Record<string, string | undefined>): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
+  return out.isTTY === true;
+}

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
+import { isEvent } from '../../session/types.ts';
+import { TranscriptRenderer } from '../render.ts';
+import { type CliIo, line, wantsColor } from './context.ts';
+
+/**
+ * `agentchart replay FILE`: re-renders a recorded session as a transcript (turns, steps, assistant text,
+ * tool calls and results, retries). It only reads the log: no model is called and no tool runs.
+ */
+export async function replayCommand(file: string, io: CliIo): Promise<number> {
+  const path = resolve(io.cwd, file);
+  const { dir, sessionId } = sessionFileLocation(path);
+  const { events, warnings } = await fileStore(dir).load(sessionId);
+  for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+  const renderer = new TranscriptRenderer(io.stdout, wantsColor(io.stdout, io.env));
+  renderer.print(
+    renderer.paint('bold', `Replay of ${path} (${events.length} events, recorded; no model is called)`),
+  );
+  for (const event of events) renderer.event({ type: 'log', agentId: sessionId, event });
+  const turns = events.filter((event) => isEvent(event, 'turn.end')).length;
+  const steps = events.filter((event) => isEvent(event, 'step.start')).length;
+  const calls = events.filter((event) => isEvent(event, 'tool.call')).length;
+  renderer.print(`End of replay: ${turns} turn(s), ${steps} step(s), ${calls} tool call(s).`);
+  return 0;
+}

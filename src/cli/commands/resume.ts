@@ -1,0 +1,107 @@
+import { resolve } from 'node:path';
+import { emptyUsage, type Usage } from '../../providers/types.ts';
+import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
+import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
+import { pendingInbox } from '../../session/repair.ts';
+import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
+import { permissionModes } from '../../tools/permissions.ts';
+import { CliError, type CliIo, line } from './context.ts';
+import { driveSession } from './drive-session.ts';
+import { type AgentFlags, cliAgentSystem, providerFor, workspaceOf } from './run.ts';
+
+/**
+ * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
+ * Input that was queued but never answered runs first; otherwise the next message is required.
+ */
+export async function resumeCommand(
+  file: string,
+  message: string | undefined,
+  flags: AgentFlags,
+  io: CliIo,
+): Promise<number> {
+  const sessionFile = resolve(io.cwd, file);
+  const { dir, sessionId } = sessionFileLocation(sessionFile);
+  const store = fileStore(dir);
+  const { events, warnings } = await store.load(sessionId);
+  for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+  const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
+  if (message === undefined && waiting.length === 0) {
+    throw new CliError(
+      `session ${sessionId} has no unanswered input; give the next message: agentchart resume ${file} "<next message>"`,
+      { exitCode: 2 },
+    );
+  }
+  const config = sessionConfig(events);
+  const cwd = await workspaceOf(io, flags.cwd ?? config.cwd);
+  const chosen = providerFor(io, flags);
+  // Keep the recorded model when the same provider is chosen again and no --model says otherwise.
+  const sameProvider = flags.model === undefined && chosen.name === config.provider;
+  const provider = sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
+  const mode = flags.mode ?? (flags.yes ? 'accept-edits' : (config.mode ?? 'default'));
+  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode });
+  try {
+    const agent = await system.resumeAgent(sessionId);
+    const ui = flags.json ? io.stderr : io.stdout;
+    const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
+    line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${provider.model}`);
+    const start = async (): Promise<RunResult> => {
+      if (message !== undefined) return agent.run(message);
+      await agent.whenIdle();
+      return lastResult(agent, events.length);
+    };
+    return await driveSession({
+      io,
+      json: flags.json ?? false,
+      system,
+      agent,
+      providerName: provider.name,
+      sessionFile,
+      start,
+      epilogue: [`Continue it: agentchart resume ${sessionFile} "<next message>"`],
+    });
+  } finally {
+    closePrompt();
+    await system.dispose();
+  }
+}
+
+/** What `session.start` recorded about how the session ran. */
+function sessionConfig(events: readonly LogEvent[]): {
+  cwd?: string;
+  provider?: string;
+  model?: string;
+  mode?: AgentFlags['mode'];
+} {
+  const start = events[0];
+  if (!start || !isEvent(start, 'session.start')) return {};
+  const { cwd, provider, model, permissionMode } = start.data.config;
+  const mode = permissionModes.find((known) => known === permissionMode);
+  return {
+    ...(typeof cwd === 'string' ? { cwd } : {}),
+    ...(typeof provider === 'string' ? { provider } : {}),
+    ...(typeof model === 'string' ? { model } : {}),
+    ...(mode ? { mode } : {}),
+  };
+}
+
+/** The result of the last turn that ended after the first `from` events. */
+function lastResult(agent: Agent, from: number): RunResult {
+  const events = agent.log();
+  for (let index = events.length - 1; index >= from; index--) {
+    const event = events[index]!;
+    if (!isEvent(event, 'turn.end')) continue;
+    const text =
+      events
+        .slice(from, index)
+        .findLast((candidate) => isEvent(candidate, 'assistant.message') && candidate.turn === event.turn)
+        ?.data.text ?? '';
+    const data = event.data as { reason: StopReason; usage?: Usage };
+    return {
+      reason: data.reason,
+      text: String(text),
+      usage: data.usage ?? emptyUsage,
+      turn: event.turn ?? 0,
+    };
+  }
+  throw new CliError('the resumed session ended without running a turn');
+}

@@ -1,0 +1,142 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import { AgentchartError } from '../errors/agentchart-error.ts';
+import { permissionModes } from '../tools/permissions.ts';
+import { CliError, type CliIo, line } from './commands/context.ts';
+import type { AgentFlags, RunFlags } from './commands/run.ts';
+import type { DemoFlags } from './demo.ts';
+
+const description =
+  'Run a coding agent whose loop is a set of XState statecharts, with an append-only session log.';
+
+/** Adds the options `run` and `resume` share. */
+function agentOptions(command: Command): Command {
+  return command
+    .option('--cwd <dir>', 'the workspace the agent works in (default: the current directory)')
+    .addOption(
+      new Option('--provider <name>', 'model provider (default: from the environment)').choices([
+        'anthropic',
+        'openai',
+        'openai-responses',
+      ]),
+    )
+    .option('--model <name>', 'model name (default: ANTHROPIC_MODEL / OPENAI_MODEL or the provider default)')
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'permission mode (default: "default": reads run, edits and commands ask)',
+      ).choices(permissionModes),
+    )
+    .option('-y, --yes', 'allow file edits without asking (the same as --mode accept-edits)')
+    .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
+}
+
+// Commands are loaded when they run, so `--help` or `replay` does not load the model SDKs.
+function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+  const program = new Command('agentchart')
+    .description(description)
+    .version(packageJson.version)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .showSuggestionAfterError(true)
+    .addHelpText(
+      'after',
+      '\nModels: --provider/--model, else ANTHROPIC_API_KEY, else OPENAI_API_KEY or OPENAI_BASE_URL ' +
+        '(any OpenAI-compatible server).\nNo key? `agentchart demo` runs a scripted model through the real runtime.',
+    );
+
+  agentOptions(program.command('run').description('run a coding agent on a task in a folder'))
+    .argument('<task>', 'what the agent should do')
+    .option(
+      '--session <file>',
+      'the session log to write (default: .agentchart/sessions/<id>.jsonl in the workspace)',
+    )
+    .action(async (task: string, flags: RunFlags) => {
+      const { runCommand } = await import('./commands/run.ts');
+      setExitCode(await runCommand(task, flags, io));
+    });
+
+  agentOptions(
+    program
+      .command('resume')
+      .description('continue a recorded session: its unanswered input, or the next message you give'),
+  )
+    .argument('<file>', 'the session log (.jsonl)')
+    .argument('[message]', 'the next message for the agent')
+    .action(async (file: string, message: string | undefined, flags: AgentFlags) => {
+      const { resumeCommand } = await import('./commands/resume.ts');
+      setExitCode(await resumeCommand(file, message, flags, io));
+    });
+
+  program
+    .command('replay')
+    .description('re-render a recorded session as a readable transcript (no model is called, no tool runs)')
+    .argument('<file>', 'the session log (.jsonl)')
+    .action(async (file: string) => {
+      const { replayCommand } = await import('./commands/replay.ts');
+      setExitCode(await replayCommand(file, io));
+    });
+
+  program
+    .command('demo')
+    .description('watch a scripted agent fix a bug in a temporary project (no API key needed)')
+    .option('--json', 'print every live event as one JSON line on stdout, and nothing else there')
+    .option('--keep', 'keep the temporary workspace afterwards')
+    .action(async (flags: DemoFlags) => {
+      const { demoCommand } = await import('./demo.ts');
+      setExitCode(await demoCommand(flags, io));
+    });
+
+  return program;
+}
+
+/** The one line an error becomes on stderr, with the AgentchartError code when there is one. */
+export function describeError(error: unknown): string {
+  if (error instanceof CliError) return error.message;
+  if (AgentchartError.isInstance(error)) return `${error.message} [${error.code}]`;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * Runs the agentchart command line with `argv` (without the node and script paths) and returns the exit
+ * code: 0 success, 1 failure, 2 usage or configuration, 130 cancelled. It never calls `process.exit`.
+ *
+ * @example
+ * process.exitCode = await main(process.argv.slice(2));
+ */
+export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const streams: CliIo = {
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    stdin: io.stdin ?? process.stdin,
+    env: io.env ?? process.env,
+    cwd: io.cwd ?? process.cwd(),
+  };
+  let exitCode = 0;
+  const program = buildProgram(streams, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    // Commander has already printed its own one-line message (or the help text).
+    if (error instanceof CommanderError) return error.exitCode === 1 ? 2 : error.exitCode;
+    const text = describeError(error).trim();
+    if (text.includes('\n')) streams.stderr.write(`${text}\n`);
+    else line(streams.stderr, `agentchart: ${text}`);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+}
+
+// `tsx src/cli/main.ts demo` (npm run demo) runs the CLI directly; bin/agentchart.js imports it instead.
+const entry = process.argv[1];
+if (entry !== undefined && resolve(entry) === fileURLToPath(import.meta.url)) {
+  process.exitCode = await main(process.argv.slice(2));
+}

@@ -1,0 +1,197 @@
+import type { LiveEvent } from '../actors/live-event.ts';
+import type { Usage } from '../providers/types.ts';
+import { isEvent, type LogEvent } from '../session/types.ts';
+import type { TextOut } from './commands/context.ts';
+
+const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
+type Style = keyof typeof codes;
+
+/** Lines of a tool result shown under it. */
+const resultLines = 4;
+/** Characters of one shown line. */
+const lineWidth = 100;
+
+/** `text` cut to `width` characters with an ellipsis. */
+export function truncate(text: string, width = lineWidth): string {
+  return text.length <= width ? text : `${text.slice(0, width - 1)}…`;
+}
+
+/**
+ * A short, one-line description of a tool call's input for people: the path, pattern or command for the
+ * built-in tools, compact JSON for anything else.
+ */
+export function summarizeToolInput(name: string, input: unknown): string {
+  const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+  const pieces: (string | undefined)[] = (() => {
+    switch (name) {
+      case 'read_file':
+      case 'write_file':
+      case 'list_dir':
+        return [text('path') ?? (name === 'list_dir' ? '.' : undefined)];
+      case 'edit_file':
+        return [text('path'), fields.replace_all === true ? '(replace all)' : undefined];
+      case 'glob':
+      case 'grep':
+        return [text('pattern'), text('path') ? `in ${text('path')}` : undefined];
+      case 'bash':
+        return [text('command')];
+      case 'task':
+        return [text('description')];
+      default:
+        return [JSON.stringify(input) ?? ''];
+    }
+  })();
+  const summary = pieces.filter((piece) => piece !== undefined).join(' ');
+  return truncate(summary.replaceAll('\n', ' ⏎ '), 80);
+}
+
+/** `in 120 · out 45` plus cache counters when there are any. */
+export function formatUsage(usage: Usage | undefined): string {
+  if (!usage) return 'no usage reported';
+  const parts = [`in ${usage.inputTokens}`, `out ${usage.outputTokens}`];
+  if (usage.cacheReadTokens > 0) parts.push(`cache read ${usage.cacheReadTokens}`);
+  if (usage.cacheWriteTokens > 0) parts.push(`cache write ${usage.cacheWriteTokens}`);
+  return `tokens ${parts.join(' · ')}`;
+}
+
+/**
+ * Renders live events (or the events of a recorded log) as a compact terminal transcript. Streamed text is
+ * written as it arrives; every other event is one line, with a few indented lines for tool results.
+ */
+export class TranscriptRenderer {
+  private midLine = false;
+  private readonly streamed = new Set<string>();
+  private readonly toolNames = new Map<string, string>();
+  private readonly stepsInTurn = new Map<number, number>();
+
+  constructor(
+    private readonly out: TextOut,
+    private readonly color: boolean,
+  ) {}
+
+  /** Renders one live event. */
+  event(live: LiveEvent): void {
+    switch (live.type) {
+      case 'model.delta':
+        this.streamed.add(`${live.turn}.${live.step}`);
+        this.out.write(live.text);
+        this.midLine = !live.text.endsWith('\n');
+        return;
+      case 'thinking.delta':
+        this.out.write(this.paint('dim', live.text));
+        this.midLine = !live.text.endsWith('\n');
+        return;
+      case 'tool.progress':
+        // Tool output arrives whole in tool.result; streaming it too would print it twice.
+        return;
+      case 'runtime.error':
+        this.print(this.paint('red', `runtime error: ${live.message}`));
+        return;
+      case 'log':
+        this.logEvent(live.event);
+        return;
+    }
+  }
+
+  /** Renders a change of state of one machine, e.g. `turn: preStep → stepping`. */
+  transition(machine: string, from: string | undefined, to: string): void {
+    this.print(this.paint('dim', `  ${machine}: ${from ?? '(new)'} → ${to}`));
+  }
+
+  /** Writes `text` on a line of its own, ending streamed text first. */
+  print(text: string): void {
+    if (this.midLine) this.out.write('\n');
+    this.midLine = false;
+    this.out.write(`${text}\n`);
+  }
+
+  paint(style: Style, text: string): string {
+    return this.color ? `\u001b[${codes[style]}m${text}\u001b[0m` : text;
+  }
+
+  private logEvent(event: LogEvent): void {
+    if (isEvent(event, 'session.start')) {
+      const { config } = event.data;
+      const described = `${String(config.provider)}/${String(config.model)}, mode ${String(config.permissionMode)}`;
+      this.print(this.paint('dim', `session ${event.data.agentId} (${described})`));
+    } else if (isEvent(event, 'inbox.queued')) {
+      this.print(
+        this.paint('magenta', `» queued ${event.data.channel}: ${truncate(event.data.message, 80)}`),
+      );
+    } else if (isEvent(event, 'turn.start')) {
+      this.print(this.paint('bold', `── turn ${event.turn} ──`));
+    } else if (isEvent(event, 'user.message')) {
+      this.print(
+        this.paint('blue', `› ${event.data.channel}: ${truncate(event.data.content.split('\n')[0]!)}`),
+      );
+    } else if (isEvent(event, 'step.start')) {
+      this.stepsInTurn.set(event.turn ?? 0, event.step ?? 0);
+      this.print(this.paint('dim', `· step ${event.step} (${event.data.model})`));
+    } else if (isEvent(event, 'assistant.message')) {
+      this.assistantMessage(event);
+    } else if (isEvent(event, 'assistant.attempt')) {
+      const { error, attempt, retryInMs } = event.data;
+      const retry = `retrying (attempt ${attempt + 1}) in ${(retryInMs / 1000).toFixed(1)}s`;
+      this.print(
+        this.paint('yellow', `! model error ${error.kind}: ${truncate(error.message, 80)}; ${retry}`),
+      );
+    } else if (isEvent(event, 'tool.call')) {
+      this.toolNames.set(event.data.callId, event.data.name);
+      const summary = summarizeToolInput(event.data.name, event.data.input);
+      this.print(`${this.paint('cyan', `→ ${event.data.name}`)} ${summary}`);
+    } else if (isEvent(event, 'approval.asked')) {
+      this.print(this.paint('yellow', `? ${this.nameOf(event.data.callId)} needs approval`));
+    } else if (isEvent(event, 'approval.decided')) {
+      this.approvalDecided(event.data);
+    } else if (isEvent(event, 'tool.result')) {
+      this.toolResult(event.data);
+    } else if (isEvent(event, 'turn.end')) {
+      const { reason, usage, cause, error } = event.data;
+      const steps = this.stepsInTurn.get(event.turn ?? 0) ?? 0;
+      const why = cause ? `${reason} (${cause})` : error ? `${reason} (${error.kind})` : reason;
+      const style = reason === 'completed' ? 'green' : 'red';
+      this.print(
+        this.paint(style, `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage)}`),
+      );
+    } else if (isEvent(event, 'compaction')) {
+      this.print(this.paint('dim', `(compacted events ${event.data.replaces.join('–')})`));
+    } else if (isEvent(event, 'agent.spawned')) {
+      this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
+    } else if (isEvent(event, 'session.end')) {
+      this.print(this.paint('dim', `session ended (${event.data.reason})`));
+    }
+  }
+
+  private assistantMessage(event: LogEvent & { type: 'assistant.message' }): void {
+    const { text, interrupted } = event.data as { text: string; interrupted?: boolean };
+    // Live runs already streamed the text; a replayed log has no deltas, so the text is printed here.
+    if (!this.streamed.has(`${event.turn}.${event.step}`) && text !== '') this.print(text);
+    else if (this.midLine) this.print('');
+    if (interrupted) this.print(this.paint('yellow', '(interrupted)'));
+  }
+
+  private approvalDecided(data: { callId: string; outcome: string; by: string; reason?: string }): void {
+    // Decisions by mode or rule are routine (every call in bypass mode has one): only show the notable ones.
+    if (data.outcome !== 'deny' && (data.by === 'mode' || data.by === 'rule')) return;
+    const verdict =
+      data.outcome === 'deny' ? 'denied' : data.outcome === 'allow' ? 'allowed' : 'allowed for session';
+    const reason = data.reason ? `: ${truncate(data.reason, 80)}` : '';
+    const style = data.outcome === 'deny' ? 'yellow' : 'green';
+    this.print(this.paint(style, `  ${this.nameOf(data.callId)} ${verdict} (by ${data.by})${reason}`));
+  }
+
+  private toolResult(data: { callId: string; outcome: string; content: string }): void {
+    const ok = data.outcome === 'ok';
+    const lines = data.content.replace(/\n+$/, '').split('\n');
+    const head = `${ok ? '←' : '✗'} ${this.nameOf(data.callId)} ${data.outcome}`;
+    this.print(this.paint(ok ? 'green' : 'yellow', `${head} (${lines.length} lines)`));
+    for (const text of lines.slice(0, resultLines)) this.print(this.paint('dim', `    ${truncate(text)}`));
+    if (lines.length > resultLines)
+      this.print(this.paint('dim', `    … ${lines.length - resultLines} more lines`));
+  }
+
+  private nameOf(callId: string): string {
+    return this.toolNames.get(callId) ?? callId;
+  }
+}
