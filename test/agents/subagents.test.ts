@@ -83,7 +83,7 @@ describe('task tool: subagents as child agents', () => {
     const actors = seen.flatMap((event) =>
       event.type === '@xstate.actor' ? [event.actorRef as AnyActorRef] : [],
     );
-    const childRef = actors.find((ref) => ref.systemId?.startsWith(`agent:${childId}#`));
+    const childRef = actors.find((ref) => ref.getSnapshot().context?.agentId === childId);
     expect(childRef).toBeDefined();
     expect(actors.filter((ref) => ref._parent === childRef && ref.id === 'turn')).toHaveLength(1);
   });
