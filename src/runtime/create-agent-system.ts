@@ -1,11 +1,12 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { LogFormatError } from '../errors/log-format-error.ts';
 import type { AgentInput } from '../machines/agent.ts';
 import { forkEvents } from '../session/fork.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { nextTurnNumber, pendingInbox, repair } from '../session/repair.ts';
-import type { SessionStore } from '../session/types.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
 import { buildAgentLogic } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
@@ -76,7 +77,7 @@ export class AgentSystem {
     this.assertOpen();
     if (this.registry.has(sessionId))
       throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
-    const { events } = await this.store.load(sessionId);
+    const events = await this.loadSession(sessionId, 'resume');
     const { appended } = repair(events, this.clock);
     return this.launch(sessionId, { kind: 'resume', events, repaired: appended }, options);
   }
@@ -84,7 +85,7 @@ export class AgentSystem {
   /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
     this.assertOpen();
-    const { events } = await this.store.load(sessionId);
+    const events = await this.loadSession(sessionId, 'fork');
     const newId = options.id ?? this.ids();
     const seed = forkEvents(events, {
       newAgentId: newId,
@@ -240,6 +241,16 @@ export class AgentSystem {
       deny: this.options.permissions?.deny ?? [],
       canAsk: this.options.approve !== undefined,
     };
+  }
+
+  /** The session's events; a log this build cannot read is refused naming the session. */
+  private async loadSession(sessionId: string, action: 'resume' | 'fork'): Promise<LogEvent[]> {
+    try {
+      return (await this.store.load(sessionId)).events;
+    } catch (error) {
+      if (!(error instanceof LogFormatError)) throw error;
+      throw new LogFormatError(`cannot ${action} session "${sessionId}": ${error.message}`, { cause: error });
+    }
   }
 
   private assertOpen(): void {
