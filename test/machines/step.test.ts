@@ -1,0 +1,247 @@
+import { describe, expect, it } from 'vitest';
+import { type AnyEventObject, initialTransition, type SnapshotFrom, transition } from 'xstate';
+import type { ProviderErrorData } from '../../src/errors/provider-error.ts';
+import type { LogEntry } from '../../src/machines/log-entry.ts';
+import { retryDelay } from '../../src/machines/retry-policy.ts';
+import { type StepEvent, type StepInput, stepMachine } from '../../src/machines/step.ts';
+import { emptyUsage } from '../../src/providers/types.ts';
+
+type Snapshot = SnapshotFrom<typeof stepMachine>;
+type Action = { type: string; params?: unknown };
+
+const input: StepInput = {
+  turn: 1,
+  step: 2,
+  model: 'm',
+  toolNames: ['probe'],
+  systemHash: 'h',
+  retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 32_000 },
+  maxParallelTools: 4,
+  jitterKey: 'agent',
+};
+const usage = { ...emptyUsage, inputTokens: 5, outputTokens: 7 };
+const overloaded: ProviderErrorData = { kind: 'overloaded', message: 'busy', retryable: true };
+const limited: ProviderErrorData = {
+  kind: 'rate_limit',
+  message: '429',
+  retryable: true,
+  retryAfterMs: 1_500,
+};
+const auth: ProviderErrorData = { kind: 'auth', message: 'bad key', retryable: false };
+const call = { id: 'c1', name: 'probe', input: { value: '1' } };
+
+/** What the machine asked for, as compact strings (log entries with their key data, spawns, stops, sends). */
+function effects(actions: readonly Action[]): string[] {
+  return actions.flatMap((action) => {
+    const params = action.params as Record<string, unknown> | undefined;
+    if (action.type === 'log') return [`log ${(params as LogEntry).type}`];
+    if (action.type === 'xstate.spawnChild') return [`spawn ${params?.id as string}`];
+    if (action.type === 'xstate.stopChild')
+      return [`stop ${(params as { id?: string } | undefined)?.id ?? '(ended)'}`];
+    if (action.type === 'xstate.sendTo') {
+      const to = params?.to as { id?: string } | string;
+      const event = params?.event as AnyEventObject | undefined;
+      return [`send ${typeof to === 'string' ? to : to.id} ${event?.type}`];
+    }
+    return [];
+  });
+}
+
+const logged = (actions: readonly Action[]) =>
+  actions.filter((action) => action.type === 'log').map((action) => action.params as LogEntry);
+
+const spawnInput = (actions: readonly Action[], id: string) =>
+  (
+    actions.find(
+      (action) => action.type === 'xstate.spawnChild' && (action.params as { id: string }).id === id,
+    )?.params as { input: unknown } | undefined
+  )?.input;
+
+/** A step snapshot advanced by pure transitions; `actions` holds those of the last one. */
+class Step {
+  snapshot: Snapshot;
+  actions: readonly Action[];
+  constructor(stepInput: StepInput = input) {
+    [this.snapshot, this.actions] = initialTransition(stepMachine, stepInput);
+  }
+  send(event: StepEvent): string[] {
+    [this.snapshot, this.actions] = transition(stepMachine, this.snapshot, event);
+    return effects(this.actions);
+  }
+  get out(): string[] {
+    return effects(this.actions);
+  }
+}
+
+const done = (
+  text: string,
+  toolCalls = [] as (typeof call)[],
+  stopReason = 'end_turn' as const,
+): StepEvent => ({
+  type: 'model.done',
+  text,
+  toolCalls,
+  usage,
+  stopReason: toolCalls.length > 0 ? 'tool_use' : stopReason,
+});
+
+describe('stepMachine (pure transitions)', () => {
+  it('logs step.start and asks the model at once (preparing is transient)', () => {
+    const step = new Step();
+    expect(step.snapshot.value).toBe('requesting');
+    expect(step.out).toEqual(['log step.start', 'spawn model']);
+    expect(logged(step.actions)[0]).toEqual({
+      type: 'step.start',
+      turn: 1,
+      step: 2,
+      data: { model: 'm', toolNames: ['probe'], systemHash: 'h' },
+    });
+    expect(spawnInput(step.actions, 'model')).toEqual({ turn: 1, step: 2, attempt: 1 });
+  });
+
+  it('collects deltas without logging them, then logs the whole answer and ends', () => {
+    const step = new Step();
+    expect(step.send({ type: 'model.delta', text: 'Hel' })).toEqual([]);
+    step.send({ type: 'model.delta', text: 'lo' });
+    expect(step.snapshot.context.streamedText).toBe('Hello');
+    expect(step.send(done('Hello'))).toEqual(['stop model', 'log assistant.message', 'log step.end']);
+    expect(logged(step.actions)[0]?.data).toEqual({
+      text: 'Hello',
+      toolCalls: [],
+      usage,
+      stopReason: 'end_turn',
+    });
+    expect(step.snapshot.status).toBe('done');
+    expect(step.snapshot.output).toEqual({ outcome: 'final', toolCalls: 0, unknownTools: 0, usage });
+  });
+
+  it.each([
+    ['max_tokens', 'max_tokens'],
+    ['pause_turn', 'continue'],
+    ['stop_sequence', 'final'],
+  ] as const)('a %s stop ends the step with outcome %s', (stopReason, outcome) => {
+    const step = new Step();
+    step.send({ type: 'model.done', text: 'x', toolCalls: [], usage, stopReason });
+    expect(step.snapshot.output?.outcome).toBe(outcome);
+  });
+
+  it('runs the tool batch for tool calls and ends with its output', () => {
+    const step = new Step();
+    expect(step.send(done('', [call]))).toEqual(['stop model', 'log assistant.message', 'spawn batch']);
+    expect(step.snapshot.value).toBe('executingTools');
+    expect(spawnInput(step.actions, 'batch')).toEqual({ calls: [call], turn: 1, step: 2, maxParallel: 4 });
+    step.send({ type: 'xstate.done.actor.batch', output: { results: 1, unknownTools: 1, calls: 1 } });
+    expect(step.out).toEqual(['stop batch', 'log step.end']);
+    expect(logged(step.actions)[0]?.data).toEqual({ toolResults: 1 });
+    expect(step.snapshot.output).toEqual({ outcome: 'tools', toolCalls: 1, unknownTools: 1, usage });
+  });
+
+  it('logs a retryable failure with its delay, waits for the timer, and tries again', () => {
+    const step = new Step();
+    step.send({ type: 'model.delta', text: 'partial' });
+    expect(step.send({ type: 'model.error', error: limited })).toEqual([
+      'stop model',
+      'log assistant.attempt',
+      'spawn retryTimer',
+    ]);
+    expect(step.snapshot.value).toBe('waitingToRetry');
+    expect(logged(step.actions)[0]).toEqual({
+      type: 'assistant.attempt',
+      turn: 1,
+      step: 2,
+      data: { error: limited, attempt: 1, retryInMs: 1_500 },
+    });
+    expect(spawnInput(step.actions, 'retryTimer')).toEqual({ delayMs: 1_500 });
+    expect(step.send({ type: 'retry.due' })).toEqual(['stop retryTimer', 'spawn model']);
+    expect(spawnInput(step.actions, 'model')).toEqual({ turn: 1, step: 2, attempt: 2 });
+    expect(step.snapshot.context).toMatchObject({ attempt: 2, streamedText: '', error: undefined });
+  });
+
+  it('backs off with the deterministic jitter of its key, then gives up at maxAttempts with model_error', () => {
+    const step = new Step();
+    step.send({ type: 'model.error', error: overloaded });
+    const first = logged(step.actions)[0]?.data as { retryInMs: number };
+    expect(first.retryInMs).toBe(retryDelay(overloaded, 1, input.retry!, 'agent:1:2'));
+    step.send({ type: 'retry.due' });
+    step.send({ type: 'model.error', error: overloaded });
+    expect(logged(step.actions)[0]?.data).toMatchObject({ attempt: 2 });
+    step.send({ type: 'retry.due' });
+    expect(step.send({ type: 'model.error', error: overloaded })).toEqual(['stop model', 'log step.end']);
+    expect(step.snapshot.output).toEqual({
+      outcome: 'model_error',
+      toolCalls: 0,
+      unknownTools: 0,
+      usage: emptyUsage,
+      error: overloaded,
+    });
+  });
+
+  it('gives up at once on a non-retryable error, without an attempt entry', () => {
+    const step = new Step();
+    expect(step.send({ type: 'model.error', error: auth })).toEqual(['stop model', 'log step.end']);
+    expect(step.snapshot.output).toMatchObject({ outcome: 'model_error', error: auth });
+  });
+
+  it('a cancel before any text ends the step with no assistant message', () => {
+    const step = new Step();
+    expect(step.send({ type: 'step.cancel' })).toEqual(['stop model', 'log step.end']);
+    expect(step.snapshot.output).toEqual({
+      outcome: 'canceled',
+      toolCalls: 0,
+      unknownTools: 0,
+      usage: emptyUsage,
+    });
+  });
+
+  it('a cancel mid-stream keeps the text consumers saw as an interrupted message', () => {
+    const step = new Step();
+    step.send({ type: 'model.delta', text: 'Half a ' });
+    step.send({ type: 'model.delta', text: 'thought' });
+    expect(step.send({ type: 'step.cancel' })).toEqual([
+      'stop model',
+      'log assistant.message',
+      'log step.end',
+    ]);
+    expect(logged(step.actions)[0]?.data).toEqual({
+      text: 'Half a thought',
+      toolCalls: [],
+      usage: emptyUsage,
+      stopReason: 'interrupted',
+      interrupted: true,
+    });
+    expect(step.snapshot.output?.outcome).toBe('canceled');
+  });
+
+  it('a cancel while waiting to retry stops the timer and reports canceled, not the error', () => {
+    const step = new Step();
+    step.send({ type: 'model.error', error: overloaded });
+    expect(step.send({ type: 'step.cancel' })).toEqual(['stop retryTimer', 'log step.end']);
+    expect(step.snapshot.output).toEqual({
+      outcome: 'canceled',
+      toolCalls: 0,
+      unknownTools: 0,
+      usage: emptyUsage,
+    });
+  });
+
+  it('a cancel while tools run asks the batch to cancel and waits for its results', () => {
+    const step = new Step();
+    step.send(done('', [call]));
+    expect(step.send({ type: 'step.cancel' })).toEqual(['send batch batch.cancel']);
+    expect(step.snapshot.value).toBe('executingTools');
+    step.send({ type: 'xstate.done.actor.batch', output: { results: 1, unknownTools: 0, calls: 1 } });
+    expect(step.out).toEqual(['stop batch', 'log step.end']);
+    expect(step.snapshot.output).toEqual({ outcome: 'canceled', toolCalls: 1, unknownTools: 0, usage });
+  });
+
+  it('ignores events that do not belong to the current state', () => {
+    const step = new Step();
+    expect(step.send({ type: 'retry.due' })).toEqual([]);
+    expect(
+      step.send({ type: 'xstate.done.actor.batch', output: { results: 0, unknownTools: 0, calls: 0 } }),
+    ).toEqual([]);
+    step.send({ type: 'model.error', error: overloaded });
+    expect(step.send({ type: 'model.delta', text: 'late' })).toEqual([]);
+    expect(step.snapshot.value).toBe('waitingToRetry');
+  });
+});
