@@ -1,0 +1,264 @@
+// Graph paths of the agent chart (lifecycle + inbox), each driven through the real runtime.
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import type { SnapshotFrom } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
+import { AgentStateError } from '../../src/errors/agent-state-error.ts';
+import { ConfigError } from '../../src/errors/config-error.ts';
+import type { Agent } from '../../src/index.ts';
+import { type AgentEvent, type AgentInput, agentMachine, type SetupStage } from '../../src/machines/agent.ts';
+import { emptyUsage } from '../../src/providers/types.ts';
+import { GateTool } from '../support/controllable.ts';
+import {
+  AgentRig,
+  disposeAndVerify,
+  expectInboxKept,
+  expectResultsSoFar,
+  rollbackAndVerify,
+  type StoreOp,
+  settleAll,
+  until,
+} from './support/agent-driver.ts';
+
+type Snapshot = SnapshotFrom<typeof agentMachine>;
+type Step = { event: AgentEvent; state: Snapshot };
+
+const input: AgentInput = {
+  agentId: 'a',
+  lastTurn: 0,
+  inbox: [],
+  limits: { maxSteps: 25, maxUnknownToolCalls: 2 },
+  hasPreStepHook: false,
+  step: { model: 'gate-model', maxParallelTools: 10, jitterKey: 'a' },
+};
+
+const stageOf = (snapshot: Snapshot): SetupStage => Object.values(snapshot.value)[0] as SetupStage;
+const lastStage = (snapshot: Snapshot) => snapshot.context.completedStages.at(-1);
+
+/**
+ * The event catalogue. Outside events (dispose, inbox, cancel) are offered only in states the runtime
+ * rests in; `creating.publish` and rollback of tools/publish finish within one tick, so only their own
+ * outcome can happen there.
+ */
+function events(snapshot: Snapshot): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  if (snapshot.matches('creating')) {
+    const stage = stageOf(snapshot);
+    out.push({ type: 'setup.done', stage, toolNames: ['probe'], systemHash: 'h' });
+    out.push({ type: 'setup.error', stage, error: new Error(`${stage} failed`) });
+    if (stage !== 'publish') out.push({ type: 'agent.dispose' });
+  }
+  if (snapshot.matches('rollingBack')) {
+    const stage = lastStage(snapshot);
+    if (stage) out.push({ type: 'undo.done', stage });
+    if (stage === 'session') out.push({ type: 'agent.dispose' });
+  }
+  if (snapshot.matches('ready')) {
+    out.push(
+      { type: 'agent.followup', id: 'f', message: 'follow' },
+      { type: 'agent.steer', id: 's', message: 'steer' },
+      { type: 'agent.inject', id: 'i', message: 'inject' },
+      { type: 'agent.cancel', cause: 'user' },
+      { type: 'agent.dispose' },
+    );
+  }
+  if (snapshot.matches({ ready: 'running' }) || snapshot.matches({ disposing: 'quiescing' })) {
+    const output = { turn: 1, reason: 'completed' as const, usage: emptyUsage, unclaimed: [] };
+    out.push({ type: 'xstate.done.actor.turn', output });
+  }
+  if (snapshot.matches({ disposing: 'flushing' })) out.push({ type: 'log.flushed' });
+  if (snapshot.matches({ disposing: 'revoking' })) out.push({ type: 'revoke.done' });
+  return out;
+}
+
+/** Bounded key: the state, the undo record, dispose/held flags, the channels waiting, and next-step input sent to a running turn. */
+function serializeState(snapshot: Snapshot, event?: AgentEvent): string {
+  const { completedStages, disposeRequested, held, inbox } = snapshot.context;
+  const channels = [...new Set(inbox.map((item) => item.channel))].sort();
+  const forwarded =
+    snapshot.matches({ ready: 'running' }) &&
+    (event?.type === 'agent.steer' || event?.type === 'agent.inject')
+      ? event.type
+      : '';
+  return JSON.stringify([snapshot.value, completedStages, disposeRequested, held, channels, forwarded]);
+}
+
+const paths = getShortestPaths(agentMachine, {
+  input,
+  events,
+  serializeState: (snapshot, event) => serializeState(snapshot as Snapshot, event as AgentEvent),
+  limit: 5_000,
+});
+
+const label = (event: AgentEvent) =>
+  'stage' in event && event.type !== 'undo.done' ? `${event.type}:${event.stage}` : event.type;
+
+type Mode = 'new' | 'duplicateTools' | 'resumeRace';
+
+function modeOf(steps: Step[]): Mode {
+  for (const { event } of steps) {
+    if (event.type === 'setup.error' && event.stage === 'tools') return 'duplicateTools';
+    if (event.type === 'setup.error' && event.stage === 'publish') return 'resumeRace';
+  }
+  return 'new';
+}
+
+/** Events the runtime produces by itself right after the previous stimulus (no outside hand needed). */
+function isAuto(event: AgentEvent, mode: Mode): boolean {
+  if (mode === 'resumeRace' && (event.type === 'setup.done' || event.type === 'setup.error')) return true;
+  if (event.type === 'setup.done' || event.type === 'setup.error')
+    return event.stage === 'publish' || (event.type === 'setup.error' && event.stage === 'tools');
+  if (event.type === 'undo.done') return event.stage !== 'session';
+  return event.type === 'revoke.done';
+}
+
+/** States the runtime rests in (with the store gate holding `holds`), where the real state is compared. */
+function holdsFor(snapshot: Snapshot): StoreOp[] | undefined {
+  if (snapshot.matches({ creating: 'session' })) return ['create'];
+  if (snapshot.matches({ creating: 'tools' })) return ['append'];
+  if (snapshot.matches('rollingBack')) return lastStage(snapshot) === 'session' ? ['remove'] : undefined;
+  if (snapshot.matches({ ready: 'running' })) return snapshot.context.held ? ['append'] : [];
+  if (snapshot.matches('ready') || snapshot.matches('disposed') || snapshot.matches('failed')) return [];
+  if (snapshot.matches({ disposing: 'quiescing' }) || snapshot.matches({ disposing: 'flushing' }))
+    return ['append'];
+  return undefined;
+}
+
+const sessionError = new Error('the store refused the session');
+
+async function finishTurn(rig: AgentRig): Promise<void> {
+  const ends = () => rig.live.log().filter((event) => event.type === 'turn.end').length;
+  const before = ends();
+  for (let round = 0; round < 5 && ends() === before; round++) {
+    for (const request of rig.model.requests)
+      if (!request.finished && !request.aborted) request.answer('Done.');
+    await settleAll();
+  }
+  expect(ends()).toBe(before + 1);
+}
+
+async function stimulate(rig: AgentRig, event: AgentEvent, before: Snapshot): Promise<void> {
+  switch (event.type) {
+    case 'setup.done':
+      return rig.store.release(event.stage === 'session' ? 'create' : 'append');
+    case 'setup.error':
+      return rig.store.fail('create', sessionError);
+    case 'undo.done':
+      return rig.store.release('remove');
+    case 'agent.dispose':
+      // Not awaited: the path goes on while it disposes; disposeAndVerify awaits the same shared promise.
+      if (rig.agent) void rig.agent.dispose();
+      else rig.send(event);
+      return;
+    case 'agent.followup':
+      return void rig.live.followup(event.message);
+    case 'agent.steer':
+      return void rig.live.steer(event.message);
+    case 'agent.inject':
+      return void rig.live.inject(event.message);
+    case 'agent.cancel':
+      return rig.live.cancel(event.cause);
+    case 'xstate.done.actor.turn':
+      if (before.matches({ ready: 'running' }) && !before.context.held) return finishTurn(rig);
+      return rig.store.release('append');
+    case 'log.flushed':
+      return rig.store.release('append');
+    default:
+      throw new Error(`no stimulus for ${event.type}`);
+  }
+}
+
+/** Drives one path: each outside stimulus, then the auto events after it, then the state check. */
+async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode): Promise<void> {
+  let held: StoreOp[] = [];
+  for (let i = -1; i < steps.length; i++) {
+    if (i >= 0 && isAuto(steps[i]!.event, mode)) continue;
+    let j = i;
+    while (j + 1 < steps.length && isAuto(steps[j + 1]!.event, mode)) j++;
+    const settled = j < 0 ? initial : steps[j]!.state;
+    const holds = mode === 'resumeRace' ? [] : holdsFor(settled);
+    // Keep holding what the stimulus may release, and already hold what the next resting state needs.
+    rig.store.holdOnly([...held, ...(holds ?? [])]);
+    if (i < 0) launch(rig, mode);
+    else await stimulate(rig, steps[i]!.event, i === 0 ? initial : steps[i - 1]!.state);
+    held = holds ?? [];
+    rig.store.holdOnly(held);
+    await settleAll();
+    if (holds !== undefined && mode !== 'resumeRace') {
+      const what = `after ${i < 0 ? 'launch' : label(steps[i]!.event)}`;
+      await until(() => isDeepStrictEqual(rig.ref.getSnapshot().value, settled.value));
+      expect(rig.ref.getSnapshot().value, what).toEqual(settled.value);
+      expectInboxKept(rig);
+      expectResultsSoFar(rig);
+    }
+  }
+}
+
+function launch(rig: AgentRig, mode: Mode): void {
+  // Two resumes of one session race: both pass the early check, the second to publish must roll back.
+  if (mode === 'resumeRace') rig.launch(() => rig.system.resumeAgent(rig.agentId));
+  else rig.launch();
+}
+
+/** Exactly one of the two racing resumes wins; the other undid tools then session and wrote nothing. */
+async function verifyResumeRace(rig: AgentRig, other: Promise<Agent>, stored: unknown): Promise<void> {
+  const [first, second] = await Promise.allSettled([other, rig.creation!]);
+  const outcomes = [first.status, second.status].sort();
+  expect(outcomes).toEqual(['fulfilled', 'rejected']);
+  const lost = first.status === 'rejected' ? first : (second as PromiseRejectedResult);
+  const won = first.status === 'fulfilled' ? first : (second as PromiseFulfilledResult<Agent>);
+  expect(lost.reason).toBeInstanceOf(ConfigError);
+  const values = rig.agentRefs.slice(-2).map((ref) => ref.getSnapshot().value);
+  expect(values.filter((value) => value === 'failed')).toHaveLength(1);
+  expect(rig.undos).toEqual(['undo:tools', 'undo:session']);
+  expect((await rig.store.load(rig.agentId)).events).toEqual(stored);
+  expect(rig.system.list()).toEqual([won.value]);
+  await rig.system.dispose();
+}
+
+describe('agent chart graph paths', () => {
+  it('has the expected number of shortest paths', () => {
+    expect(paths).toHaveLength(55);
+  });
+
+  for (const path of paths) {
+    const steps = path.steps.slice(1) as Step[];
+    const initial = path.steps[0]!.state as Snapshot;
+    const name = steps.map((step) => label(step.event)).join(' > ') || '(created)';
+    it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+      const mode = modeOf(steps);
+      const tools = mode === 'duplicateTools' ? [new GateTool('probe'), new GateTool('probe')] : undefined;
+      const rig = new AgentRig(tools ? { tools } : {});
+      if (mode === 'resumeRace') {
+        const first = await rig.system.createAgent({ id: rig.agentId });
+        await first.dispose();
+        const stored = (await rig.store.load(rig.agentId)).events;
+        const other = rig.system.resumeAgent(rig.agentId);
+        await drive(rig, steps, initial, mode);
+        return verifyResumeRace(rig, other, stored);
+      }
+      await drive(rig, steps, initial, mode);
+      const failedStage = steps.find((step) => step.event.type === 'setup.error')?.event;
+      const disposedEarly = steps.some(
+        (step, k) =>
+          step.event.type === 'agent.dispose' && !(k > 0 ? steps[k - 1]!.state : initial).matches('ready'),
+      );
+      if (!failedStage && !disposedEarly) return disposeAndVerify(rig);
+      const completed = steps
+        .filter((step) => step.event.type === 'setup.done')
+        .map((step) => (step.event as { stage: SetupStage }).stage);
+      // A dispose only marks the request: the stage under way still completes (and is undone).
+      if (!failedStage && path.state.matches('creating')) completed.push(stageOf(path.state as Snapshot));
+      return rollbackAndVerify(rig, {
+        error: (error) => {
+          if (failedStage?.type === 'setup.error' && failedStage.stage === 'session')
+            expect(error).toBe(sessionError);
+          else if (failedStage) expect(error).toBeInstanceOf(ConfigError);
+          else expect(error).toBeInstanceOf(AgentStateError);
+        },
+        completed,
+        final: failedStage ? 'failed' : 'disposed',
+      });
+    });
+  }
+});
