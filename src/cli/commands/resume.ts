@@ -32,7 +32,11 @@ export async function resumeCommand(
     );
   }
   const config = sessionConfig(events);
-  const cwd = await workspaceOf(io, flags.cwd ?? config.cwd);
+  const cwd = await workspaceOf(
+    io,
+    flags.cwd ?? config.cwd,
+    flags.cwd === undefined ? 'recorded in the session; pass --cwd to use another' : '--cwd',
+  );
   const chosen = providerFor(io, flags);
   // Keep the recorded model when the same provider is chosen again and no --model says otherwise.
   const sameProvider = flags.model === undefined && chosen.name === config.provider;

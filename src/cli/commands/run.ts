@@ -23,13 +23,14 @@ export type AgentFlags = {
 
 export type RunFlags = AgentFlags & { session?: string };
 
-/** The workspace directory named by `--cwd`, checked to exist. */
-export async function workspaceOf(io: CliIo, cwd: string | undefined): Promise<string> {
+/** The workspace directory (`--cwd`, or the one a session recorded), checked to exist. */
+export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '--cwd'): Promise<string> {
   const dir = resolve(io.cwd, cwd ?? '.');
   const info = await stat(dir).catch((error: unknown) => {
-    throw new CliError(`--cwd ${dir} does not exist`, { exitCode: 2, cause: error });
+    throw new CliError(`the workspace ${dir} (${label}) does not exist`, { exitCode: 2, cause: error });
   });
-  if (!info.isDirectory()) throw new CliError(`--cwd ${dir} is not a directory`, { exitCode: 2 });
+  if (!info.isDirectory())
+    throw new CliError(`the workspace ${dir} (${label}) is not a directory`, { exitCode: 2 });
   return dir;
 }
 

@@ -1,0 +1,104 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from './cli-harness.ts';
+
+const noKeys = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
+const lines = (text: string) => text.split('\n').filter((entry) => entry !== '');
+
+describe('agentchart command line', () => {
+  const dirs: string[] = [];
+  afterEach(async () => {
+    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('--help lists the commands and how a model is chosen', async () => {
+    const { code, stdout, stderr } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('');
+    expect(lines(stdout)[0]).toBe('Usage: agentchart [options] [command]');
+    const commands = lines(stdout)
+      .map((entry) => /^ {2}(\w+) /.exec(entry)?.[1])
+      .filter((name) => name !== undefined);
+    expect(commands).toEqual(['run', 'resume', 'replay', 'demo', 'help']);
+    expect(stdout).toContain('No key? `agentchart demo` runs a scripted model through the real runtime.');
+  });
+
+  it('run --help shows the options and the permission modes', async () => {
+    const { code, stdout } = await runCli(['run', '--help']);
+    expect(code).toBe(0);
+    const options = lines(stdout)
+      .map((entry) => /^ {2}(-\w, )?(--[\w-]+)/.exec(entry)?.[2])
+      .filter((name) => name !== undefined);
+    expect(options).toEqual([
+      '--cwd',
+      '--provider',
+      '--model',
+      '--mode',
+      '--yes',
+      '--json',
+      '--session',
+      '--help',
+    ]);
+    expect(stdout.replaceAll(/\s+/g, ' ')).toContain('"plan", "default", "accept-edits", "bypass"');
+  });
+
+  it('a bad flag is one line on stderr and exit code 2', async () => {
+    expect(await runCli(['run', '--bogus', 'task'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "error: unknown option '--bogus'\n",
+    });
+    const mode = await runCli(['run', '--mode', 'wild', 'task']);
+    expect(mode.code).toBe(2);
+    expect(lines(mode.stderr)).toEqual([
+      "error: option '--mode <mode>' argument 'wild' is invalid. Allowed choices are plan, default, accept-edits, bypass.",
+    ]);
+    expect((await runCli(['frobnicate'])).stderr).toBe("error: unknown command 'frobnicate'\n");
+  });
+
+  it('run with no key and no provider flag explains how to configure one and exits 2', async () => {
+    const { code, stdout, stderr } = await runCli(['run', 'fix the tests'], { env: noKeys });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(lines(stderr)[0]).toBe('No model is configured. Do one of these:');
+    expect(lines(stderr).at(-1)).toBe('To see agentchart work without any key, run `agentchart demo`.');
+  });
+
+  it('a missing session file is one line naming the error code', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'missing.jsonl');
+    expect(await runCli(['replay', file])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `agentchart: session "missing" does not exist (${file}) [config]\n`,
+    });
+    await writeFile(join(dir, 'notes.txt'), 'hello');
+    const wrongName = await runCli(['replay', join(dir, 'notes.txt')]);
+    expect(wrongName.code).toBe(1);
+    expect(lines(wrongName.stderr)).toHaveLength(1);
+    expect(wrongName.stderr).toMatch(/^agentchart: ".*notes\.txt" is not a session log .* \[config\]\n$/);
+  });
+
+  it('bin/agentchart.js runs as a real process', async () => {
+    const child = spawn(process.execPath, ['bin/agentchart.js', '--help'], {
+      cwd: join(import.meta.dirname, '../..'),
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(lines(stdout)[0]).toBe('Usage: agentchart [options] [command]');
+  }, 60_000);
+});

@@ -1,0 +1,41 @@
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main.ts';
+
+/** A captured output stream. */
+export type Capture = { text: string; isTTY: boolean; write(chunk: string): boolean };
+
+export function capture(isTTY = false): Capture {
+  return {
+    text: '',
+    isTTY,
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+  };
+}
+
+/** A stdin that is (or claims to be) a terminal, fed by the test. */
+export function fakeStdin(isTTY: boolean): PassThrough & { isTTY: boolean } {
+  return Object.assign(new PassThrough(), { isTTY });
+}
+
+export type CliRun = { code: number; stdout: string; stderr: string };
+
+/** Runs the CLI in-process with captured streams, an explicit environment and no terminal. */
+export async function runCli(
+  argv: string[],
+  options: { env?: Record<string, string>; cwd?: string; stdin?: PassThrough & { isTTY: boolean } } = {},
+): Promise<CliRun> {
+  const stdout = capture();
+  const stderr = capture();
+  const stdin = options.stdin ?? fakeStdin(false);
+  const code = await main(argv, {
+    stdout,
+    stderr,
+    stdin,
+    env: { NO_COLOR: '1', ...options.env },
+    cwd: options.cwd ?? process.cwd(),
+  });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}

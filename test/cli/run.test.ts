@@ -1,0 +1,134 @@
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LiveEvent } from '../../src/actors/live-event.ts';
+import type { LogEvent } from '../../src/session/types.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { type CliRun, fakeStdin, runCli } from './cli-harness.ts';
+
+const parseLines = <T>(text: string): T[] =>
+  text
+    .split('\n')
+    .filter((entry) => entry !== '')
+    .map((entry) => JSON.parse(entry) as T);
+const sessionLogOf = (run: CliRun) => /^Session log: (.+\.jsonl)$/m.exec(run.stderr + run.stdout)?.[1];
+const call = (id: string, name: string, input: unknown) => ({
+  id,
+  name,
+  argumentPieces: [JSON.stringify(input)],
+});
+
+describe('agentchart run and resume against a local OpenAI-compatible server', () => {
+  let server: OpenAIChatServer;
+  let workspace: string;
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    server = await startOpenAIChatServer();
+    workspace = await mkdtemp(join(tmpdir(), 'agentchart-run-'));
+    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
+  });
+  afterEach(async () => {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  const readLog = async (file: string) => parseLines<LogEvent>(await readFile(file, 'utf8'));
+  const decisions = (log: LogEvent[]) =>
+    log
+      .filter((event) => event.type === 'approval.decided')
+      .map((event) => [event.data.outcome, event.data.by]);
+
+  it('headless: says once that nobody can approve, denies the edit, and records the session', async () => {
+    server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'hi' })] } });
+    server.reply({ turn: { text: ['I was not allowed to write.'] } });
+    const run = await runCli(['run', 'write a.txt', '--cwd', workspace], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe(
+      'agentchart: stdin is not a terminal, so nobody can approve tool calls: edits and commands will be denied ' +
+        '(use --yes for accept-edits or --mode bypass to allow them).\n',
+    );
+    const out = run.stdout.split('\n');
+    expect(out[0]).toBe(`agentchart: openai gpt-4.1 · mode default · ${workspace}`);
+    expect(out).toContain('→ write_file a.txt');
+    expect(out.some((entry) => entry.startsWith('  write_file denied (by headless)'))).toBe(true);
+    expect(out).toContain('I was not allowed to write.');
+    const file = sessionLogOf(run)!;
+    expect(file.startsWith(join(workspace, '.agentchart', 'sessions'))).toBe(true);
+    const log = await readLog(file);
+    expect(decisions(log)).toEqual([['deny', 'headless']]);
+    await expect(access(join(workspace, 'a.txt'))).rejects.toThrow();
+  });
+
+  it('on a terminal asks before each call and follows the answers', async () => {
+    server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'first' })] } });
+    server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo from-bash' })] } });
+    server.reply({ turn: { text: ['Done.'] } });
+    const stdin = fakeStdin(true);
+    stdin.write('n\ny\n');
+    const run = await runCli(['run', 'try things', '--cwd', workspace], { env, stdin });
+    expect(run.code).toBe(0);
+    const prompts = run.stderr.split('\n').filter((entry) => entry.startsWith('Allow '));
+    expect(prompts).toEqual(['Allow write_file a.txt?', 'Allow bash echo from-bash?']);
+    const log = await readLog(sessionLogOf(run)!);
+    expect(decisions(log)).toEqual([
+      ['deny', 'user'],
+      ['allow', 'user'],
+    ]);
+    const results = log.filter((event) => event.type === 'tool.result').map((event) => event.data.outcome);
+    expect(results).toEqual(['denied', 'ok']);
+  });
+
+  it('a rejected key ends the turn with a plain message and exit code 1', async () => {
+    server.reply({ httpError: { status: 401, message: 'Incorrect API key provided' } });
+    const run = await runCli(['run', 'anything', '--cwd', workspace, '--mode', 'bypass'], { env });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'agentchart: the model failed: the API key was rejected (401): check OPENAI_API_KEY\n',
+    );
+    expect(run.stdout).toContain('Turn 1 ended: model_error');
+  });
+
+  it('--json and --session write NDJSON and the named log; resume continues it', async () => {
+    server.reply({ turn: { text: ['First answer.'] } });
+    const file = join(workspace, 'logs', 'mine.jsonl');
+    const run = await runCli(['run', 'hello', '--cwd', workspace, '--json', '--session', file], { env });
+    expect(run.code).toBe(0);
+    const live = parseLines<LiveEvent>(run.stdout);
+    expect(live.filter((event) => event.type === 'log').map((event) => event.event.type)).toEqual([
+      'inbox.queued',
+      'turn.start',
+      'inbox.claimed',
+      'user.message',
+      'step.start',
+      'assistant.message',
+      'step.end',
+      'turn.end',
+      'session.end',
+    ]);
+    expect(sessionLogOf(run)).toBe(file);
+
+    const idle = await runCli(['resume', file], { env });
+    expect(idle.code).toBe(2);
+    expect(idle.stderr).toBe(
+      `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>"\n`,
+    );
+
+    server.reply({ turn: { text: ['Second answer.'] } });
+    const resumed = await runCli(['resume', file, 'and again'], { env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain('Second answer.');
+    const log = await readLog(file);
+    expect(
+      log.filter((event) => event.type === 'turn.end').map((event) => [event.turn, event.data.reason]),
+    ).toEqual([
+      [1, 'completed'],
+      [2, 'completed'],
+    ]);
+    const lastRequest = server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(
+      lastRequest.filter((message) => message.role !== 'system').map((message) => message.content),
+    ).toEqual(['hello', 'First answer.', 'and again']);
+  });
+});
