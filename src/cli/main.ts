@@ -92,6 +92,20 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       setExitCode(await demoCommand(flags, io));
     });
 
+  program
+    .command('diagrams')
+    .description("draw the four statecharts as Mermaid files (agentchart's own machines)")
+    .option('--out <dir>', 'the folder to write to', 'diagrams')
+    .option('--check', 'write nothing; exit 1 when a diagram is missing or out of date')
+    .action(async (flags: { out: string; check?: boolean }) => {
+      const { diagramsCommand, diagramsMessage } = await import('./diagrams-command.ts');
+      const check = flags.check ?? false;
+      const result = await diagramsCommand({ outDir: resolve(io.cwd, flags.out), check });
+      const stale = result.stale.length > 0;
+      line(stale ? io.stderr : io.stdout, diagramsMessage(result, check));
+      setExitCode(stale ? 1 : 0);
+    });
+
   return program;
 }
 

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('agentchart command line', () => {
     const commands = lines(stdout)
       .map((entry) => /^ {2}(\w+) /.exec(entry)?.[1])
       .filter((name) => name !== undefined);
-    expect(commands).toEqual(['run', 'resume', 'replay', 'demo', 'help']);
+    expect(commands).toEqual(['run', 'resume', 'replay', 'demo', 'diagrams', 'help']);
     expect(stdout).toContain('No key? `agentchart demo` runs a scripted model through the real runtime.');
   });
 
@@ -81,6 +81,29 @@ describe('agentchart command line', () => {
     expect(wrongName.code).toBe(1);
     expect(lines(wrongName.stderr)).toHaveLength(1);
     expect(wrongName.stderr).toMatch(/^agentchart: ".*notes\.txt" is not a session log .* \[config\]\n$/);
+  });
+
+  it('diagrams writes the Mermaid files and --check tells stale from up to date', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentchart-diagrams-'));
+    dirs.push(dir);
+    const out = join(dir, 'drawn');
+    const stale = await runCli(['diagrams', '--check', '--out', out]);
+    expect(stale.code).toBe(1);
+    expect(lines(stale.stderr)[0]).toMatch(/^Stale diagrams: .*agent\.mmd/);
+    const written = await runCli(['diagrams', '--out', out]);
+    expect(written.code).toBe(0);
+    expect((await readdir(out)).sort()).toEqual([
+      'README.md',
+      'agent.mmd',
+      'step.mmd',
+      'tool-batch.mmd',
+      'turn.mmd',
+    ]);
+    expect(await runCli(['diagrams', '--check', '--out', out])).toEqual({
+      code: 0,
+      stdout: 'Diagrams are up to date.\n',
+      stderr: '',
+    });
   });
 
   it('bin/agentchart.js runs as a real process', async () => {
