@@ -1,0 +1,228 @@
+// The turn chart on its own, with pure `initialTransition`/`transition`: no actors run, we read the
+// state, the context and the actions it asks for (log entries, spawned children, sent events).
+import { describe, expect, it } from 'vitest';
+import { initialTransition, type SnapshotFrom, transition } from 'xstate';
+import type { InboxItem } from '../../src/machines/inbox.ts';
+import type { StepOutcome } from '../../src/machines/step.ts';
+import { type TurnEvent, type TurnInput, turnMachine } from '../../src/machines/turn.ts';
+import { emptyUsage } from '../../src/providers/types.ts';
+
+type Snapshot = SnapshotFrom<typeof turnMachine>;
+type Action = { type: string; params?: unknown };
+
+const usage = { ...emptyUsage, inputTokens: 2, outputTokens: 3 };
+const followup: InboxItem = { id: 'f1', channel: 'followup', message: 'go' };
+const steer: InboxItem = { id: 's1', channel: 'steer', message: 'look left' };
+
+function input(overrides: Partial<TurnInput> = {}): TurnInput {
+  return {
+    turn: 1,
+    followups: [followup],
+    nextStep: [],
+    limits: { maxSteps: 3, maxUnknownToolCalls: 2 },
+    hasPreStepHook: false,
+    step: { model: 'm', toolNames: ['probe'], systemHash: 'h', maxParallelTools: 10, jitterKey: 'a' },
+    ...overrides,
+  };
+}
+
+const stepDone = (outcome: StepOutcome, toolCalls = 0, unknownTools = 0): TurnEvent => ({
+  type: 'xstate.done.actor.step',
+  output: { outcome, toolCalls, unknownTools, usage },
+});
+
+/** Applies events in order; returns the last snapshot and every action asked for on the way. */
+function run(events: TurnEvent[], turnInput = input()): { snapshot: Snapshot; actions: Action[] } {
+  let [snapshot, actions] = initialTransition(turnMachine, turnInput) as [Snapshot, Action[]];
+  for (const event of events) {
+    const [next, more] = transition(turnMachine, snapshot, event) as [Snapshot, Action[]];
+    snapshot = next;
+    actions = [...actions, ...more];
+  }
+  return { snapshot, actions };
+}
+
+const logged = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'log')
+    .map((action) => action.params as { type: string; data: unknown });
+const loggedTypes = (actions: Action[]) => logged(actions).map((entry) => entry.type);
+const turnEnd = (actions: Action[]) => logged(actions).find((entry) => entry.type === 'turn.end')?.data;
+const sent = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'xstate.sendTo')
+    .map((action) => (action.params as { event: { type: string } }).event);
+const spawned = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'xstate.spawnChild')
+    .map((action) => (action.params as { id: string }).id);
+
+describe('turn chart (pure transitions)', () => {
+  it('waits in created, then logs turn.start, claims the follow-ups and spawns step 1', () => {
+    const { snapshot: created, actions: none } = run([]);
+    expect(created.value).toBe('created');
+    expect(none).toEqual([]);
+    const { snapshot, actions } = run([{ type: 'turn.begin' }]);
+    expect(snapshot.value).toBe('stepping');
+    expect(logged(actions)).toEqual([
+      { type: 'turn.start', turn: 1, data: {} },
+      { type: 'inbox.claimed', turn: 1, data: { ids: ['f1'] } },
+      { type: 'user.message', turn: 1, data: { channel: 'followup', content: 'go', inboxId: 'f1' } },
+    ]);
+    expect(spawned(actions)).toEqual(['step']);
+    expect(snapshot.context.stepCount).toBe(1);
+  });
+
+  it('takes another step after tool results or a pause, and completes on a final answer', () => {
+    const { snapshot, actions } = run([{ type: 'turn.begin' }, stepDone('tools', 2), stepDone('continue')]);
+    expect(snapshot.value).toBe('stepping');
+    expect(snapshot.context.stepCount).toBe(3);
+    expect(spawned(actions)).toEqual(['step', 'step', 'step']);
+    const done = run([
+      { type: 'turn.begin' },
+      stepDone('tools', 1),
+      stepDone('final'),
+      { type: 'log.flushed' },
+    ]);
+    expect(done.snapshot.status).toBe('done');
+    expect(turnEnd(done.actions)).toEqual({
+      reason: 'completed',
+      usage: { ...usage, inputTokens: 4, outputTokens: 6 },
+    });
+    expect(done.snapshot.output).toEqual({
+      turn: 1,
+      reason: 'completed',
+      usage: { ...usage, inputTokens: 4, outputTokens: 6 },
+      unclaimed: [],
+    });
+  });
+
+  it('writes turn.end and waits for the flush before it reports', () => {
+    const { snapshot, actions } = run([{ type: 'turn.begin' }, stepDone('final')]);
+    expect(snapshot.value).toBe('ending');
+    expect(spawned(actions)).toEqual(['step', 'flush']);
+    expect(snapshot.status).toBe('active');
+  });
+
+  it('stops at max_steps when the limit is reached and the model still wants to go on', () => {
+    const { snapshot, actions } = run([
+      { type: 'turn.begin' },
+      stepDone('tools', 1),
+      stepDone('tools', 1),
+      stepDone('tools', 1),
+    ]);
+    expect(snapshot.value).toBe('ending');
+    expect(turnEnd(actions)).toMatchObject({ reason: 'max_steps' });
+    // A final answer on the last allowed step is a normal completion, not a limit.
+    const last = run([{ type: 'turn.begin' }, stepDone('tools', 1), stepDone('tools', 1), stepDone('final')]);
+    expect(turnEnd(last.actions)).toMatchObject({ reason: 'completed' });
+  });
+
+  it('stops at unknown_tool_limit after consecutive all-unknown steps; a mixed step resets the count', () => {
+    const limited = run([{ type: 'turn.begin' }, stepDone('tools', 1, 1), stepDone('tools', 2, 2)]);
+    expect(turnEnd(limited.actions)).toMatchObject({ reason: 'unknown_tool_limit' });
+    const reset = run([
+      { type: 'turn.begin' },
+      stepDone('tools', 1, 1),
+      stepDone('tools', 2, 1),
+      stepDone('tools', 1, 1),
+    ]);
+    expect(reset.snapshot.value).toBe('ending');
+    expect(reset.snapshot.context.consecutiveUnknown).toBe(1);
+    expect(turnEnd(reset.actions)).toMatchObject({ reason: 'max_steps' });
+  });
+
+  it('ends with model_error (with the error) and with max_tokens', () => {
+    const error = { kind: 'auth' as const, message: 'bad key', retryable: false };
+    const failed = run([
+      { type: 'turn.begin' },
+      {
+        type: 'xstate.done.actor.step',
+        output: { outcome: 'model_error', toolCalls: 0, unknownTools: 0, usage, error },
+      },
+    ]);
+    expect(turnEnd(failed.actions)).toEqual({ reason: 'model_error', usage, error });
+    const cut = run([{ type: 'turn.begin' }, stepDone('max_tokens')]);
+    expect(turnEnd(cut.actions)).toEqual({ reason: 'max_tokens', usage });
+  });
+
+  it('runs the pre-step hook before every step: allow steps on, a veto blocks the turn', () => {
+    const hooked = input({ hasPreStepHook: true });
+    const waiting = run([{ type: 'turn.begin' }], hooked);
+    expect(waiting.snapshot.value).toEqual({ preStep: 'hook' });
+    expect(spawned(waiting.actions)).toEqual(['hook']);
+    const allowed = run([{ type: 'turn.begin' }, { type: 'hook.allow' }, stepDone('tools', 1)], hooked);
+    expect(allowed.snapshot.value).toEqual({ preStep: 'hook' });
+    const vetoed = run(
+      [
+        { type: 'turn.begin' },
+        { type: 'hook.allow' },
+        stepDone('tools', 1),
+        { type: 'hook.veto', reason: 'budget' },
+      ],
+      hooked,
+    );
+    expect(turnEnd(vetoed.actions)).toEqual({ reason: 'blocked', usage, vetoReason: 'budget' });
+  });
+
+  it('cancels from every state: created, hook, stepping (through the step), ending is unaffected', () => {
+    const created = run([{ type: 'turn.cancel', cause: 'parent' }]);
+    expect(turnEnd(created.actions)).toEqual({ reason: 'canceled', usage: emptyUsage, cause: 'parent' });
+    expect(loggedTypes(created.actions)).toEqual(['turn.end']);
+    const hook = run(
+      [{ type: 'turn.begin' }, { type: 'turn.cancel', cause: 'user' }],
+      input({ hasPreStepHook: true }),
+    );
+    expect(turnEnd(hook.actions)).toMatchObject({ reason: 'canceled', cause: 'user' });
+    const stepping = run([{ type: 'turn.begin' }, { type: 'turn.cancel', cause: 'user' }]);
+    expect(stepping.snapshot.value).toBe('stepping');
+    expect(sent(stepping.actions)).toEqual([{ type: 'step.cancel' }]);
+    // Whatever the step reports after a cancel, the turn ends canceled with the first cause.
+    const ended = run([
+      { type: 'turn.begin' },
+      { type: 'turn.cancel', cause: 'user' },
+      { type: 'turn.cancel', cause: 'disposed' },
+      stepDone('tools', 1),
+    ]);
+    expect(turnEnd(ended.actions)).toMatchObject({ reason: 'canceled', cause: 'user' });
+    const ending = run([{ type: 'turn.begin' }, stepDone('final'), { type: 'turn.cancel', cause: 'user' }]);
+    expect(ending.snapshot.value).toBe('ending');
+    expect(loggedTypes(ending.actions).filter((type) => type === 'turn.end')).toHaveLength(1);
+  });
+
+  it('claims next-step input before the next step, as user messages on their channel', () => {
+    const { snapshot, actions } = run([
+      { type: 'turn.begin' },
+      { type: 'inbox.nextStep', items: [steer] },
+      stepDone('final'),
+    ]);
+    expect(snapshot.value).toBe('stepping');
+    expect(snapshot.context.stepCount).toBe(2);
+    expect(logged(actions).slice(-2)).toEqual([
+      { type: 'inbox.claimed', turn: 1, data: { ids: ['s1'] } },
+      { type: 'user.message', turn: 1, data: { channel: 'steer', content: 'look left', inboxId: 's1' } },
+    ]);
+    const early = run([{ type: 'turn.begin' }], input({ nextStep: [steer] }));
+    expect(loggedTypes(early.actions)).toEqual([
+      'turn.start',
+      'inbox.claimed',
+      'user.message',
+      'inbox.claimed',
+      'user.message',
+    ]);
+  });
+
+  it('returns next-step input it never claimed as unclaimed output (a cancel drops nothing)', () => {
+    const { snapshot } = run([
+      { type: 'turn.begin' },
+      { type: 'inbox.nextStep', items: [steer] },
+      { type: 'turn.cancel', cause: 'user' },
+      stepDone('canceled'),
+      { type: 'inbox.nextStep', items: [{ id: 'i1', channel: 'inject', message: 'fyi' }] },
+      { type: 'log.flushed' },
+    ]);
+    expect(snapshot.status).toBe('done');
+    expect(snapshot.output?.reason).toBe('canceled');
+    expect(snapshot.output?.unclaimed.map((item) => item.id)).toEqual(['s1', 'i1']);
+  });
+});
