@@ -1,0 +1,199 @@
+// The agent chart on its own, with pure `initialTransition`/`transition`: lifecycle, rollback order,
+// dispose sequence and the inbox rules, read from the state, context and requested actions.
+import { describe, expect, it } from 'vitest';
+import { initialTransition, type SnapshotFrom, transition } from 'xstate';
+import { type AgentEvent, type AgentInput, agentMachine } from '../../src/machines/agent.ts';
+import type { InboxItem } from '../../src/machines/inbox.ts';
+import { emptyUsage } from '../../src/providers/types.ts';
+
+type Snapshot = SnapshotFrom<typeof agentMachine>;
+type Action = { type: string; params?: unknown };
+
+const input: AgentInput = {
+  agentId: 'a',
+  lastTurn: 0,
+  inbox: [],
+  limits: { maxSteps: 25, maxUnknownToolCalls: 2 },
+  hasPreStepHook: false,
+  step: { model: 'm', maxParallelTools: 10, jitterKey: 'a' },
+};
+
+const created: AgentEvent[] = [
+  { type: 'setup.done', stage: 'session' },
+  { type: 'setup.done', stage: 'tools', toolNames: ['probe'], systemHash: 'h' },
+  { type: 'setup.done', stage: 'publish' },
+];
+
+function run(events: AgentEvent[], from?: Snapshot): { snapshot: Snapshot; actions: Action[] } {
+  let snapshot: Snapshot;
+  let actions: Action[] = [];
+  if (from) snapshot = from;
+  else [snapshot, actions] = initialTransition(agentMachine, input) as [Snapshot, Action[]];
+  for (const event of events) {
+    const [next, more] = transition(agentMachine, snapshot, event) as [Snapshot, Action[]];
+    snapshot = next;
+    actions = [...actions, ...more];
+  }
+  return { snapshot, actions };
+}
+
+const spawned = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'xstate.spawnChild')
+    .map((action) => (action.params as { id: string }).id);
+const logged = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'log')
+    .map((action) => action.params as { type: string; data: unknown });
+const sent = (actions: Action[]) =>
+  actions
+    .filter((action) => action.type === 'xstate.sendTo')
+    .map((action) => (action.params as { event: { type: string } }).event);
+const ids = (items: InboxItem[]) => items.map((item) => item.id);
+const turnDone = (unclaimed: InboxItem[] = []): AgentEvent => ({
+  type: 'xstate.done.actor.turn',
+  output: { turn: 1, reason: 'canceled', usage: emptyUsage, unclaimed },
+});
+const steer = (id: string): AgentEvent => ({ type: 'agent.steer', id, message: id });
+const inject = (id: string): AgentEvent => ({ type: 'agent.inject', id, message: id });
+const followup = (id: string): AgentEvent => ({ type: 'agent.followup', id, message: id });
+
+describe('agent chart: creation and rollback (pure transitions)', () => {
+  it('runs the setup stages in order and records each one', () => {
+    const { snapshot, actions } = run(created);
+    expect(snapshot.value).toEqual({ ready: 'idle' });
+    expect(snapshot.context.completedStages).toEqual(['session', 'tools', 'publish']);
+    expect(snapshot.context.toolNames).toEqual(['probe']);
+    expect(spawned(actions)).toEqual(['stage', 'stage', 'stage']);
+  });
+
+  it('a failure undoes exactly the completed stages in reverse, then ends failed with the error', () => {
+    const error = new Error('publish refused');
+    const { snapshot, actions } = run([
+      created[0]!,
+      created[1]!,
+      { type: 'setup.error', stage: 'publish', error },
+      { type: 'undo.done', stage: 'tools' },
+      { type: 'undo.done', stage: 'session' },
+    ]);
+    expect(spawned(actions).filter((id) => id.startsWith('undo:'))).toEqual(['undo:tools', 'undo:session']);
+    expect(snapshot.value).toBe('failed');
+    expect(snapshot.context.creationError).toBe(error);
+  });
+
+  it('a failure of the first stage has nothing to undo and ends failed at once', () => {
+    const { snapshot, actions } = run([{ type: 'setup.error', stage: 'session', error: 'disk' }]);
+    expect(snapshot.value).toBe('failed');
+    expect(spawned(actions)).toEqual(['stage']);
+  });
+
+  it('a dispose during creation lets the running stage finish, then rolls it back and ends disposed', () => {
+    const asked = run([created[0]!, { type: 'agent.dispose' }]);
+    expect(asked.snapshot.value).toEqual({ creating: 'tools' });
+    const { snapshot, actions } = run(
+      [created[1]!, { type: 'undo.done', stage: 'tools' }, { type: 'undo.done', stage: 'session' }],
+      asked.snapshot,
+    );
+    expect(spawned(actions)).toEqual(['undo:tools', 'undo:session']);
+    expect(snapshot.value).toBe('disposed');
+    expect(snapshot.context.creationError).toBe('disposed during creation');
+  });
+});
+
+describe('agent chart: inbox (pure transitions)', () => {
+  const idle = run(created).snapshot;
+
+  it('inject waits without waking an idle agent; steer and followup wake it', () => {
+    const injected = run([inject('i1')], idle);
+    expect(injected.snapshot.value).toEqual({ ready: 'idle' });
+    expect(ids(injected.snapshot.context.inbox)).toEqual(['i1']);
+    expect(logged(injected.actions)).toEqual([
+      { type: 'inbox.queued', data: { id: 'i1', channel: 'inject', message: 'i1' } },
+    ]);
+    for (const wake of [steer('s1'), followup('f1')]) {
+      const woken = run([inject('i1'), wake], idle);
+      expect(woken.snapshot.value).toEqual({ ready: 'running' });
+      expect(spawned(woken.actions)).toEqual(['turn']);
+      // The turn takes everything waiting, the inject included.
+      expect(woken.snapshot.context.inbox).toEqual([]);
+    }
+  });
+
+  it('while running, followups wait for the next turn and steer/inject go to the turn', () => {
+    const running = run([followup('f1')], idle).snapshot;
+    const { snapshot, actions } = run([followup('f2'), steer('s1'), inject('i1')], running);
+    expect(ids(snapshot.context.inbox)).toEqual(['f2']);
+    expect(sent(actions)).toEqual([
+      { type: 'inbox.nextStep', items: [{ id: 's1', channel: 'steer', message: 's1' }] },
+      { type: 'inbox.nextStep', items: [{ id: 'i1', channel: 'inject', message: 'i1' }] },
+    ]);
+    expect(logged(actions).map((entry) => entry.type)).toEqual([
+      'inbox.queued',
+      'inbox.queued',
+      'inbox.queued',
+    ]);
+    const next = run([turnDone()], snapshot);
+    expect(next.snapshot.value).toEqual({ ready: 'running' });
+    expect(next.snapshot.context.lastTurn).toBe(2);
+  });
+
+  it('after a cancel queued input is held (not dropped), unclaimed items go back to the front', () => {
+    const running = run([followup('f1')], idle).snapshot;
+    const canceled = run([followup('f2'), { type: 'agent.cancel', cause: 'user' }], running);
+    expect(sent(canceled.actions)).toEqual([{ type: 'turn.cancel', cause: 'user' }]);
+    expect(canceled.snapshot.context.held).toBe(true);
+    const unclaimed: InboxItem = { id: 's1', channel: 'steer', message: 's1' };
+    const ended = run([turnDone([unclaimed])], canceled.snapshot);
+    expect(ended.snapshot.value).toEqual({ ready: 'idle' });
+    expect(ids(ended.snapshot.context.inbox)).toEqual(['s1', 'f2']);
+    // An inject does not release held input; new waking input does, and the turn takes it all.
+    const stillHeld = run([inject('i1')], ended.snapshot);
+    expect(stillHeld.snapshot.value).toEqual({ ready: 'idle' });
+    const woken = run([followup('f3')], stillHeld.snapshot);
+    expect(woken.snapshot.value).toEqual({ ready: 'running' });
+    expect(woken.snapshot.context.held).toBe(false);
+    const turnSpawn = woken.actions.find((action) => action.type === 'xstate.spawnChild');
+    const turnInput = (turnSpawn?.params as { input: { followups: InboxItem[]; nextStep: InboxItem[] } })
+      .input;
+    expect([ids(turnInput.followups), ids(turnInput.nextStep)]).toEqual([
+      ['f2', 'f3'],
+      ['s1', 'i1'],
+    ]);
+  });
+
+  it('a cancel in idle holds what is queued; clearInbox logs inbox.cleared and empties it', () => {
+    const held = run([inject('i1'), { type: 'agent.cancel', cause: 'user' }], idle);
+    expect(held.snapshot.context.held).toBe(true);
+    expect(ids(held.snapshot.context.inbox)).toEqual(['i1']);
+    const cleared = run([{ type: 'agent.cancel', cause: 'user', clearInbox: true }], held.snapshot);
+    expect(logged(cleared.actions)).toEqual([{ type: 'inbox.cleared', data: { ids: ['i1'] } }]);
+    expect(cleared.snapshot.context.inbox).toEqual([]);
+  });
+});
+
+describe('agent chart: dispose (pure transitions)', () => {
+  const idle = run(created).snapshot;
+
+  it('from idle: logs session.end, flushes, revokes, ends disposed', () => {
+    const flushing = run([{ type: 'agent.dispose' }], idle);
+    expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
+    expect(logged(flushing.actions)).toEqual([{ type: 'session.end', data: { reason: 'disposed' } }]);
+    expect(spawned(flushing.actions)).toEqual(['flush']);
+    const revoking = run([{ type: 'log.flushed' }], flushing.snapshot);
+    expect(revoking.snapshot.value).toEqual({ disposing: 'revoking' });
+    const done = run([{ type: 'revoke.done' }], revoking.snapshot);
+    expect(done.snapshot.value).toBe('disposed');
+    expect(done.snapshot.status).toBe('done');
+  });
+
+  it('from running: cancels the turn with cause disposed and waits for it before flushing', () => {
+    const running = run([followup('f1')], idle).snapshot;
+    const quiescing = run([{ type: 'agent.dispose' }, followup('late')], running);
+    expect(quiescing.snapshot.value).toEqual({ disposing: 'quiescing' });
+    expect(sent(quiescing.actions)).toEqual([{ type: 'turn.cancel', cause: 'disposed' }]);
+    // Input after dispose is refused by the chart (and by the handle before it).
+    expect(quiescing.snapshot.context.inbox).toEqual([]);
+    const flushing = run([turnDone()], quiescing.snapshot);
+    expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
+  });
+});
