@@ -153,7 +153,8 @@ describe('agent chart: inbox (pure transitions)', () => {
     expect(woken.snapshot.value).toEqual({ ready: 'running' });
     expect(woken.snapshot.context.held).toBe(false);
     const turnSpawn = woken.actions.find((action) => action.type === 'xstate.spawnChild');
-    const turnInput = (turnSpawn?.params as { input: { followups: InboxItem[]; nextStep: InboxItem[] } })
+    expect(turnSpawn).toBeDefined();
+    const turnInput = (turnSpawn!.params as { input: { followups: InboxItem[]; nextStep: InboxItem[] } })
       .input;
     expect([ids(turnInput.followups), ids(turnInput.nextStep)]).toEqual([
       ['f2', 'f3'],
