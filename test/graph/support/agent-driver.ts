@@ -107,23 +107,27 @@ export class GateStore implements SessionStore {
 
 /** A pre-step hook whose every call waits until the test allows or vetoes it. */
 export class HookGate {
-  private waiting: ((result: undefined | { veto: string }) => void)[] = [];
+  private queue: ((result: undefined | { veto: string }) => void)[] = [];
   calls = 0;
 
   readonly hook = (): Promise<undefined | { veto: string }> =>
     new Promise((resolve) => {
       this.calls++;
-      this.waiting.push(resolve);
+      this.queue.push(resolve);
     });
 
+  get waiting(): number {
+    return this.queue.length;
+  }
+
   answer(result: undefined | { veto: string }): void {
-    const resolve = this.waiting.shift();
+    const resolve = this.queue.shift();
     if (!resolve) throw new Error('no pre-step hook call is waiting');
     resolve(result);
   }
 
   allowAll(): void {
-    for (const resolve of this.waiting.splice(0)) resolve(undefined);
+    for (const resolve of this.queue.splice(0)) resolve(undefined);
   }
 }
 
