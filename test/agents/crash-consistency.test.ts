@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { fileStore } from '../../src/session/file-store.ts';
+import { pendingInbox, repair } from '../../src/session/repair.ts';
+import type { LogEvent } from '../../src/session/types.ts';
+import {
+  assertCallsPaired,
+  counterIds,
+  echoTool,
+  routedModel,
+  tickingClock,
+  turnStarts,
+} from '../support/crash-kit.ts';
+
+// A real child process runs an agent on the file store and is killed with SIGKILL at one point of its
+// run; then this process loads the session, repairs it and resumes it to completion. 14 kill points.
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const fixture = join(root, 'test/fixtures/crash-child.ts');
+
+type KillPoint = {
+  point: string;
+  /** The types repair appends to the log the kill left behind. */
+  repaired: string[];
+  /** Turn numbers in the final log, after resuming and one more turn. */
+  turns: number[];
+  /** Whether the kill left a torn last line (dropped on load with a warning). */
+  torn?: boolean;
+  /** The outcome repair gives the slow call, when the kill lost its result. */
+  slowOutcome?: 'unknown' | 'not_started';
+};
+
+// Kills before a model request leave the turn open (step.start is written with the request's flush).
+const closeTurn = ['turn.end'];
+const killPoints: KillPoint[] = [
+  { point: 'after-create', repaired: [], turns: [1] },
+  { point: 'before-model-1', repaired: closeTurn, turns: [1, 2] },
+  { point: 'mid-stream-1', repaired: closeTurn, turns: [1, 2] },
+  { point: 'in-note-tool', repaired: closeTurn, turns: [1, 2] },
+  { point: 'before-model-2', repaired: closeTurn, turns: [1, 2] },
+  { point: 'mid-stream-2', repaired: closeTurn, turns: [1, 2] },
+  { point: 'in-slow-tool', repaired: closeTurn, turns: [1, 2] },
+  {
+    point: 'flush-cut-after-call',
+    repaired: ['tool.result', 'step.end', 'turn.end'],
+    turns: [1, 2],
+    torn: true,
+    slowOutcome: 'not_started',
+  },
+  {
+    point: 'flush-cut-after-started',
+    repaired: ['tool.result', 'step.end', 'turn.end'],
+    turns: [1, 2],
+    torn: true,
+    slowOutcome: 'unknown',
+  },
+  // From here the follow-up queued during the slow tool is durable: it must be answered after resume.
+  { point: 'before-model-3', repaired: closeTurn, turns: [1, 2, 3] },
+  { point: 'flush-turn-end', repaired: ['turn.end'], turns: [1, 2, 3], torn: true },
+  { point: 'before-model-4', repaired: closeTurn, turns: [1, 2, 3] },
+  { point: 'after-all', repaired: [], turns: [1, 2, 3] },
+  { point: 'flush-session-end', repaired: [], turns: [1, 2, 3], torn: true },
+];
+
+const dirs = new Map<string, string>();
+
+/** Runs the fixture until it reports the kill point, then SIGKILLs it. */
+function crashAt(dir: string, point: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fixture, dir, point], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes(`AT ${point}\n`)) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL' && stdout.includes(`AT ${point}`)) done();
+      else fail(new Error(`the child never reached ${point} (exit ${code}, ${signal}): ${stdout} ${stderr}`));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const pending = [...killPoints];
+  const worker = async () => {
+    for (let next = pending.shift(); next; next = pending.shift()) {
+      const dir = await mkdtemp(join(tmpdir(), `agentchart-crash-${next.point}-`));
+      dirs.set(next.point, dir);
+      await crashAt(dir, next.point);
+    }
+  };
+  await Promise.all(Array.from({ length: 5 }, worker));
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([...dirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+function claimedIds(events: readonly LogEvent[]): string[] {
+  return events.flatMap((e) => (e.type === 'inbox.claimed' ? (e.data.ids as string[]) : []));
+}
+
+describe('crash consistency: SIGKILL at a point, then load, repair and resume to completion', () => {
+  it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome }) => {
+    const dir = dirs.get(point)!;
+    const loaded = await fileStore(dir).load('crash');
+    expect(loaded.warnings).toHaveLength(torn ? 1 : 0);
+    const before = loaded.events;
+    expect(repair(before, { now: () => 0 }).appended.map((e) => e.type)).toEqual(repaired);
+    const queuedBefore = before.filter((e) => e.type === 'inbox.queued').map((e) => String(e.data.id));
+
+    const model = routedModel({}, (request) => {
+      const last = request.messages.filter((m) => m.role === 'user').at(-1);
+      return { text: `resumed: ${last?.role === 'user' ? last.content : ''}` };
+    });
+    const system = createAgentSystem({
+      model,
+      tools: [echoTool],
+      store: fileStore(dir),
+      ids: counterIds('r'),
+      clock: tickingClock(5_000),
+      projectInstructions: false,
+      permissionMode: 'bypass',
+    });
+    const agent = await system.resumeAgent('crash');
+    expect(
+      agent
+        .log()
+        .slice(before.length, before.length + repaired.length)
+        .map((e) => e.type),
+    ).toEqual(repaired);
+    await agent.whenIdle(); // a follow-up that was queued but never answered runs first
+    expect(await agent.run('finish')).toMatchObject({ reason: 'completed', text: 'resumed: finish' });
+    await system.dispose();
+
+    const final = (await fileStore(dir).load('crash')).events;
+    expect(final.slice(0, before.length)).toEqual(before); // the log is appended to, never rewritten
+    assertCallsPaired(final, point);
+    expect(turnStarts(final)).toEqual(turns);
+    expect(final.filter((e) => e.type === 'turn.end').map((e) => e.turn)).toEqual(turns);
+    // No queued input is lost: everything queued before the kill is claimed exactly once in the end.
+    expect(pendingInbox(final)).toEqual([]);
+    const claimed = claimedIds(final);
+    for (const id of queuedBefore)
+      expect(
+        claimed.filter((c) => c === id),
+        id,
+      ).toHaveLength(1);
+    if (queuedBefore.length === 3) {
+      const asked = final.filter((e) => e.type === 'user.message' && e.data.content === 'second question');
+      expect(asked).toHaveLength(1);
+    }
+    if (slowOutcome) {
+      const result = final.find((e) => e.type === 'tool.result' && e.data.callId === 'slow_1');
+      expect(result?.data.outcome).toBe(slowOutcome);
+    }
+  });
+});
