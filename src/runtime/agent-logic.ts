@@ -16,7 +16,7 @@ import type { LogEntry } from '../machines/log-entry.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
-import { project } from '../session/projection.ts';
+import { ProjectionCache } from '../session/projection-cache.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { AgentResources } from './agent-resources.ts';
 import type { Clock } from './clock.ts';
@@ -56,6 +56,7 @@ export function buildAgentLogic(deps: AgentLogicDeps) {
     },
   } as SessionLog;
   const flushActor = createLogFlushActor(lazyLog, reportError);
+  const projection = new ProjectionCache();
 
   const toolBatch = toolBatchMachine.provide({
     actions: log,
@@ -80,8 +81,7 @@ export function buildAgentLogic(deps: AgentLogicDeps) {
         agentId,
         provider: resources.plan.provider,
         log: lazyLog,
-        buildRequest: () =>
-          project(resources.requireLog().events, { system: resources.system, tools: resources.specs }),
+        buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
         publish,
       }),
     },

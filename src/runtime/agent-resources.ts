@@ -57,6 +57,16 @@ export class AgentResources {
     },
   ) {}
 
+  private projectOptionsMemo: { system: string; tools: ToolSpec[] } | undefined;
+
+  /** The same object while system prompt and tools stay the same, so projection can reuse its work. */
+  projectOptions(): { system: string; tools: ToolSpec[] } {
+    if (this.projectOptionsMemo?.system !== this.system || this.projectOptionsMemo.tools !== this.specs) {
+      this.projectOptionsMemo = { system: this.system, tools: this.specs };
+    }
+    return this.projectOptionsMemo;
+  }
+
   requireLog(): SessionLog {
     if (!this.log) throw new Error(`agent ${this.plan.agentId} has no open session`);
     return this.log;

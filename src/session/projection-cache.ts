@@ -1,0 +1,65 @@
+import type { ModelMessage, ModelRequest } from '../providers/types.ts';
+import { type ProjectOptions, project } from './projection.ts';
+import { isEvent, type LogEvent } from './types.ts';
+
+/**
+ * `project()` for a log that only grows, at the cost of the new events rather than the whole log.
+ *
+ * The messages of the events already projected are reused when that projection was closed (every
+ * assistant tool call had its result) and the new events stand alone (no compaction, no result for a
+ * call made before them); otherwise it projects the whole log again. Either way the result equals
+ * `project(events, options)` — a test holds it to that on every prefix of recorded logs.
+ */
+export class ProjectionCache {
+  private projected = 0;
+  private messages: ModelMessage[] = [];
+  private closed = false;
+  private options: ProjectOptions | undefined;
+
+  project(events: readonly LogEvent[], options: ProjectOptions): ModelRequest {
+    const reusable = this.closed && options === this.options && events.length >= this.projected;
+    const suffix = reusable ? events.slice(this.projected) : events;
+    if (!reusable || !standsAlone(suffix))
+      return this.remember(events, options, project(events, options).messages);
+    const tail = project(suffix, options).messages;
+    return this.remember(
+      events,
+      options,
+      tail.length === 0 ? this.messages : this.messages.concat(tail),
+      tail,
+    );
+  }
+
+  private remember(
+    events: readonly LogEvent[],
+    options: ProjectOptions,
+    messages: ModelMessage[],
+    added: ModelMessage[] = messages,
+  ): ModelRequest {
+    this.projected = events.length;
+    this.options = options;
+    this.messages = messages;
+    // The tail decides: the part before it was closed, or the whole log was just projected.
+    this.closed = allCallsAnswered(added);
+    return { system: options.system, tools: options.tools, messages: [...messages] };
+  }
+}
+
+function standsAlone(events: readonly LogEvent[]): boolean {
+  const issued = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'compaction')) return false;
+    if (isEvent(event, 'assistant.message')) for (const call of event.data.toolCalls) issued.add(call.id);
+    if (isEvent(event, 'tool.result') && !issued.has(event.data.callId)) return false;
+  }
+  return true;
+}
+
+function allCallsAnswered(messages: readonly ModelMessage[]): boolean {
+  let open = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') open += message.toolCalls.length;
+    else if (message.role === 'tool') open--;
+  }
+  return open === 0;
+}
