@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,7 +50,9 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
         '(use --yes for accept-edits or --mode bypass to allow them).\n',
     );
     const out = run.stdout.split('\n');
-    expect(out[0]).toBe(`agentchart: openai gpt-4.1 · mode default · ${workspace}`);
+    expect(out[0]).toBe(
+      `agentchart: OpenAI-compatible gpt-4.1 at ${server.url}/v1 (Chat Completions, key from OPENAI_API_KEY) · mode default · ${workspace}`,
+    );
     expect(out).toContain('→ write_file a.txt');
     expect(out.some((entry) => entry.startsWith('  write_file denied (by headless)'))).toBe(true);
     expect(out).toContain('I was not allowed to write.');
@@ -115,6 +117,13 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>"\n`,
     );
 
+    const again = await runCli(['run', 'hello', '--cwd', workspace, '--session', file], { env });
+    expect(again).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `agentchart: ${file} already exists; continue it with: agentchart resume ${file} "<next message>"\n`,
+    });
+
     server.reply({ turn: { text: ['Second answer.'] } });
     const resumed = await runCli(['resume', file, 'and again'], { env });
     expect(resumed.code).toBe(0);
@@ -130,5 +139,33 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     expect(
       lastRequest.filter((message) => message.role !== 'system').map((message) => message.content),
     ).toEqual(['hello', 'First answer.', 'and again']);
+  });
+
+  it('resume without a message answers input that was queued but never answered', async () => {
+    const file = join(workspace, 'queued.jsonl');
+    const config = { provider: 'openai', model: 'gpt-recorded', cwd: workspace, permissionMode: 'default' };
+    const recorded = [
+      { v: 1, seq: 0, ts: 1, type: 'session.start', data: { agentId: 'queued', config } },
+      {
+        v: 1,
+        seq: 1,
+        ts: 2,
+        type: 'inbox.queued',
+        data: { id: 'q1', channel: 'followup', message: 'left over' },
+      },
+    ];
+    await writeFile(file, recorded.map((event) => `${JSON.stringify(event)}\n`).join(''));
+    server.reply({ turn: { text: ['Answered at last.'] } });
+    const run = await runCli(['resume', file], { env });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n')[0]).toBe(
+      `agentchart: resuming queued (2 events; 1 queued message(s) run first) with OpenAI-compatible gpt-recorded at ${server.url}/v1 (Chat Completions, key from OPENAI_API_KEY)`,
+    );
+    expect(run.stdout).toContain('Turn 1 ended: completed');
+    expect(server.requests[0]!.body.model).toBe('gpt-recorded');
+    const log = await readLog(file);
+    expect(log.filter((event) => event.type === 'user.message').map((event) => event.data.content)).toEqual([
+      'left over',
+    ]);
   });
 });

@@ -39,15 +39,16 @@ export async function resumeCommand(
   );
   const chosen = providerFor(io, flags);
   // Keep the recorded model when the same provider is chosen again and no --model says otherwise.
-  const sameProvider = flags.model === undefined && chosen.name === config.provider;
-  const provider = sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
+  const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
+  const { provider, description } =
+    sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
   const mode = flags.mode ?? (flags.yes ? 'accept-edits' : (config.mode ?? 'default'));
   const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode });
   try {
     const agent = await system.resumeAgent(sessionId);
     const ui = flags.json ? io.stderr : io.stdout;
     const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
-    line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${provider.model}`);
+    line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${description}`);
     const start = async (): Promise<RunResult> => {
       if (message !== undefined) return agent.run(message);
       await agent.whenIdle();

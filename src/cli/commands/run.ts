@@ -35,14 +35,18 @@ export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '-
 }
 
 /** The model from flags and environment, or a `CliError` (exit 2) carrying the guidance text. */
-export function providerFor(io: CliIo, flags: AgentFlags, fallbackModel?: string): Provider {
+export function providerFor(
+  io: CliIo,
+  flags: AgentFlags,
+  fallbackModel?: string,
+): { provider: Provider; description: string } {
   const choice = selectProvider({
     provider: flags.provider,
     model: flags.model ?? fallbackModel,
     env: io.env,
   });
   if ('error' in choice) throw new CliError(choice.error, { exitCode: 2 });
-  return choice.provider;
+  return choice;
 }
 
 /**
@@ -81,16 +85,23 @@ export function cliAgentSystem(options: {
 /** `agentchart run "<task>"`: one turn of a coding agent in a folder, shown live. */
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const provider = providerFor(io, flags);
+  const { provider, description } = providerFor(io, flags);
   const mode = flags.mode ?? (flags.yes ? 'accept-edits' : 'default');
   const target = flags.session
     ? sessionFileLocation(resolve(io.cwd, flags.session))
     : { dir: join(cwd, '.agentchart', 'sessions'), sessionId: undefined };
-  const { system, closePrompt } = cliAgentSystem({ io, provider, store: fileStore(target.dir), cwd, mode });
+  const store = fileStore(target.dir);
+  if (target.sessionId !== undefined && (await store.exists(target.sessionId))) {
+    throw new CliError(
+      `${flags.session} already exists; continue it with: agentchart resume ${flags.session} "<next message>"`,
+      { exitCode: 2 },
+    );
+  }
+  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode });
   try {
     const agent = await system.createAgent(target.sessionId ? { id: target.sessionId } : {});
     const ui = flags.json ? io.stderr : io.stdout;
-    line(ui, `agentchart: ${provider.name} ${provider.model} · mode ${mode} · ${cwd}`);
+    line(ui, `agentchart: ${description} · mode ${mode} · ${cwd}`);
     const sessionFile = join(target.dir, `${agent.sessionId}.jsonl`);
     return await driveSession({
       io,
