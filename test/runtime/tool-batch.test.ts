@@ -232,6 +232,30 @@ describe('model order and parallelism', () => {
   });
 });
 
+describe('timeouts', () => {
+  it('a call that outlives its timeout on the injected clock settles as timeout, in model order', async () => {
+    const probe = new GateTool('probe', { safe: true });
+    const harness = await createHarness({ tools: [probe] });
+    await startRun(harness);
+    (await harness.model.request(0)).answer('', [probeCall('c1'), probeCall('c2')]);
+    await settle();
+    probe.finish('c2');
+    await settle();
+    // The default tool timeout is 10 minutes of clock time; nothing real waits.
+    harness.clock.advance(600_000);
+    await settle();
+    expect(probe.aborted).toEqual(['c1']);
+    const results = harness.agent.log().filter((event) => event.type === 'tool.result');
+    expect(results.map((event) => [event.data.callId, event.data.outcome, event.data.content])).toEqual([
+      ['c1', 'timeout', 'The tool did not finish within 600000 ms and was stopped.'],
+      ['c2', 'ok', 'done c2'],
+    ]);
+    (await harness.model.request(1)).answer('Noted.');
+    expect((await harness.run!).reason).toBe('completed');
+    await disposeAndCheck(harness);
+  });
+});
+
 describe('calls the model got wrong', () => {
   it('an unknown tool and invalid arguments become error results with the message the model reads', async () => {
     const probe = new GateTool('probe', { safe: true });
