@@ -90,7 +90,12 @@ const scenarios: Scenario[] = [
       child: [{ toolCalls: [wait] }, { text: 'child done' }],
     },
     alive: 2,
-    reached: inTool(2),
+    // The quick child's result is committed (it is first in model order) and its sibling is in its tool.
+    reached: (system, gate) =>
+      inTool(2)(system, gate) &&
+      system
+        .list()
+        .some((agent) => agent.id === 'parent' && agent.log().some((e) => e.type === 'tool.result')),
     completedChildren: 1,
   },
 ];
