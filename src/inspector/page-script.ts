@@ -1,0 +1,206 @@
+/**
+ * The inspector page's script: plain DOM, no framework, text set with `textContent` only (agent output
+ * is never parsed as HTML). It keeps per-agent logs and streaming text, and redraws once per frame.
+ */
+export const pageScript = String.raw`
+'use strict';
+const S = { source: '', agents: new Map(), logs: new Map(), streaming: new Map(), inspection: [],
+  selected: null, tab: 'transcript', dirty: false, follow: true };
+const MAX_INSPECTION = 1000;
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+function add(parent, ...kids) { for (const kid of kids) if (kid) parent.appendChild(kid); return parent; }
+function stateName(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return String(value);
+  return Object.entries(value).map(([k, v]) => { const inner = stateName(v); return inner ? k + '.' + inner : k; }).join(',');
+}
+function json(value) { try { return JSON.stringify(value, null, 2); } catch (e) { return String(value); } }
+
+function logOf(id) { let log = S.logs.get(id); if (!log) { log = { events: [], loaded: false }; S.logs.set(id, log); } return log; }
+function addEvents(id, events) {
+  const log = logOf(id);
+  for (const event of events) {
+    if (log.events[event.seq]) continue;
+    log.events[event.seq] = event;
+    if (event.type === 'assistant.message' || event.type === 'turn.end') S.streaming.delete(id);
+  }
+}
+async function loadLog(id) {
+  try {
+    const response = await fetch('/api/agents/' + encodeURIComponent(id) + '/log');
+    if (!response.ok) return;
+    const body = await response.json();
+    addEvents(id, body.events);
+    logOf(id).loaded = true;
+    redraw();
+  } catch (error) { console.warn('inspector: could not load the log of ' + id, error); }
+}
+
+function onMessage(m) {
+  switch (m.kind) {
+    case 'snapshot':
+      S.source = m.source; document.getElementById('title').textContent = m.title;
+      document.getElementById('source').textContent = m.source === 'live' ? 'live' : 'recorded (read-only)';
+      S.agents = new Map(m.agents.map((a) => [a.id, a]));
+      for (const a of m.agents) { addEvents(a.id, a.recent); void loadLog(a.id); }
+      if (!S.selected || !S.agents.has(S.selected)) S.selected = m.agents.length ? m.agents[0].id : null;
+      break;
+    case 'agent':
+      if (!S.agents.has(m.agent.id)) void loadLog(m.agent.id);
+      S.agents.set(m.agent.id, m.agent);
+      if (!S.selected) S.selected = m.agent.id;
+      break;
+    case 'log': addEvents(m.agentId, [m.event]); break;
+    case 'delta': {
+      const cur = S.streaming.get(m.agentId);
+      if (cur && cur.turn === m.turn && cur.step === m.step) { cur[m.thinking ? 'thinking' : 'text'] += m.text; }
+      else S.streaming.set(m.agentId, { turn: m.turn, step: m.step, text: m.thinking ? '' : m.text, thinking: m.thinking ? m.text : '' });
+      break;
+    }
+    case 'reset': S.inspection.push({ kind: 'note', text: 'fell behind: ' + m.dropped + ' messages dropped, resynced' }); break;
+    default:
+      S.inspection.push(m);
+      if (S.inspection.length > MAX_INSPECTION) S.inspection.splice(0, S.inspection.length - MAX_INSPECTION);
+  }
+  redraw();
+}
+
+function redraw() { if (S.dirty) return; S.dirty = true; requestAnimationFrame(render); }
+function render() {
+  S.dirty = false;
+  renderAgents(); renderMachines(); renderTurns();
+  const content = document.getElementById('content');
+  const atBottom = content.scrollTop + content.clientHeight >= content.scrollHeight - 30;
+  content.replaceChildren();
+  if (!S.selected) add(content, el('div', 'empty', 'No agents yet. They appear here as soon as they are created.'));
+  else if (S.tab === 'transcript') renderTranscript(content);
+  else if (S.tab === 'log') renderLog(content);
+  else renderInspection(content);
+  if (atBottom) content.scrollTop = content.scrollHeight;
+}
+
+function renderAgents() {
+  const box = document.getElementById('agents'); box.replaceChildren();
+  const all = [...S.agents.values()];
+  const ordered = []; const visit = (parent) => { for (const a of all) if ((a.parent || null) === parent && !ordered.includes(a)) { ordered.push(a); visit(a.id); } };
+  visit(null); for (const a of all) if (!ordered.includes(a)) ordered.push(a);
+  for (const a of ordered) {
+    const button = el('button', 'agent' + (a.id === S.selected ? ' selected' : '') + (a.parent ? ' child' : ''));
+    add(button, el('span', 'id', a.id), document.createTextNode(' '), el('span', 'pill ' + a.state.replace(/\W/g, '_'), a.state));
+    if (!a.live) add(button, document.createTextNode(' '), el('span', 'pill', a.state === 'disposed' ? 'ended' : 'recorded'));
+    add(button, el('div', 'note', a.logLength + ' log events' + (a.parent ? ' · subagent of ' + a.parent : '')));
+    button.onclick = () => { S.selected = a.id; redraw(); };
+    box.appendChild(button);
+  }
+}
+
+function renderMachine(node) {
+  const chart = CHARTS[node.id];
+  const box = el('div', 'machine');
+  add(box, el('div', 'name', node.id + (node.status !== 'active' ? ' (' + node.status + ')' : '')));
+  if (chart) {
+    const states = el('div', 'states'); const active = stateName(node.value); const top = active.split('.')[0];
+    for (const [name] of chart) states.appendChild(el('span', 'st' + (name === top ? ' active' : ''), name === top && active !== top ? active.split('.').join(' › ') : name));
+    box.appendChild(states);
+  } else if (node.value !== null && node.value !== undefined) box.appendChild(el('div', 'states', stateName(node.value)));
+  const kids = el('div', 'kids');
+  for (const child of node.children || []) kids.appendChild(renderMachine(child));
+  return add(box, kids);
+}
+function renderMachines() {
+  const box = document.getElementById('machines'); box.replaceChildren();
+  const a = S.agents.get(S.selected);
+  if (!a) return;
+  if (a.tree) box.appendChild(renderMachine(a.tree));
+  else box.appendChild(el('div', 'note', 'A recording has no live machines: its final state is ' + a.state + '.'));
+}
+function renderTurns() {
+  const box = document.getElementById('turns'); box.replaceChildren();
+  const a = S.agents.get(S.selected);
+  if (!a) return;
+  if (!a.turns.length) box.appendChild(el('div', 'note', 'No turn yet.'));
+  for (const t of a.turns) {
+    const turn = add(el('div', 'turn'), el('b', '', 'turn ' + t.turn + ' '), el('span', 'pill ' + (t.reason || t.state), t.reason || t.state));
+    for (const s of t.steps) {
+      add(turn, add(el('div', ''), el('span', '', 'step ' + s.step + ' '), el('span', 'pill ' + s.state, s.state.replace('_', ' ')),
+        s.attempts ? el('span', 'note', ' retry ' + s.attempts) : null));
+      for (const c of s.calls) add(turn, add(el('div', 'call'), el('span', '', c.name), el('span', 'pill ' + (c.outcome || c.state), c.outcome || c.state.replace('_', ' '))));
+    }
+    box.appendChild(turn);
+  }
+}
+
+function renderTranscript(box) {
+  const events = logOf(S.selected).events.filter(Boolean);
+  const tools = new Map();
+  for (const e of events) {
+    const d = e.data;
+    switch (e.type) {
+      case 'turn.start': box.appendChild(el('div', 'divider', 'Turn ' + e.turn)); break;
+      case 'user.message': add(box, add(el('div', 'msg user'), el('div', 'who', d.channel === 'followup' ? 'user' : 'user (' + d.channel + ')'), document.createTextNode(d.content))); break;
+      case 'inbox.queued': if (d.channel !== 'followup') box.appendChild(el('div', 'note', 'queued for the next step (' + d.channel + '): ' + d.message)); break;
+      case 'assistant.message': if (d.text) add(box, add(el('div', 'msg'), el('div', 'who', 'assistant' + (d.interrupted ? ' (interrupted)' : '')), document.createTextNode(d.text))); break;
+      case 'assistant.attempt': box.appendChild(el('div', 'note warn', 'model error (' + d.error.kind + '): ' + d.error.message + ' — attempt ' + d.attempt + ', retrying in ' + d.retryInMs + ' ms')); break;
+      case 'tool.call': {
+        const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending');
+        add(card, add(el('div', 'head'), el('b', '', d.name), pill, el('span', 'note', d.callId)), el('pre', '', json(d.input)));
+        tools.set(d.callId, { card, pill }); box.appendChild(card); break;
+      }
+      case 'approval.asked': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill awaiting_approval'; t.pill.textContent = 'awaiting approval'; } break; }
+      case 'approval.decided': { const t = tools.get(d.callId); if (t && d.by !== 'mode') t.card.appendChild(el('div', 'note ' + (d.outcome === 'deny' ? 'bad' : ''), '  ' + d.outcome + ' by ' + d.by + (d.reason ? ': ' + d.reason : ''))); break; }
+      case 'tool.started': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill running'; t.pill.textContent = 'running'; } break; }
+      case 'tool.result': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill ' + d.outcome; t.pill.textContent = d.outcome; t.card.appendChild(el('pre', '', d.content)); } break; }
+      case 'turn.end': box.appendChild(el('div', 'note ' + (d.reason === 'completed' ? '' : 'bad'), 'Turn ' + e.turn + ' ended: ' + d.reason + (d.usage ? ' · ' + d.usage.inputTokens + ' in / ' + d.usage.outputTokens + ' out tokens' : ''))); break;
+      case 'agent.spawned': box.appendChild(el('div', 'note', 'spawned subagent ' + d.childSessionId)); break;
+      case 'compaction': box.appendChild(el('div', 'note', 'compacted events ' + d.replaces[0] + '–' + d.replaces[1])); break;
+      case 'session.end': box.appendChild(el('div', 'divider', 'Session ended')); break;
+    }
+  }
+  const live = S.streaming.get(S.selected);
+  if (live) {
+    if (live.thinking) add(box, add(el('div', 'msg'), el('div', 'who', 'thinking'), document.createTextNode(live.thinking)));
+    add(box, add(el('div', 'msg streaming'), el('div', 'who', 'assistant (streaming)'), document.createTextNode(live.text)));
+  }
+  if (!events.length) box.appendChild(el('div', 'empty', 'Loading the log…'));
+}
+function renderLog(box) {
+  const table = el('table', 'log');
+  for (const e of logOf(S.selected).events.filter(Boolean)) {
+    const row = el('tr');
+    const details = add(el('details'), el('summary', '', json(e.data).slice(0, 140).replace(/\s+/g, ' ')), el('pre', '', json(e.data)));
+    add(row, el('td', '', e.seq), el('td', '', e.turn === undefined ? '' : e.turn + (e.step === undefined ? '' : '.' + e.step)), el('td', 'type', e.type), add(el('td'), details));
+    table.appendChild(row);
+  }
+  box.appendChild(table);
+}
+function renderInspection(box) {
+  const lines = S.inspection.filter((m) => m.kind === 'note' || m.agentId === S.selected || m.agentId === '').slice(-400).map((m) => {
+    const where = m.path ? (m.path.length ? m.path.join('/') : 'agent') : '';
+    switch (m.kind) {
+      case 'actor': return '+ ' + where + ' (' + m.src + ')';
+      case 'state': return '  ' + where + ' → ' + (stateName(m.value) || '·') + (m.status !== 'active' ? ' [' + m.status + ']' : '') + '   on ' + m.event;
+      case 'event': return '  ' + where + ' ← ' + m.type;
+      case 'action': return '  ' + where + ' ! ' + m.type;
+      case 'progress': return '  progress ' + m.callId + ' ' + JSON.stringify(m.progress);
+      case 'error': return '! ' + m.message;
+      default: return '  ' + (m.text || m.kind);
+    }
+  });
+  box.appendChild(el('div', 'insp', lines.join('\n') || 'No inspection events yet (they start when this page connects).'));
+}
+
+for (const button of document.querySelectorAll('#tabs button')) {
+  button.onclick = () => { S.tab = button.dataset.tab; for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b === button); redraw(); };
+}
+const stream = new EventSource('/events');
+const conn = document.getElementById('conn');
+stream.onopen = () => { conn.textContent = 'connected'; conn.className = 'badge on'; };
+stream.onerror = () => { conn.textContent = S.source === 'recorded' ? 'idle' : 'reconnecting'; conn.className = 'badge off'; };
+stream.onmessage = (event) => onMessage(JSON.parse(event.data));
+`;

@@ -1,0 +1,91 @@
+import type { ActorSnapshot } from '../runtime/agent-handle.ts';
+import type { LogEvent, StopReason, ToolOutcome } from '../session/types.ts';
+
+/** Where a tool call is: from `tool.call` to its one `tool.result`. */
+export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | 'done';
+
+export type ToolCallView = {
+  callId: string;
+  name: string;
+  /** The arguments, with long strings cut. */
+  input: unknown;
+  state: ToolCallState;
+  outcome?: ToolOutcome;
+};
+
+export type StepView = {
+  step: number;
+  state: 'requesting' | 'retrying' | 'executing_tools' | 'done';
+  attempts: number;
+  calls: ToolCallView[];
+};
+
+export type TurnView = {
+  turn: number;
+  state: 'running' | 'ended';
+  reason?: StopReason;
+  steps: StepView[];
+};
+
+/** One agent as the inspector shows it: lifecycle, live actor tree (live only) and recent turns. */
+export type AgentView = {
+  id: string;
+  parent?: string;
+  /** `ready.idle`, `ready.running`, `disposed`, … for a live agent; derived from the log for a recording. */
+  state: string;
+  live: boolean;
+  /** The state of every machine right now (`agent.snapshot()`); absent for a recording. */
+  tree?: ActorSnapshot;
+  /** The last few turns, newest last. */
+  turns: TurnView[];
+  logLength: number;
+  /** The last log events, with long strings cut. */
+  recent: LogEvent[];
+};
+
+export type AgentsPayload = { source: 'live' | 'recorded'; title: string; agents: AgentView[] };
+
+/** Where an actor sits: its agent, and the local ids from the agent actor down (`['turn', 'step']`). */
+export type ActorPlace = {
+  /** The actor's `sessionId`, unique in the system. */
+  actor: string;
+  /** The parent's `sessionId`; null for an agent actor. */
+  parent: string | null;
+  agentId: string | null;
+  path: string[];
+  /** The logic's name: `agent`, `turn`, `step`, `toolBatch`, `toolCall`, `modelCall`, … */
+  src: string;
+};
+
+/**
+ * What `/events` streams, one JSON object per Server-Sent Event. Inspection events are projected to ids,
+ * state values and event types only: contexts and actor refs never leave the process.
+ */
+export type InspectorMessage =
+  | ({ kind: 'snapshot' } & AgentsPayload)
+  | ({ kind: 'actor' } & ActorPlace)
+  | ({ kind: 'state'; value: unknown; status: string; event: string } & ActorPlace)
+  | ({ kind: 'event'; type: string; source: string | null } & ActorPlace)
+  | ({ kind: 'action'; type: string } & ActorPlace)
+  | { kind: 'log'; agentId: string; event: LogEvent }
+  | { kind: 'delta'; agentId: string; turn: number; step: number; text: string; thinking: boolean }
+  | { kind: 'progress'; agentId: string; callId: string; progress: unknown }
+  | { kind: 'error'; agentId: string; message: string }
+  | { kind: 'agent'; agent: AgentView }
+  /** This client fell behind and missed messages; a fresh `snapshot` follows. */
+  | { kind: 'reset'; dropped: number };
+
+/**
+ * What the server serves: a live agent system or a recorded log.
+ *
+ * Contract: `subscribe` delivers messages in the order they happened; the first subscriber may start
+ * observation and the last unsubscribe stops it; `close` ends observation for good.
+ */
+export interface InspectorSource {
+  readonly kind: 'live' | 'recorded';
+  agents(): AgentsPayload;
+  /** The whole log of one agent (long strings cut), or undefined for an unknown agent. */
+  log(agentId: string): LogEvent[] | undefined;
+  subscribe(listener: (message: InspectorMessage) => void): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ConfigError } from '../errors/config-error.ts';
+import { parseLogText, sessionFileLocation } from '../session/file-store.ts';
+import { validateSequence } from '../session/schema.ts';
+import { isEvent, type LogEvent } from '../session/types.ts';
+import { compactLogEvent } from './compact.ts';
+import { parentOf, recordedState, TurnsView } from './log-view.ts';
+import type { AgentsPayload, AgentView, InspectorMessage, InspectorSource } from './protocol.ts';
+
+/** One recorded session: its id and events. */
+export type RecordedSession = { sessionId: string; events: LogEvent[] };
+
+const maxSessions = 50;
+
+/**
+ * Reads a session log file and the logs of the subagents it spawned (`agent.spawned`) when they sit in
+ * the same folder. Read-only: a torn last line is skipped with a warning, never truncated on disk.
+ */
+export async function loadRecording(
+  file: string,
+): Promise<{ sessions: RecordedSession[]; warnings: string[] }> {
+  const { dir, sessionId } = sessionFileLocation(file);
+  const sessions: RecordedSession[] = [];
+  const warnings: string[] = [];
+  const queue = [sessionId];
+  const seen = new Set(queue);
+  while (queue.length > 0 && sessions.length < maxSessions) {
+    const id = queue.shift()!;
+    const path = join(dir, `${id}.jsonl`);
+    const text = await readSessionFile(path, id === sessionId);
+    if (text === undefined) {
+      warnings.push(`subagent session ${id} is not in ${dir}`);
+      continue;
+    }
+    const parsed = parseLogText(text, path);
+    if (parsed.warning)
+      warnings.push(parsed.warning.replace(/ and truncated the file.*$/, ' (the file was left as it is)'));
+    validateSequence(parsed.events);
+    sessions.push({ sessionId: id, events: parsed.events });
+    for (const event of parsed.events) {
+      if (!isEvent(event, 'agent.spawned') || seen.has(event.data.childSessionId)) continue;
+      seen.add(event.data.childSessionId);
+      queue.push(event.data.childSessionId);
+    }
+  }
+  return { sessions, warnings };
+}
+
+async function readSessionFile(path: string, required: boolean): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (required) throw new ConfigError(`session log ${path} does not exist`, { cause: error });
+    return undefined;
+  }
+}
+
+/** The inspector's view of recorded sessions: the final states derived from the log, and no live stream. */
+export class RecordedSource implements InspectorSource {
+  readonly kind = 'recorded';
+  private readonly views: AgentView[];
+
+  constructor(
+    private readonly sessions: readonly RecordedSession[],
+    private readonly title: string,
+  ) {
+    this.views = sessions.map((session) => recordedView(session));
+  }
+
+  agents(): AgentsPayload {
+    return { source: 'recorded', title: this.title, agents: this.views };
+  }
+
+  log(agentId: string): LogEvent[] | undefined {
+    return this.sessions
+      .find((session) => session.sessionId === agentId)
+      ?.events.map((event) => compactLogEvent(event));
+  }
+
+  subscribe(_listener: (message: InspectorMessage) => void): () => void {
+    // A recording does not change: the snapshot sent on connect is all there is.
+    return () => {};
+  }
+
+  async close(): Promise<void> {}
+}
+
+function recordedView(session: RecordedSession): AgentView {
+  const turns = new TurnsView(Number.POSITIVE_INFINITY);
+  for (const event of session.events) turns.apply(event);
+  const parent = parentOf(session.events);
+  return {
+    id: session.sessionId,
+    ...(parent !== undefined ? { parent } : {}),
+    state: recordedState(session.events),
+    live: false,
+    turns: turns.view(Number.POSITIVE_INFINITY),
+    logLength: session.events.length,
+    recent: session.events.slice(-50).map((event) => compactLogEvent(event)),
+  };
+}

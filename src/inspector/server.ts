@@ -1,0 +1,169 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../errors/config-error.ts';
+import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import { LiveSource } from './live-source.ts';
+import { inspectorPage } from './page.ts';
+import type { InspectorSource } from './protocol.ts';
+import { SseClient, type SseClientStats } from './sse-client.ts';
+
+export type InspectorOptions = {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Loopback only: the inspector shows prompts, code and tool output. Default `127.0.0.1`. */
+  host?: '127.0.0.1' | 'localhost' | '::1';
+  /** Per `/events` client: bytes held for a slow client before it is dropped and resynced (1 MiB). */
+  maxQueuedBytes?: number;
+  /** Called when an `/events` client connects or leaves, with the number now connected. */
+  onClients?: (count: number) => void;
+  /** The page title (default names the source). */
+  title?: string;
+};
+
+/** A running inspector. Contract: `close()` ends every open stream, stops observing, and frees the port. */
+export type InspectorServer = {
+  url: string;
+  close(): Promise<void>;
+  /** One entry per connected `/events` client. */
+  clients(): SseClientStats[];
+};
+
+/**
+ * Serves the live inspector of an agent system on loopback: `GET /` the page, `GET /api/agents` every
+ * agent's state tree, turns and last log events, `GET /api/agents/:id/log` one agent's whole log, and
+ * `GET /events` a Server-Sent Events stream of inspection and live events. The system is observed only
+ * while a page is connected.
+ *
+ * @example
+ * const inspector = await startInspector(system, { port: 4777 });
+ * console.log(`Inspector: ${inspector.url}`);
+ * // …run agents…
+ * await inspector.close();
+ */
+export function startInspector(
+  system: AgentSystem,
+  options: InspectorOptions = {},
+): Promise<InspectorServer> {
+  return serveInspector(new LiveSource(system, options.title), options);
+}
+
+const loopbackHosts = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/** Serves any inspector source (a live system or a recorded log); see `startInspector`. */
+export async function serveInspector(
+  source: InspectorSource,
+  options: InspectorOptions = {},
+): Promise<InspectorServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!loopbackHosts.has(host))
+    throw new ConfigError(`the inspector listens on loopback only, not "${host}"`);
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`invalid port ${port}`);
+  const clients = new Set<SseClient>();
+  const maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
+  let hostHeaders = new Set<string>();
+
+  const openStream = (request: IncomingMessage, response: ServerResponse) => {
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+    });
+    response.socket?.setNoDelay(true);
+    const client = new SseClient(response, {
+      maxQueuedBytes,
+      resync: () => ({ kind: 'snapshot', ...source.agents() }),
+    });
+    client.comment('agentchart inspector');
+    // The snapshot and the subscription happen in one tick: no message can fall between them.
+    client.send({ kind: 'snapshot', ...source.agents() });
+    const unsubscribe = source.subscribe((message) => client.send(message));
+    clients.add(client);
+    options.onClients?.(clients.size);
+    request.on('close', () => {
+      unsubscribe();
+      client.close();
+      if (clients.delete(client)) options.onClients?.(clients.size);
+    });
+  };
+
+  const server = createServer((request, response) => {
+    if (!hostHeaders.has(request.headers.host ?? '')) {
+      // Refuses pages of other origins that reach this port through DNS rebinding.
+      return sendText(response, 403, 'forbidden host');
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'GET only');
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (path === '/') return sendPage(response);
+    if (path === '/events') return openStream(request, response);
+    if (path === '/api/agents') return sendJson(response, 200, source.agents());
+    const match = /^\/api\/agents\/([^/]+)\/log$/.exec(path);
+    if (match) {
+      const log = source.log(decodeURIComponent(match[1]!));
+      return log
+        ? sendJson(response, 200, { events: log })
+        : sendJson(response, 404, { error: 'no such agent' });
+    }
+    return sendText(response, 404, 'not found');
+  });
+
+  const address = await listen(server, port, host);
+  const hostName = host === '::1' ? '[::1]' : host;
+  hostHeaders = new Set(
+    [hostName, '127.0.0.1', 'localhost', '[::1]'].map((name) => `${name}:${address.port}`),
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${hostName}:${address.port}/`,
+    clients: () => [...clients].map((client) => ({ ...client.stats })),
+    close: () => {
+      closing ??= (async () => {
+        for (const client of clients) client.close();
+        clients.clear();
+        await source.close();
+        await new Promise<void>((resolve, reject) => {
+          server.close((error) => (error ? reject(error) : resolve()));
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+function sendPage(response: ServerResponse): void {
+  response.writeHead(200, {
+    ...securityHeaders,
+    'content-type': 'text/html; charset=utf-8',
+    // The page is self-contained: nothing may load from anywhere else.
+    'content-security-policy':
+      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+  });
+  response.end(inspectorPage);
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  response.writeHead(status, { ...securityHeaders, 'content-type': 'application/json; charset=utf-8' });
+  response.end(JSON.stringify(body));
+}
+
+function sendText(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' });
+  response.end(`${text}\n`);
+}

@@ -1,0 +1,208 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentsPayload, InspectorMessage } from '../../src/inspector/protocol.ts';
+import { type InspectorServer, startInspector } from '../../src/inspector/server.ts';
+import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import { connectEvents, getJson, type SseReader } from './sse-reader.ts';
+
+type Setup = { system: AgentSystem; model: GateProvider; tool: GateTool; inspector: InspectorServer };
+const open: { system?: AgentSystem; inspector?: InspectorServer; readers: SseReader[] } = { readers: [] };
+
+async function setup(): Promise<Setup> {
+  let n = 0;
+  const model = new GateProvider();
+  const tool = new GateTool('hold');
+  const system = createAgentSystem({
+    model,
+    tools: [tool.tool],
+    ids: () => `id${++n}`,
+    projectInstructions: false,
+    permissionMode: 'bypass',
+  });
+  const inspector = await startInspector(system, { port: 0 });
+  open.system = system;
+  open.inspector = inspector;
+  return { system, model, tool, inspector };
+}
+
+async function connect(url: string): Promise<SseReader> {
+  const reader = await connectEvents(url);
+  open.readers.push(reader);
+  await reader.until((messages) => messages.some((m) => m.kind === 'snapshot'));
+  return reader;
+}
+
+afterEach(async () => {
+  for (const reader of open.readers.splice(0)) reader.close();
+  await open.inspector?.close();
+  await open.system?.dispose();
+  open.inspector = undefined;
+  open.system = undefined;
+});
+
+/** Drives one turn: the model streams text and asks for one `hold` call, then answers "Done.". */
+async function heldTurn({ system, model, tool }: Setup, whileHeld: () => Promise<void> = async () => {}) {
+  const agent = await system.createAgent({ id: 'a1' });
+  const run = agent.run('hi');
+  const first = await model.request(0);
+  first.delta('Hello ').delta('world').toolCall('c1', 'hold', { value: 'x' }).done('tool_use');
+  while (!tool.running.has('c1')) await settle();
+  await whileHeld();
+  tool.finish('c1');
+  (await model.request(1)).answer('Done.');
+  const result = await run;
+  return { agent, result };
+}
+
+const ofAgent = (messages: InspectorMessage[], kind: InspectorMessage['kind']) =>
+  messages.filter((m) => m.kind === kind && 'agentId' in m && m.agentId === 'a1');
+
+type ActorMessage = Extract<InspectorMessage, { kind: 'actor' }>;
+type StateMessage = Extract<InspectorMessage, { kind: 'state' }>;
+
+function stateName(value: unknown): string {
+  if (value === null) return '·';
+  if (typeof value === 'string') return value;
+  const [key, inner] = Object.entries(value as Record<string, unknown>)[0]!;
+  return `${key}.${stateName(inner)}`;
+}
+
+describe('live inspector', () => {
+  it('streams the actor tree with parent links, state changes in order, log events and deltas', async () => {
+    const s = await setup();
+    const reader = await connect(s.inspector.url);
+    const { agent } = await heldTurn(s);
+    const messages = await reader.until((all) =>
+      all.some((m) => m.kind === 'log' && m.event.type === 'turn.end'),
+    );
+    const actors = ofAgent(messages, 'actor') as ActorMessage[];
+    const find = (path: string) => actors.filter((a) => a.path.join('/') === path);
+    const [root] = find('');
+    const [turn] = find('turn');
+    const steps = find('turn/step');
+    const [batch] = find('turn/step/batch');
+    const [call] = find('turn/step/batch/call:c1');
+    expect(root).toMatchObject({ src: 'agent', parent: null, agentId: 'a1' });
+    expect(turn).toMatchObject({ src: 'turn', parent: root!.actor });
+    expect(steps.map((step) => [step.src, step.parent])).toEqual([
+      ['step', turn!.actor],
+      ['step', turn!.actor],
+    ]);
+    expect(batch).toMatchObject({ src: 'toolBatch', parent: steps[0]!.actor });
+    expect(call).toMatchObject({ src: 'toolCall', parent: batch!.actor });
+    // Every actor is announced before its first state change.
+    const announced = new Set<string>();
+    for (const m of messages) {
+      if (m.kind === 'actor') announced.add(m.actor);
+      if (m.kind === 'state') expect(announced.has(m.actor)).toBe(true);
+    }
+
+    const states = ofAgent(messages, 'state') as StateMessage[];
+    const statesOf = (actor: ActorMessage) =>
+      states.filter((m) => m.actor === actor.actor).map((m) => `${stateName(m.value)} ${m.status}`);
+    expect(statesOf(root!)).toEqual([
+      'creating.session active',
+      'creating.tools active',
+      'creating.publish active',
+      'ready.idle active',
+      'ready.running active',
+      'ready.idle active',
+    ]);
+    expect(statesOf(turn!)).toEqual([
+      'created active',
+      'starting active',
+      'preStep.choosing active',
+      'stepping active',
+      'deciding active',
+      'preStep.choosing active',
+      'stepping active',
+      'deciding active',
+      'ending active',
+      'done done',
+    ]);
+    expect(statesOf(steps[0]!)).toEqual(['requesting active', 'executingTools active', 'done done']);
+    expect(statesOf(batch!)).toEqual(['checking active', 'running active', 'done done']);
+    expect(statesOf(call!)).toEqual(['· active', '· stopped']);
+    expect(statesOf(steps[1]!)).toEqual(['requesting active', 'done done']);
+
+    const logged = ofAgent(messages, 'log').map((m) => (m.kind === 'log' ? m.event.seq : -1));
+    expect(logged).toEqual(agent.log().map((event) => event.seq));
+    const deltas = ofAgent(messages, 'delta') as Extract<InspectorMessage, { kind: 'delta' }>[];
+    const textByStep = new Map<number, string>();
+    for (const d of deltas) textByStep.set(d.step, (textByStep.get(d.step) ?? '') + d.text);
+    expect([...textByStep]).toEqual([
+      [1, 'Hello world'],
+      [2, 'Done.'],
+    ]);
+    // The streamed text comes before the message that logs it.
+    const firstDelta = messages.findIndex((m) => m.kind === 'delta');
+    const firstAssistant = messages.findIndex(
+      (m) => m.kind === 'log' && m.event.type === 'assistant.message',
+    );
+    expect(firstDelta).toBeLessThan(firstAssistant);
+    // Inspection never carries a context or an actor ref: ids, a state value and an event type only.
+    const place = ['actor', 'agentId', 'kind', 'parent', 'path', 'src'];
+    const keysOf = {
+      actor: place,
+      state: [...place, 'event', 'status', 'value'],
+      event: [...place, 'source', 'type'],
+    };
+    for (const m of messages) {
+      if (m.kind !== 'actor' && m.kind !== 'state' && m.kind !== 'event') continue;
+      expect(Object.keys(m).sort()).toEqual(keysOf[m.kind].sort());
+    }
+  });
+
+  it('shows a held tool call as running in /api/agents, then done', async () => {
+    const s = await setup();
+    let held: AgentsPayload | undefined;
+    await heldTurn(s, async () => {
+      held = (await getJson<AgentsPayload>(s.inspector.url, '/api/agents')).body;
+    });
+    expect(held?.source).toBe('live');
+    const [view] = held!.agents;
+    expect(view).toMatchObject({ id: 'a1', state: 'ready.running', live: true });
+    expect(view!.turns).toEqual([
+      {
+        turn: 1,
+        state: 'running',
+        steps: [
+          {
+            step: 1,
+            state: 'executing_tools',
+            attempts: 0,
+            calls: [{ callId: 'c1', name: 'hold', input: { value: 'x' }, state: 'running' }],
+          },
+        ],
+      },
+    ]);
+    const leaf = (id: string, value: unknown, children: unknown[] = []) => ({
+      id,
+      value,
+      status: 'active',
+      children,
+    });
+    expect(view!.tree).toEqual(
+      leaf('agent', { ready: 'running' }, [
+        leaf('turn', 'stepping', [
+          leaf('step', 'executingTools', [leaf('batch', 'running', [leaf('call:c1', null)])]),
+        ]),
+      ]),
+    );
+    expect(view!.recent.map((event) => event.type).slice(-3)).toEqual([
+      'tool.call',
+      'approval.decided',
+      'tool.started',
+    ]);
+
+    const after = (await getJson<AgentsPayload>(s.inspector.url, '/api/agents')).body;
+    const [done] = after.agents;
+    expect(done!.state).toBe('ready.idle');
+    expect(done!.turns[0]).toMatchObject({ state: 'ended', reason: 'completed' });
+    expect(done!.turns[0]!.steps.map((step) => step.state)).toEqual(['done', 'done']);
+    expect(done!.turns[0]!.steps[0]!.calls).toEqual([
+      { callId: 'c1', name: 'hold', input: { value: 'x' }, state: 'done', outcome: 'ok' },
+    ]);
+    expect(done!.tree).toEqual({ id: 'agent', value: { ready: 'idle' }, status: 'active', children: [] });
+  });
+});
