@@ -12,7 +12,7 @@ export type PromptApproverOptions = {
 
 /**
  * An approver that asks the person at the terminal. Contract: questions are asked one at a time in the
- * order the calls arrive; an unreadable answer is asked again; end of input denies; `close()` releases
+ * order the calls arrive, each after a turn of the event loop (so pending output is printed first); an unreadable answer is asked again; end of input denies; `close()` releases
  * the input so the process can exit.
  */
 export type PromptApprover = {
@@ -45,6 +45,8 @@ export function promptApprover(options: PromptApproverOptions): PromptApprover {
   let queue: Promise<unknown> = Promise.resolve();
 
   const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    // The live view prints asynchronously: let it show the call before the question appears under it.
+    await new Promise((resolve) => setImmediate(resolve));
     const summary = summarizeToolInput(request.tool, request.input);
     options.output.write(`\nAllow ${request.tool} ${summary}?\n  ${choices}\n`);
     for (;;) {

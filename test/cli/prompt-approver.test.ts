@@ -8,6 +8,11 @@ const request = (callId: string, tool: string, input: unknown) => ({
   tool,
   input,
 });
+/** Waits, one event-loop turn at a time, until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 const choices = '  [y] allow once  [a] allow for this session  [n] deny\n';
 
 describe('promptApprover', () => {
@@ -18,6 +23,7 @@ describe('promptApprover', () => {
     const first = prompt.approve(request('c1', 'bash', { command: 'npm test' }));
     const second = prompt.approve(request('c2', 'write_file', { path: 'src/a.ts', content: 'x' }));
     // Only the first question is on screen until it is answered.
+    await until(() => output.text.endsWith('> '));
     await new Promise((resolve) => setImmediate(resolve));
     expect(output.text).toBe(`\nAllow bash npm test?\n${choices}> `);
     stdin.write('a\n');
