@@ -155,8 +155,6 @@ export class AgentRig {
   creationError: unknown;
   /** Every agent actor with this id, in spawn order (a resume race spawns two). */
   readonly agentRefs: AnyActorRef[] = [];
-  /** Index of the model request the driver answers next. */
-  nextRequest = 0;
 
   constructor(options: RigOptions = {}) {
     this.agentId = options.agentId ?? 'a';
