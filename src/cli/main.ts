@@ -49,7 +49,13 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       '\nModels: --provider/--model, else ANTHROPIC_API_KEY, else OPENAI_API_KEY or OPENAI_BASE_URL ' +
         '(any OpenAI-compatible server).\nNo key? `agentchart demo` runs a scripted model through the real runtime.',
     );
+  addAgentCommands(program, io, setExitCode);
+  addLogCommands(program, io, setExitCode);
+  return program;
+}
 
+/** `run` and `resume`: commands that talk to a model. */
+function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   agentOptions(program.command('run').description('run a coding agent on a task in a folder'))
     .argument('<task>', 'what the agent should do')
     .option(
@@ -72,7 +78,10 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       const { resumeCommand } = await import('./commands/resume.ts');
       setExitCode(await resumeCommand(file, message, flags, io));
     });
+}
 
+/** `replay`, `demo` and `diagrams`: commands that need no model key. */
+function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
     .command('replay')
     .description('re-render a recorded session as a readable transcript (no model is called, no tool runs)')
@@ -105,8 +114,6 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
       line(stale ? io.stderr : io.stdout, diagramsMessage(result, check));
       setExitCode(stale ? 1 : 0);
     });
-
-  return program;
 }
 
 /** The one line an error becomes on stderr, with the AgentchartError code when there is one. */
