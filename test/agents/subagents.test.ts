@@ -227,7 +227,10 @@ describe('subagent permissions never exceed the parent', () => {
           '(available: read_it, write_it, run_it, task)',
       ],
     ]);
-    const [plainId, narrowId] = only(parent.log(), 'agent.spawned').map((e) => String(e.data.childSessionId));
+    // Children are created side by side, so their spawn order varies: find each by the call that made it.
+    const childOf = (callId: string) =>
+      String(only(parent.log(), 'agent.spawned').find((e) => e.data.callId === callId)?.data.childSessionId);
+    const [plainId, narrowId] = [childOf('call_0_0'), childOf('call_0_1')];
     const toolNames = async (id: string) =>
       (await sessionLog(sys, id)).find((e) => e.type === 'step.start')?.data.toolNames;
     // Plan mode offers only read/none tools, so the child cannot even see write_it and run_it.
