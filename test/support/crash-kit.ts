@@ -91,11 +91,14 @@ export function turnStarts(events: readonly LogEvent[]): number[] {
   return events.filter((event) => event.type === 'turn.start').map((event) => event.turn ?? -1);
 }
 
-/** Runs pending callbacks until `condition` holds; fails loudly instead of hanging. */
-export async function until(condition: () => boolean, what: string, rounds = 2_000): Promise<void> {
+/**
+ * Runs pending callbacks until `condition` holds; fails loudly instead of hanging. After the first
+ * rounds it also lets real time pass, so file-system work on a loaded machine can finish.
+ */
+export async function until(condition: () => boolean, what: string, rounds = 5_000): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     if (condition()) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await new Promise<void>((resolve) => (i < 500 ? setImmediate(resolve) : setTimeout(resolve, 2)));
   }
   throw new Error(`gave up waiting for ${what}`);
 }
