@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pageCharts } from '../../src/inspector/page.ts';
 import type { AgentsPayload, InspectorMessage } from '../../src/inspector/protocol.ts';
 import { type InspectorServer, startInspector } from '../../src/inspector/server.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
@@ -218,7 +219,9 @@ describe('inspector server', () => {
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(html.startsWith('<!doctype html>')).toBe(true);
     expect(html).toContain("new EventSource('/events')");
-    expect(html).toContain('"batch":[["checking",[]],["running",[]],["cancelling",[]],["done",[]]]');
+    // The charts' states, read from the machines, so the page can highlight the active one.
+    expect(html).toContain(`const CHARTS = ${JSON.stringify(pageCharts)};`);
+    expect(pageCharts.batch.map(([name]) => name)).toContain('running');
     // Works offline: nothing is loaded from another address.
     expect(html).not.toMatch(/(src|href)=["']?https?:/);
   });
