@@ -142,7 +142,11 @@ export const agentMachine = setup({
     }),
     cancelTurn: enqueueActions(({ event, enqueue }) => {
       if (event.type !== 'agent.cancel') return;
-      enqueue.sendTo('turn', { type: 'turn.cancel', cause: event.cause });
+      enqueue.sendTo('turn', {
+        type: 'turn.cancel',
+        cause: event.cause,
+        ...(event.clearInbox ? { clearInbox: true } : {}),
+      });
     }),
   },
   guards: {

@@ -28,8 +28,8 @@ export type ToolBatchInput = {
 export type ToolBatchEvent =
   | { type: 'batch.checked'; checks: CallCheck[] }
   | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
-  | { type: 'tool.approve'; callId: string; remember?: 'session' }
-  | { type: 'tool.deny'; callId: string; reason?: string }
+  | { type: 'tool.approve'; callId: string; remember?: 'session'; by?: 'host' | 'user' }
+  | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
   | { type: 'batch.cancel' };
 
 export type ToolBatchContext = {
@@ -141,6 +141,7 @@ export const toolBatchMachine = setup({
   },
   guards: {
     allCommitted: ({ context }) => allCommitted(context.calls),
+    awaitingApproval: ({ context }) => context.calls.some((call) => call.phase === 'awaitingApproval'),
     isAwaitingApproval: ({ context, event }) =>
       'callId' in event &&
       context.calls.some((c) => c.callId === event.callId && c.phase === 'awaitingApproval'),
@@ -245,7 +246,10 @@ export const toolBatchMachine = setup({
       },
     },
     running: {
-      always: { guard: 'allCommitted', target: 'done' },
+      always: [
+        { guard: 'allCommitted', target: 'done' },
+        { guard: 'awaitingApproval', target: 'awaitingApproval' },
+      ],
       on: {
         'tool.settled': {
           actions: [
@@ -255,8 +259,15 @@ export const toolBatchMachine = setup({
             'beginCalls',
           ],
         },
+        'batch.cancel': 'cancelling',
+      },
+    },
+    // A call that needs approval is a barrier: while it waits, nothing else in the batch runs.
+    awaitingApproval: {
+      on: {
         'tool.approve': {
           guard: 'isAwaitingApproval',
+          target: 'running',
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
               const call = context.calls.find((c) => c.callId === event.callId)!;
@@ -268,7 +279,7 @@ export const toolBatchMachine = setup({
                 params: {
                   type: 'approval.decided',
                   ...meta,
-                  data: { callId: call.callId, outcome, by: 'user' },
+                  data: { callId: call.callId, outcome, by: event.by ?? 'user' },
                 },
               });
               enqueue({
@@ -289,6 +300,7 @@ export const toolBatchMachine = setup({
         },
         'tool.deny': {
           guard: 'isAwaitingApproval',
+          target: 'running',
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
               enqueue.stopChild(`approval:${event.callId}`);
@@ -299,7 +311,7 @@ export const toolBatchMachine = setup({
                   type: 'approval.decided',
                   turn: context.turn,
                   step: context.step,
-                  data: { callId: event.callId, outcome: 'deny', by: 'user', reason },
+                  data: { callId: event.callId, outcome: 'deny', by: event.by ?? 'user', reason },
                 },
               });
               enqueue.assign({

@@ -22,7 +22,7 @@ export type TurnInput = {
 export type TurnEvent =
   | StepDoneEvent
   | { type: 'turn.begin' }
-  | { type: 'turn.cancel'; cause: CancelCause }
+  | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'hook.allow' }
   | { type: 'hook.veto'; reason: string }
@@ -88,6 +88,19 @@ export const turnMachine = setup({
       for (const entry of claimEntries(context.turn, context.followups))
         enqueue({ type: 'log', params: entry });
     }),
+    /** `cancel(…, { clearInbox })` also drops next-step input the turn holds, and logs that it did. */
+    clearPendingIfAsked: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'turn.cancel' || !event.clearInbox || context.pending.length === 0) return;
+      enqueue({
+        type: 'log',
+        params: {
+          type: 'inbox.cleared',
+          turn: context.turn,
+          data: { ids: context.pending.map((item) => item.id) },
+        },
+      });
+      enqueue.assign({ pending: [] });
+    }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
         enqueue({ type: 'log', params: entry });
@@ -136,6 +149,7 @@ export const turnMachine = setup({
         'turn.cancel': {
           target: 'ending',
           actions: [
+            'clearPendingIfAsked',
             assign({ cancelCause: ({ event }) => event.cause }),
             assign({ reason: 'canceled' as const }),
           ],
@@ -177,6 +191,7 @@ export const turnMachine = setup({
             'turn.cancel': {
               target: '#turn.ending',
               actions: [
+                'clearPendingIfAsked',
                 assign({ cancelCause: ({ event }) => event.cause }),
                 assign({ reason: 'canceled' as const }),
               ],
@@ -214,6 +229,7 @@ export const turnMachine = setup({
         },
         'turn.cancel': {
           actions: [
+            'clearPendingIfAsked',
             assign({ cancelCause: ({ context, event }) => context.cancelCause ?? event.cause }),
             enqueueActions(({ enqueue }) => enqueue.sendTo('step', { type: 'step.cancel' })),
           ],
@@ -253,7 +269,7 @@ export const turnMachine = setup({
         },
         enqueueActions(({ enqueue }) => enqueue.spawnChild('logFlush', { id: 'flush', input: {} })),
       ],
-      on: { 'log.flushed': 'done' },
+      on: { 'log.flushed': 'done', 'turn.cancel': { actions: 'clearPendingIfAsked' } },
     },
     done: {
       type: 'final',

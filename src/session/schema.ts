@@ -87,7 +87,7 @@ export const logEventDataSchemas = {
   'approval.decided': z.object({
     callId: z.string(),
     outcome: z.enum(['allow', 'allow_session', 'deny']),
-    by: z.enum(['rule', 'mode', 'host', 'user', 'headless']),
+    by: z.enum(['rule', 'mode', 'session', 'host', 'user', 'headless']),
     reason: z.string().optional(),
   }),
   'tool.result': z.object({
@@ -102,6 +102,7 @@ export const logEventDataSchemas = {
     usage,
     cause: z.enum(['user', 'parent', 'disposed', 'hook']).optional(),
     error: providerErrorData.optional(),
+    vetoReason: z.string().optional(),
   }),
   compaction: z.object({
     replaces: z

@@ -74,7 +74,13 @@ export type LogEventData = {
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
   'step.end': { toolResults: number };
-  'turn.end': { reason: StopReason; usage: Usage; cause?: CancelCause; error?: ProviderErrorData };
+  'turn.end': {
+    reason: StopReason;
+    usage: Usage;
+    cause?: CancelCause;
+    error?: ProviderErrorData;
+    vetoReason?: string;
+  };
   compaction: { replaces: [number, number]; summary: string };
   'agent.spawned': { childSessionId: string; callId: string };
   'session.end': { reason: 'disposed' };

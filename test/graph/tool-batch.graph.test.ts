@@ -67,7 +67,8 @@ function events(snapshot: BatchSnapshot): ToolBatchEvent[] {
       content: '',
     }));
   }
-  if (!snapshot.matches('running')) return [];
+  // A call that needs approval is a barrier: in `awaitingApproval` nothing else runs.
+  if (!snapshot.matches('running') && !snapshot.matches('awaitingApproval')) return [];
   return [
     ...running.map(
       (call): ToolBatchEvent => ({ type: 'tool.settled', callId: call.callId, outcome: 'ok', content: '' }),

@@ -130,7 +130,8 @@ async function answerStep(driver: Driver, outcome: StepOutcome, unknown: boolean
     request.answer('', [{ id, name: unknown ? 'nope' : 'probe', input: { value: id } }]);
     if (unknown) return;
     const { probe } = driver.rig;
-    expect(await until(() => probe.running.has(id)), `${id} runs`).toBe(true);
+    const runs = await driver.rig.store.whileOpen(() => until(() => probe.running.has(id)));
+    expect(runs, `${id} runs`).toBe(true);
     probe.finish(id);
   } else if (outcome === 'final') request.answer('Done.');
   else if (outcome === 'continue') request.delta('Part one.').done('pause_turn');

@@ -49,6 +49,20 @@ export class GateStore implements SessionStore {
     for (const entry of this.take(op)) entry.reject(error);
   }
 
+  /**
+   * Lets everything through while `during` runs, then holds what was held before. A tool call writes
+   * the log ahead of running, so a test that holds appends must open them while it waits for a tool.
+   */
+  async whileOpen<T>(during: () => Promise<T>): Promise<T> {
+    const saved = [...this.holding];
+    this.open();
+    try {
+      return await during();
+    } finally {
+      this.holdOnly(saved);
+    }
+  }
+
   /** Stops holding and lets every waiting call through. */
   open(): void {
     this.holding.clear();
