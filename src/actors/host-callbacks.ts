@@ -19,16 +19,23 @@ export function createApprovalActor(agentId: string, approver: Approver | undefi
       approver({ agentId, callId: input.callId, tool: input.name, input: input.input }).then(
         (decision) =>
           decision === 'deny'
-            ? answer({ type: 'tool.deny', callId: input.callId, reason: 'the host denied this call' })
+            ? answer({
+                type: 'tool.deny',
+                callId: input.callId,
+                reason: 'the host denied this call',
+                by: 'host',
+              })
             : answer({
                 type: 'tool.approve',
                 callId: input.callId,
+                by: 'host',
                 ...(decision === 'allow_session' ? { remember: 'session' as const } : {}),
               }),
         (error: unknown) =>
           answer({
             type: 'tool.deny',
             callId: input.callId,
+            by: 'host',
             reason: `the approver failed (${error instanceof Error ? error.message : String(error)})`,
           }),
       );

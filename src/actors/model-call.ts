@@ -63,6 +63,9 @@ async function streamResponse(
   signal: AbortSignal,
   send: (event: StepEvent) => void,
 ): Promise<void> {
+  // XState starts this actor before the step's own entry actions run (children spawned in an initial
+  // macrostep start first), so wait one microtask: the flush then includes the step's `step.start`.
+  await undefined;
   try {
     await deps.log.flush();
   } catch (error) {

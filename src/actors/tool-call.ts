@@ -15,6 +15,11 @@ export type ToolCallDeps = {
   defaultTimeoutMs?: number;
   /** How long an aborted tool may take to wind down before it is reported as aborted anyway (1 s). */
   abortGraceMs?: number;
+  /**
+   * Makes the log durable before the tool runs (write-ahead), so a crash during a tool leaves
+   * `tool.started` behind and repair can warn the model that the outcome is unknown.
+   */
+  writeAhead?: () => Promise<void>;
 };
 
 export type ToolCallInput = { callId: string; name: string; input: unknown; turn: number; step: number };
@@ -76,19 +81,17 @@ export function createToolCallActor(deps: ToolCallDeps) {
       onProgress: (progress: unknown) =>
         deps.publish({ type: 'tool.progress', agentId: deps.agentId, callId: input.callId, progress }),
     };
-    Promise.resolve()
-      .then(() => tool.run(input.input, context))
-      .then(
-        (output) => settle(ending ? endedEarly(ending, timeoutMs) : fromOutput(output)),
-        (error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
-          settle(
-            ending
-              ? endedEarly(ending, timeoutMs)
-              : { outcome: 'error', content: `Error: ${message}`, error: message },
-          );
-        },
-      );
+    runAfterWriteAhead(deps, () => (ending ? undefined : tool.run(input.input, context))).then(
+      (output) => settle(ending ? endedEarly(ending, timeoutMs) : fromOutput(output!)),
+      (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error);
+        settle(
+          ending
+            ? endedEarly(ending, timeoutMs)
+            : { outcome: 'error', content: `Error: ${message}`, error: message },
+        );
+      },
+    );
     return () => {
       stopped = true;
       // A settled call is over; only a call still running is told to stop.
@@ -96,6 +99,20 @@ export function createToolCallActor(deps: ToolCallDeps) {
       for (const cancel of timers) cancel();
     };
   });
+}
+
+/** Runs the tool once the log is durable; a call aborted meanwhile never runs (it resolves undefined). */
+async function runAfterWriteAhead(
+  deps: ToolCallDeps,
+  run: () => Promise<ToolOutput> | undefined,
+): Promise<ToolOutput | undefined> {
+  try {
+    await deps.writeAhead?.();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`the session log could not be written, so the tool was not run: ${message}`);
+  }
+  return run();
 }
 
 function endedEarly(kind: 'aborted' | 'timeout', timeoutMs: number): Settlement {

@@ -68,6 +68,7 @@ export function buildAgentLogic(deps: AgentLogicDeps) {
         cwd: resources.plan.cwd,
         clock,
         publish,
+        writeAhead: () => resources.requireLog().flush(),
       }),
       approval: createApprovalActor(agentId, deps.approve),
     },

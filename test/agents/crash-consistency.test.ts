@@ -35,16 +35,18 @@ type KillPoint = {
   slowOutcome?: 'unknown' | 'not_started';
 };
 
-// Kills before a model request leave the turn open (step.start is written with the request's flush).
-const closeTurn = ['turn.end'];
+// The flush before a model request includes the step's `step.start`, so a kill before or during a
+// request leaves that step open too. Tool calls are written ahead of running (`tool.started` is durable
+// before the tool starts), so a kill inside a tool leaves a call whose outcome repair marks `unknown`.
+const closeTurn = ['step.end', 'turn.end'];
 const killPoints: KillPoint[] = [
   { point: 'after-create', repaired: [], turns: [1] },
   { point: 'before-model-1', repaired: closeTurn, turns: [1, 2] },
   { point: 'mid-stream-1', repaired: closeTurn, turns: [1, 2] },
-  { point: 'in-note-tool', repaired: closeTurn, turns: [1, 2] },
+  { point: 'in-note-tool', repaired: ['tool.result', 'tool.result', ...closeTurn], turns: [1, 2] },
   { point: 'before-model-2', repaired: closeTurn, turns: [1, 2] },
   { point: 'mid-stream-2', repaired: closeTurn, turns: [1, 2] },
-  { point: 'in-slow-tool', repaired: closeTurn, turns: [1, 2] },
+  { point: 'in-slow-tool', repaired: ['tool.result', ...closeTurn], turns: [1, 2], slowOutcome: 'unknown' },
   {
     point: 'flush-cut-after-call',
     repaired: ['tool.result', 'step.end', 'turn.end'],
@@ -53,10 +55,10 @@ const killPoints: KillPoint[] = [
     slowOutcome: 'not_started',
   },
   {
+    // The write-ahead flush ends with `tool.started`: the kill comes after it, before the tool runs.
     point: 'flush-cut-after-started',
     repaired: ['tool.result', 'step.end', 'turn.end'],
     turns: [1, 2],
-    torn: true,
     slowOutcome: 'unknown',
   },
   // From here the follow-up queued during the slow tool is durable: it must be answered after resume.

@@ -103,7 +103,7 @@ describe('approvals', () => {
     expect(asked).toEqual(['c1']);
     expect(approvalTrail(agent.log())).toEqual([
       'approval.asked c1',
-      'approval.decided c1 allow_session/user',
+      'approval.decided c1 allow_session/host',
       'tool.started c1',
       'tool.result c1 ok',
       'approval.decided c2 allow/session',
@@ -111,6 +111,8 @@ describe('approvals', () => {
       'tool.result c2 ok',
     ]);
     await system.dispose();
+    // Every kind of decision must survive the store's validating reader.
+    expect((await system.store.load('a')).events).toEqual(agent.log());
   });
 
   it('a cancel while waiting ends the call as aborted', async () => {
@@ -141,6 +143,7 @@ describe('approvals', () => {
       'tool.result c1 denied',
     ]);
     await system.dispose();
+    expect((await system.store.load('a')).events).toEqual(agent.log());
   });
 
   it('a host approver that rejects counts as a denial', async () => {
