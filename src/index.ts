@@ -9,6 +9,11 @@ export { NoSuchToolError } from './errors/no-such-tool-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
 export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
 export { ToolInputError } from './errors/tool-input-error.ts';
+export {
+  type InspectorOptions,
+  type InspectorServer,
+  startInspector,
+} from './inspector/server.ts';
 export { agentMachine } from './machines/agent.ts';
 export { stepMachine } from './machines/step.ts';
 export { toolBatchMachine } from './machines/tool-batch.ts';
@@ -33,7 +38,10 @@ export type {
   CreateAgentOptions,
   Hooks,
   Limits,
+  SubagentLimits,
 } from './runtime/options.ts';
+export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/run-job.ts';
+export { assertSameLog } from './session/compare-logs.ts';
 export { fileStore } from './session/file-store.ts';
 export { memoryStore } from './session/memory-store.ts';
 export { project } from './session/projection.ts';
@@ -49,8 +57,11 @@ export { codingTools } from './tools/coding-tools.ts';
 export {
   type AnyTool,
   defineTool,
+  type SubagentRequest,
+  type SubagentResult,
   type Tool,
   type ToolContext,
   type ToolOutput,
 } from './tools/define-tool.ts';
 export type { PermissionMode, PermissionRule } from './tools/permissions.ts';
+export { taskTool } from './tools/task.ts';

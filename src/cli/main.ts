@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
 import { permissionModes } from '../tools/permissions.ts';
@@ -78,6 +78,27 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
       const { resumeCommand } = await import('./commands/resume.ts');
       setExitCode(await resumeCommand(file, message, flags, io));
     });
+
+  agentOptions(
+    program
+      .command('job')
+      .description('run many agents from a JSON file: {"tasks":[{"prompt":"…"}],"concurrency":4}'),
+  )
+    .argument('<file>', 'the job file (.json)')
+    .option('--concurrency <n>', 'agents alive at once (overrides the file)', (value) =>
+      positiveInteger(value),
+    )
+    .action(async (file: string, flags: AgentFlags & { concurrency?: number }) => {
+      const { runJobCommand } = await import('./commands/job.ts');
+      setExitCode(await runJobCommand(file, flags, io));
+    });
+}
+
+function positiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1)
+    throw new InvalidArgumentError('expected a whole number of at least 1');
+  return parsed;
 }
 
 /** `replay`, `demo` and `diagrams`: commands that need no model key. */
@@ -99,6 +120,20 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .action(async (flags: DemoFlags) => {
       const { demoCommand } = await import('./demo.ts');
       setExitCode(await demoCommand(flags, io));
+    });
+
+  program
+    .command('inspect')
+    .description(
+      'open the live inspector: a recorded session (FILE), or the scripted demo agent, in a browser',
+    )
+    .argument('[file]', 'a recorded session log (.jsonl) to show read-only')
+    .option('--port <n>', 'the port on 127.0.0.1 (default 4777)', (value) => positiveInteger(value))
+    .action(async (file: string | undefined, flags: { port?: number }) => {
+      const { inspectCommand } = await import('./inspect-command.ts');
+      setExitCode(
+        await inspectCommand({ ...(file ? { file } : {}), ...(flags.port ? { port: flags.port } : {}) }, io),
+      );
     });
 
   program

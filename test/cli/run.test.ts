@@ -75,8 +75,8 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     expect(prompts).toEqual(['Allow write_file a.txt?', 'Allow bash echo from-bash?']);
     const log = await readLog(sessionLogOf(run)!);
     expect(decisions(log)).toEqual([
-      ['deny', 'user'],
-      ['allow', 'user'],
+      ['deny', 'host'],
+      ['allow', 'host'],
     ]);
     const results = log.filter((event) => event.type === 'tool.result').map((event) => event.data.outcome);
     expect(results).toEqual(['denied', 'ok']);

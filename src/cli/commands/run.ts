@@ -6,6 +6,7 @@ import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
 import type { SessionStore } from '../../session/types.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
 import type { PermissionMode } from '../../tools/permissions.ts';
+import { taskTool } from '../../tools/task.ts';
 import { promptApprover } from '../prompt-approver.ts';
 import { selectProvider } from '../select-provider.ts';
 import { CliError, type CliIo, line } from './context.ts';
@@ -73,7 +74,7 @@ export function cliAgentSystem(options: {
   }
   const system = createAgentSystem({
     model: options.provider,
-    tools: codingTools(),
+    tools: [...codingTools(), taskTool()],
     store: options.store,
     cwd: options.cwd,
     permissionMode: mode,
