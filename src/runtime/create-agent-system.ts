@@ -49,6 +49,8 @@ export class AgentSystem {
   private readonly host = createActor(hostMachine);
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
+  private readonly creating = new Set<{ ref: AnyActorRef; creation: Promise<unknown> }>();
+  private readonly launches = new Set<Promise<void>>();
   private readonly tree: AgentTree;
   private disposed = false;
 
@@ -123,11 +125,43 @@ export class AgentSystem {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
+    // Agents still being created roll back (or, if they just became ready, dispose) before the host stops.
+    const creating = [...this.creating];
+    for (const { ref } of creating) ref.send({ type: 'agent.dispose' });
+    await Promise.allSettled([...this.launches]);
     // Top-level agents first: each one cancels and disposes its own subagents before it is gone.
     const roots = [...this.agents].filter((agent) => !this.tree.isChild(agent.id));
     await Promise.all(roots.map((agent) => agent.dispose()));
     await Promise.all([...this.agents].map((agent) => agent.dispose()));
     this.host.stop();
+  }
+
+  /**
+   * Waits until the agent is ready; throws the original error when creation rolled back. A system
+   * disposed meanwhile asks the agent to dispose too: it finishes its current stage, rolls back, and
+   * this throws `AgentStateError` — nothing of it stays registered or written.
+   */
+  private async awaitCreation(agentId: string, ref: AnyActorRef, release: () => void): Promise<void> {
+    const creation = waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
+      timeout: Number.POSITIVE_INFINITY,
+    });
+    const entry = { ref, creation };
+    this.creating.add(entry);
+    const settled = await creation.finally(() => this.creating.delete(entry));
+    if (settled.status !== 'active') {
+      release();
+      const error: unknown = settled.context.creationError;
+      if (error instanceof Error) throw error;
+      throw new AgentStateError(
+        `agent ${agentId} was not created: ${this.disposed ? 'the system was disposed' : String(error)}`,
+      );
+    }
+    if (this.disposed) {
+      ref.send({ type: 'agent.dispose' });
+      await waitFor(ref, (s) => s.status !== 'active', { timeout: Number.POSITIVE_INFINITY });
+      release();
+      throw new AgentStateError(`agent ${agentId} was not created: the system was disposed`);
+    }
   }
 
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
@@ -202,16 +236,10 @@ export class AgentSystem {
     const systemId = `agent:${hostKey}`;
     this.host.send({ type: 'host.spawn', systemId, logic, input });
     const ref = this.host.system.get(systemId) as AnyActorRef;
-    const settled = await waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
-      timeout: Number.POSITIVE_INFINITY,
-    });
     const release = () => this.host.send({ type: 'host.release', ref });
-    if (settled.status !== 'active') {
-      release();
-      throw settled.context.creationError instanceof Error
-        ? settled.context.creationError
-        : new AgentStateError(`agent ${agentId} was not created: ${String(settled.context.creationError)}`);
-    }
+    const created = this.awaitCreation(agentId, ref, release);
+    this.launches.add(created);
+    await created.finally(() => this.launches.delete(created));
     const log = resources.requireLog();
     const toolNames = [...resources.tools.keys()];
     this.tree.add(agentId, {
