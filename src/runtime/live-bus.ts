@@ -51,6 +51,8 @@ export class LiveBus {
         return { value: undefined, done: true };
       },
       return: async () => {
+        // A consumer that stops early must also release a `next()` still waiting for an event.
+        close();
         finish();
         return { value: undefined, done: true };
       },
