@@ -59,3 +59,58 @@ export function callsToCommit(calls: readonly BatchCall[]): number[] {
 export function allCommitted(calls: readonly BatchCall[]): boolean {
   return calls.every((call) => call.committed);
 }
+
+type Settlement = { outcome: ToolOutcome; content: string; error?: string };
+
+/** Records the one result of a call; a call that already settled keeps its first result. */
+export function settleCall(calls: readonly BatchCall[], callId: string, result: Settlement): BatchCall[] {
+  return calls.map((call) =>
+    call.callId === callId && call.phase !== 'settled' ? { ...call, phase: 'settled', ...result } : call,
+  );
+}
+
+/** The check decides each call: its validated input, whether it is safe, and a result for a rejected one. */
+export function applyChecks(
+  calls: readonly BatchCall[],
+  checks: readonly {
+    callId: string;
+    input: unknown;
+    safe: boolean;
+    verdict: BatchCall['verdict'];
+    outcome?: 'error' | 'denied';
+    content?: string;
+  }[],
+): BatchCall[] {
+  const byId = new Map(checks.map((check) => [check.callId, check]));
+  return calls.map((call): BatchCall => {
+    const check = byId.get(call.callId);
+    if (!check)
+      return { ...call, phase: 'settled', outcome: 'error', content: 'internal: the call was not checked' };
+    const checked = { ...call, input: check.input, safe: check.safe, verdict: check.verdict };
+    if (check.verdict !== 'reject') return checked;
+    return { ...checked, phase: 'settled', outcome: check.outcome ?? 'error', content: check.content ?? '' };
+  });
+}
+
+/** On cancel: calls that never began settle `aborted_before_start`, calls waiting for approval `aborted`. */
+export function settleUnbegun(calls: readonly BatchCall[]): BatchCall[] {
+  return calls.map((call): BatchCall => {
+    if (call.phase === 'pending') {
+      return {
+        ...call,
+        phase: 'settled',
+        outcome: 'aborted_before_start',
+        content: 'Canceled before it started.',
+      };
+    }
+    if (call.phase === 'awaitingApproval') {
+      return {
+        ...call,
+        phase: 'settled',
+        outcome: 'aborted',
+        content: 'Canceled while waiting for approval.',
+      };
+    }
+    return call;
+  });
+}

@@ -1,7 +1,15 @@
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
-import type { ToolOutcome } from '../session/types.ts';
+import type { LogEventData, ToolOutcome } from '../session/types.ts';
 import { type LogEntry, logNothing } from './log-entry.ts';
-import { allCommitted, type BatchCall, callsToBegin, callsToCommit } from './tool-batch-plan.ts';
+import {
+  allCommitted,
+  applyChecks,
+  type BatchCall,
+  callsToBegin,
+  callsToCommit,
+  settleCall,
+  settleUnbegun,
+} from './tool-batch-plan.ts';
 
 /** The check of one call before anything runs: validation, known tool, permission. */
 export type CallCheck = {
@@ -48,15 +56,20 @@ export type BatchDoneEvent = { type: 'xstate.done.actor.batch'; output: BatchOut
 
 type Meta = { turn: number; step: number };
 
-function settleCall(
-  calls: BatchCall[],
-  callId: string,
-  result: { outcome: ToolOutcome; content: string; error?: string },
-): BatchCall[] {
-  return calls.map((call) =>
-    call.callId === callId && call.phase !== 'settled' ? { ...call, phase: 'settled', ...result } : call,
-  );
+/** A log entry of this batch's step. */
+function entryAt<
+  Type extends 'tool.call' | 'tool.started' | 'tool.result' | 'approval.asked' | 'approval.decided',
+>(context: Meta, type: Type, data: LogEventData[Type]): LogEntry {
+  return { type, turn: context.turn, step: context.step, data } as LogEntry;
 }
+
+const toolCallInput = (context: Meta, call: BatchCall) => ({
+  callId: call.callId,
+  name: call.name,
+  input: call.input,
+  turn: context.turn,
+  step: context.step,
+});
 
 /**
  * One batch of tool calls from one model response. Calls are checked, begun in model order (safe calls
@@ -86,21 +99,14 @@ export const toolBatchMachine = setup({
       const indexes = callsToCommit(context.calls);
       if (indexes.length === 0) return;
       for (const index of indexes) {
-        const call = context.calls[index]!;
-        enqueue({
-          type: 'log',
-          params: {
-            type: 'tool.result',
-            turn: context.turn,
-            step: context.step,
-            data: {
-              callId: call.callId,
-              outcome: call.outcome!,
-              content: call.content ?? '',
-              ...(call.error !== undefined ? { error: call.error } : {}),
-            },
-          } satisfies LogEntry,
-        });
+        const { callId, outcome, content, error } = context.calls[index]!;
+        const data = {
+          callId,
+          outcome: outcome!,
+          content: content ?? '',
+          ...(error !== undefined ? { error } : {}),
+        };
+        enqueue({ type: 'log', params: entryAt(context, 'tool.result', data) });
       }
       const committed = new Set(indexes);
       enqueue.assign({
@@ -111,26 +117,19 @@ export const toolBatchMachine = setup({
     beginCalls: enqueueActions(({ context, enqueue }) => {
       const indexes = callsToBegin(context.calls, context.maxParallel);
       if (indexes.length === 0) return;
-      const meta = { turn: context.turn, step: context.step };
       const begun = new Map<number, BatchCall['phase']>();
       for (const index of indexes) {
         const call = context.calls[index]!;
         if (call.verdict === 'ask') {
-          enqueue({
-            type: 'log',
-            params: { type: 'approval.asked', ...meta, data: { callId: call.callId } },
-          });
+          enqueue({ type: 'log', params: entryAt(context, 'approval.asked', { callId: call.callId }) });
           enqueue.spawnChild('approval', {
             id: `approval:${call.callId}`,
             input: { callId: call.callId, name: call.name, input: call.input },
           });
           begun.set(index, 'awaitingApproval');
         } else {
-          enqueue({ type: 'log', params: { type: 'tool.started', ...meta, data: { callId: call.callId } } });
-          enqueue.spawnChild('toolCall', {
-            id: `call:${call.callId}`,
-            input: { callId: call.callId, name: call.name, input: call.input, ...meta },
-          });
+          enqueue({ type: 'log', params: entryAt(context, 'tool.started', { callId: call.callId }) });
+          enqueue.spawnChild('toolCall', { id: `call:${call.callId}`, input: toolCallInput(context, call) });
           begun.set(index, 'running');
         }
       }
@@ -166,73 +165,29 @@ export const toolBatchMachine = setup({
   initial: 'checking',
   states: {
     checking: {
-      entry: [
-        enqueueActions(({ context, enqueue }) => {
-          for (const call of context.calls) {
-            enqueue({
-              type: 'log',
-              params: {
-                type: 'tool.call',
-                turn: context.turn,
-                step: context.step,
-                data: { callId: call.callId, name: call.name, input: call.input },
-              },
-            });
-          }
-        }),
-        enqueueActions(({ context, enqueue }) => {
-          enqueue.spawnChild('toolCheck', {
-            id: 'check',
-            input: { calls: context.calls.map((c) => ({ id: c.callId, name: c.name, input: c.input })) },
-          });
-        }),
-      ],
+      entry: enqueueActions(({ context, enqueue }) => {
+        for (const { callId, name, input } of context.calls) {
+          enqueue({ type: 'log', params: entryAt(context, 'tool.call', { callId, name, input }) });
+        }
+        enqueue.spawnChild('toolCheck', {
+          id: 'check',
+          input: { calls: context.calls.map((c) => ({ id: c.callId, name: c.name, input: c.input })) },
+        });
+      }),
       on: {
         'batch.checked': {
           target: 'running',
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
               enqueue.stopChild('check');
-              const byId = new Map(event.checks.map((check) => [check.callId, check]));
-              for (const check of event.checks) {
-                if (!check.decision) continue;
-                enqueue({
-                  type: 'log',
-                  params: {
-                    type: 'approval.decided',
-                    turn: context.turn,
-                    step: context.step,
-                    data: {
-                      callId: check.callId,
-                      outcome: check.decision.outcome,
-                      by: check.decision.by,
-                      reason: check.decision.reason,
-                    },
-                  },
-                });
+              for (const { callId, decision } of event.checks) {
+                if (!decision) continue;
+                const data = { callId, outcome: decision.outcome, by: decision.by, reason: decision.reason };
+                enqueue({ type: 'log', params: entryAt(context, 'approval.decided', data) });
               }
               enqueue.assign({
                 unknownTools: event.checks.filter((check) => check.unknownTool).length,
-                calls: context.calls.map((call) => {
-                  const check = byId.get(call.callId);
-                  if (!check) {
-                    return {
-                      ...call,
-                      phase: 'settled',
-                      outcome: 'error',
-                      content: 'internal: the call was not checked',
-                    };
-                  }
-                  const checked = { ...call, input: check.input, safe: check.safe, verdict: check.verdict };
-                  return check.verdict === 'reject'
-                    ? {
-                        ...checked,
-                        phase: 'settled',
-                        outcome: check.outcome ?? 'error',
-                        content: check.content ?? '',
-                      }
-                    : checked;
-                }),
+                calls: applyChecks(context.calls, event.checks),
               });
             }),
             'commitResults',
@@ -271,24 +226,14 @@ export const toolBatchMachine = setup({
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
               const call = context.calls.find((c) => c.callId === event.callId)!;
-              const meta = { turn: context.turn, step: context.step };
               enqueue.stopChild(`approval:${call.callId}`);
               const outcome = event.remember === 'session' ? 'allow_session' : 'allow';
-              enqueue({
-                type: 'log',
-                params: {
-                  type: 'approval.decided',
-                  ...meta,
-                  data: { callId: call.callId, outcome, by: event.by ?? 'user' },
-                },
-              });
-              enqueue({
-                type: 'log',
-                params: { type: 'tool.started', ...meta, data: { callId: call.callId } },
-              });
+              const decided = { callId: call.callId, outcome, by: event.by ?? 'user' } as const;
+              enqueue({ type: 'log', params: entryAt(context, 'approval.decided', decided) });
+              enqueue({ type: 'log', params: entryAt(context, 'tool.started', { callId: call.callId }) });
               enqueue.spawnChild('toolCall', {
                 id: `call:${call.callId}`,
-                input: { callId: call.callId, name: call.name, input: call.input, ...meta },
+                input: toolCallInput(context, call),
               });
               enqueue.assign({
                 calls: context.calls.map((c) =>
@@ -305,15 +250,13 @@ export const toolBatchMachine = setup({
             enqueueActions(({ context, event, enqueue }) => {
               enqueue.stopChild(`approval:${event.callId}`);
               const reason = event.reason ?? 'the user denied this call';
-              enqueue({
-                type: 'log',
-                params: {
-                  type: 'approval.decided',
-                  turn: context.turn,
-                  step: context.step,
-                  data: { callId: event.callId, outcome: 'deny', by: event.by ?? 'user', reason },
-                },
-              });
+              const decided = {
+                callId: event.callId,
+                outcome: 'deny',
+                by: event.by ?? 'user',
+                reason,
+              } as const;
+              enqueue({ type: 'log', params: entryAt(context, 'approval.decided', decided) });
               enqueue.assign({
                 calls: settleCall(context.calls, event.callId, {
                   outcome: 'denied',
@@ -331,29 +274,12 @@ export const toolBatchMachine = setup({
     cancelling: {
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          const calls = context.calls.map((call): BatchCall => {
-            if (call.phase === 'pending') {
-              return {
-                ...call,
-                phase: 'settled',
-                outcome: 'aborted_before_start',
-                content: 'Canceled before it started.',
-              };
-            }
-            if (call.phase === 'awaitingApproval') {
-              enqueue.stopChild(`approval:${call.callId}`);
-              return {
-                ...call,
-                phase: 'settled',
-                outcome: 'aborted',
-                content: 'Canceled while waiting for approval.',
-              };
-            }
+          for (const call of context.calls) {
+            if (call.phase === 'awaitingApproval') enqueue.stopChild(`approval:${call.callId}`);
             // Running calls are told to abort and report back; their result is still committed.
             if (call.phase === 'running') enqueue.sendTo(`call:${call.callId}`, { type: 'tool.abort' });
-            return call;
-          });
-          enqueue.assign({ calls });
+          }
+          enqueue.assign({ calls: settleUnbegun(context.calls) });
         }),
         'commitResults',
       ],
