@@ -54,7 +54,7 @@ const serializeState = (snapshot: StepSnapshot) =>
   JSON.stringify([snapshot.value, snapshot.context.attempt, snapshot.context.streamedText !== '']);
 
 /** States a child's step rests in while the parent waits on its `task` call. */
-const resting = ['requesting', 'waitingToRetry', 'executingTools'];
+const resting = ['requesting', 'waitingToRetry', 'executingTools'] as const;
 const paths = getShortestPaths(stepMachine, {
   input,
   events,
@@ -174,7 +174,7 @@ async function allLogs(sys: AgentSystem): Promise<Map<string, LogEvent[]>> {
 const describePath = (path: (typeof paths)[number]) =>
   path.steps
     .map((step) => step.event.type)
-    .filter((type) => type !== 'xstate.init')
+    .filter((type) => (type as string) !== 'xstate.init')
     .join(' → ') || '(first request)';
 
 describe('stopping a parent while its child rests in each state of the step chart', () => {
