@@ -76,3 +76,32 @@ describe('smoke', () => {
     await system.dispose();
   });
 });
+
+describe('the README library example', () => {
+  it('streams deltas from events() while run() answers, and the loop ends at turn.end', async () => {
+    const system = createAgentSystem({
+      model: scripted([{ text: 'Fixed the off-by-one in sum().' }], { chunkSize: 6 }),
+      tools: [echo],
+      permissionMode: 'accept-edits',
+      approve: async ({ tool }) => (tool === 'bash' ? 'allow' : 'deny'),
+      projectInstructions: false,
+    });
+    const agent = await system.createAgent({ instructions: 'You fix failing tests.' });
+    const events = agent.events();
+    const answer = agent.run('Fix the failing test');
+    let streamed = '';
+    for await (const event of events) {
+      if (event.type === 'model.delta') streamed += event.text;
+      if (event.type === 'log' && event.event.type === 'turn.end') break;
+    }
+    const result = await answer;
+    expect(streamed).toBe('Fixed the off-by-one in sum().');
+    expect(result).toEqual({
+      reason: 'completed',
+      text: 'Fixed the off-by-one in sum().',
+      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      turn: 1,
+    });
+    await system.dispose();
+  });
+});
