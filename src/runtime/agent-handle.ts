@@ -111,9 +111,13 @@ export class Agent {
     return this.disposing;
   }
 
-  /** Live events from now on: every log event, model deltas and tool progress. Ends on dispose. */
-  events(): AsyncIterableIterator<LiveEvent> {
-    return this.bus.iterate();
+  /**
+   * Live events from now on: every log event, model deltas and tool progress. Ends on dispose. A consumer
+   * more than `maxBuffered` (default 10,000) events behind is cut off with `AgentStateError` rather than
+   * letting memory grow without bound; `agent.log()` still has every logged event.
+   */
+  events(options: { maxBuffered?: number } = {}): AsyncIterableIterator<LiveEvent> {
+    return this.bus.iterate(options);
   }
 
   /** The state of every machine of this agent right now. */

@@ -1,4 +1,5 @@
 import type { LiveEvent } from '../actors/live-event.ts';
+import { AgentStateError } from '../errors/agent-state-error.ts';
 
 /**
  * Fan-out of live events to subscribers. Publishing costs nothing when nobody listens, which keeps the
@@ -22,13 +23,23 @@ export class LiveBus {
     return () => this.listeners.delete(listener);
   }
 
-  /** An async iterator over events from now on; it ends when the bus closes or the consumer breaks. */
-  iterate(): AsyncIterableIterator<LiveEvent> {
-    const buffer: LiveEvent[] = [];
+  /**
+   * An async iterator over events from now on; it ends when the bus closes or the consumer breaks.
+   * A consumer that falls more than `maxBuffered` events behind is cut off: it receives what was
+   * buffered, then `next()` rejects with `AgentStateError` (the session log still has everything).
+   */
+  iterate(options: { maxBuffered?: number } = {}): AsyncIterableIterator<LiveEvent> {
+    const maxBuffered = options.maxBuffered ?? 10_000;
+    let buffer: LiveEvent[] = [];
+    let head = 0;
     let wake: (() => void) | undefined;
     let done = this.closed;
+    let overflowed = false;
     const unsubscribe = this.subscribe((event) => {
-      buffer.push(event);
+      if (buffer.length - head >= maxBuffered) {
+        overflowed = true;
+        finish();
+      } else buffer.push(event);
       wake?.();
     });
     const close = () => {
@@ -43,11 +54,24 @@ export class LiveBus {
     const iterator: AsyncIterableIterator<LiveEvent> = {
       [Symbol.asyncIterator]: () => iterator,
       next: async () => {
-        while (buffer.length === 0 && !done) await new Promise<void>((resolve) => (wake = resolve));
+        while (head === buffer.length && !done && !overflowed)
+          await new Promise<void>((resolve) => (wake = resolve));
         wake = undefined;
-        const event = buffer.shift();
-        if (event) return { value: event, done: false };
+        if (head < buffer.length) {
+          const event = buffer[head++]!;
+          // Drop consumed events now and then, so a long stream does not keep them all.
+          if (head > 1_024 && head * 2 > buffer.length) {
+            buffer = buffer.slice(head);
+            head = 0;
+          }
+          return { value: event, done: false };
+        }
         finish();
+        if (overflowed) {
+          throw new AgentStateError(
+            `live events: the consumer fell more than ${maxBuffered} events behind and was cut off; agent.log() has every logged event`,
+          );
+        }
         return { value: undefined, done: true };
       },
       return: async () => {
