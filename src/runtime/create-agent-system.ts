@@ -3,6 +3,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import type { AgentInput } from '../machines/agent.ts';
+import type { RetryPolicy } from '../machines/retry-policy.ts';
 import { forkEvents } from '../session/fork.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { nextTurnNumber, pendingInbox, repair } from '../session/repair.ts';
@@ -164,12 +165,52 @@ export class AgentSystem {
     }
   }
 
+  /** The agent's charts with its actors; dispose revokes children first, then the agent itself. */
+  private logicFor(
+    agentId: string,
+    parts: { resources: AgentResources; gate: AgentPermissionGate; bus: LiveBus; child: boolean },
+  ) {
+    const { resources } = parts;
+    return buildAgentLogic({
+      resources,
+      gate: parts.gate,
+      clock: this.clock,
+      publish: parts.bus.publish,
+      // Children cannot ask anybody: their ask means deny.
+      approve: parts.child ? undefined : this.options.approve,
+      preStep: this.options.hooks?.preStep,
+      revoke: async () => {
+        // Children end with their parent's tool call; one that outlived it still goes before the parent.
+        await this.tree.disposeChildren(agentId);
+        this.registry.delete(agentId);
+        await resources.requireLog().close();
+      },
+    });
+  }
+
+  /** The public handle of a created agent, known to the system until it is disposed. */
+  private register(
+    agentId: string,
+    parts: { ref: AnyActorRef; release: () => void; resources: AgentResources; bus: LiveBus },
+  ): Agent {
+    const log = parts.resources.requireLog();
+    log.subscribe((event) => {
+      if (parts.bus.hasListeners) parts.bus.publish({ type: 'log', agentId, event });
+    });
+    const agent = new Agent(parts.ref, log, parts.bus, this.ids, () => {
+      parts.release();
+      this.agents.delete(agent);
+      this.tree.remove(agentId);
+    });
+    this.agents.add(agent);
+    return agent;
+  }
+
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
     const provider = options.model ?? this.options.model;
     const cwd = this.options.cwd ?? process.cwd();
     const permissions = options.child?.permissions ?? this.rootPermissions();
-    const mode = permissions.mode;
     const limits = options.child?.limits ?? this.limits;
     const tools = options.tools ?? this.options.tools ?? [];
     const bus = new LiveBus();
@@ -182,13 +223,14 @@ export class AgentSystem {
         tools: tools.map((tool) => this.tree.wrap(tool)),
         instructions: options.instructions ?? defaultInstructions,
         cwd,
-        permissionMode: mode,
+        permissionMode: permissions.mode,
         projectInstructions: this.options.projectInstructions ?? true,
+        // What session.start records; the system prompt and tool specs are added by the tools stage.
         config: {
           provider: provider.name,
           model: provider.model,
           cwd,
-          permissionMode: mode,
+          permissionMode: permissions.mode,
           limits,
         },
         ...(options.child ? { parent: options.child.parent } : {}),
@@ -196,43 +238,15 @@ export class AgentSystem {
       { store: this.store, clock: this.clock, registry: this.registry, gate },
     );
     const hostKey = `${agentId}#${this.ids()}`;
-    const logic = buildAgentLogic({
-      resources,
-      gate,
-      clock: this.clock,
-      publish: bus.publish,
-      approve: options.child ? undefined : this.options.approve,
-      preStep: this.options.hooks?.preStep,
-      revoke: async () => {
-        // Children end with their parent's tool call; one that outlived it still goes before the parent.
-        await this.tree.disposeChildren(agentId);
-        this.registry.delete(agentId);
-        await resources.requireLog().close();
-      },
-    });
-    const events =
-      origin.kind === 'resume'
-        ? [...origin.events, ...origin.repaired]
-        : origin.kind === 'fork'
-          ? origin.seed
-          : [];
-    const input: AgentInput = {
+    const logic = this.logicFor(agentId, { resources, gate, bus, child: options.child !== undefined });
+    const input = agentInput({
       agentId,
-      lastTurn: nextTurnNumber(events) - 1,
-      inbox: pendingInbox(events).map((item) => ({
-        id: item.id,
-        channel: item.channel,
-        message: item.message,
-      })),
+      origin,
+      model: provider.model,
       limits,
       hasPreStepHook: this.options.hooks?.preStep !== undefined,
-      step: {
-        model: provider.model,
-        retry: { ...defaultRetry, ...this.options.retry, maxAttempts: this.limits.maxAttempts },
-        maxParallelTools: this.limits.maxParallelTools,
-        jitterKey: agentId,
-      },
-    };
+      retry: { ...defaultRetry, ...this.options.retry, maxAttempts: limits.maxAttempts },
+    });
     const systemId = `agent:${hostKey}`;
     this.host.send({ type: 'host.spawn', systemId, logic, input });
     const ref = this.host.system.get(systemId) as AnyActorRef;
@@ -240,25 +254,15 @@ export class AgentSystem {
     const created = this.awaitCreation(agentId, ref, release);
     this.launches.add(created);
     await created.finally(() => this.launches.delete(created));
-    const log = resources.requireLog();
-    const toolNames = [...resources.tools.keys()];
+    const agent = this.register(agentId, { ref, release, resources, bus });
     this.tree.add(agentId, {
       depth: options.child?.depth ?? 0,
       tools,
-      toolNames,
+      toolNames: [...resources.tools.keys()],
       provider,
       permissions,
-      log,
+      log: resources.requireLog(),
     });
-    log.subscribe((event) => {
-      if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
-    });
-    const agent = new Agent(ref, log, bus, this.ids, () => {
-      release();
-      this.agents.delete(agent);
-      this.tree.remove(agentId);
-    });
-    this.agents.add(agent);
     return agent;
   }
 
@@ -287,3 +291,34 @@ export class AgentSystem {
 }
 
 const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };
+
+/** The agent chart's input: where the session stands (turns, queued input) and how steps behave. */
+function agentInput(options: {
+  agentId: string;
+  origin: AgentOrigin;
+  model: string;
+  limits: Limits;
+  hasPreStepHook: boolean;
+  retry: RetryPolicy;
+}): AgentInput {
+  const { agentId, origin, limits } = options;
+  const events =
+    origin.kind === 'resume'
+      ? [...origin.events, ...origin.repaired]
+      : origin.kind === 'fork'
+        ? origin.seed
+        : [];
+  return {
+    agentId,
+    lastTurn: nextTurnNumber(events) - 1,
+    inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
+    limits,
+    hasPreStepHook: options.hasPreStepHook,
+    step: {
+      model: options.model,
+      retry: options.retry,
+      maxParallelTools: limits.maxParallelTools,
+      jitterKey: agentId,
+    },
+  };
+}
