@@ -64,7 +64,11 @@ export class SessionLog {
     }
   }
 
-  /** Resolves when everything appended before the call is in the store. Writes keep their order. */
+  /**
+   * Resolves when everything appended before the call is in the store. Writes keep their order, and a
+   * failed write fails every later flush too (fail-stop): the store keeps a valid prefix of the log
+   * rather than a log with a gap, and the runtime ends the turn with the error instead of going on.
+   */
   flush(): Promise<void> {
     if (this.unwritten.length > 0) {
       const batch = this.unwritten;
