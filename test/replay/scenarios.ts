@@ -6,6 +6,7 @@ import type { Provider } from '../../src/providers/types.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import type { SimulatedClock } from '../../src/runtime/clock.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 
@@ -28,6 +29,8 @@ const record = defineTool({
 
 export type Scenario = {
   name: string;
+  /** System options beyond the defaults below (permission mode, approver, limits). */
+  options?: Partial<AgentSystemOptions>;
   /** What the scripted model answers when the scenario is recorded. */
   script: ScriptStep[];
   drive(agent: Agent, pump: (work: Promise<unknown>) => Promise<void>): Promise<void>;
@@ -60,6 +63,32 @@ export const scenarios: Scenario[] = [
       await pump(agent.run('Once more, please.'));
     },
   },
+  {
+    name: 'steer-and-approvals',
+    options: {
+      permissionMode: 'default',
+      // Deterministic host decisions: notes about "a" may be recorded for the whole session, others not.
+      approve: async ({ input }) =>
+        (input as { note: string }).note.startsWith('a') ? 'allow_session' : 'deny',
+    },
+    script: [
+      {
+        text: 'Recording two notes.',
+        toolCalls: [
+          { id: 'r1', name: 'record', input: { note: 'a first' } },
+          { id: 'r2', name: 'record', input: { note: 'b second' } },
+        ],
+      },
+      { toolCalls: [{ id: 'r3', name: 'record', input: { note: 'a first' } }] },
+      { text: 'Noted the steer; done.' },
+    ],
+    async drive(agent, pump) {
+      const answer = agent.run('Record the notes.');
+      // Claimed before the second step of the running turn.
+      agent.steer('Keep it short.');
+      await pump(answer);
+    },
+  },
 ];
 
 /** Runs a scenario through the real runtime with a simulated clock and counter ids. */
@@ -77,6 +106,7 @@ export async function runScenario(
     cwd: 'test/fixtures',
     permissionMode: 'bypass',
     projectInstructions: false,
+    ...scenario.options,
   });
   const agent = await system.createAgent({ id: scenario.name });
   // Lets the runtime work; when it waits on the clock (a retry backoff), moves time to the next timer.
