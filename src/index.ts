@@ -5,10 +5,8 @@ export { AgentStateError } from './errors/agent-state-error.ts';
 export { AgentchartError } from './errors/agentchart-error.ts';
 export { ConfigError } from './errors/config-error.ts';
 export { LogFormatError } from './errors/log-format-error.ts';
-export { NoSuchToolError } from './errors/no-such-tool-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
 export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
-export { ToolInputError } from './errors/tool-input-error.ts';
 export {
   type InspectorOptions,
   type InspectorServer,

@@ -1,5 +1,5 @@
 import type { PermissionGate, PermissionVerdict } from '../actors/tool-check.ts';
-import type { LogEvent } from '../session/types.ts';
+import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import {
   decidePermission,
@@ -16,7 +16,8 @@ import {
 export class AgentPermissionGate implements PermissionGate {
   readonly canAsk: boolean;
   private readonly sessionAllowed = new Set<string>();
-  private readonly callsAwaitingDecision = new Map<string, { name: string; input: unknown }>();
+  // Calls without a result yet, so an approval can be tied back to its tool and input.
+  private readonly openCalls = new Map<string, { name: string; input: unknown }>();
 
   constructor(
     private readonly options: {
@@ -44,25 +45,14 @@ export class AgentPermissionGate implements PermissionGate {
 
   /** Feeds one log event; called for every event of the session, old and new, in order. */
   observe(event: LogEvent): void {
-    if (event.type === 'approval.asked') {
-      const call = this.pendingCalls.get(String(event.data.callId));
-      if (call) this.callsAwaitingDecision.set(String(event.data.callId), call);
-    } else if (event.type === 'tool.call') {
-      this.pendingCalls.set(String(event.data.callId), {
-        name: String(event.data.name),
-        input: event.data.input,
-      });
-    } else if (event.type === 'tool.result') {
-      this.pendingCalls.delete(String(event.data.callId));
-    } else if (event.type === 'approval.decided') {
-      const callId = String(event.data.callId);
-      const call = this.callsAwaitingDecision.get(callId);
-      this.callsAwaitingDecision.delete(callId);
-      if (call && event.data.outcome === 'allow_session')
-        this.sessionAllowed.add(sessionKey(call, call.input));
+    if (isEvent(event, 'tool.call')) {
+      this.openCalls.set(event.data.callId, { name: event.data.name, input: event.data.input });
+    } else if (isEvent(event, 'tool.result')) {
+      this.openCalls.delete(event.data.callId);
+    } else if (isEvent(event, 'approval.decided') && event.data.outcome === 'allow_session') {
+      // A decision comes before its call's result, so the call is still open here.
+      const call = this.openCalls.get(event.data.callId);
+      if (call) this.sessionAllowed.add(sessionKey(call, call.input));
     }
   }
-
-  // Calls of the current batch, so an approval can be tied back to its tool and input.
-  private readonly pendingCalls = new Map<string, { name: string; input: unknown }>();
 }

@@ -113,6 +113,7 @@ export function isConcurrencySafe(tool: AnyTool, input: unknown): boolean {
   try {
     return tool.concurrencySafe(input);
   } catch {
+    // A predicate that cannot decide is answered conservatively: the call runs alone.
     return false;
   }
 }
