@@ -161,4 +161,33 @@ describe('approvals', () => {
     await run;
     await system.dispose();
   });
+
+  it('an allowance for the session survives a resume, because it is folded from the log', async () => {
+    const asked: string[] = [];
+    const { model, shell, system, agent } = await setup(async ({ callId }) => {
+      asked.push(callId);
+      return 'allow_session';
+    });
+    const first = agent.run('go');
+    (await model.request(0)).answer('', [call('c1', 'npm test')]);
+    await settle();
+    shell.finish('c1');
+    (await model.request(1)).answer('Done.');
+    await first;
+    await agent.dispose();
+    const resumed = await system.resumeAgent('a');
+    const second = resumed.run('again');
+    (await model.request(2)).answer('', [call('c2', 'npm test')]);
+    await settle();
+    shell.finish('c2');
+    (await model.request(3)).answer('Done again.');
+    expect((await second).reason).toBe('completed');
+    expect(asked).toEqual(['c1']);
+    expect(approvalTrail(resumed.log()).slice(-3)).toEqual([
+      'approval.decided c2 allow/session',
+      'tool.started c2',
+      'tool.result c2 ok',
+    ]);
+    await system.dispose();
+  });
 });
