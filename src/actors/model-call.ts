@@ -1,6 +1,6 @@
 import { fromCallback } from 'xstate';
 import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelDoneEvent, StepEvent } from '../machines/step.ts';
+import type { ModelCallCommand, ModelDoneEvent, StepEvent } from '../machines/step.ts';
 import {
   addUsage,
   emptyUsage,
@@ -34,26 +34,36 @@ export function toErrorData(error: unknown): ProviderErrorData {
 }
 
 /**
- * Streams one model request. Flushes the log first (nothing reaches the model that is not durable),
- * forwards deltas live and to the step, and ends with exactly one `model.done` or `model.error`.
- * Stopping the actor aborts the request; after that it sends nothing.
+ * The step's model-call actor. It lives as long as the step actor and streams one request per
+ * `model.request`: it flushes the log first (nothing reaches the model that is not durable), forwards
+ * deltas live and to the step, and ends each request with exactly one `model.done` or `model.error`.
+ * `model.abort`, a newer request or stopping the actor aborts the request in flight; an aborted request
+ * sends nothing more, so the step never sees a stale event.
  */
 export function createModelCallActor(deps: ModelCallDeps) {
-  return fromCallback<{ type: 'noop' }, ModelCallInput>(({ input, sendBack }) => {
-    const controller = new AbortController();
-    let finished = false;
-    const send = (event: StepEvent) => {
-      if (controller.signal.aborted) return;
-      if (event.type === 'model.done' || event.type === 'model.error') finished = true;
-      sendBack(event);
-    };
-    streamResponse(deps, input, controller.signal, send).catch((error: unknown) =>
-      send({ type: 'model.error', error: toErrorData(error) }),
-    );
-    return () => {
+  return fromCallback<ModelCallCommand, Record<string, never>>(({ sendBack, receive }) => {
+    let current: { controller: AbortController; finished: boolean } | undefined;
+    const abortCurrent = () => {
       // A finished request has nothing to abort; aborting still allocates a DOMException per step.
-      if (!finished) controller.abort(stopReason);
+      if (current && !current.finished) current.controller.abort(stopReason);
+      current = undefined;
     };
+    receive((command) => {
+      abortCurrent();
+      if (command.type !== 'model.request') return;
+      const request = { controller: new AbortController(), finished: false };
+      current = request;
+      const { signal } = request.controller;
+      const send = (event: StepEvent) => {
+        if (signal.aborted) return;
+        if (event.type === 'model.done' || event.type === 'model.error') request.finished = true;
+        sendBack(event);
+      };
+      streamResponse(deps, command, signal, send).catch((error: unknown) =>
+        send({ type: 'model.error', error: toErrorData(error) }),
+      );
+    });
+    return abortCurrent;
   });
 }
 
@@ -63,9 +73,6 @@ async function streamResponse(
   signal: AbortSignal,
   send: (event: StepEvent) => void,
 ): Promise<void> {
-  // XState starts this actor before the step's own entry actions run (children spawned in an initial
-  // macrostep start first), so wait one microtask: the flush then includes the step's `step.start`.
-  await undefined;
   try {
     await deps.log.flush();
   } catch (error) {

@@ -1,6 +1,6 @@
 import { fromCallback } from 'xstate';
 import { z } from 'zod';
-import type { CallCheck, ToolBatchEvent } from '../machines/tool-batch.ts';
+import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/tool-batch.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
 
 /** The permission answer for one validated call. */
@@ -92,14 +92,14 @@ function reject(
   };
 }
 
-/** The batch's check step as an actor: answers at once with `batch.checked`. */
+/** The batch's check actor: lives as long as the batch and answers every `check` at once with `batch.checked`. */
 export function createToolCheckActor(deps: ToolCheckDeps) {
-  return fromCallback<{ type: 'noop' }, { calls: { id: string; name: string; input: unknown }[] }>(
-    ({ input, sendBack }) => {
+  return fromCallback<ToolCheckCommand, Record<string, never>>(({ sendBack, receive }) => {
+    receive((command) => {
       sendBack({
         type: 'batch.checked',
-        checks: input.calls.map((call) => checkCall(deps, call)),
+        checks: command.calls.map((call) => checkCall(deps, call)),
       } satisfies ToolBatchEvent);
-    },
-  );
+    });
+  });
 }

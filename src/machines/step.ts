@@ -1,14 +1,15 @@
-import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import { emptyUsage } from '../providers/types.ts';
 import { type LogEntry, logNothing } from './log-entry.ts';
+import { parentOf } from './parent.ts';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay } from './retry-policy.ts';
-import { type BatchDoneEvent, type ToolBatchInput, toolBatchMachine } from './tool-batch.ts';
+import { type BatchBeginEvent, type BatchDoneEvent, toolBatchMachine } from './tool-batch.ts';
 
+/** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
 export type StepInput = {
   turn: number;
-  step: number;
   model: string;
   toolNames: string[];
   systemHash: string;
@@ -28,6 +29,7 @@ export type ModelDoneEvent = {
 };
 
 export type StepEvent =
+  | { type: 'step.begin'; step: number }
   | { type: 'model.delta'; text: string }
   | ModelDoneEvent
   | { type: 'model.error'; error: ProviderErrorData }
@@ -46,10 +48,16 @@ export type StepOutput = {
   error?: ProviderErrorData;
 };
 
-/** What the parent turn receives when the step reaches its final state. */
-export type StepDoneEvent = { type: 'xstate.done.actor.step'; output: StepOutput };
+/** What the parent turn receives when a step is over (the step actor then waits for the next one). */
+export type StepDoneEvent = { type: 'step.done'; output: StepOutput };
+
+/** What the step asks of its model-call actor: stream this attempt, or abandon the one streaming. */
+export type ModelCallCommand =
+  | { type: 'model.request'; turn: number; step: number; attempt: number }
+  | { type: 'model.abort' };
 
 export type StepContext = StepInput & {
+  step: number;
   retry: RetryPolicy;
   attempt: number;
   /** Text of the current attempt that has already reached consumers through live deltas. */
@@ -74,16 +82,32 @@ function outcomeOf(context: StepContext): StepOutcome {
   return 'final';
 }
 
+/** Everything a step starts without; `step.begin` resets to this, so no state leaks between steps. */
+const freshStep = (step: number) => ({
+  step,
+  attempt: 1,
+  streamedText: '',
+  toolCalls: [],
+  usage: emptyUsage,
+  stopReason: undefined,
+  error: undefined,
+  retryInMs: undefined,
+  unknownTools: 0,
+  canceled: false,
+});
+
 /**
- * One model request and the tools it asks for. Retrying is a state: a failed attempt is logged, a
- * timer actor (on the injected clock) says when to try again, and a cancel while streaming keeps the
- * text that consumers already saw as an interrupted assistant message.
+ * One model request and the tools it asks for, for every step of a turn: the actor lives as long as its
+ * turn and waits in `idle` between steps, so a step costs events, not actor creations (DESIGN §1). Its
+ * model-call actor and tool batch live as long, and are told what to do by events. Retrying is a state:
+ * a failed attempt is logged, a timer actor (on the injected clock) says when to try again, and a cancel
+ * while streaming keeps the text that consumers already saw as an interrupted assistant message.
  */
 export const stepMachine = setup({
-  types: {} as { context: StepContext; events: StepEvent; input: StepInput; output: StepOutput },
+  types: {} as { context: StepContext; events: StepEvent; input: StepInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    modelCall: fromCallback<{ type: 'noop' }, { turn: number; step: number; attempt: number }>(() => {}),
+    modelCall: fromCallback<ModelCallCommand, Record<string, never>>(() => {}),
     retryTimer: fromCallback<{ type: 'noop' }, { delayMs: number }>(() => {}),
     toolBatch: toolBatchMachine,
   },
@@ -117,29 +141,29 @@ export const stepMachine = setup({
       };
       enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
     }),
+    abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
   },
   guards: {
-    hasToolCalls: ({ context }) => context.toolCalls.length > 0,
+    answerHasToolCalls: ({ event }) => event.type === 'model.done' && event.toolCalls.length > 0,
     mayRetry: ({ context }) => context.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamedText.length > 0,
   },
 }).createMachine({
   id: 'step',
-  context: ({ input }) => ({
-    ...input,
-    retry: input.retry ?? defaultRetryPolicy,
-    attempt: 1,
-    streamedText: '',
-    toolCalls: [],
-    usage: emptyUsage,
-    stopReason: undefined,
-    error: undefined,
-    retryInMs: undefined,
-    unknownTools: 0,
-    canceled: false,
+  context: ({ input }) => ({ ...input, ...freshStep(0), retry: input.retry ?? defaultRetryPolicy }),
+  // Spawned once per turn, before any step: the model-call actor and the tool batch wait for work.
+  entry: enqueueActions(({ context, enqueue }) => {
+    enqueue.spawnChild('modelCall', { id: 'model', input: {} });
+    enqueue.spawnChild('toolBatch', {
+      id: 'batch',
+      input: { turn: context.turn, maxParallel: context.maxParallelTools },
+    });
   }),
-  initial: 'preparing',
+  initial: 'idle',
   states: {
+    idle: {
+      on: { 'step.begin': { target: 'preparing', actions: assign(({ event }) => freshStep(event.step)) } },
+    },
     preparing: {
       entry: {
         type: 'log',
@@ -155,13 +179,9 @@ export const stepMachine = setup({
       entry: [
         assign({ streamedText: '', error: undefined }),
         enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('modelCall', {
-            id: 'model',
-            input: { ...where(context), attempt: context.attempt },
-          }),
+          enqueue.sendTo('model', { type: 'model.request', ...where(context), attempt: context.attempt }),
         ),
       ],
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('model')),
       on: {
         'model.delta': {
           actions: assign({ streamedText: ({ context, event }) => context.streamedText + event.text }),
@@ -169,7 +189,7 @@ export const stepMachine = setup({
         'model.done': [
           {
             target: 'executingTools',
-            guard: ({ event }) => event.toolCalls.length > 0,
+            guard: 'answerHasToolCalls',
             actions: ['recordResponse', 'logResponse'],
           },
           { target: 'done', actions: ['recordResponse', 'logResponse'] },
@@ -187,9 +207,14 @@ export const stepMachine = setup({
               ),
           }),
         },
+        // The model call reports nothing after an abort, so no stale event can reach a later attempt.
         'step.cancel': [
-          { guard: 'hasStreamedText', target: 'done', actions: ['markCanceled', 'logInterrupted'] },
-          { target: 'done', actions: 'markCanceled' },
+          {
+            guard: 'hasStreamedText',
+            target: 'done',
+            actions: ['abortModelCall', 'markCanceled', 'logInterrupted'],
+          },
+          { target: 'done', actions: ['abortModelCall', 'markCanceled'] },
         ],
       },
     },
@@ -225,22 +250,16 @@ export const stepMachine = setup({
     },
     executingTools: {
       entry: enqueueActions(({ context, enqueue }) =>
-        enqueue.spawnChild('toolBatch', {
-          id: 'batch',
-          input: {
-            calls: context.toolCalls,
-            ...where(context),
-            maxParallel: context.maxParallelTools,
-          } satisfies ToolBatchInput,
-        }),
+        enqueue.sendTo('batch', {
+          type: 'batch.begin',
+          step: context.step,
+          calls: context.toolCalls,
+        } satisfies BatchBeginEvent),
       ),
       on: {
-        'xstate.done.actor.batch': {
+        'batch.done': {
           target: 'done',
-          actions: [
-            assign({ unknownTools: ({ event }) => event.output.unknownTools }),
-            enqueueActions(({ enqueue }) => enqueue.stopChild('batch')),
-          ],
+          actions: assign({ unknownTools: ({ event }) => event.output.unknownTools }),
         },
         // The batch aborts what runs and still commits a result for every call before it reports done.
         'step.cancel': {
@@ -251,8 +270,8 @@ export const stepMachine = setup({
         },
       },
     },
+    // The step is over: logged, reported to the turn, and the actor waits for the next `step.begin`.
     done: {
-      type: 'final',
       entry: [
         {
           type: 'log',
@@ -262,14 +281,23 @@ export const stepMachine = setup({
             data: { toolResults: context.toolCalls.length },
           }),
         },
+        sendTo(
+          parentOf,
+          ({ context }): StepDoneEvent => ({ type: 'step.done', output: stepOutput(context) }),
+        ),
       ],
+      always: 'idle',
     },
   },
-  output: ({ context }) => ({
+});
+
+/** How the step ended, for the turn. */
+export function stepOutput(context: StepContext): StepOutput {
+  return {
     outcome: outcomeOf(context),
     toolCalls: context.toolCalls.length,
     unknownTools: context.unknownTools,
     usage: context.usage,
     ...(context.error && !context.canceled ? { error: context.error } : {}),
-  }),
-});
+  };
+}

@@ -1,6 +1,7 @@
-import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { LogEventData, ToolOutcome } from '../session/types.ts';
 import { type LogEntry, logNothing } from './log-entry.ts';
+import { parentOf } from './parent.ts';
 import {
   allCommitted,
   applyChecks,
@@ -26,14 +27,19 @@ export type CallCheck = {
   decision?: { outcome: 'allow' | 'deny'; by: 'rule' | 'mode' | 'session' | 'headless'; reason: string };
 };
 
-export type ToolBatchInput = {
-  calls: { id: string; name: string; input: unknown }[];
-  turn: number;
-  step: number;
-  maxParallel: number;
-};
+/** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */
+export type ToolBatchInput = { turn: number; maxParallel: number };
+
+export type ToolCallRequestData = { id: string; name: string; input: unknown };
+
+/** Starts the batch of one step: the calls of one model response, in model order. */
+export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequestData[] };
+
+/** What the batch asks of its check actor, which answers with `batch.checked`. */
+export type ToolCheckCommand = { type: 'check'; calls: ToolCallRequestData[] };
 
 export type ToolBatchEvent =
+  | BatchBeginEvent
   | { type: 'batch.checked'; checks: CallCheck[] }
   | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
   | { type: 'tool.approve'; callId: string; remember?: 'session'; by?: 'host' | 'user' }
@@ -48,11 +54,11 @@ export type ToolBatchContext = {
   unknownTools: number;
 };
 
-/** The batch's output, once every call has exactly one committed result. */
+/** What the batch reports once every call has exactly one committed result. */
 export type BatchOutput = { results: number; unknownTools: number; calls: number };
 
-/** What the parent step receives when the batch reaches its final state. */
-export type BatchDoneEvent = { type: 'xstate.done.actor.batch'; output: BatchOutput };
+/** What the parent step receives when a batch is over (the batch actor then waits for the next one). */
+export type BatchDoneEvent = { type: 'batch.done'; output: BatchOutput };
 
 type Meta = { turn: number; step: number };
 
@@ -76,17 +82,13 @@ const toolCallInput = (context: Meta, call: BatchCall) => ({
  * side by side, everything else alone), and their results committed to the log in model order however
  * they finish. A cancel begins nothing new, aborts what runs and gives every call that never began an
  * `aborted_before_start` result: every `tool.call` gets exactly one `tool.result` on every path.
+ * The actor lives as long as its turn and waits in `idle` between batches; each call is its own child.
  */
 export const toolBatchMachine = setup({
-  types: {} as {
-    context: ToolBatchContext;
-    events: ToolBatchEvent;
-    input: ToolBatchInput;
-    output: BatchOutput;
-  },
+  types: {} as { context: ToolBatchContext; events: ToolBatchEvent; input: ToolBatchInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    toolCheck: fromCallback<{ type: 'noop' }, { calls: ToolBatchInput['calls'] }>(() => {}),
+    toolCheck: fromCallback<ToolCheckCommand, Record<string, never>>(() => {}),
     toolCall: fromCallback<{ type: 'tool.abort' }, { callId: string; name: string; input: unknown } & Meta>(
       () => {},
     ),
@@ -149,37 +151,48 @@ export const toolBatchMachine = setup({
   id: 'toolBatch',
   context: ({ input }) => ({
     turn: input.turn,
-    step: input.step,
+    step: 0,
     maxParallel: Math.max(1, input.maxParallel),
     unknownTools: 0,
-    calls: input.calls.map((call) => ({
-      callId: call.id,
-      name: call.name,
-      input: call.input,
-      safe: false,
-      verdict: 'run' as const,
-      phase: 'pending' as const,
-      committed: false,
-    })),
+    calls: [],
   }),
-  initial: 'checking',
+  // Spawned once per turn: the check actor answers every batch of the turn.
+  entry: enqueueActions(({ enqueue }) => enqueue.spawnChild('toolCheck', { id: 'check', input: {} })),
+  initial: 'idle',
   states: {
+    idle: {
+      on: {
+        'batch.begin': {
+          target: 'checking',
+          actions: assign(({ event }) => ({
+            step: event.step,
+            unknownTools: 0,
+            calls: event.calls.map((call) => ({
+              callId: call.id,
+              name: call.name,
+              input: call.input,
+              safe: false,
+              verdict: 'run' as const,
+              phase: 'pending' as const,
+              committed: false,
+            })),
+          })),
+        },
+      },
+    },
     checking: {
       entry: enqueueActions(({ context, enqueue }) => {
         for (const { callId, name, input } of context.calls) {
           enqueue({ type: 'log', params: entryAt(context, 'tool.call', { callId, name, input }) });
         }
-        enqueue.spawnChild('toolCheck', {
-          id: 'check',
-          input: { calls: context.calls.map((c) => ({ id: c.callId, name: c.name, input: c.input })) },
-        });
+        const calls = context.calls.map((c) => ({ id: c.callId, name: c.name, input: c.input }));
+        enqueue.sendTo('check', { type: 'check', calls });
       }),
       on: {
         'batch.checked': {
           target: 'running',
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
-              enqueue.stopChild('check');
               for (const { callId, decision } of event.checks) {
                 if (!decision) continue;
                 const data = { callId, outcome: decision.outcome, by: decision.by, reason: decision.reason };
@@ -194,10 +207,8 @@ export const toolBatchMachine = setup({
             'beginCalls',
           ],
         },
-        'batch.cancel': {
-          target: 'cancelling',
-          actions: enqueueActions(({ enqueue }) => enqueue.stopChild('check')),
-        },
+        // The check answers at once, so this only happens when a cancel was queued before the answer.
+        'batch.cancel': 'cancelling',
       },
     },
     running: {
@@ -294,11 +305,20 @@ export const toolBatchMachine = setup({
         },
       },
     },
-    done: { type: 'final' },
+    // Every call has its result: report to the step and wait for the next `batch.begin`.
+    done: {
+      entry: sendTo(
+        parentOf,
+        ({ context }): BatchDoneEvent => ({
+          type: 'batch.done',
+          output: {
+            results: context.calls.filter((call) => call.committed).length,
+            unknownTools: context.unknownTools,
+            calls: context.calls.length,
+          },
+        }),
+      ),
+      always: 'idle',
+    },
   },
-  output: ({ context }) => ({
-    results: context.calls.filter((call) => call.committed).length,
-    unknownTools: context.unknownTools,
-    calls: context.calls.length,
-  }),
 });

@@ -16,7 +16,7 @@ export type TurnInput = {
   nextStep: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
-  step: Omit<StepInput, 'turn' | 'step'>;
+  step: Omit<StepInput, 'turn'>;
 };
 
 export type TurnEvent =
@@ -163,6 +163,10 @@ export const turnMachine = setup({
           params: ({ context }): LogEntry => ({ type: 'turn.start', turn: context.turn, data: {} }),
         },
         'claimFollowups',
+        // One step actor serves every step of the turn; `step.begin` starts each one.
+        enqueueActions(({ context, enqueue }) =>
+          enqueue.spawnChild('step', { id: 'step', input: { ...context.step, turn: context.turn } }),
+        ),
       ],
       always: 'preStep',
     },
@@ -204,17 +208,13 @@ export const turnMachine = setup({
       entry: [
         assign({ stepCount: ({ context }) => context.stepCount + 1 }),
         enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('step', {
-            id: 'step',
-            input: { ...context.step, turn: context.turn, step: context.stepCount },
-          }),
+          enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount }),
         ),
       ],
       on: {
-        'xstate.done.actor.step': {
+        'step.done': {
           target: 'deciding',
           actions: [
-            enqueueActions(({ enqueue }) => enqueue.stopChild('step')),
             assign(({ context, event }) => ({
               lastOutcome: event.output.outcome,
               usage: addUsage(context.usage, event.output.usage),

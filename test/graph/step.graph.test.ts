@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { defaultRetryPolicy, retryDelay } from '../../src/machines/retry-policy.ts';
-import { type StepEvent, type StepInput, stepMachine } from '../../src/machines/step.ts';
+import { type StepEvent, type StepInput, stepMachine, stepOutput } from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { settle } from '../support/controllable.ts';
@@ -30,7 +30,6 @@ const auth = { kind: 'auth' as const, message: 'test auth', retryable: false };
 
 const input: StepInput = {
   turn: 1,
-  step: 1,
   model: 'gate-model',
   toolNames: ['probe'],
   systemHash: 'hash',
@@ -42,6 +41,8 @@ const input: StepInput = {
 /** The catalogue: what can happen in each state, with sample payloads. */
 function events(snapshot: StepSnapshot): StepEvent[] {
   const { context } = snapshot;
+  // One step per path: begun once, over when the actor is back in idle.
+  if (snapshot.matches('idle')) return context.step === 0 ? [{ type: 'step.begin', step: 1 }] : [];
   if (snapshot.matches('requesting')) {
     const done = { type: 'model.done' as const, text: context.streamedText, usage: emptyUsage };
     return [
@@ -56,7 +57,7 @@ function events(snapshot: StepSnapshot): StepEvent[] {
   if (snapshot.matches('waitingToRetry')) return [{ type: 'retry.due' }, { type: 'step.cancel' }];
   if (snapshot.matches('executingTools')) {
     const batchDone: StepEvent = {
-      type: 'xstate.done.actor.batch',
+      type: 'batch.done',
       output: { results: 1, unknownTools: 0, calls: 1 },
     };
     return context.canceled ? [batchDone] : [batchDone, { type: 'step.cancel' }];
@@ -76,9 +77,12 @@ function serializeState(snapshot: StepSnapshot): string {
     context.error?.kind ?? '',
     // Tells a cancel while waiting to retry from one before any error.
     context.retryInMs !== undefined,
-    snapshot.output?.outcome ?? '',
+    finished(snapshot) ? stepOutput(context).outcome : '',
   ]);
 }
+
+/** The step has ended and reported (its actor waits in idle for the next one). */
+const finished = (snapshot: StepSnapshot) => snapshot.matches('idle') && snapshot.context.step > 0;
 
 const paths = getShortestPaths(stepMachine, {
   input,
@@ -116,8 +120,11 @@ async function drive(harness: Harness, probe: HoldingTool, event: StepEvent): Pr
     case 'step.cancel':
       harness.agent.cancel();
       break;
-    case 'xstate.done.actor.batch':
+    case 'batch.done':
       probe.finish(call.id);
+      break;
+    case 'step.begin':
+      // The turn begins step 1 as the run starts (see startRun); nothing to do here.
       break;
   }
   await settle();
@@ -134,14 +141,14 @@ function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: 
     expectedAttempts,
   );
   const ended = ofStep(log, 'step.end').length;
-  if (!state.matches('done')) {
+  if (!finished(state)) {
     expect(ended).toBe(0);
     expect(actorAt(harness, ['turn', 'step'])?.value).toEqual(state.value);
     expect(harness.model.requests).toHaveLength(state.context.attempt);
     return;
   }
   expect(ended).toBe(1);
-  const outcome = state.output?.outcome;
+  const outcome = stepOutput(state.context).outcome;
   const turnEnd = log.find((event) => event.type === 'turn.end');
   if (outcome === 'tools') {
     // The turn goes on: the next step asks the model again.
@@ -168,7 +175,7 @@ function expectedMessages(path: { steps: { event: unknown; state: unknown }[] })
     const state = step.state as StepSnapshot;
     if (
       event.type === 'step.cancel' &&
-      state.matches('done') &&
+      finished(state) &&
       before !== '' &&
       state.context.toolCalls.length === 0
     )
@@ -179,7 +186,8 @@ function expectedMessages(path: { steps: { event: unknown; state: unknown }[] })
 
 describe('step graph paths', () => {
   it('has the expected number of shortest paths', () => {
-    expect(paths).toHaveLength(56);
+    // 56 states of one step, plus the idle actor before `step.begin`.
+    expect(paths).toHaveLength(57);
   });
 
   it.each(

@@ -19,7 +19,6 @@ type StepSnapshot = ReturnType<typeof stepMachine.transition>;
 
 const input: StepInput = {
   turn: 1,
-  step: 1,
   model: 'gate-model',
   toolNames: ['wait'],
   systemHash: 'h',
@@ -33,6 +32,7 @@ const overloaded = { kind: 'overloaded', message: 'busy', retryable: true, retry
 
 /** What a child's model can do in each state; the stop always comes from the parent. */
 function events(snapshot: StepSnapshot): StepEvent[] {
+  if (snapshot.matches('idle') && snapshot.context.step === 0) return [{ type: 'step.begin', step: 1 }];
   if (snapshot.matches('requesting')) {
     return [
       ...(snapshot.context.streamedText === '' ? [{ type: 'model.delta' as const, text: 'partial ' }] : []),
@@ -126,6 +126,9 @@ async function drive(tree: Tree, event: StepEvent, requestIndex: { value: number
       break;
     case 'retry.due':
       tree.clock.runNext();
+      break;
+    case 'step.begin':
+      // The child's turn begins its first step as the child starts.
       break;
     default:
       throw new Error(`no stimulus for ${event.type}`);

@@ -50,12 +50,15 @@ const gate = new AgentPermissionGate({
 const toolMap = new Map(Object.values(makeTools()).map((held) => [held.name, held.tool]));
 const checks = calls.map((call) => checkCall({ tools: toolMap, permissions: gate }, call));
 
-const input: ToolBatchInput = { calls, turn: 1, step: 1, maxParallel: 10 };
+const input: ToolBatchInput = { turn: 1, maxParallel: 10 };
 
 /** The catalogue: what can happen in each state, with sample payloads. */
 function events(snapshot: BatchSnapshot): ToolBatchEvent[] {
   const { calls: tracked } = snapshot.context;
   const running = tracked.filter((call) => call.phase === 'running');
+  // One batch per path: begun once, over when the actor is back in idle.
+  if (snapshot.matches('idle'))
+    return snapshot.context.step === 0 ? [{ type: 'batch.begin', step: 1, calls }] : [];
   // The real check answers in the macrostep that starts the batch, so nothing else can arrive in
   // `checking`; a cancel there is covered by the pure unit test (test/machines/tool-batch.test.ts).
   if (snapshot.matches('checking')) return [{ type: 'batch.checked', checks }];
@@ -114,6 +117,9 @@ async function drive(harness: Harness, tools: Tools, event: ToolBatchEvent): Pro
     return tools[name];
   };
   switch (event.type) {
+    case 'batch.begin':
+      // The model's answer brings both `batch.begin` and, in the same macrostep, `batch.checked`.
+      break;
     case 'batch.checked':
       (await currentRequest(harness)).answer('', calls);
       requestEnded(harness);
@@ -134,8 +140,25 @@ async function drive(harness: Harness, tools: Tools, event: ToolBatchEvent): Pro
   await settle();
 }
 
+/** The batch has committed every result and reported (its actor waits in idle for the next one). */
+const finished = (snapshot: BatchSnapshot) => snapshot.matches('idle') && snapshot.context.step > 0;
+
 /** Checks the real actor and log against one state of the path. */
-function expectMatches(harness: Harness, tools: Tools, state: BatchSnapshot, everRunning: Set<string>): void {
+function expectMatches(
+  harness: Harness,
+  tools: Tools,
+  state: BatchSnapshot,
+  everRunning: Set<string>,
+  canceled: boolean,
+): void {
+  const batch = actorAt(harness, ['turn', 'step', 'batch']);
+  // The driver applies `batch.begin` and `batch.checked` with one stimulus, the model's answer, which
+  // it gives on `batch.checked`: until then the real batch still waits in idle with nothing logged.
+  if (state.matches('checking')) {
+    expect(batch?.value).toBe('idle');
+    expect(harness.agent.log().filter((event) => event.type === 'tool.call')).toEqual([]);
+    return;
+  }
   const log = harness.agent.log();
   expectResultsInModelOrder(log);
   const committed = state.context.calls.filter((call) => call.committed);
@@ -147,8 +170,8 @@ function expectMatches(harness: Harness, tools: Tools, state: BatchSnapshot, eve
   expect([...started].sort()).toEqual([...everRunning].sort());
   const toolStarts = [...tools.probe.started, ...tools.poke.started, ...tools.edit.started];
   expect(toolStarts.sort()).toEqual([...everRunning].sort());
-  const batch = actorAt(harness, ['turn', 'step', 'batch']);
-  if (state.matches('done')) expect(batch).toBeUndefined();
+  // A finished batch waits in idle while the turn goes on; a cancel ends the turn and with it the batch.
+  if (finished(state) && canceled) expect(batch).toBeUndefined();
   else expect(batch?.value).toEqual(state.value);
 }
 
@@ -167,7 +190,8 @@ describe('tool-batch graph paths', () => {
   });
 
   it('has the expected number of simple paths', () => {
-    expect(paths).toHaveLength(33);
+    // 33 states of one batch, plus the idle actor before `batch.begin`.
+    expect(paths).toHaveLength(34);
   });
 
   it.each(paths.map((path) => [pathName(path.steps.slice(1) as { event: ToolBatchEvent }[]), path]))(
@@ -188,10 +212,10 @@ describe('tool-batch graph paths', () => {
         await drive(harness, tools, event);
         const state = step.state as BatchSnapshot;
         for (const call of state.context.calls) if (call.phase === 'running') everRunning.add(call.callId);
-        expectMatches(harness, tools, state, everRunning);
+        expectMatches(harness, tools, state, everRunning, canceled);
       }
       const final = path.state as BatchSnapshot;
-      if (final.matches('done')) {
+      if (finished(final)) {
         if (!canceled) (await currentRequest(harness)).answer('Done.');
         const result = await harness.run!;
         expect(result.reason).toBe(canceled ? 'canceled' : 'completed');

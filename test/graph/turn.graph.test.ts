@@ -34,7 +34,7 @@ const inputFor = (hasPreStepHook: boolean): TurnInput => ({
 });
 
 const stepDone = (outcome: StepOutcome, toolCalls = 0, unknownTools = 0): TurnEvent => ({
-  type: 'xstate.done.actor.step',
+  type: 'step.done',
   output: { outcome, toolCalls, unknownTools, usage },
 });
 
@@ -99,13 +99,12 @@ function pathsFor(hasHook: boolean) {
 }
 
 const label = (event: TurnEvent): string => {
-  if (event.type !== 'xstate.done.actor.step') return event.type;
+  if (event.type !== 'step.done') return event.type;
   const { outcome, unknownTools } = event.output;
   return `step:${outcome}${unknownTools > 0 ? '(unknown tool)' : ''}`;
 };
 
-const isAuto = (event: TurnEvent) =>
-  event.type === 'xstate.done.actor.step' && event.output.outcome === 'canceled';
+const isAuto = (event: TurnEvent) => event.type === 'step.done' && event.output.outcome === 'canceled';
 
 /** The turn states the runtime rests in, with the store holds that keep it there. */
 function holdsFor(snapshot: Snapshot): 'append'[] | undefined {
@@ -154,7 +153,7 @@ async function stimulate(driver: Driver, event: TurnEvent): Promise<void> {
     case 'hook.veto':
       expect(await until(() => rig.hookGate.waiting > 0), 'the pre-step hook is waiting').toBe(true);
       return rig.hookGate.answer(event.type === 'hook.veto' ? { veto: event.reason } : undefined);
-    case 'xstate.done.actor.step':
+    case 'step.done':
       return answerStep(driver, event.output.outcome, event.output.unknownTools > 0);
     case 'log.flushed':
       return rig.store.release('append');

@@ -81,16 +81,16 @@ describe('live inspector', () => {
     const find = (path: string) => actors.filter((a) => a.path.join('/') === path);
     const [root] = find('');
     const [turn] = find('turn');
-    const steps = find('turn/step');
+    const [step] = find('turn/step');
     const [batch] = find('turn/step/batch');
     const [call] = find('turn/step/batch/call:c1');
     expect(root).toMatchObject({ src: 'agent', parent: null, agentId: 'a1' });
     expect(turn).toMatchObject({ src: 'turn', parent: root!.actor });
-    expect(steps.map((step) => [step.src, step.parent])).toEqual([
-      ['step', turn!.actor],
-      ['step', turn!.actor],
-    ]);
-    expect(batch).toMatchObject({ src: 'toolBatch', parent: steps[0]!.actor });
+    // One step actor serves both steps of the turn, and one batch actor every batch.
+    expect(find('turn/step')).toHaveLength(1);
+    expect(find('turn/step/batch')).toHaveLength(1);
+    expect(step).toMatchObject({ src: 'step', parent: turn!.actor });
+    expect(batch).toMatchObject({ src: 'toolBatch', parent: step!.actor });
     expect(call).toMatchObject({ src: 'toolCall', parent: batch!.actor });
     // Every actor is announced before its first state change.
     const announced = new Set<string>();
@@ -122,10 +122,26 @@ describe('live inspector', () => {
       'ending active',
       'done done',
     ]);
-    expect(statesOf(steps[0]!)).toEqual(['requesting active', 'executingTools active', 'done done']);
-    expect(statesOf(batch!)).toEqual(['checking active', 'running active', 'done done']);
+    // Every microstep is shown, transient states included; the actors stop with their turn.
+    const oneStep = ['idle active', 'preparing active', 'requesting active'];
+    expect(statesOf(step!)).toEqual([
+      ...oneStep,
+      'executingTools active',
+      'done active',
+      ...oneStep,
+      'done active',
+      'idle active',
+      'idle stopped',
+    ]);
+    expect(statesOf(batch!)).toEqual([
+      'idle active',
+      'checking active',
+      'running active',
+      'done active',
+      'idle active',
+      'idle stopped',
+    ]);
     expect(statesOf(call!)).toEqual(['· active', '· stopped']);
-    expect(statesOf(steps[1]!)).toEqual(['requesting active', 'done done']);
 
     const logged = ofAgent(messages, 'log').map((m) => (m.kind === 'log' ? m.event.seq : -1));
     expect(logged).toEqual(agent.log().map((event) => event.seq));
@@ -187,7 +203,10 @@ describe('live inspector', () => {
     expect(view!.tree).toEqual(
       leaf('agent', { ready: 'running' }, [
         leaf('turn', 'stepping', [
-          leaf('step', 'executingTools', [leaf('batch', 'running', [leaf('call:c1', null)])]),
+          leaf('step', 'executingTools', [
+            leaf('model', null),
+            leaf('batch', 'running', [leaf('check', null), leaf('call:c1', null)]),
+          ]),
         ]),
       ]),
     );

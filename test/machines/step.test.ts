@@ -3,7 +3,13 @@ import { type AnyEventObject, initialTransition, type SnapshotFrom, transition }
 import type { ProviderErrorData } from '../../src/errors/provider-error.ts';
 import type { LogEntry } from '../../src/machines/log-entry.ts';
 import { retryDelay } from '../../src/machines/retry-policy.ts';
-import { type StepEvent, type StepInput, stepMachine } from '../../src/machines/step.ts';
+import {
+  type StepDoneEvent,
+  type StepEvent,
+  type StepInput,
+  type StepOutput,
+  stepMachine,
+} from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 
 type Snapshot = SnapshotFrom<typeof stepMachine>;
@@ -11,7 +17,6 @@ type Action = { type: string; params?: unknown };
 
 const input: StepInput = {
   turn: 1,
-  step: 2,
   model: 'm',
   toolNames: ['probe'],
   systemHash: 'h',
@@ -41,6 +46,7 @@ function effects(actions: readonly Action[]): string[] {
     if (action.type === 'xstate.sendTo') {
       const to = params?.to as { id?: string } | string;
       const event = params?.event as AnyEventObject | undefined;
+      if (event?.type === 'step.done') return ['report step.done'];
       return [`send ${typeof to === 'string' ? to : to.id} ${event?.type}`];
     }
     return [];
@@ -57,12 +63,20 @@ const spawnInput = (actions: readonly Action[], id: string) =>
     )?.params as { input: unknown } | undefined
   )?.input;
 
-/** A step snapshot advanced by pure transitions; `actions` holds those of the last one. */
+/** The events the actions send (to children, or the report to the turn), in order. */
+const sentEvents = (actions: readonly Action[]) =>
+  actions
+    .filter((action) => action.type === 'xstate.sendTo')
+    .map((action) => (action.params as { event: AnyEventObject }).event);
+
+/** A step actor's snapshot advanced by pure transitions, begun as step 2; `actions` holds the last ones. */
 class Step {
   snapshot: Snapshot;
   actions: readonly Action[];
+  readonly started: readonly Action[];
   constructor(stepInput: StepInput = input) {
-    [this.snapshot, this.actions] = initialTransition(stepMachine, stepInput);
+    [this.snapshot, this.started] = initialTransition(stepMachine, stepInput);
+    [this.snapshot, this.actions] = transition(stepMachine, this.snapshot, { type: 'step.begin', step: 2 });
   }
   send(event: StepEvent): string[] {
     [this.snapshot, this.actions] = transition(stepMachine, this.snapshot, event);
@@ -70,6 +84,11 @@ class Step {
   }
   get out(): string[] {
     return effects(this.actions);
+  }
+  /** What the last transition reported to the turn, if it ended the step. */
+  get output(): StepOutput | undefined {
+    const report = sentEvents(this.actions).find((event) => event.type === 'step.done');
+    return (report as StepDoneEvent | undefined)?.output;
   }
 }
 
@@ -86,33 +105,66 @@ const done = (
 });
 
 describe('stepMachine (pure transitions)', () => {
-  it('logs step.start and asks the model at once (preparing is transient)', () => {
+  it('starts idle with its model-call actor and tool batch, which live as long as the turn', () => {
+    const [snapshot, actions] = initialTransition(stepMachine, input);
+    expect(snapshot.value).toBe('idle');
+    expect(effects(actions)).toEqual(['spawn model', 'spawn batch']);
+    expect(spawnInput(actions, 'batch')).toEqual({ turn: 1, maxParallel: 4 });
+  });
+
+  it('on step.begin logs step.start and asks the model at once (preparing is transient)', () => {
     const step = new Step();
     expect(step.snapshot.value).toBe('requesting');
-    expect(step.out).toEqual(['log step.start', 'spawn model']);
+    expect(step.out).toEqual(['log step.start', 'send model model.request']);
     expect(logged(step.actions)[0]).toEqual({
       type: 'step.start',
       turn: 1,
       step: 2,
       data: { model: 'm', toolNames: ['probe'], systemHash: 'h' },
     });
-    expect(spawnInput(step.actions, 'model')).toEqual({ turn: 1, step: 2, attempt: 1 });
+    expect(sentEvents(step.actions)).toEqual([{ type: 'model.request', turn: 1, step: 2, attempt: 1 }]);
   });
 
-  it('collects deltas without logging them, then logs the whole answer and ends', () => {
+  it('collects deltas without logging them, then logs the whole answer, reports and waits again', () => {
     const step = new Step();
     expect(step.send({ type: 'model.delta', text: 'Hel' })).toEqual([]);
     step.send({ type: 'model.delta', text: 'lo' });
     expect(step.snapshot.context.streamedText).toBe('Hello');
-    expect(step.send(done('Hello'))).toEqual(['stop model', 'log assistant.message', 'log step.end']);
+    expect(step.send(done('Hello'))).toEqual(['log assistant.message', 'log step.end', 'report step.done']);
     expect(logged(step.actions)[0]?.data).toEqual({
       text: 'Hello',
       toolCalls: [],
       usage,
       stopReason: 'end_turn',
     });
-    expect(step.snapshot.status).toBe('done');
-    expect(step.snapshot.output).toEqual({ outcome: 'final', toolCalls: 0, unknownTools: 0, usage });
+    expect(step.snapshot.value).toBe('idle');
+    expect(step.output).toEqual({ outcome: 'final', toolCalls: 0, unknownTools: 0, usage });
+  });
+
+  it('starts every step afresh: nothing of the last step leaks into the next', () => {
+    const step = new Step();
+    step.send({ type: 'model.error', error: overloaded });
+    step.send({ type: 'retry.due' });
+    step.send({ type: 'model.delta', text: 'x' });
+    step.send(done('x', [call]));
+    step.send({ type: 'batch.done', output: { results: 1, unknownTools: 1, calls: 1 } });
+    expect(step.snapshot.value).toBe('idle');
+    expect(step.send({ type: 'step.begin', step: 3 })).toEqual([
+      'log step.start',
+      'send model model.request',
+    ]);
+    expect(sentEvents(step.actions)).toEqual([{ type: 'model.request', turn: 1, step: 3, attempt: 1 }]);
+    expect(step.snapshot.context).toMatchObject({
+      step: 3,
+      attempt: 1,
+      streamedText: '',
+      toolCalls: [],
+      usage: emptyUsage,
+      error: undefined,
+      retryInMs: undefined,
+      unknownTools: 0,
+      canceled: false,
+    });
   });
 
   it.each([
@@ -122,25 +174,24 @@ describe('stepMachine (pure transitions)', () => {
   ] as const)('a %s stop ends the step with outcome %s', (stopReason, outcome) => {
     const step = new Step();
     step.send({ type: 'model.done', text: 'x', toolCalls: [], usage, stopReason });
-    expect(step.snapshot.output?.outcome).toBe(outcome);
+    expect(step.output?.outcome).toBe(outcome);
   });
 
-  it('runs the tool batch for tool calls and ends with its output', () => {
+  it('hands tool calls to the batch and reports once the batch is done', () => {
     const step = new Step();
-    expect(step.send(done('', [call]))).toEqual(['stop model', 'log assistant.message', 'spawn batch']);
+    expect(step.send(done('', [call]))).toEqual(['log assistant.message', 'send batch batch.begin']);
     expect(step.snapshot.value).toBe('executingTools');
-    expect(spawnInput(step.actions, 'batch')).toEqual({ calls: [call], turn: 1, step: 2, maxParallel: 4 });
-    step.send({ type: 'xstate.done.actor.batch', output: { results: 1, unknownTools: 1, calls: 1 } });
-    expect(step.out).toEqual(['stop batch', 'log step.end']);
+    expect(sentEvents(step.actions)).toEqual([{ type: 'batch.begin', step: 2, calls: [call] }]);
+    step.send({ type: 'batch.done', output: { results: 1, unknownTools: 1, calls: 1 } });
+    expect(step.out).toEqual(['log step.end', 'report step.done']);
     expect(logged(step.actions)[0]?.data).toEqual({ toolResults: 1 });
-    expect(step.snapshot.output).toEqual({ outcome: 'tools', toolCalls: 1, unknownTools: 1, usage });
+    expect(step.output).toEqual({ outcome: 'tools', toolCalls: 1, unknownTools: 1, usage });
   });
 
   it('logs a retryable failure with its delay, waits for the timer, and tries again', () => {
     const step = new Step();
     step.send({ type: 'model.delta', text: 'partial' });
     expect(step.send({ type: 'model.error', error: limited })).toEqual([
-      'stop model',
       'log assistant.attempt',
       'spawn retryTimer',
     ]);
@@ -152,8 +203,8 @@ describe('stepMachine (pure transitions)', () => {
       data: { error: limited, attempt: 1, retryInMs: 1_500 },
     });
     expect(spawnInput(step.actions, 'retryTimer')).toEqual({ delayMs: 1_500 });
-    expect(step.send({ type: 'retry.due' })).toEqual(['stop retryTimer', 'spawn model']);
-    expect(spawnInput(step.actions, 'model')).toEqual({ turn: 1, step: 2, attempt: 2 });
+    expect(step.send({ type: 'retry.due' })).toEqual(['stop retryTimer', 'send model model.request']);
+    expect(sentEvents(step.actions)).toEqual([{ type: 'model.request', turn: 1, step: 2, attempt: 2 }]);
     expect(step.snapshot.context).toMatchObject({ attempt: 2, streamedText: '', error: undefined });
   });
 
@@ -166,8 +217,11 @@ describe('stepMachine (pure transitions)', () => {
     step.send({ type: 'model.error', error: overloaded });
     expect(logged(step.actions)[0]?.data).toMatchObject({ attempt: 2 });
     step.send({ type: 'retry.due' });
-    expect(step.send({ type: 'model.error', error: overloaded })).toEqual(['stop model', 'log step.end']);
-    expect(step.snapshot.output).toEqual({
+    expect(step.send({ type: 'model.error', error: overloaded })).toEqual([
+      'log step.end',
+      'report step.done',
+    ]);
+    expect(step.output).toEqual({
       outcome: 'model_error',
       toolCalls: 0,
       unknownTools: 0,
@@ -178,14 +232,18 @@ describe('stepMachine (pure transitions)', () => {
 
   it('gives up at once on a non-retryable error, without an attempt entry', () => {
     const step = new Step();
-    expect(step.send({ type: 'model.error', error: auth })).toEqual(['stop model', 'log step.end']);
-    expect(step.snapshot.output).toMatchObject({ outcome: 'model_error', error: auth });
+    expect(step.send({ type: 'model.error', error: auth })).toEqual(['log step.end', 'report step.done']);
+    expect(step.output).toMatchObject({ outcome: 'model_error', error: auth });
   });
 
-  it('a cancel before any text ends the step with no assistant message', () => {
+  it('a cancel before any text aborts the request and ends the step with no assistant message', () => {
     const step = new Step();
-    expect(step.send({ type: 'step.cancel' })).toEqual(['stop model', 'log step.end']);
-    expect(step.snapshot.output).toEqual({
+    expect(step.send({ type: 'step.cancel' })).toEqual([
+      'send model model.abort',
+      'log step.end',
+      'report step.done',
+    ]);
+    expect(step.output).toEqual({
       outcome: 'canceled',
       toolCalls: 0,
       unknownTools: 0,
@@ -198,9 +256,10 @@ describe('stepMachine (pure transitions)', () => {
     step.send({ type: 'model.delta', text: 'Half a ' });
     step.send({ type: 'model.delta', text: 'thought' });
     expect(step.send({ type: 'step.cancel' })).toEqual([
-      'stop model',
+      'send model model.abort',
       'log assistant.message',
       'log step.end',
+      'report step.done',
     ]);
     expect(logged(step.actions)[0]?.data).toEqual({
       text: 'Half a thought',
@@ -209,14 +268,18 @@ describe('stepMachine (pure transitions)', () => {
       stopReason: 'interrupted',
       interrupted: true,
     });
-    expect(step.snapshot.output?.outcome).toBe('canceled');
+    expect(step.output?.outcome).toBe('canceled');
   });
 
   it('a cancel while waiting to retry stops the timer and reports canceled, not the error', () => {
     const step = new Step();
     step.send({ type: 'model.error', error: overloaded });
-    expect(step.send({ type: 'step.cancel' })).toEqual(['stop retryTimer', 'log step.end']);
-    expect(step.snapshot.output).toEqual({
+    expect(step.send({ type: 'step.cancel' })).toEqual([
+      'stop retryTimer',
+      'log step.end',
+      'report step.done',
+    ]);
+    expect(step.output).toEqual({
       outcome: 'canceled',
       toolCalls: 0,
       unknownTools: 0,
@@ -229,17 +292,16 @@ describe('stepMachine (pure transitions)', () => {
     step.send(done('', [call]));
     expect(step.send({ type: 'step.cancel' })).toEqual(['send batch batch.cancel']);
     expect(step.snapshot.value).toBe('executingTools');
-    step.send({ type: 'xstate.done.actor.batch', output: { results: 1, unknownTools: 0, calls: 1 } });
-    expect(step.out).toEqual(['stop batch', 'log step.end']);
-    expect(step.snapshot.output).toEqual({ outcome: 'canceled', toolCalls: 1, unknownTools: 0, usage });
+    step.send({ type: 'batch.done', output: { results: 1, unknownTools: 0, calls: 1 } });
+    expect(step.out).toEqual(['log step.end', 'report step.done']);
+    expect(step.output).toEqual({ outcome: 'canceled', toolCalls: 1, unknownTools: 0, usage });
   });
 
   it('ignores events that do not belong to the current state', () => {
     const step = new Step();
     expect(step.send({ type: 'retry.due' })).toEqual([]);
-    expect(
-      step.send({ type: 'xstate.done.actor.batch', output: { results: 0, unknownTools: 0, calls: 0 } }),
-    ).toEqual([]);
+    expect(step.send({ type: 'batch.done', output: { results: 0, unknownTools: 0, calls: 0 } })).toEqual([]);
+    expect(step.send({ type: 'step.begin', step: 9 })).toEqual([]);
     step.send({ type: 'model.error', error: overloaded });
     expect(step.send({ type: 'model.delta', text: 'late' })).toEqual([]);
     expect(step.snapshot.value).toBe('waitingToRetry');

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { type AnyEventObject, initialTransition, type SnapshotFrom, transition } from 'xstate';
 import type { LogEntry } from '../../src/machines/log-entry.ts';
 import {
+  type BatchDoneEvent,
+  type BatchOutput,
   type CallCheck,
   type ToolBatchEvent,
   type ToolBatchInput,
@@ -33,39 +35,58 @@ function effects(actions: readonly Action[]): string[] {
     if (action.type === 'xstate.sendTo') {
       const to = params?.to as { id?: string } | string;
       const event = params?.event as AnyEventObject | undefined;
+      // The report to the step is read through `Batch.reported`, not listed with the effects.
+      if (event?.type === 'batch.done') return [];
       return [`send ${typeof to === 'string' ? to : to.id} ${event?.type}`];
     }
     return [];
   });
 }
 
-/** A batch snapshot advanced by pure transitions; `out` holds the effects of the last one. */
-class Batch {
-  out: string[];
-  constructor(
-    public snapshot: Snapshot,
-    initial: string[],
-  ) {
-    this.out = initial;
+/** The output a batch reported to its step in these actions, if it finished. */
+function reportIn(actions: readonly Action[]): BatchOutput | undefined {
+  for (const action of actions) {
+    const event = (action.params as { event?: AnyEventObject } | undefined)?.event;
+    if (action.type === 'xstate.sendTo' && event?.type === 'batch.done')
+      return (event as BatchDoneEvent).output;
   }
+  return undefined;
+}
+
+/**
+ * A batch actor's snapshot advanced by pure transitions; `out` holds the effects of the last one and
+ * `reported` what the batch reported to its step once every call had its result.
+ */
+class Batch {
+  out: string[] = [];
+  reported: BatchOutput | undefined;
+  constructor(public snapshot: Snapshot) {}
 
   send(event: ToolBatchEvent): string[] {
     const [next, actions] = transition(toolBatchMachine, this.snapshot, event);
     this.snapshot = next;
     this.out = effects(actions);
+    this.reported ??= reportIn(actions);
     return this.out;
+  }
+
+  /** Reported to the step and back in `idle`, waiting for the next batch. */
+  get done(): boolean {
+    return this.reported !== undefined && this.snapshot.value === 'idle';
   }
 }
 
+/** A batch actor (turn 2) that begins the calls of step 3. */
 function start(ids: string[], maxParallel = 10): Batch {
-  const input: ToolBatchInput = {
-    calls: ids.map((id) => ({ id, name: 'probe', input: { value: id } })),
-    turn: 2,
+  const input: ToolBatchInput = { turn: 2, maxParallel };
+  const [snapshot] = initialTransition(toolBatchMachine, input);
+  const batch = new Batch(snapshot);
+  batch.send({
+    type: 'batch.begin',
     step: 3,
-    maxParallel,
-  };
-  const [snapshot, actions] = initialTransition(toolBatchMachine, input);
-  return new Batch(snapshot, effects(actions));
+    calls: ids.map((id) => ({ id, name: 'probe', input: { value: id } })),
+  });
+  return batch;
 }
 
 const run = (callId: string, safe = true): CallCheck => ({
@@ -99,10 +120,34 @@ const phases = (snapshot: Snapshot) =>
   snapshot.context.calls.map((call) => `${call.callId}:${call.phase}${call.committed ? '+' : ''}`);
 
 describe('toolBatchMachine (pure transitions)', () => {
+  it('starts idle with its check actor, which lives as long as the turn', () => {
+    const [snapshot, actions] = initialTransition(toolBatchMachine, { turn: 2, maxParallel: 4 });
+    expect(snapshot.value).toBe('idle');
+    expect(effects(actions)).toEqual(['spawn check']);
+  });
+
+  it('begins the next batch afresh: its own step, only its own calls, no leftover counts', () => {
+    const batch = start(['c1']);
+    batch.send({ type: 'batch.checked', checks: [reject('c1', { unknownTool: true })] });
+    expect(batch.reported).toEqual({ results: 1, unknownTools: 1, calls: 1 });
+    batch.reported = undefined;
+    const next: ToolBatchEvent = {
+      type: 'batch.begin',
+      step: 4,
+      calls: [{ id: 'c2', name: 'probe', input: {} }],
+    };
+    expect(batch.send(next)).toEqual(['log tool.call c2', 'send check check']);
+    expect(batch.snapshot.context).toMatchObject({ step: 4, unknownTools: 0 });
+    expect(phases(batch.snapshot)).toEqual(['c2:pending']);
+    batch.send({ type: 'batch.checked', checks: [run('c2')] });
+    batch.send(ok('c2'));
+    expect(batch.reported).toEqual({ results: 1, unknownTools: 0, calls: 1 });
+  });
+
   it('logs every call in model order and asks for the check', () => {
     const batch = start(['c1', 'c2']);
     expect(batch.snapshot.value).toBe('checking');
-    expect(batch.out).toEqual(['log tool.call c1', 'log tool.call c2', 'spawn check']);
+    expect(batch.out).toEqual(['log tool.call c1', 'log tool.call c2', 'send check check']);
   });
 
   it('begins safe calls side by side and holds a barrier until they settle', () => {
@@ -113,7 +158,6 @@ describe('toolBatchMachine (pure transitions)', () => {
     });
     expect(batch.snapshot.value).toBe('running');
     expect(batch.out).toEqual([
-      'stop check',
       'log tool.started c1',
       'spawn call:c1',
       'log tool.started c2',
@@ -136,8 +180,8 @@ describe('toolBatchMachine (pure transitions)', () => {
       'spawn call:c4',
     ]);
     batch.send(ok('c4'));
-    expect(batch.snapshot.status).toBe('done');
-    expect(batch.snapshot.output).toEqual({ results: 4, unknownTools: 0, calls: 4 });
+    expect(batch.done).toBe(true);
+    expect(batch.reported).toEqual({ results: 4, unknownTools: 0, calls: 4 });
   });
 
   it('commits out-of-order completions in model order', () => {
@@ -149,7 +193,7 @@ describe('toolBatchMachine (pure transitions)', () => {
     expect(batch.out).toEqual(['stop call:c1', 'log tool.result c1 ok']);
     batch.send(ok('c2'));
     expect(batch.out).toEqual(['stop call:c2', 'log tool.result c2 ok', 'log tool.result c3 ok']);
-    expect(batch.snapshot.value).toBe('done');
+    expect(batch.done).toBe(true);
   });
 
   it('caps parallel calls at maxParallel and begins the next as one settles', () => {
@@ -188,7 +232,6 @@ describe('toolBatchMachine (pure transitions)', () => {
       checks: [allowed, reject('c2', { unknownTool: true }), denied],
     });
     expect(batch.out).toEqual([
-      'stop check',
       'log approval.decided c1 allow',
       'log approval.decided c3 deny',
       'log tool.started c1',
@@ -202,21 +245,21 @@ describe('toolBatchMachine (pure transitions)', () => {
       'log tool.result c2 error',
       'log tool.result c3 denied',
     ]);
-    expect(batch.snapshot.output).toEqual({ results: 3, unknownTools: 1, calls: 3 });
+    expect(batch.reported).toEqual({ results: 3, unknownTools: 1, calls: 3 });
   });
 
   it('is done at once when every call is rejected', () => {
     const batch = start(['c1', 'c2']);
     batch.send({ type: 'batch.checked', checks: [reject('c1'), reject('c2')] });
-    expect(batch.out).toEqual(['stop check', 'log tool.result c1 error', 'log tool.result c2 error']);
-    expect(batch.snapshot.status).toBe('done');
+    expect(batch.out).toEqual(['log tool.result c1 error', 'log tool.result c2 error']);
+    expect(batch.done).toBe(true);
     expect(batch.snapshot.context.calls.map((call) => call.content)).toEqual(['bad c1', 'bad c2']);
   });
 
   it('gives a call the check forgot an internal error result', () => {
     const batch = start(['c1', 'c2']);
     batch.send({ type: 'batch.checked', checks: [reject('c1')] });
-    expect(batch.snapshot.status).toBe('done');
+    expect(batch.done).toBe(true);
     expect(batch.snapshot.context.calls[1]).toMatchObject({
       outcome: 'error',
       content: 'internal: the call was not checked',
@@ -226,7 +269,7 @@ describe('toolBatchMachine (pure transitions)', () => {
   it('asks for approval, then runs an approved call alone', () => {
     const batch = start(['c1', 'c2', 'c3']);
     batch.send({ type: 'batch.checked', checks: [run('c1'), ask('c2'), run('c3')] });
-    expect(batch.out).toEqual(['stop check', 'log tool.started c1', 'spawn call:c1']);
+    expect(batch.out).toEqual(['log tool.started c1', 'spawn call:c1']);
     batch.send({ type: 'tool.approve', callId: 'c2' });
     expect(batch.out).toEqual([]);
     batch.send(ok('c1'));
@@ -263,20 +306,19 @@ describe('toolBatchMachine (pure transitions)', () => {
       'log tool.result c1 denied',
     ]);
     expect(batch.snapshot.context.calls[0]?.content).toBe('Permission denied: too risky');
-    expect(batch.snapshot.status).toBe('done');
+    expect(batch.done).toBe(true);
   });
 
   it('cancel while checking gives every call aborted_before_start, in model order', () => {
     const batch = start(['c1', 'c2', 'c3']);
     batch.send({ type: 'batch.cancel' });
     expect(batch.out).toEqual([
-      'stop check',
       'log tool.result c1 aborted_before_start',
       'log tool.result c2 aborted_before_start',
       'log tool.result c3 aborted_before_start',
     ]);
-    expect(batch.snapshot.status).toBe('done');
-    expect(batch.snapshot.output).toEqual({ results: 3, unknownTools: 0, calls: 3 });
+    expect(batch.done).toBe(true);
+    expect(batch.reported).toEqual({ results: 3, unknownTools: 0, calls: 3 });
   });
 
   it('cancel mid-batch aborts running calls, ends approvals, waits, and commits every result in order', () => {
@@ -319,7 +361,7 @@ describe('toolBatchMachine (pure transitions)', () => {
       'log tool.result c4 aborted_before_start',
       'log tool.result c5 aborted_before_start',
     ]);
-    expect(batch.snapshot.status).toBe('done');
+    expect(batch.done).toBe(true);
   });
 
   it('cancel while a call waits for approval settles it as aborted', () => {
@@ -331,7 +373,7 @@ describe('toolBatchMachine (pure transitions)', () => {
       'log tool.result c1 aborted',
       'log tool.result c2 aborted_before_start',
     ]);
-    expect(batch.snapshot.status).toBe('done');
+    expect(batch.done).toBe(true);
   });
 
   it('ignores a second result for a call that already settled', () => {

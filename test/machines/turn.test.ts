@@ -27,7 +27,7 @@ function input(overrides: Partial<TurnInput> = {}): TurnInput {
 }
 
 const stepDone = (outcome: StepOutcome, toolCalls = 0, unknownTools = 0): TurnEvent => ({
-  type: 'xstate.done.actor.step',
+  type: 'step.done',
   output: { outcome, toolCalls, unknownTools, usage },
 });
 
@@ -58,7 +58,7 @@ const spawned = (actions: Action[]) =>
     .map((action) => (action.params as { id: string }).id);
 
 describe('turn chart (pure transitions)', () => {
-  it('waits in created, then logs turn.start, claims the follow-ups and spawns step 1', () => {
+  it('waits in created, then logs turn.start, claims the follow-ups, spawns the step actor and begins step 1', () => {
     const { snapshot: created, actions: none } = run([]);
     expect(created.value).toBe('created');
     expect(none).toEqual([]);
@@ -70,6 +70,7 @@ describe('turn chart (pure transitions)', () => {
       { type: 'user.message', turn: 1, data: { channel: 'followup', content: 'go', inboxId: 'f1' } },
     ]);
     expect(spawned(actions)).toEqual(['step']);
+    expect(sent(actions)).toEqual([{ type: 'step.begin', step: 1 }]);
     expect(snapshot.context.stepCount).toBe(1);
   });
 
@@ -77,7 +78,9 @@ describe('turn chart (pure transitions)', () => {
     const { snapshot, actions } = run([{ type: 'turn.begin' }, stepDone('tools', 2), stepDone('continue')]);
     expect(snapshot.value).toBe('stepping');
     expect(snapshot.context.stepCount).toBe(3);
-    expect(spawned(actions)).toEqual(['step', 'step', 'step']);
+    // One step actor serves the whole turn; each step starts by event.
+    expect(spawned(actions)).toEqual(['step']);
+    expect(sent(actions)).toEqual([1, 2, 3].map((step) => ({ type: 'step.begin', step })));
     const done = run([
       { type: 'turn.begin' },
       stepDone('tools', 1),
@@ -137,7 +140,7 @@ describe('turn chart (pure transitions)', () => {
     const failed = run([
       { type: 'turn.begin' },
       {
-        type: 'xstate.done.actor.step',
+        type: 'step.done',
         output: { outcome: 'model_error', toolCalls: 0, unknownTools: 0, usage, error },
       },
     ]);
@@ -150,7 +153,9 @@ describe('turn chart (pure transitions)', () => {
     const hooked = input({ hasPreStepHook: true });
     const waiting = run([{ type: 'turn.begin' }], hooked);
     expect(waiting.snapshot.value).toEqual({ preStep: 'hook' });
-    expect(spawned(waiting.actions)).toEqual(['hook']);
+    // The step actor is spawned with the turn; the hook runs before step 1 begins.
+    expect(spawned(waiting.actions)).toEqual(['step', 'hook']);
+    expect(sent(waiting.actions)).toEqual([]);
     const allowed = run([{ type: 'turn.begin' }, { type: 'hook.allow' }, stepDone('tools', 1)], hooked);
     expect(allowed.snapshot.value).toEqual({ preStep: 'hook' });
     const vetoed = run(
@@ -176,7 +181,7 @@ describe('turn chart (pure transitions)', () => {
     expect(turnEnd(hook.actions)).toMatchObject({ reason: 'canceled', cause: 'user' });
     const stepping = run([{ type: 'turn.begin' }, { type: 'turn.cancel', cause: 'user' }]);
     expect(stepping.snapshot.value).toBe('stepping');
-    expect(sent(stepping.actions)).toEqual([{ type: 'step.cancel' }]);
+    expect(sent(stepping.actions)).toEqual([{ type: 'step.begin', step: 1 }, { type: 'step.cancel' }]);
     // Whatever the step reports after a cancel, the turn ends canceled with the first cause.
     const ended = run([
       { type: 'turn.begin' },
