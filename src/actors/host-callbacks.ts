@@ -3,14 +3,16 @@ import type { AgentEvent, SetupStage } from '../machines/agent.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
 import type { TurnEvent } from '../machines/turn.ts';
 import type { Approver, PreStepHook } from '../runtime/options.ts';
+import type { Resolve } from './resolve.ts';
 
 /**
  * Asks the host's approver about one call and answers the batch with `tool.approve` or `tool.deny`.
  * With a `'manual'` approver it waits for the host to answer through the agent API instead.
  */
-export function createApprovalActor(agentId: string, approver: Approver | undefined) {
+export function createApprovalActor(depsOf: Resolve<{ agentId: string; approver: Approver | undefined }>) {
   return fromCallback<{ type: 'noop' }, { callId: string; name: string; input: unknown }>(
-    ({ input, sendBack }) => {
+    ({ input, sendBack, self }) => {
+      const { agentId, approver } = depsOf(self);
       if (approver === undefined || approver === 'manual') return;
       let live = true;
       const answer = (event: ToolBatchEvent) => {
@@ -47,8 +49,9 @@ export function createApprovalActor(agentId: string, approver: Approver | undefi
 }
 
 /** Runs the host's pre-step hook; a veto or a failure of the hook blocks the turn. */
-export function createPreStepHookActor(agentId: string, hook: PreStepHook | undefined) {
-  return fromCallback<{ type: 'noop' }, { turn: number; step: number }>(({ input, sendBack }) => {
+export function createPreStepHookActor(depsOf: Resolve<{ agentId: string; hook: PreStepHook | undefined }>) {
+  return fromCallback<{ type: 'noop' }, { turn: number; step: number }>(({ input, sendBack, self }) => {
+    const { agentId, hook } = depsOf(self);
     let live = true;
     const answer = (event: TurnEvent) => {
       if (live) sendBack(event);
@@ -74,9 +77,10 @@ export function createPreStepHookActor(agentId: string, hook: PreStepHook | unde
 
 /** Runs one setup stage (or its undo) through the given functions and reports the outcome as an event. */
 export function createStageActor(
-  run: (stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>,
+  depsOf: Resolve<(stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>>,
 ) {
-  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack }) => {
+  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack, self }) => {
+    const run = depsOf(self);
     let live = true;
     const answer = (event: AgentEvent) => {
       if (live) sendBack(event);
@@ -95,10 +99,10 @@ export function createStageActor(
 
 /** Runs an undo; an undo that fails is reported to the host but rollback goes on with the next one. */
 export function createUndoActor(
-  undo: (stage: SetupStage) => Promise<void>,
-  onError: (error: unknown) => void,
+  depsOf: Resolve<{ undo: (stage: SetupStage) => Promise<void>; onError: (error: unknown) => void }>,
 ) {
-  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack }) => {
+  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack, self }) => {
+    const { undo, onError } = depsOf(self);
     let live = true;
     Promise.resolve()
       .then(() => undo(input.stage))
@@ -113,8 +117,11 @@ export function createUndoActor(
 }
 
 /** The last dispose stage: unregister and close; reports `revoke.done` whatever happens. */
-export function createRevokeActor(revoke: () => Promise<void>, onError: (error: unknown) => void) {
-  return fromCallback<{ type: 'noop' }, Record<string, never>>(({ sendBack }) => {
+export function createRevokeActor(
+  depsOf: Resolve<{ revoke: () => Promise<void>; onError: (error: unknown) => void }>,
+) {
+  return fromCallback<{ type: 'noop' }, Record<string, never>>(({ sendBack, self }) => {
+    const { revoke, onError } = depsOf(self);
     let live = true;
     Promise.resolve()
       .then(revoke)

@@ -11,6 +11,7 @@ import {
 } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { Publish } from './live-event.ts';
+import type { Resolve } from './resolve.ts';
 
 export type ModelCallDeps = {
   agentId: string;
@@ -40,8 +41,9 @@ export function toErrorData(error: unknown): ProviderErrorData {
  * `model.abort`, a newer request or stopping the actor aborts the request in flight; an aborted request
  * sends nothing more, so the step never sees a stale event.
  */
-export function createModelCallActor(deps: ModelCallDeps) {
-  return fromCallback<ModelCallCommand, Record<string, never>>(({ sendBack, receive }) => {
+export function createModelCallActor(depsOf: Resolve<ModelCallDeps>) {
+  return fromCallback<ModelCallCommand, Record<string, never>>(({ sendBack, receive, self }) => {
+    const deps = depsOf(self);
     let current: { controller: AbortController; finished: boolean } | undefined;
     const abortCurrent = () => {
       // A finished request has nothing to abort; aborting still allocates a DOMException per step.

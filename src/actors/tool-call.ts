@@ -4,6 +4,7 @@ import type { Clock } from '../runtime/clock.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AnyTool, ToolOutput } from '../tools/define-tool.ts';
 import type { Publish } from './live-event.ts';
+import type { Resolve } from './resolve.ts';
 
 export type ToolCallDeps = {
   agentId: string;
@@ -39,8 +40,9 @@ function fromOutput(output: ToolOutput): Settlement {
  * settles when the tool returns or after a short grace, whichever is first, so a tool that ignores its
  * signal cannot hold up a cancel.
  */
-export function createToolCallActor(deps: ToolCallDeps) {
-  return fromCallback<{ type: 'tool.abort' }, ToolCallInput>(({ input, sendBack, receive }) => {
+export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
+  return fromCallback<{ type: 'tool.abort' }, ToolCallInput>(({ input, sendBack, receive, self }) => {
+    const deps = depsOf(self);
     const controller = new AbortController();
     const timers: (() => void)[] = [];
     let settled = false;

@@ -2,6 +2,7 @@ import { fromCallback } from 'xstate';
 import { z } from 'zod';
 import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/tool-batch.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
+import type { Resolve } from './resolve.ts';
 
 /** The permission answer for one validated call. */
 export type PermissionVerdict = {
@@ -93,8 +94,9 @@ function reject(
 }
 
 /** The batch's check actor: lives as long as the batch and answers every `check` at once with `batch.checked`. */
-export function createToolCheckActor(deps: ToolCheckDeps) {
-  return fromCallback<ToolCheckCommand, Record<string, never>>(({ sendBack, receive }) => {
+export function createToolCheckActor(depsOf: Resolve<ToolCheckDeps>) {
+  return fromCallback<ToolCheckCommand, Record<string, never>>(({ sendBack, receive, self }) => {
+    const deps = depsOf(self);
     receive((command) => {
       sendBack({
         type: 'batch.checked',

@@ -1,3 +1,4 @@
+import type { AnyActorRef } from 'xstate';
 import {
   createApprovalActor,
   createPreStepHookActor,
@@ -7,11 +8,11 @@ import {
 } from '../actors/host-callbacks.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor } from '../actors/log-flush.ts';
-import { createModelCallActor } from '../actors/model-call.ts';
+import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
-import { createToolCallActor } from '../actors/tool-call.ts';
-import { createToolCheckActor } from '../actors/tool-check.ts';
-import { agentMachine } from '../machines/agent.ts';
+import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
+import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
+import { agentMachine, type SetupStage } from '../machines/agent.ts';
 import type { LogEntry } from '../machines/log-entry.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
@@ -34,15 +35,26 @@ export type AgentLogicDeps = {
   revoke: () => Promise<void>;
 };
 
-/**
- * The agent's statecharts with the real I/O actors and the log writer plugged in. Built once per agent,
- * because the actors close over that agent's session, tools and permissions.
- */
-export function buildAgentLogic(deps: AgentLogicDeps) {
+type OnError = (error: unknown) => void;
+
+/** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
+type AgentPorts = {
+  append: (entry: LogEntry) => void;
+  modelCall: ModelCallDeps;
+  toolCall: ToolCallDeps;
+  toolCheck: ToolCheckDeps;
+  approval: { agentId: string; approver: Approver | undefined };
+  preStep: { agentId: string; hook: PreStepHook | undefined };
+  flush: { log: SessionLog; onError: OnError };
+  stage: (stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>;
+  undo: { undo: (stage: SetupStage) => Promise<void>; onError: OnError };
+  revoke: { revoke: () => Promise<void>; onError: OnError };
+};
+
+function portsFor(deps: AgentLogicDeps): AgentPorts {
   const { resources, clock, publish } = deps;
   const agentId = resources.plan.agentId;
-  const log = { log: (_: unknown, entry: LogEntry) => resources.requireLog().append(entry) };
-  const reportError = (error: unknown) =>
+  const onError = (error: unknown) =>
     publish({
       type: 'runtime.error',
       agentId,
@@ -55,50 +67,104 @@ export function buildAgentLogic(deps: AgentLogicDeps) {
       return resources.requireLog().events;
     },
   } as SessionLog;
-  const flushActor = createLogFlushActor(lazyLog, reportError);
   const projection = new ProjectionCache();
+  return {
+    append: (entry) => resources.requireLog().append(entry),
+    modelCall: {
+      agentId,
+      provider: resources.plan.provider,
+      log: lazyLog,
+      buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
+      publish,
+    },
+    toolCall: {
+      agentId,
+      tools: resources.tools,
+      cwd: resources.plan.cwd,
+      clock,
+      publish,
+      writeAhead: () => resources.requireLog().flush(),
+    },
+    toolCheck: { tools: resources.tools, permissions: deps.gate },
+    approval: { agentId, approver: deps.approve },
+    preStep: { agentId, hook: deps.preStep },
+    flush: { log: lazyLog, onError },
+    stage: (stage) => resources.runStage(stage),
+    undo: { undo: (stage) => resources.undoStage(stage), onError },
+    revoke: { revoke: deps.revoke, onError },
+  };
+}
 
-  const toolBatch = toolBatchMachine.provide({
-    actions: log,
-    actors: {
-      toolCheck: createToolCheckActor({ tools: resources.tools, permissions: deps.gate }),
-      toolCall: createToolCallActor({
-        agentId,
-        tools: resources.tools,
-        cwd: resources.plan.cwd,
-        clock,
-        publish,
-        writeAhead: () => resources.requireLog().flush(),
-      }),
-      approval: createApprovalActor(agentId, deps.approve),
-    },
-  });
-  const step = stepMachine.provide({
-    actions: log,
-    actors: {
-      toolBatch,
-      retryTimer: createRetryTimerActor(clock),
-      modelCall: createModelCallActor({
-        agentId,
-        provider: resources.plan.provider,
-        log: lazyLog,
-        buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
-        publish,
-      }),
-    },
-  });
-  const turn = turnMachine.provide({
-    actions: log,
-    actors: { step, logFlush: flushActor, preStepHook: createPreStepHookActor(agentId, deps.preStep) },
-  });
-  return agentMachine.provide({
-    actions: log,
-    actors: {
-      turn,
-      logFlush: flushActor,
-      setupStage: createStageActor((stage) => resources.runStage(stage)),
-      undoStage: createUndoActor((stage) => resources.undoStage(stage), reportError),
-      revoke: createRevokeActor(deps.revoke, reportError),
-    },
-  });
+/**
+ * The agent's statecharts with the real I/O actors and the log writer plugged in, built once per system.
+ * Building them per agent (a `provide()` closing over that agent's session) rebuilt every state node
+ * for each agent and started its first turn with cold transition caches. Instead each agent registers
+ * its ports under its system id, and an actor resolves them from its own place in the actor tree.
+ */
+export class AgentLogic {
+  readonly machine;
+  private readonly bySystemId = new Map<string, AgentPorts>();
+  private readonly byActor = new WeakMap<AnyActorRef, AgentPorts>();
+
+  constructor(clock: Clock) {
+    const ports = this.portsOf;
+    const log = { log: ({ self }: { self: AnyActorRef }, entry: LogEntry) => ports(self).append(entry) };
+    const flush = createLogFlushActor((self) => ports(self).flush);
+    const toolBatch = toolBatchMachine.provide({
+      actions: log,
+      actors: {
+        toolCheck: createToolCheckActor((self) => ports(self).toolCheck),
+        toolCall: createToolCallActor((self) => ports(self).toolCall),
+        approval: createApprovalActor((self) => ports(self).approval),
+      },
+    });
+    const step = stepMachine.provide({
+      actions: log,
+      actors: {
+        toolBatch,
+        retryTimer: createRetryTimerActor(clock),
+        modelCall: createModelCallActor((self) => ports(self).modelCall),
+      },
+    });
+    const turn = turnMachine.provide({
+      actions: log,
+      actors: {
+        step,
+        logFlush: flush,
+        preStepHook: createPreStepHookActor((self) => ports(self).preStep),
+      },
+    });
+    this.machine = agentMachine.provide({
+      actions: log,
+      actors: {
+        turn,
+        logFlush: flush,
+        setupStage: createStageActor((self) => ports(self).stage),
+        undoStage: createUndoActor((self) => ports(self).undo),
+        revoke: createRevokeActor((self) => ports(self).revoke),
+      },
+    });
+  }
+
+  /** Makes an agent's dependencies known before its actor is spawned with this system id. */
+  register(systemId: string, deps: AgentLogicDeps): () => void {
+    this.bySystemId.set(systemId, portsFor(deps));
+    return () => this.bySystemId.delete(systemId);
+  }
+
+  /** The ports of the agent an actor belongs to: the nearest registered agent up its parent chain. */
+  private readonly portsOf = (self: AnyActorRef): AgentPorts => {
+    const known = this.byActor.get(self);
+    if (known) return known;
+    for (let ref: AnyActorRef | undefined = self; ref; ref = ref._parent) {
+      // Every actor is an XState `Actor`, which carries the system id it was spawned with.
+      const systemId = (ref as { systemId?: string }).systemId;
+      const ports = systemId === undefined ? undefined : this.bySystemId.get(systemId);
+      if (ports) {
+        this.byActor.set(self, ports);
+        return ports;
+      }
+    }
+    throw new Error(`actor "${self.id}" belongs to no registered agent`);
+  };
 }

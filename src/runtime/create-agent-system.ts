@@ -9,7 +9,7 @@ import { memoryStore } from '../session/memory-store.ts';
 import { nextTurnNumber, pendingInbox, repair } from '../session/repair.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
-import { buildAgentLogic } from './agent-logic.ts';
+import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
 import { hostMachine } from './host.ts';
@@ -53,6 +53,7 @@ export class AgentSystem {
   private readonly creating = new Set<{ ref: AnyActorRef; creation: Promise<unknown> }>();
   private readonly launches = new Set<Promise<void>>();
   private readonly tree: AgentTree;
+  private readonly logic: AgentLogic;
   private disposed = false;
 
   constructor(private readonly options: AgentSystemOptions) {
@@ -61,6 +62,7 @@ export class AgentSystem {
     this.clock = options.clock ?? systemClock;
     this.ids = options.ids ?? defaultIds;
     this.limits = { ...defaultLimits, ...options.limits };
+    this.logic = new AgentLogic(this.clock);
     this.tree = new AgentTree({
       ids: this.ids,
       limits: this.limits,
@@ -165,13 +167,13 @@ export class AgentSystem {
     }
   }
 
-  /** The agent's charts with its actors; dispose revokes children first, then the agent itself. */
-  private logicFor(
+  /** What the agent's actors work with; dispose revokes children first, then the agent itself. */
+  private depsFor(
     agentId: string,
     parts: { resources: AgentResources; gate: AgentPermissionGate; bus: LiveBus; child: boolean },
-  ) {
+  ): AgentLogicDeps {
     const { resources } = parts;
-    return buildAgentLogic({
+    return {
       resources,
       gate: parts.gate,
       clock: this.clock,
@@ -185,7 +187,7 @@ export class AgentSystem {
         this.registry.delete(agentId);
         await resources.requireLog().close();
       },
-    });
+    };
   }
 
   /** The public handle of a created agent, known to the system until it is disposed. */
@@ -238,7 +240,7 @@ export class AgentSystem {
       { store: this.store, clock: this.clock, registry: this.registry, gate },
     );
     const hostKey = `${agentId}#${this.ids()}`;
-    const logic = this.logicFor(agentId, { resources, gate, bus, child: options.child !== undefined });
+    const deps = this.depsFor(agentId, { resources, gate, bus, child: options.child !== undefined });
     const input = agentInput({
       agentId,
       origin,
@@ -248,9 +250,13 @@ export class AgentSystem {
       retry: { ...defaultRetry, ...this.options.retry, maxAttempts: limits.maxAttempts },
     });
     const systemId = `agent:${hostKey}`;
-    this.host.send({ type: 'host.spawn', systemId, logic, input });
+    const unregister = this.logic.register(systemId, deps);
+    this.host.send({ type: 'host.spawn', systemId, logic: this.logic.machine, input });
     const ref = this.host.system.get(systemId) as AnyActorRef;
-    const release = () => this.host.send({ type: 'host.release', ref });
+    const release = () => {
+      this.host.send({ type: 'host.release', ref });
+      unregister();
+    };
     const created = this.awaitCreation(agentId, ref, release);
     this.launches.add(created);
     await created.finally(() => this.launches.delete(created));
