@@ -4,6 +4,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../src/providers/types.
 import { createAgentSystem } from '../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../src/session/memory-store.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
+import { xstateFloorPerStep } from './xstate-floor.ts';
 
 const noop = defineTool({
   name: 'noop',
@@ -124,17 +125,24 @@ for (const steps of [10, 100]) {
   const turns = Math.max(20, Math.round(2000 / steps));
   const runtime: number[] = [];
   const plain: number[] = [];
+  const floor: number[] = [];
   for (let r = 0; r < rounds; r++) {
     runtime.push(await runtimePerStep(steps, turns));
     plain.push(await plainLoopPerStep(steps, turns));
+    floor.push(await xstateFloorPerStep(steps, turns));
   }
   const rt = median(runtime);
   const pl = median(plain);
-  rows.push(`| ${steps} steps/turn | ${rt.toFixed(1)} µs | ${pl.toFixed(1)} µs | ${(rt / pl).toFixed(1)}× |`);
+  const fl = median(floor);
+  rows.push(
+    `| ${steps} steps/turn | ${rt.toFixed(1)} µs | ${fl.toFixed(1)} µs | ${pl.toFixed(1)} µs | ${(rt / pl).toFixed(1)}× |`,
+  );
 }
 const heap = await heapPerIdleAgent(1000);
-console.log('| workload | agentchart per step | plain async loop per step | ratio |');
-console.log('|---|---|---|---|');
+console.log(
+  '| workload | agentchart per step | XState floor (same actor traffic, no work) | plain async loop per step | agentchart / plain |',
+);
+console.log('|---|---|---|---|---|');
 for (const row of rows) console.log(row);
 console.log(
   `\nheap per idle agent: ${(heap / 1024).toFixed(1)} KiB (1000 agents${(globalThis as { gc?: unknown }).gc ? ', after gc' : ', run with --expose-gc for a cleaner figure'})`,
