@@ -121,7 +121,8 @@ describe('runJob', () => {
       ...Array(3).fill(['canceled', true]),
       ...Array(9).fill(['canceled', false]),
     ]);
-    expect(requests).toEqual(['t0', 't1', 't2']);
+    // Exactly the three running tasks reached the model (in whatever order their agents got there).
+    expect([...requests].sort()).toEqual(['t0', 't1', 't2']);
     expect(system.list()).toEqual([]);
     const next = await system.runJob({
       tasks: [{ prompt: 'again', model: makeSystemModel() }],
