@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type AnyEventObject, initialTransition, type SnapshotFrom, transition } from 'xstate';
+import { initialTransition, type SnapshotFrom, transition } from 'xstate';
 import type { ProviderErrorData } from '../../src/errors/provider-error.ts';
-import type { LogEntry } from '../../src/machines/log-entry.ts';
 import { retryDelay } from '../../src/machines/retry-policy.ts';
 import {
   type StepDoneEvent,
@@ -11,9 +10,17 @@ import {
   stepMachine,
 } from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
+import {
+  describeEffects,
+  loggedEntries,
+  type MachineAction,
+  reportIn,
+  sentEvents,
+  spawnInput,
+} from '../support/machine-effects.ts';
 
 type Snapshot = SnapshotFrom<typeof stepMachine>;
-type Action = { type: string; params?: unknown };
+type Action = MachineAction;
 
 const input: StepInput = {
   turn: 1,
@@ -35,39 +42,8 @@ const limited: ProviderErrorData = {
 const auth: ProviderErrorData = { kind: 'auth', message: 'bad key', retryable: false };
 const call = { id: 'c1', name: 'probe', input: { value: '1' } };
 
-/** What the machine asked for, as compact strings (log entries with their key data, spawns, stops, sends). */
-function effects(actions: readonly Action[]): string[] {
-  return actions.flatMap((action) => {
-    const params = action.params as Record<string, unknown> | undefined;
-    if (action.type === 'log') return [`log ${(params as LogEntry).type}`];
-    if (action.type === 'xstate.spawnChild') return [`spawn ${params?.id as string}`];
-    if (action.type === 'xstate.stopChild')
-      return [`stop ${(params as { id?: string } | undefined)?.id ?? '(ended)'}`];
-    if (action.type === 'xstate.sendTo') {
-      const to = params?.to as { id?: string } | string;
-      const event = params?.event as AnyEventObject | undefined;
-      if (event?.type === 'step.done') return ['report step.done'];
-      return [`send ${typeof to === 'string' ? to : to.id} ${event?.type}`];
-    }
-    return [];
-  });
-}
-
-const logged = (actions: readonly Action[]) =>
-  actions.filter((action) => action.type === 'log').map((action) => action.params as LogEntry);
-
-const spawnInput = (actions: readonly Action[], id: string) =>
-  (
-    actions.find(
-      (action) => action.type === 'xstate.spawnChild' && (action.params as { id: string }).id === id,
-    )?.params as { input: unknown } | undefined
-  )?.input;
-
-/** The events the actions send (to children, or the report to the turn), in order. */
-const sentEvents = (actions: readonly Action[]) =>
-  actions
-    .filter((action) => action.type === 'xstate.sendTo')
-    .map((action) => (action.params as { event: AnyEventObject }).event);
+const effects = (actions: readonly Action[]) => describeEffects(actions);
+const logged = loggedEntries;
 
 /** A step actor's snapshot advanced by pure transitions, begun as step 2; `actions` holds the last ones. */
 class Step {
@@ -87,8 +63,7 @@ class Step {
   }
   /** What the last transition reported to the turn, if it ended the step. */
   get output(): StepOutput | undefined {
-    const report = sentEvents(this.actions).find((event) => event.type === 'step.done');
-    return (report as StepDoneEvent | undefined)?.output;
+    return reportIn<StepDoneEvent>(this.actions, 'step.done')?.output;
   }
 }
 
