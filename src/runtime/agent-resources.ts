@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { Provider, ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
-import type { LogEvent, SessionStore } from '../session/types.ts';
+import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../tools/permissions.ts';
 import type { Clock } from './clock.ts';
@@ -45,6 +45,7 @@ export class AgentResources {
   specs: ToolSpec[] = [];
   systemHash = '';
   private createdSession = false;
+  private lock: SessionLock | undefined;
   private published = false;
 
   constructor(
@@ -67,6 +68,21 @@ export class AgentResources {
     return this.projectOptionsMemo;
   }
 
+  /** Closes the log (flushed) and gives the session up for another owner; the last step of dispose. */
+  async closeSession(): Promise<void> {
+    try {
+      await this.requireLog().close();
+    } finally {
+      await this.releaseLock();
+    }
+  }
+
+  private async releaseLock(): Promise<void> {
+    const lock = this.lock;
+    this.lock = undefined;
+    await lock?.release();
+  }
+
   requireLog(): SessionLog {
     if (!this.log) throw new Error(`agent ${this.plan.agentId} has no open session`);
     return this.log;
@@ -81,11 +97,7 @@ export class AgentResources {
         await this.registerTools();
         return { toolNames: [...this.tools.keys()], systemHash: this.systemHash };
       case 'publish':
-        if (this.env.registry.has(this.plan.agentId)) {
-          throw new ConfigError(
-            `agent "${this.plan.agentId}" is already live in this system (one live owner per session)`,
-          );
-        }
+        if (this.env.registry.has(this.plan.agentId)) throw liveInThisSystem(this.plan.agentId);
         this.env.registry.set(this.plan.agentId, this);
         this.published = true;
         return {};
@@ -98,6 +110,7 @@ export class AgentResources {
         if (this.createdSession) await this.env.store.remove(this.plan.agentId);
         this.createdSession = false;
         this.log = undefined;
+        await this.releaseLock();
         return;
       case 'tools':
         this.tools.clear();
@@ -110,21 +123,39 @@ export class AgentResources {
     }
   }
 
+  /** Takes the session (its lock, then its log). A stage that fails gives back what it took itself. */
   private async openSession(): Promise<void> {
-    const { origin, agentId } = this.plan;
-    const { store, clock } = this.env;
-    if (origin.kind === 'resume') {
-      // Repair events wait in memory for the first flush, so a rollback has nothing to remove.
-      this.log = new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
-      this.log.appendBuilt(origin.repaired);
-    } else {
-      await store.create(agentId);
-      this.createdSession = true;
-      this.log = new SessionLog({ sessionId: agentId, store, clock });
-      if (origin.kind === 'fork') this.log.appendBuilt(origin.seed);
+    const { agentId } = this.plan;
+    if (this.env.registry.has(agentId)) throw liveInThisSystem(agentId);
+    this.lock = await this.env.store.lock?.(agentId);
+    try {
+      this.log = await this.openLog();
+    } catch (error) {
+      await this.releaseLock();
+      throw error;
     }
     for (const event of this.log.events) this.env.gate.observe(event);
     this.log.subscribe((event) => this.env.gate.observe(event));
+  }
+
+  private async openLog(): Promise<SessionLog> {
+    const { origin, agentId } = this.plan;
+    const { store, clock } = this.env;
+    if (origin.kind === 'resume') {
+      // The log was read before the lock was taken: make sure nobody wrote to it in between.
+      if (this.lock && (await store.load(agentId)).events.length !== origin.events.length) {
+        throw new ConfigError(`session "${agentId}" changed while it was being resumed; resume it again`);
+      }
+      // Repair events wait in memory for the first flush, so a rollback has nothing to remove.
+      const log = new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
+      log.appendBuilt(origin.repaired);
+      return log;
+    }
+    await store.create(agentId);
+    this.createdSession = true;
+    const log = new SessionLog({ sessionId: agentId, store, clock });
+    if (origin.kind === 'fork') log.appendBuilt(origin.seed);
+    return log;
   }
 
   private async registerTools(): Promise<void> {
@@ -161,6 +192,10 @@ export class AgentResources {
       await log.flush();
     }
   }
+}
+
+function liveInThisSystem(agentId: string): ConfigError {
+  return new ConfigError(`agent "${agentId}" is already live in this system (one live owner per session)`);
 }
 
 function recordedSystem(events: readonly LogEvent[]): string | undefined {

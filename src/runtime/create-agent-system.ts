@@ -185,7 +185,7 @@ export class AgentSystem {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await this.tree.disposeChildren(agentId);
         this.registry.delete(agentId);
-        await resources.requireLog().close();
+        await resources.closeSession();
       },
     };
   }

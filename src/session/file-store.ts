@@ -1,8 +1,9 @@
 import { access, appendFile, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
+import { acquireFileLock } from './file-lock.ts';
 import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
-import type { LoadedSession, LogEvent, SessionStore } from './types.ts';
+import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
 const extension = '.jsonl';
 const safeId = /^[A-Za-z0-9._-]+$/;
@@ -90,7 +91,8 @@ function tornAt(events: LogEvent[], lines: string[], index: number, file: string
 
 /**
  * A session store with one JSONL file per session: `<dir>/<sessionId>.jsonl`. The directory is
- * created on demand. Appends to one session are written in call order, each in a single write.
+ * created on demand. Appends to one session are written in call order, each in a single write. A live
+ * agent holds `<dir>/<sessionId>.lock`, so two processes never write one session.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
   return new FileSessionStore(dir, options);
@@ -191,6 +193,12 @@ class FileSessionStore implements SessionStore {
       this.known.delete(sessionId);
       await rm(file, { force: true });
     });
+  }
+
+  async lock(sessionId: string): Promise<SessionLock> {
+    const file = `${this.pathOf(sessionId).slice(0, -extension.length)}.lock`;
+    await mkdir(this.dir, { recursive: true });
+    return acquireFileLock(file, `session "${sessionId}"`);
   }
 
   async list(): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
-import type { LoadedSession, LogEvent, SessionStore } from './types.ts';
+import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
 /**
  * A session store that keeps logs in memory, for tests and short-lived embeddings.
@@ -11,6 +11,7 @@ import type { LoadedSession, LogEvent, SessionStore } from './types.ts';
  */
 export function memoryStore(): SessionStore {
   const sessions = new Map<string, string[]>();
+  const locked = new Set<string>();
 
   function linesOf(sessionId: string): string[] {
     const lines = sessions.get(sessionId);
@@ -43,6 +44,21 @@ export function memoryStore(): SessionStore {
     },
     async list() {
       return [...sessions.keys()].sort();
+    },
+    async lock(sessionId): Promise<SessionLock> {
+      if (locked.has(sessionId)) {
+        throw new ConfigError(
+          `session "${sessionId}" is held by a live agent using this store; dispose that agent first`,
+        );
+      }
+      locked.add(sessionId);
+      let held = true;
+      return {
+        async release() {
+          if (held) locked.delete(sessionId);
+          held = false;
+        },
+      };
     },
   };
 }

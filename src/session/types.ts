@@ -102,6 +102,11 @@ export function isEvent<K extends LogEventType>(event: LogEvent, type: K): event
 /** What a store hands back on load: the events, plus what it had to repair to read them. */
 export type LoadedSession = { events: LogEvent[]; warnings: string[] };
 
+/** One live agent's claim on a session; released when the agent is disposed or its creation fails. */
+export interface SessionLock {
+  release(): Promise<void>;
+}
+
 /**
  * Where session logs live.
  *
@@ -118,4 +123,11 @@ export interface SessionStore {
   exists(sessionId: string): Promise<boolean>;
   remove(sessionId: string): Promise<void>;
   list(): Promise<string[]>;
+  /**
+   * Claims the session for one live writer, across every system (and, for the file store, every
+   * process) using this store; rejects with `ConfigError` while another holds it, like a second resume
+   * inside one system. Optional: without
+   * it, only the one-live-owner rule inside each agent system protects a session.
+   */
+  lock?(sessionId: string): Promise<SessionLock>;
 }

@@ -160,6 +160,20 @@ export function runStoreContract(name: string, makeStore: () => SessionStore | P
       );
     });
 
+    it('lets one live agent hold a session: a second lock is refused until the first is released', async () => {
+      const store = await makeStore();
+      await store.create('held');
+      const lock = await store.lock!('held');
+      await expectAgentchartError(store.lock!('held'), 'config', /session "held" is held by a live agent/);
+      // Appends and loads are not blocked by the lock: it guards owners, not the data.
+      await store.append('held', sampleLog().slice(0, 1));
+      await lock.release();
+      await lock.release();
+      const again = await store.lock!('held');
+      await again.release();
+      expect((await store.load('held')).events).toHaveLength(1);
+    });
+
     it('refuses a log whose seq is not contiguous', async () => {
       const store = await makeStore();
       await store.create('gap');
