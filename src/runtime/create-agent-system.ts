@@ -2,13 +2,12 @@ import { type AnyActorRef, createActor, type InspectionEvent, type Observer, wai
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
-import type { AgentInput } from '../machines/agent.ts';
-import type { RetryPolicy } from '../machines/retry-policy.ts';
 import { forkEvents } from '../session/fork.ts';
 import { memoryStore } from '../session/memory-store.ts';
-import { nextTurnNumber, pendingInbox, repair } from '../session/repair.ts';
+import { repair } from '../session/repair.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
+import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
@@ -297,34 +296,3 @@ export class AgentSystem {
 }
 
 const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };
-
-/** The agent chart's input: where the session stands (turns, queued input) and how steps behave. */
-function agentInput(options: {
-  agentId: string;
-  origin: AgentOrigin;
-  model: string;
-  limits: Limits;
-  hasPreStepHook: boolean;
-  retry: RetryPolicy;
-}): AgentInput {
-  const { agentId, origin, limits } = options;
-  const events =
-    origin.kind === 'resume'
-      ? [...origin.events, ...origin.repaired]
-      : origin.kind === 'fork'
-        ? origin.seed
-        : [];
-  return {
-    agentId,
-    lastTurn: nextTurnNumber(events) - 1,
-    inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
-    limits,
-    hasPreStepHook: options.hasPreStepHook,
-    step: {
-      model: options.model,
-      retry: options.retry,
-      maxParallelTools: limits.maxParallelTools,
-      jitterKey: agentId,
-    },
-  };
-}

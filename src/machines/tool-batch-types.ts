@@ -1,0 +1,52 @@
+// The tool batch's events, input, context and report: what the batch chart, its actors and its parent
+// step exchange.
+import type { ToolOutcome } from '../session/types.ts';
+import type { BatchCall } from './tool-batch-plan.ts';
+
+/** The check of one call before anything runs: validation, known tool, permission. */
+export type CallCheck = {
+  callId: string;
+  /** Validated (parsed) input when valid; the raw input otherwise. */
+  input: unknown;
+  safe: boolean;
+  verdict: 'run' | 'ask' | 'reject';
+  /** For `reject`: the synthetic result the model reads. */
+  outcome?: 'error' | 'denied';
+  content?: string;
+  unknownTool?: boolean;
+  /** The permission decision, when one was made (valid calls only). */
+  decision?: { outcome: 'allow' | 'deny'; by: 'rule' | 'mode' | 'session' | 'headless'; reason: string };
+};
+
+/** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */
+export type ToolBatchInput = { turn: number; maxParallel: number };
+
+export type ToolCallRequestData = { id: string; name: string; input: unknown };
+
+/** Starts the batch of one step: the calls of one model response, in model order. */
+export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequestData[] };
+
+/** What the batch asks of its check actor, which answers with `batch.checked`. */
+export type ToolCheckCommand = { type: 'check'; calls: ToolCallRequestData[] };
+
+export type ToolBatchEvent =
+  | BatchBeginEvent
+  | { type: 'batch.checked'; checks: CallCheck[] }
+  | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
+  | { type: 'tool.approve'; callId: string; remember?: 'session'; by?: 'host' | 'user' }
+  | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
+  | { type: 'batch.cancel' };
+
+export type ToolBatchContext = {
+  turn: number;
+  step: number;
+  maxParallel: number;
+  calls: BatchCall[];
+  unknownTools: number;
+};
+
+/** What the batch reports once every call has exactly one committed result. */
+export type BatchOutput = { results: number; unknownTools: number; calls: number };
+
+/** What the parent step receives when a batch is over (the batch actor then waits for the next one). */
+export type BatchDoneEvent = { type: 'batch.done'; output: BatchOutput };
