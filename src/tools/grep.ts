@@ -73,7 +73,9 @@ export function grepTool(options: GrepOptions = {}) {
           maxHits: maxLines,
           signal: ctx.signal,
         };
-        const outcome = await search(query, options.useRipgrep ?? true);
+        const { outcome, engine } = await search(query, options.useRipgrep ?? true);
+        // The model reads the same output from either engine; a host watching live may want to know.
+        ctx.onProgress({ type: 'grep.engine', engine });
         if ('error' in outcome) return failure(outcome.error);
         if (outcome.hits.length === 0) {
           return `No matches for ${JSON.stringify(args.pattern)} in ${where(query.targetRelative)}.`;
@@ -84,13 +86,19 @@ export function grepTool(options: GrepOptions = {}) {
   });
 }
 
-async function search(query: GrepQuery, useRipgrep: boolean): Promise<GrepOutcome> {
+/** Which search ran: ripgrep, or the JavaScript search (no `rg` on PATH, or a pattern only JavaScript reads). */
+export type GrepEngine = 'ripgrep' | 'javascript';
+
+async function search(
+  query: GrepQuery,
+  useRipgrep: boolean,
+): Promise<{ outcome: GrepOutcome; engine: GrepEngine }> {
   const rg = useRipgrep ? await findRipgrep() : undefined;
   if (rg !== undefined) {
     const outcome = await searchWithRipgrep(rg, query);
-    if (outcome !== unsupportedPattern) return outcome;
+    if (outcome !== unsupportedPattern) return { outcome, engine: 'ripgrep' };
   }
-  return searchWithJavaScript(query);
+  return { outcome: await searchWithJavaScript(query), engine: 'javascript' };
 }
 
 /** Formats hits as grep does, capped by line count and bytes with a note saying how to narrow. */

@@ -122,3 +122,24 @@ for (const { name, useRipgrep } of engines)
       });
     });
   });
+
+describe('grep reports the engine that ran', () => {
+  const engineOf = async (input: Record<string, unknown>, useRipgrep: boolean) => {
+    const progress: unknown[] = [];
+    await grepTool({ useRipgrep }).run(input as never, context(fx.root, { progress }));
+    return progress;
+  };
+
+  it('as a progress event: ripgrep when it is on PATH, JavaScript when forced or for JavaScript-only syntax', async () => {
+    expect(await engineOf({ pattern: 'TODO' }, false)).toEqual([
+      { type: 'grep.engine', engine: 'javascript' },
+    ]);
+    expect(await engineOf({ pattern: 'TODO' }, true)).toEqual([
+      { type: 'grep.engine', engine: rg === undefined ? 'javascript' : 'ripgrep' },
+    ]);
+    // Lookahead is JavaScript-only: ripgrep refuses it and the JavaScript search answers instead.
+    expect(await engineOf({ pattern: 'foo(?=Bar)' }, true)).toEqual([
+      { type: 'grep.engine', engine: 'javascript' },
+    ]);
+  });
+});
