@@ -6,7 +6,13 @@ import type { LogEvent } from '../session/types.ts';
 import { compactLogEvent, compactValue } from './compact.ts';
 import { parentOf, TurnsView } from './log-view.ts';
 import { InspectionProjector } from './project-inspection.ts';
-import type { AgentsPayload, AgentView, InspectorMessage, InspectorSource } from './protocol.ts';
+import type {
+  AgentsPayload,
+  AgentView,
+  InspectorDecision,
+  InspectorMessage,
+  InspectorSource,
+} from './protocol.ts';
 
 type Delta = Extract<InspectorMessage, { kind: 'delta' }>;
 
@@ -49,6 +55,15 @@ export class LiveSource implements InspectorSource {
       title: this.title,
       agents: [...live, ...ended.map((entry) => this.viewOf(entry))],
     };
+  }
+
+  decide(agentId: string, callId: string, decision: InspectorDecision): 'ok' | 'no_agent' | 'not_waiting' {
+    const agent = this.system.list().find((candidate) => candidate.id === agentId);
+    if (!agent) return 'no_agent';
+    if (!waitsForApproval(agent.log(), callId)) return 'not_waiting';
+    if (decision.approve) agent.approve(callId, decision.remember ? { remember: decision.remember } : {});
+    else agent.deny(callId, decision.reason ?? 'denied from the inspector');
+    return 'ok';
   }
 
   log(agentId: string): LogEvent[] | undefined {
@@ -271,4 +286,15 @@ function track(agent: Agent): Tracked {
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** Whether the log says the call asked for approval and has neither a decision nor a result yet. */
+function waitsForApproval(events: readonly LogEvent[], callId: string): boolean {
+  let asked = false;
+  for (const event of events) {
+    if (event.data.callId !== callId) continue;
+    if (event.type === 'approval.asked') asked = true;
+    if (event.type === 'approval.decided' || event.type === 'tool.result') asked = false;
+  }
+  return asked;
 }

@@ -120,6 +120,21 @@ function renderMachines() {
   if (a.tree) box.appendChild(renderMachine(a.tree));
   else box.appendChild(el('div', 'note', 'A recording has no live machines: its final state is ' + a.state + '.'));
 }
+// Present only when the server allows decisions: approve and deny go back with this token.
+const TOKEN = document.querySelector('meta[name="agentchart-token"]')?.getAttribute('content') || '';
+async function decide(agentId, callId, verb, body) {
+  const response = await fetch('/api/agents/' + encodeURIComponent(agentId) + '/calls/' + encodeURIComponent(callId) + '/' + verb,
+    { method: 'POST', headers: { 'content-type': 'application/json', 'x-agentchart-token': TOKEN }, body: JSON.stringify(body) });
+  if (!response.ok) alert('Could not ' + verb + ': ' + ((await response.json().catch(() => ({}))).error || response.status));
+}
+function decisionButtons(agentId, callId) {
+  const box = el('span', 'decide');
+  const button = (label, action) => { const b = el('button', '', label); b.onclick = action; return b; };
+  return add(box,
+    button('approve', () => decide(agentId, callId, 'approve', {})),
+    button('for session', () => decide(agentId, callId, 'approve', { remember: 'session' })),
+    button('deny', () => { const reason = prompt('Why? (the model reads this)'); if (reason !== null) decide(agentId, callId, 'deny', reason ? { reason } : {}); }));
+}
 function renderTurns() {
   const box = document.getElementById('turns'); box.replaceChildren();
   const a = S.agents.get(S.selected);
@@ -130,7 +145,8 @@ function renderTurns() {
     for (const s of t.steps) {
       add(turn, add(el('div', ''), el('span', '', 'step ' + s.step + ' '), el('span', 'pill ' + s.state, s.state.replace('_', ' ')),
         s.attempts ? el('span', 'note', ' retry ' + s.attempts) : null));
-      for (const c of s.calls) add(turn, add(el('div', 'call'), el('span', '', c.name), el('span', 'pill ' + (c.outcome || c.state), c.outcome || c.state.replace('_', ' '))));
+      for (const c of s.calls) add(turn, add(el('div', 'call'), el('span', '', c.name), el('span', 'pill ' + (c.outcome || c.state), c.outcome || c.state.replace('_', ' ')),
+        TOKEN && c.state === 'awaiting_approval' ? decisionButtons(a.id, c.callId) : null));
     }
     box.appendChild(turn);
   }

@@ -70,13 +70,18 @@ table.log td.type { font-family:ui-monospace,monospace; white-space:nowrap; }
 table.log summary { cursor:pointer; font-family:ui-monospace,monospace; color:var(--muted); }
 .insp { font-family:ui-monospace,monospace; font-size:12px; white-space:pre; }
 .empty { color:var(--muted); padding:20px; }
+.decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 `;
 
-/** The whole inspector page: one HTML document with its CSS and script inline. It loads nothing else. */
-export const inspectorPage = `<!doctype html>
+/**
+ * The whole inspector page: one HTML document with its CSS and script inline. It loads nothing else.
+ * With a `token`, the page offers approve and deny on calls that wait for approval.
+ */
+export const inspectorPage = (token?: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+${token ? `<meta name="agentchart-token" content="${token}">` : ''}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>agentchart inspector</title>
 <style>${style}</style>

@@ -81,8 +81,16 @@ export type InspectorMessage =
  * Contract: `subscribe` delivers messages in the order they happened; the first subscriber may start
  * observation and the last unsubscribe stops it; `close` ends observation for good.
  */
+/** An answer to a call that waits for approval, given from the inspector page. */
+export type InspectorDecision = { approve: true; remember?: 'session' } | { approve: false; reason?: string };
+
 export interface InspectorSource {
   readonly kind: 'live' | 'recorded';
+  /**
+   * Answers a call waiting for approval, as the user (live sources only): `no_agent` for an agent that
+   * is not live, `not_waiting` for a call that is not waiting for approval right now.
+   */
+  decide?(agentId: string, callId: string, decision: InspectorDecision): 'ok' | 'no_agent' | 'not_waiting';
   agents(): AgentsPayload;
   /** The whole log of one agent (long strings cut), or undefined for an unknown agent. */
   log(agentId: string): LogEvent[] | undefined;

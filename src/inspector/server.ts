@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors/config-error.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import { decide, decisionRoute } from './decisions.ts';
 import { LiveSource } from './live-source.ts';
 import { inspectorPage } from './page.ts';
 import type { InspectorSource } from './protocol.ts';
@@ -18,6 +20,12 @@ export type InspectorOptions = {
   onClients?: (count: number) => void;
   /** The page title (default names the source). */
   title?: string;
+  /**
+   * Lets the page approve and deny calls that wait for approval (live systems with a `'manual'` approver).
+   * Off by default: the inspector is read-only. When on, the page carries a per-server token that every
+   * decision must send back, so other pages in the browser cannot answer for you.
+   */
+  decisions?: boolean;
 };
 
 /** A running inspector. Contract: `close()` ends every open stream, stops observing, and frees the port. */
@@ -32,7 +40,7 @@ export type InspectorServer = {
  * Serves the live inspector of an agent system on loopback: `GET /` the page, `GET /api/agents` every
  * agent's state tree, turns and last log events, `GET /api/agents/:id/log` one agent's whole log, and
  * `GET /events` a Server-Sent Events stream of inspection and live events. The system is observed only
- * while a page is connected.
+ * while a page is connected. With `decisions`, also `POST /api/agents/:id/calls/:callId/approve|deny`.
  *
  * @example
  * const inspector = await startInspector(system, { port: 4777 });
@@ -59,6 +67,11 @@ export async function serveInspector(
     throw new ConfigError(`the inspector listens on loopback only, not "${host}"`);
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new ConfigError(`invalid port ${port}`);
+  if (options.decisions && !source.decide)
+    throw new ConfigError('approving from the inspector needs a live agent system, not a recording');
+  // Not an id of the run and never logged: a secret for this server's page, so it comes from crypto.
+  const token = options.decisions ? randomBytes(24).toString('base64url') : undefined;
+  const page = inspectorPage(token);
   const clients = new Set<SseClient>();
   const maxQueuedBytes = options.maxQueuedBytes ?? 1024 * 1024;
   let hostHeaders = new Set<string>();
@@ -92,9 +105,17 @@ export async function serveInspector(
       // Refuses pages of other origins that reach this port through DNS rebinding.
       return sendText(response, 403, 'forbidden host');
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'GET only');
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (path === '/') return sendPage(response);
+    const route = request.method === 'POST' && token ? decisionRoute(path) : undefined;
+    if (route && token) {
+      void decide(request, source, token, route).then(
+        (reply) => sendJson(response, reply.status, reply.body),
+        (error: unknown) => sendJson(response, 500, { error: String(error) }),
+      );
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'GET only');
+    if (path === '/') return sendPage(response, page);
     if (path === '/events') return openStream(request, response);
     if (path === '/api/agents') return sendJson(response, 200, source.agents());
     const match = /^\/api\/agents\/([^/]+)\/log$/.exec(path);
@@ -147,7 +168,7 @@ const securityHeaders = {
   'cache-control': 'no-store',
 };
 
-function sendPage(response: ServerResponse): void {
+function sendPage(response: ServerResponse, page: string): void {
   response.writeHead(200, {
     ...securityHeaders,
     'content-type': 'text/html; charset=utf-8',
@@ -155,7 +176,7 @@ function sendPage(response: ServerResponse): void {
     'content-security-policy':
       "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
   });
-  response.end(inspectorPage);
+  response.end(page);
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
