@@ -164,14 +164,15 @@ function renderTranscript(box) {
       case 'assistant.message': if (d.text) add(box, add(el('div', 'msg'), el('div', 'who', 'assistant' + (d.interrupted ? ' (interrupted)' : '')), document.createTextNode(d.text))); break;
       case 'assistant.attempt': box.appendChild(el('div', 'note warn', 'model error (' + d.error.kind + '): ' + d.error.message + ' — attempt ' + d.attempt + ', retrying in ' + d.retryInMs + ' ms')); break;
       case 'tool.call': {
-        const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending');
-        add(card, add(el('div', 'head'), el('b', '', d.name), pill, el('span', 'note', d.callId)), el('pre', '', json(d.input)));
-        tools.set(d.callId, { card, pill }); box.appendChild(card); break;
+        const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending'); const head = el('div', 'head');
+        add(card, add(head, el('b', '', d.name), pill, el('span', 'note', d.callId)), el('pre', '', json(d.input)));
+        tools.set(d.callId, { card, pill, head }); box.appendChild(card); break;
       }
-      case 'approval.asked': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill awaiting_approval'; t.pill.textContent = 'awaiting approval'; } break; }
-      case 'approval.decided': { const t = tools.get(d.callId); if (t && d.by !== 'mode') t.card.appendChild(el('div', 'note ' + (d.outcome === 'deny' ? 'bad' : ''), '  ' + d.outcome + ' by ' + d.by + (d.reason ? ': ' + d.reason : ''))); break; }
+      case 'approval.asked': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill awaiting_approval'; t.pill.textContent = 'awaiting approval';
+        if (TOKEN) { t.buttons = decisionButtons(S.selected, d.callId); t.head.appendChild(t.buttons); } } break; }
+      case 'approval.decided': { const t = tools.get(d.callId); if (t) t.buttons?.remove(); if (t && d.by !== 'mode') t.card.appendChild(el('div', 'note ' + (d.outcome === 'deny' ? 'bad' : ''), '  ' + d.outcome + ' by ' + d.by + (d.reason ? ': ' + d.reason : ''))); break; }
       case 'tool.started': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill running'; t.pill.textContent = 'running'; } break; }
-      case 'tool.result': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill ' + d.outcome; t.pill.textContent = d.outcome; t.card.appendChild(el('pre', '', d.content)); } break; }
+      case 'tool.result': { const t = tools.get(d.callId); if (t) { t.buttons?.remove(); t.pill.className = 'pill ' + d.outcome; t.pill.textContent = d.outcome; t.card.appendChild(el('pre', '', d.content)); } break; }
       case 'turn.end': box.appendChild(el('div', 'note ' + (d.reason === 'completed' ? '' : 'bad'), 'Turn ' + e.turn + ' ended: ' + d.reason + (d.usage ? ' · ' + d.usage.inputTokens + ' in / ' + d.usage.outputTokens + ' out tokens' : ''))); break;
       case 'agent.spawned': box.appendChild(el('div', 'note', 'spawned subagent ' + d.childSessionId)); break;
       case 'compaction': box.appendChild(el('div', 'note', 'compacted events ' + d.replaces[0] + '–' + d.replaces[1])); break;
