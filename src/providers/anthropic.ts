@@ -108,7 +108,7 @@ export function toAnthropicParams(
   };
 }
 
-function toAnthropicMessages(messages: ModelMessage[]): MessageParam[] {
+function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
   const result: MessageParam[] = [];
   for (const message of messages) {
     const previous = result.at(-1);

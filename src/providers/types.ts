@@ -36,8 +36,12 @@ export type ModelMessage =
   | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; providerParts?: ProviderPart[] }
   | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
 
-/** The provider-neutral request of one step: a pure projection of the session log. */
-export type ModelRequest = { system: string; tools: ToolSpec[]; messages: ModelMessage[] };
+/**
+ * The provider-neutral request of one step: a pure projection of the session log. Providers read it and
+ * must not change it: its arrays are shared with the projection cache (copying them for every step
+ * would cost time proportional to the whole conversation).
+ */
+export type ModelRequest = { system: string; tools: readonly ToolSpec[]; messages: readonly ModelMessage[] };
 
 /** Why the model stopped. Vendors' reasons are mapped onto these by each adapter. */
 export type ModelStopReason =

@@ -12,7 +12,8 @@ import { isEvent, type LogEvent } from './types.ts';
  */
 export class ProjectionCache {
   private projected = 0;
-  private messages: ModelMessage[] = [];
+  // Never changed once handed out: a new array is made when messages are added.
+  private messages: readonly ModelMessage[] = [];
   private closed = false;
   private options: ProjectOptions | undefined;
 
@@ -33,15 +34,17 @@ export class ProjectionCache {
   private remember(
     events: readonly LogEvent[],
     options: ProjectOptions,
-    messages: ModelMessage[],
-    added: ModelMessage[] = messages,
+    messages: readonly ModelMessage[],
+    added: readonly ModelMessage[] = messages,
   ): ModelRequest {
     this.projected = events.length;
     this.options = options;
     this.messages = messages;
     // The tail decides: the part before it was closed, or the whole log was just projected.
     this.closed = allCallsAnswered(added);
-    return { system: options.system, tools: options.tools, messages: [...messages] };
+    // One copy of the conversation per step is the only cost that grows with it; the request shares
+    // the array (typed readonly) instead of copying it again.
+    return { system: options.system, tools: options.tools, messages };
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scripted } from '../../src/providers/scripted.ts';
-import type { ModelEvent, ModelRequest } from '../../src/providers/types.ts';
+import type { ModelEvent, ModelMessage, ModelRequest } from '../../src/providers/types.ts';
 import { SimulatedClock } from '../../src/runtime/clock.ts';
 
 const request = (content: string): ModelRequest => ({
@@ -88,7 +88,8 @@ describe('scripted (the test and demo model)', () => {
       { type: 'text.delta', text: 'you said' },
       { type: 'text.delta', text: ' 1 thing' },
     ]);
-    sent.messages.push({ role: 'user', content: 'mutated later' });
+    // A careless caller that changes its request anyway (the type says read-only) changes no record.
+    (sent.messages as ModelMessage[]).push({ role: 'user', content: 'mutated later' });
     expect(model.requests).toEqual([request('once')]);
   });
 

@@ -37,14 +37,24 @@ describe('ProjectionCache', () => {
     expect(expectSameOnEveryPrefix(events)).toBe(events.length + 1);
   });
 
-  it('hands out a fresh messages array each time, so a caller cannot corrupt the cache', () => {
+  it('never changes a messages array it handed out: a later projection leaves an earlier request as it was', () => {
     const file: LogEvent[] = [
       { v: 1, seq: 0, ts: 0, type: 'session.start', data: { agentId: 'a', config: {} } },
       { v: 1, seq: 1, ts: 0, type: 'user.message', turn: 1, data: { channel: 'followup', content: 'hi' } },
     ];
     const cache = new ProjectionCache();
     const first = cache.project(file, options);
-    first.messages.push({ role: 'user', content: 'injected' });
-    expect(cache.project(file, options).messages).toEqual([{ role: 'user', content: 'hi' }]);
+    const more: LogEvent = {
+      v: 1,
+      seq: 2,
+      ts: 0,
+      type: 'user.message',
+      turn: 1,
+      data: { channel: 'steer', content: 'more' },
+    };
+    const second = cache.project([...file, more], options);
+    expect(first.messages).toEqual([{ role: 'user', content: 'hi' }]);
+    expect(second.messages).toEqual(project([...file, more], options).messages);
+    expect(second.messages).not.toBe(first.messages);
   });
 });
