@@ -1,35 +1,16 @@
-// The tool batch through the public API: cancel at every state, model-order commits, the parallel cap,
-// and calls the model got wrong (unknown tool, invalid arguments) as results the model reads.
+// The tool batch through the public API: cancel at every state, model-order commits, the parallel cap
+// and timeouts. Calls the model got wrong are in bad-calls.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
   createHarness,
   disposeAndCheck,
   expectResultsInModelOrder,
-  type Harness,
-  type LogTuple,
   logTuples,
   startRun,
 } from '../graph/support/driver.ts';
 import { HoldingTool } from '../graph/support/holding-tool.ts';
 import { GateTool, settle } from '../support/controllable.ts';
-
-const fromTurnStart = (harness: Harness): LogTuple[] => {
-  const log = harness.agent.log();
-  return logTuples(
-    log,
-    log.findIndex((event) => event.type === 'turn.start'),
-  );
-};
-
-const opening: LogTuple[] = [
-  ['turn.start'],
-  ['inbox.claimed'],
-  ['user.message'],
-  ['step.start'],
-  ['assistant.message'],
-];
-const closing: LogTuple[] = [['step.end'], ['turn.end']];
-const probeCall = (id: string, value = id) => ({ id, name: 'probe', input: { value } });
+import { closing, fromTurnStart, opening, probeCall } from './batch-log.ts';
 
 describe('cancel at every state of a tool batch', () => {
   it('some calls done, some running, some not started', async () => {
@@ -251,91 +232,6 @@ describe('timeouts', () => {
       ['c2', 'ok', 'done c2'],
     ]);
     (await harness.model.request(1)).answer('Noted.');
-    expect((await harness.run!).reason).toBe('completed');
-    await disposeAndCheck(harness);
-  });
-});
-
-describe('calls the model got wrong', () => {
-  it('an unknown tool and invalid arguments become error results with the message the model reads', async () => {
-    const probe = new GateTool('probe', { safe: true });
-    const harness = await createHarness({ tools: [probe] });
-    await startRun(harness);
-    (await harness.model.request(0)).answer('', [
-      { id: 'c1', name: 'teleport', input: { to: 'mars' } },
-      probeCall('c2', 42 as unknown as string),
-      { id: 'c3', name: 'probe', input: '{"value": "unterminated' },
-    ]);
-    await settle();
-    const next = await harness.model.request(1);
-    expect(probe.started).toEqual([]);
-    const toolMessages = next.request.messages.filter((message) => message.role === 'tool');
-    expect(toolMessages).toEqual([
-      {
-        role: 'tool',
-        callId: 'c1',
-        name: 'teleport',
-        content: 'Unknown tool "teleport". Available tools: probe.',
-        isError: true,
-      },
-      {
-        role: 'tool',
-        callId: 'c2',
-        name: 'probe',
-        content:
-          'Invalid arguments for probe:\n✖ Invalid input: expected string, received number\n  → at value',
-        isError: true,
-      },
-      {
-        role: 'tool',
-        callId: 'c3',
-        name: 'probe',
-        content: 'Invalid arguments for probe: not a JSON object ("{\\"value\\": \\"unterminated").',
-        isError: true,
-      },
-    ]);
-    next.answer('Sorry.');
-    expect((await harness.run!).reason).toBe('completed');
-    await disposeAndCheck(harness);
-  });
-
-  it('ends the turn with unknown_tool_limit after limits.maxUnknownToolCalls steps of only unknown tools', async () => {
-    const probe = new GateTool('probe', { safe: true });
-    const harness = await createHarness({ tools: [probe], limits: { maxUnknownToolCalls: 2 } });
-    await startRun(harness);
-    (await harness.model.request(0)).answer('', [{ id: 'c1', name: 'nope', input: {} }]);
-    await settle();
-    (await harness.model.request(1)).answer('', [{ id: 'c2', name: 'nada', input: {} }]);
-    const result = await harness.run!;
-    expect(result.reason).toBe('unknown_tool_limit');
-    expect(harness.model.requests).toHaveLength(2);
-    expect(fromTurnStart(harness)).toEqual([
-      ...opening,
-      ['tool.call', 'c1'],
-      ['tool.result', 'c1', 'error'],
-      ['step.end'],
-      ['step.start'],
-      ['assistant.message'],
-      ['tool.call', 'c2'],
-      ['tool.result', 'c2', 'error'],
-      ...closing,
-    ]);
-    await disposeAndCheck(harness);
-  });
-
-  it('a known call between unknown ones resets the count', async () => {
-    const probe = new GateTool('probe', { safe: true });
-    const harness = await createHarness({ tools: [probe], limits: { maxUnknownToolCalls: 2 } });
-    await startRun(harness);
-    (await harness.model.request(0)).answer('', [{ id: 'c1', name: 'nope', input: {} }]);
-    await settle();
-    (await harness.model.request(1)).answer('', [probeCall('c2')]);
-    await settle();
-    probe.finish('c2');
-    await settle();
-    (await harness.model.request(2)).answer('', [{ id: 'c3', name: 'nope', input: {} }]);
-    await settle();
-    (await harness.model.request(3)).answer('Giving up on that.');
     expect((await harness.run!).reason).toBe('completed');
     await disposeAndCheck(harness);
   });
