@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,6 +117,9 @@ function claimedIds(events: readonly LogEvent[]): string[] {
 describe('crash consistency: SIGKILL at a point, then load, repair and resume to completion', () => {
   it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome }) => {
     const dir = dirs.get(point)!;
+    // The killed process still "holds" the session: its lock file names a pid that is gone.
+    const lock = JSON.parse(await readFile(join(dir, 'crash.lock'), 'utf8')) as { pid: number };
+    expect(lock.pid).not.toBe(process.pid);
     const loaded = await fileStore(dir).load('crash');
     expect(loaded.warnings).toHaveLength(torn ? 1 : 0);
     const before = loaded.events;
@@ -146,6 +149,8 @@ describe('crash consistency: SIGKILL at a point, then load, repair and resume to
     await agent.whenIdle(); // a follow-up that was queued but never answered runs first
     expect(await agent.run('finish')).toMatchObject({ reason: 'completed', text: 'resumed: finish' });
     await system.dispose();
+    // The resume took the dead process's lock over and gave it back on dispose.
+    await expect(readFile(join(dir, 'crash.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
 
     const final = (await fileStore(dir).load('crash')).events;
     expect(final.slice(0, before.length)).toEqual(before); // the log is appended to, never rewritten
