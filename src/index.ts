@@ -45,8 +45,10 @@ export { memoryStore } from './session/memory-store.ts';
 export { project } from './session/projection.ts';
 export type {
   CancelCause,
+  LoadedSession,
   LogEvent,
   LogEventType,
+  SessionLock,
   SessionStore,
   StopReason,
   ToolOutcome,
