@@ -13,8 +13,11 @@ import { loadProjectInstructions } from './project-instructions.ts';
 /** Where an agent's session comes from. */
 export type AgentOrigin =
   | { kind: 'new' }
-  /** `events` are the loaded log; `repaired` what repair appends to close it. */
-  | { kind: 'resume'; events: LogEvent[]; repaired: LogEvent[] }
+  /**
+   * `events` are the loaded log; `repaired` what repair appends to close it; `lock` the session's lock,
+   * taken before the log was read, which the agent then owns.
+   */
+  | { kind: 'resume'; events: LogEvent[]; repaired: LogEvent[]; lock?: SessionLock | undefined }
   /** `seed` is the new session's first events (a new session.start and the copied prefix). */
   | { kind: 'fork'; seed: LogEvent[] };
 
@@ -127,7 +130,8 @@ export class AgentResources {
   private async openSession(): Promise<void> {
     const { agentId } = this.plan;
     if (this.env.registry.has(agentId)) throw liveInThisSystem(agentId);
-    this.lock = await this.env.store.lock?.(agentId);
+    const { origin } = this.plan;
+    this.lock = origin.kind === 'resume' ? origin.lock : await this.env.store.lock?.(agentId);
     try {
       this.log = await this.openLog();
     } catch (error) {
@@ -142,10 +146,6 @@ export class AgentResources {
     const { origin, agentId } = this.plan;
     const { store, clock } = this.env;
     if (origin.kind === 'resume') {
-      // The log was read before the lock was taken: make sure nobody wrote to it in between.
-      if (this.lock && (await store.load(agentId)).events.length !== origin.events.length) {
-        throw new ConfigError(`session "${agentId}" changed while it was being resumed; resume it again`);
-      }
       // Repair events wait in memory for the first flush, so a rollback has nothing to remove.
       const log = new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
       log.appendBuilt(origin.repaired);

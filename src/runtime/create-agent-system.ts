@@ -81,9 +81,19 @@ export class AgentSystem {
     this.assertOpen();
     if (this.registry.has(sessionId))
       throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
-    const events = await this.loadSession(sessionId, 'resume');
-    const { appended } = repair(events, this.clock);
-    return this.launch(sessionId, { kind: 'resume', events, repaired: appended }, options);
+    // Take the session before reading it: a load truncates a torn last line, which must never happen to
+    // a log that another process is still writing.
+    const lock = await this.store.lock?.(sessionId);
+    try {
+      const events = await this.loadSession(sessionId, 'resume');
+      const { appended } = repair(events, this.clock);
+      return await this.launch(sessionId, { kind: 'resume', events, repaired: appended, lock }, options);
+    } catch (error) {
+      // The agent's session stage owns the lock once it ran (its rollback releases it); releasing twice
+      // is harmless, and this covers failures before that stage.
+      await lock?.release();
+      throw error;
+    }
   }
 
   /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */

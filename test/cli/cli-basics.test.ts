@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatLogLine } from '../../src/session/schema.ts';
+import { sampleLog } from '../support/store-contract.ts';
 import { runCli } from './cli-harness.ts';
 
 const noKeys = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
@@ -74,13 +76,26 @@ describe('agentchart command line', () => {
     expect(await runCli(['replay', file])).toEqual({
       code: 1,
       stdout: '',
-      stderr: `agentchart: session "missing" does not exist (${file}) [config]\n`,
+      stderr: `agentchart: session log ${file} does not exist [config]\n`,
     });
     await writeFile(join(dir, 'notes.txt'), 'hello');
     const wrongName = await runCli(['replay', join(dir, 'notes.txt')]);
     expect(wrongName.code).toBe(1);
     expect(lines(wrongName.stderr)).toHaveLength(1);
     expect(wrongName.stderr).toMatch(/^agentchart: ".*notes\.txt" is not a session log .* \[config\]\n$/);
+  });
+
+  it('replay only reads: a torn last line is skipped with a warning and the file is left as it is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
+    dirs.push(dir);
+    const file = join(dir, 'torn.jsonl');
+    const text = `${sampleLog().map(formatLogLine).join('')}{"v":1,"seq":7,"ts":1`;
+    await writeFile(file, text);
+    const replay = await runCli(['replay', file]);
+    expect(replay.code).toBe(0);
+    expect(replay.stderr).toMatch(/line 8 was torn .*\(the file was left as it is\)/);
+    expect(replay.stdout).toContain('End of replay: 1 turn(s), 1 step(s), 0 tool call(s).');
+    expect(await readFile(file, 'utf8')).toBe(text);
   });
 
   it('diagrams writes the Mermaid files and --check tells stale from up to date', async () => {

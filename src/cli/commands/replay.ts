@@ -1,17 +1,20 @@
 import { resolve } from 'node:path';
-import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
+import { loadRecording } from '../../inspector/recorded-source.ts';
+import { sessionIdFromFile } from '../../session/file-store.ts';
 import { isEvent } from '../../session/types.ts';
 import { TranscriptRenderer } from '../render.ts';
 import { type CliIo, line, wantsColor } from './context.ts';
 
 /**
  * `agentchart replay FILE`: re-renders a recorded session as a transcript (turns, steps, assistant text,
- * tool calls and results, retries). It only reads the log: no model is called and no tool runs.
+ * tool calls and results, retries). It only reads the log — a torn last line is skipped, never cut off
+ * the file, which another process may still be writing — no model is called and no tool runs.
  */
 export async function replayCommand(file: string, io: CliIo): Promise<number> {
   const path = resolve(io.cwd, file);
-  const { dir, sessionId } = sessionFileLocation(path);
-  const { events, warnings } = await fileStore(dir).load(sessionId);
+  const sessionId = sessionIdFromFile(path);
+  const { sessions, warnings } = await loadRecording(path);
+  const events = sessions[0]?.events ?? [];
   for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
   const renderer = new TranscriptRenderer(io.stdout, wantsColor(io.stdout, io.env));
   renderer.print(
