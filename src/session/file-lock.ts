@@ -1,4 +1,4 @@
-import { link, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, link, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { ConfigError } from '../errors/config-error.ts';
 import type { SessionLock } from './types.ts';
@@ -76,4 +76,16 @@ function isAlive(holder: Holder): boolean {
     // EPERM: the process exists but belongs to someone else.
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Whether `<file>` is a lock that a live agent may hold (a missing lock, or a crashed holder's, is not). */
+export async function isLockHeld(file: string): Promise<boolean> {
+  try {
+    await access(file);
+  } catch {
+    // No lock file (or none we can see): nobody holds the session.
+    return false;
+  }
+  const holder = await readHolder(file);
+  return holder === undefined || isAlive(holder);
 }

@@ -1,7 +1,7 @@
 import { access, appendFile, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { acquireFileLock } from './file-lock.ts';
+import { acquireFileLock, isLockHeld } from './file-lock.ts';
 import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
@@ -122,6 +122,8 @@ class FileSessionStore implements SessionStore {
   readonly kind = 'file';
   // Sessions seen to exist, so an append needs no extra file-system call.
   private readonly known = new Set<string>();
+  // Sessions this store holds the lock of.
+  private readonly held = new Set<string>();
   // One write queue per session keeps appends in call order even when callers do not await.
   private readonly queues = new Map<string, Promise<void>>();
 
@@ -167,9 +169,16 @@ class FileSessionStore implements SessionStore {
       const parsed = parseLogText(await readSession(sessionId, file), file);
       const warnings: string[] = [];
       if (parsed.keepBytes !== undefined && parsed.warning) {
-        // Later appends must start on a fresh line, so the torn bytes go now.
-        await truncate(file, parsed.keepBytes);
-        warnings.push(parsed.warning);
+        if (await this.mayRepair(sessionId)) {
+          // Later appends must start on a fresh line, so the torn bytes go now.
+          await truncate(file, parsed.keepBytes);
+          warnings.push(parsed.warning);
+        } else {
+          // Another agent holds the session: its next write may complete that line. Read past it only.
+          warnings.push(
+            parsed.warning.replace(/ and truncated the file.*$/, ' (left as it is: the session is held)'),
+          );
+        }
       }
       validateSequence(parsed.events);
       this.known.add(sessionId);
@@ -196,9 +205,24 @@ class FileSessionStore implements SessionStore {
   }
 
   async lock(sessionId: string): Promise<SessionLock> {
-    const file = `${this.pathOf(sessionId).slice(0, -extension.length)}.lock`;
     await mkdir(this.dir, { recursive: true });
-    return acquireFileLock(file, `session "${sessionId}"`);
+    const lock = await acquireFileLock(this.lockPathOf(sessionId), `session "${sessionId}"`);
+    this.held.add(sessionId);
+    return {
+      release: async () => {
+        this.held.delete(sessionId);
+        await lock.release();
+      },
+    };
+  }
+
+  /** A torn line may be cut off only by the session's holder, or while no live agent holds the session. */
+  private async mayRepair(sessionId: string): Promise<boolean> {
+    return this.held.has(sessionId) || !(await isLockHeld(this.lockPathOf(sessionId)));
+  }
+
+  private lockPathOf(sessionId: string): string {
+    return `${this.pathOf(sessionId).slice(0, -extension.length)}.lock`;
   }
 
   async list(): Promise<string[]> {

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { fileStore } from '../../src/session/file-store.ts';
+import { formatLogLine } from '../../src/session/schema.ts';
+import { sampleLog } from '../support/store-contract.ts';
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
@@ -76,5 +78,28 @@ describe('fileStore session lock', () => {
     await writeFile(lockFile, JSON.stringify(other));
     await lock.release();
     expect(await holderOf(lockFile)).toEqual(other);
+  });
+
+  it('a load leaves a torn last line alone while a live agent holds the session; its holder cuts it off', async () => {
+    const { dir, store, lockFile } = await freshStore();
+    const file = join(dir, 's.jsonl');
+    const text = `${sampleLog().map(formatLogLine).join('')}{"v":1,"seq":7`;
+    await writeFile(file, text);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });
+    children.push(holder);
+    await writeFile(lockFile, JSON.stringify({ pid: holder.pid, host: hostname(), claim: 1 }));
+    const read = await store.load('s');
+    expect(read.events).toHaveLength(7);
+    expect(read.warnings).toEqual([
+      expect.stringMatching(/line 8 was torn.*\(left as it is: the session is held\)$/),
+    ]);
+    expect(await readFile(file, 'utf8')).toBe(text);
+
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    const lock = await store.lock!('s');
+    expect((await store.load('s')).warnings).toEqual([expect.stringMatching(/truncated the file/)]);
+    expect(await readFile(file, 'utf8')).toBe(sampleLog().map(formatLogLine).join(''));
+    await lock.release();
   });
 });
