@@ -1,5 +1,6 @@
 // The tool batch's events, input, context and report: what the batch chart, its actors and its parent
 // step exchange.
+import type { ToolCallRequest } from '../providers/types.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { BatchCall } from './tool-batch-plan.ts';
 
@@ -21,13 +22,11 @@ export type CallCheck = {
 /** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */
 export type ToolBatchInput = { turn: number; maxParallel: number };
 
-export type ToolCallRequestData = { id: string; name: string; input: unknown };
-
 /** Starts the batch of one step: the calls of one model response, in model order. */
-export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequestData[] };
+export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequest[] };
 
 /** What the batch asks of its check actor, which answers with `batch.checked`. */
-export type ToolCheckCommand = { type: 'check'; calls: ToolCallRequestData[] };
+export type ToolCheckCommand = { type: 'check'; calls: ToolCallRequest[] };
 
 export type ToolBatchEvent =
   | BatchBeginEvent

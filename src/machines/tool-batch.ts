@@ -27,7 +27,6 @@ export type {
   ToolBatchContext,
   ToolBatchEvent,
   ToolBatchInput,
-  ToolCallRequestData,
   ToolCheckCommand,
 } from './tool-batch-types.ts';
 
