@@ -1,0 +1,79 @@
+// Runs a TypeScript script in a child Node process, for tests of inputs that could crash or wedge the
+// process: the test survives whatever the child does, and a child that overruns is killed by pid.
+import { spawn } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type ChildRun = {
+  /** The exit code, or null when the child was ended by a signal. */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** True when the child overran `timeoutMs` and was killed. */
+  timedOut: boolean;
+};
+
+export type ChildRunOptions = {
+  args?: string[];
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Killed with SIGKILL after this long (default 15 s). */
+  timeoutMs?: number;
+  /** Written to the child's stdin, which is then closed. */
+  stdin?: string;
+};
+
+/**
+ * Runs `script` (a path, relative to the repository root or absolute) with `node --import tsx`.
+ *
+ * @example
+ * const run = await runScript('test/fixtures/boundary/approve-false.ts', { args: [dir] });
+ * expect(run).toMatchObject({ code: 0, timedOut: false });
+ */
+export function runScript(script: string, options: ChildRunOptions = {}): Promise<ChildRun> {
+  const path = resolve(repoRoot, script);
+  return runNode(['--import', 'tsx', path, ...(options.args ?? [])], options);
+}
+
+/** Runs the agentchart CLI from source as a person would (`agentchart <args>`). */
+export function runCliProcess(
+  args: string[],
+  options: Omit<ChildRunOptions, 'args'> = {},
+): Promise<ChildRun> {
+  return runNode(['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), ...args], options);
+}
+
+function runNode(argv: string[], options: ChildRunOptions): Promise<ChildRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, argv, {
+      cwd: options.cwd ?? repoRoot,
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, options.timeoutMs ?? 15_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr, timedOut });
+    });
+    child.stdin.end(options.stdin ?? '');
+  });
+}
