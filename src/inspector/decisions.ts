@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { InspectorDecision, InspectorSource } from './protocol.ts';
+import type { DecisionVerb } from './routes.ts';
 
 /** The header the page sends its token in. A custom header also makes any cross-origin request preflight. */
 export const tokenHeader = 'x-agentchart-token';
@@ -8,19 +9,6 @@ const maxBodyBytes = 4096;
 const maxReasonChars = 500;
 
 export type DecisionReply = { status: number; body: { ok: true } | { error: string } };
-
-/** `POST /api/agents/:agentId/calls/:callId/approve|deny`, split into its parts; undefined for other paths. */
-export function decisionRoute(
-  path: string,
-): { agentId: string; callId: string; verb: 'approve' | 'deny' } | undefined {
-  const match = /^\/api\/agents\/([^/]+)\/calls\/([^/]+)\/(approve|deny)$/.exec(path);
-  if (!match) return undefined;
-  return {
-    agentId: decodeURIComponent(match[1]!),
-    callId: decodeURIComponent(match[2]!),
-    verb: match[3] as 'approve' | 'deny',
-  };
-}
 
 /**
  * Answers a call waiting for approval on behalf of the page: the request must carry the page's token and
@@ -31,7 +19,7 @@ export async function decide(
   request: IncomingMessage,
   source: InspectorSource,
   token: string,
-  route: { agentId: string; callId: string; verb: 'approve' | 'deny' },
+  route: { agentId: string; callId: string; verb: DecisionVerb },
 ): Promise<DecisionReply> {
   if (request.headers[tokenHeader] !== token) return refuse(403, `missing or wrong ${tokenHeader} header`);
   if (!String(request.headers['content-type'] ?? '').startsWith('application/json'))
@@ -47,7 +35,7 @@ export async function decide(
   return { status: 200, body: { ok: true } };
 }
 
-function decisionOf(verb: 'approve' | 'deny', body: Record<string, unknown>): InspectorDecision | string {
+function decisionOf(verb: DecisionVerb, body: Record<string, unknown>): InspectorDecision | string {
   if (verb === 'approve') {
     if (body.remember !== undefined && body.remember !== 'session') return '"remember" can only be "session"';
     return body.remember === 'session' ? { approve: true, remember: 'session' } : { approve: true };

@@ -3,10 +3,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors/config-error.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
-import { decide, decisionRoute } from './decisions.ts';
+import { decide } from './decisions.ts';
 import { LiveSource } from './live-source.ts';
 import { inspectorPage } from './page.ts';
 import type { InspectorSource } from './protocol.ts';
+import { matchRoute } from './routes.ts';
 import { SseClient, type SseClientStats } from './sse-client.ts';
 
 export type InspectorOptions = {
@@ -26,6 +27,11 @@ export type InspectorOptions = {
    * decision must send back, so other pages in the browser cannot answer for you.
    */
   decisions?: boolean;
+  /**
+   * Told about a request handler that failed (the client got a 500). Default: a process warning.
+   * Contract: must not throw.
+   */
+  onError?: (error: unknown) => void;
 };
 
 /** A running inspector. Contract: `close()` ends every open stream, stops observing, and frees the port. */
@@ -83,6 +89,8 @@ export async function serveInspector(
       connection: 'keep-alive',
     });
     response.socket?.setNoDelay(true);
+    // A client that vanishes mid-write ends its stream; an unheard 'error' would end the process.
+    response.on('error', () => request.destroy());
     const client = new SseClient(response, {
       maxQueuedBytes,
       resync: () => ({ kind: 'snapshot', ...source.agents() }),
@@ -100,32 +108,47 @@ export async function serveInspector(
     });
   };
 
-  const server = createServer((request, response) => {
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     if (!hostHeaders.has(request.headers.host ?? '')) {
       // Refuses pages of other origins that reach this port through DNS rebinding.
       return sendText(response, 403, 'forbidden host');
     }
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    const route = request.method === 'POST' && token ? decisionRoute(path) : undefined;
-    if (route && token) {
-      void decide(request, source, token, route).then(
-        (reply) => sendJson(response, reply.status, reply.body),
-        (error: unknown) => sendJson(response, 500, { error: String(error) }),
-      );
-      return;
+    const route = matchRoute(request.method, request.url, token !== undefined);
+    switch (route.kind) {
+      case 'refused':
+        return sendText(response, route.status, route.message, route.allow ? { allow: route.allow } : {});
+      case 'decision': {
+        const reply = await decide(request, source, token!, route);
+        return sendJson(response, reply.status, reply.body);
+      }
+      case 'page':
+        return sendPage(response, page);
+      case 'events':
+        return openStream(request, response);
+      case 'agents':
+        return sendJson(response, 200, source.agents());
+      case 'log': {
+        const log = source.log(route.agentId);
+        return log
+          ? sendJson(response, 200, { events: log })
+          : sendJson(response, 404, { error: 'no such agent' });
+      }
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return sendText(response, 405, 'GET only');
-    if (path === '/') return sendPage(response, page);
-    if (path === '/events') return openStream(request, response);
-    if (path === '/api/agents') return sendJson(response, 200, source.agents());
-    const match = /^\/api\/agents\/([^/]+)\/log$/.exec(path);
-    if (match) {
-      const log = source.log(decodeURIComponent(match[1]!));
-      return log
-        ? sendJson(response, 200, { events: log })
-        : sendJson(response, 404, { error: 'no such agent' });
-    }
-    return sendText(response, 404, 'not found');
+  };
+
+  // No request may take the host process down: whatever the handler throws is answered with a 500 (or
+  // ends the connection, if the answer had begun) and reported, never rethrown. `handle` is async, so a
+  // synchronous throw arrives here as a rejection too.
+  const onError = options.onError ?? reportError;
+  const server = createServer((request, response) => {
+    const fail = (error: unknown) => {
+      // A client that left before it was answered is not a failure of the server.
+      if (request.destroyed && request.errored) return void response.destroy();
+      onError(error);
+      if (!response.headersSent) sendText(response, 500, 'internal error');
+      else response.destroy();
+    };
+    handle(request, response).catch(fail);
   });
 
   const address = await listen(server, port, host);
@@ -150,6 +173,11 @@ export async function serveInspector(
       return closing;
     },
   };
+}
+
+function reportError(error: unknown): void {
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.emitWarning(`agentchart inspector: a request failed: ${message}`);
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -184,7 +212,12 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
-function sendText(response: ServerResponse, status: number, text: string): void {
-  response.writeHead(status, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' });
+function sendText(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { ...securityHeaders, ...headers, 'content-type': 'text/plain; charset=utf-8' });
   response.end(`${text}\n`);
 }

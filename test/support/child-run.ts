@@ -46,26 +46,42 @@ export function runCliProcess(
   return runNode(['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), ...args], options);
 }
 
+/** A child that is still running: its pid, a way to signal it, and its result once it ends. */
+export type RunningChild = {
+  pid: number;
+  kill(signal?: NodeJS.Signals): void;
+  done: Promise<ChildRun>;
+};
+
+/** Like `runCliProcess`, but hands back the running child at once (for servers the test talks to). */
+export function startCliProcess(args: string[], options: Omit<ChildRunOptions, 'args'> = {}): RunningChild {
+  return startNode(['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), ...args], options);
+}
+
 function runNode(argv: string[], options: ChildRunOptions): Promise<ChildRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, argv, {
-      cwd: options.cwd ?? repoRoot,
-      env: { ...process.env, NO_COLOR: '1', ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, options.timeoutMs ?? 15_000);
+  return startNode(argv, options).done;
+}
+
+function startNode(argv: string[], options: ChildRunOptions): RunningChild {
+  const child = spawn(process.execPath, argv, {
+    cwd: options.cwd ?? repoRoot,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let timedOut = false;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, options.timeoutMs ?? 15_000);
+  const done = new Promise<ChildRun>((resolvePromise, reject) => {
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -74,6 +90,7 @@ function runNode(argv: string[], options: ChildRunOptions): Promise<ChildRun> {
       clearTimeout(timer);
       resolvePromise({ code, signal, stdout, stderr, timedOut });
     });
-    child.stdin.end(options.stdin ?? '');
   });
+  child.stdin.end(options.stdin ?? '');
+  return { pid: child.pid ?? -1, kill: (signal = 'SIGTERM') => child.kill(signal), done };
 }
