@@ -1,11 +1,12 @@
 // The file store on damaged or wrong files: only a torn last write after a real session is cut off; any
 // other damage is a LogFormatError that leaves the file byte for byte as it was; a path that is not a
 // readable session file is a ConfigError naming it, never a raw EISDIR / ENOTDIR / ELOOP.
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentchartError, fileStore, type SessionStore } from '../../src/index.ts';
+import { runScript } from '../support/child-run.ts';
 import { sampleLog } from '../support/store-contract.ts';
 
 let root = '';
@@ -187,5 +188,42 @@ describe('fileStore: a path that is not a readable session file is a ConfigError
     const failure = await failureOf(fileStore(dir).lock!('s'));
     expect(failure.name).toBe('ConfigError');
     expect(failure.message).toMatch(/session "s" is held by an agent this process cannot identify/);
+  });
+
+  it('permission denied (as a user the modes apply to): load, append, create and lock say so', async () => {
+    const dir = await freshDir();
+    await chmod(root, 0o755);
+    await chmod(dir, 0o755);
+    const unreadable = join(dir, 'readable-not');
+    await mkdir(unreadable, { mode: 0o755 });
+    await writeFile(join(unreadable, 's.jsonl'), lines(sampleLog()), { mode: 0o000 });
+    const readOnly = join(dir, 'read-only');
+    await mkdir(readOnly);
+    await writeFile(join(readOnly, 'w.jsonl'), '', { mode: 0o444 });
+    await chmod(readOnly, 0o555);
+    const run = await runScript('test/fixtures/boundary/unprivileged-store.ts', { args: [dir] });
+    expect(run).toMatchObject({ code: 0, timedOut: false, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual([
+      {
+        operation: 'load',
+        name: 'ConfigError',
+        message: `cannot read session "s": permission denied (${join(unreadable, 's.jsonl')})`,
+      },
+      {
+        operation: 'append',
+        name: 'ConfigError',
+        message: `cannot write session "w": permission denied (${join(readOnly, 'w.jsonl')})`,
+      },
+      {
+        operation: 'create',
+        name: 'ConfigError',
+        message: `cannot create session "n": permission denied (${join(readOnly, 'n.jsonl')})`,
+      },
+      {
+        operation: 'lock',
+        name: 'ConfigError',
+        message: `cannot lock session "n": permission denied (${join(readOnly, 'n.lock')})`,
+      },
+    ]);
   });
 });
