@@ -37,7 +37,7 @@ export async function loadRecording(
       continue;
     }
     const parsed = parseLogText(text, path);
-    if (parsed.warning) warnings.push(tornLineLeft(parsed.warning, 'the file was left as it is'));
+    if (parsed.torn) warnings.push(tornLineLeft(parsed.torn.warning, 'the file was left as it is'));
     if (id === sessionId) assertSessionStarted(parsed.events, 'delete the file to reuse the id', path);
     else if (parsed.events.length === 0) {
       warnings.push(`subagent session ${id} is empty: its process stopped before it was started`);

@@ -90,12 +90,6 @@ export async function acquireFileLock(path: string, what: string): Promise<Sessi
   }
 }
 
-/** Whether `<path>` is a lock that a live agent may hold (a missing lock, or a crashed holder's, is not). */
-export async function isLockHeld(path: string): Promise<boolean> {
-  const state = await inspectLock(path);
-  return state.kind !== 'free' && state.kind !== 'stale';
-}
-
 /** Renames the staged lock folder onto `<path>`; false when something is there already. */
 async function moveInto(staging: string, path: string): Promise<boolean> {
   try {

@@ -2,8 +2,8 @@ import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { acquireFileLock, isLockHeld } from './file-lock.ts';
-import { parseLogText, tornLineLeft } from './log-text.ts';
+import { acquireFileLock } from './file-lock.ts';
+import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
 import { errorCode, pathError } from './path-errors.ts';
 import { formatLogLine } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
@@ -73,8 +73,8 @@ export type FileStore = SessionStore & {
  * created on demand. Appends to one session are written in call order, each in a single write. A live
  * agent holds the lock `<dir>/<sessionId>.lock`, so two processes never write one session.
  *
- * A load cuts off only a last line torn by a crash (no newline, after a valid session) and only as the
- * session's holder or while nobody holds it; any other damage is a `LogFormatError` naming the file and
+ * A load cuts off only a last line torn by a crash (no newline, after a valid session), and only while
+ * holding the session's lock (taken for that moment when nobody holds it); any other damage is a `LogFormatError` naming the file and
  * line, and the file is left as it is. A path that is not a usable session file is a `ConfigError`.
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
@@ -153,21 +153,48 @@ class FileSessionStore implements FileStore {
     const file = this.pathOf(sessionId);
     return this.enqueue(sessionId, async () => {
       const parsed = parseLogText(await readSessionText(file, sessionId), file);
-      const warnings: string[] = [];
-      if (parsed.keepBytes !== undefined && parsed.warning) {
-        if (await this.mayRepair(sessionId)) {
-          // Later appends must start on a fresh line, so the torn bytes go now.
-          await truncate(file, parsed.keepBytes).catch((error: unknown) => {
-            throw pathError(error, `repair session "${sessionId}"`, file);
-          });
-          warnings.push(parsed.warning);
-        } else {
-          // Another agent holds the session: its next write may complete that line. Read past it only.
-          warnings.push(tornLineLeft(parsed.warning, 'left as it is: the session is held'));
-        }
+      if (!parsed.torn) return { events: parsed.events, warnings: [] };
+      if (this.held.has(sessionId)) return this.cutTornLine(sessionId, file, parsed);
+      // Cut it only while holding the lock, taken for that moment: then no live agent is writing the
+      // file, and the cut is made on what the file holds now, not on what it held a moment ago.
+      const lock = await this.lockIfFree(sessionId);
+      if (!lock) {
+        // Another agent holds the session: its next write may complete that line. Read past it only.
+        return {
+          events: parsed.events,
+          warnings: [tornLineLeft(parsed.torn.warning, 'left as it is: the session is held')],
+        };
       }
-      return { events: parsed.events, warnings };
+      try {
+        return await this.cutTornLine(
+          sessionId,
+          file,
+          parseLogText(await readSessionText(file, sessionId), file),
+        );
+      } finally {
+        await lock.release();
+      }
     });
+  }
+
+  /** Truncates the torn bytes, so later appends start on a fresh line. Only while holding the lock. */
+  private async cutTornLine(sessionId: string, file: string, parsed: ParsedLogText): Promise<LoadedSession> {
+    if (!parsed.torn) return { events: parsed.events, warnings: [] };
+    await truncate(file, parsed.torn.keepBytes).catch((error: unknown) => {
+      throw pathError(error, `repair session "${sessionId}"`, file);
+    });
+    return { events: parsed.events, warnings: [parsed.torn.warning] };
+  }
+
+  /** The session's lock when nobody else holds it (a crashed holder's is taken over); else undefined. */
+  private async lockIfFree(sessionId: string): Promise<SessionLock | undefined> {
+    const path = this.lockPathOf(sessionId);
+    try {
+      return await acquireFileLock(path, `session "${sessionId}"`);
+    } catch (error) {
+      if (error instanceof ConfigError) return undefined;
+      throw pathError(error, `lock session "${sessionId}"`, path);
+    }
   }
 
   async exists(sessionId: string): Promise<boolean> {
@@ -210,16 +237,6 @@ class FileSessionStore implements FileStore {
 
   retainedSessions(): number {
     return new Set([...this.held, ...this.queues.keys()]).size;
-  }
-
-  /** A torn line may be cut off only by the session's holder, or while no live agent holds the session. */
-  private async mayRepair(sessionId: string): Promise<boolean> {
-    if (this.held.has(sessionId)) return true;
-    const path = this.lockPathOf(sessionId);
-    const held = await isLockHeld(path).catch((error: unknown) => {
-      throw pathError(error, `check the lock of session "${sessionId}"`, path);
-    });
-    return !held;
   }
 
   private lockPathOf(sessionId: string): string {

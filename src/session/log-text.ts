@@ -3,15 +3,15 @@ import { parseLogLine, validateSequence } from './schema.ts';
 import type { LogEvent } from './types.ts';
 
 /** A parsed log file: its events, and, when its last write was torn, how much of the file to keep. */
-export type ParsedLogText = { events: LogEvent[]; keepBytes?: number; warning?: string };
+export type ParsedLogText = { events: LogEvent[]; torn?: { keepBytes: number; warning: string } };
 
 /**
  * Parses the text of a session log file, naming `file` and the line in every `LogFormatError`.
  *
  * Only one kind of damage is repaired: a last line without its newline (a write cut off by a crash)
  * that follows complete lines forming a valid session (starting with `session.start`, `seq` contiguous).
- * It is dropped, and `keepBytes` is the length of the good prefix, which the caller may truncate the file
- * to. Anything else is refused and nothing is to be cut: a complete line that does not parse is
+ * It is dropped, and `torn.keepBytes` is the length of the good prefix, which the caller may truncate the
+ * file to. Anything else is refused and nothing is to be cut: a complete line that does not parse is
  * corruption, and a file whose lines are not a session (notes, another format, a torn first line) is not
  * a session log.
  */
@@ -32,7 +32,7 @@ export function parseLogText(text: string, file: string): ParsedLogText {
   const warning =
     `${file}: line ${lines.length + 1} was torn (incomplete last write, probably a crash); ` +
     `dropped it and truncated the file to ${keepBytes} bytes`;
-  return { events, keepBytes, warning };
+  return { events, torn: { keepBytes, warning } };
 }
 
 /** The warning of a torn last line that was read past but left on disk. */

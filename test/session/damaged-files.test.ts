@@ -1,7 +1,7 @@
 // The file store on damaged or wrong files: only a torn last write after a real session is cut off; any
 // other damage is a LogFormatError that leaves the file byte for byte as it was; a path that is not a
 // readable session file is a ConfigError naming it, never a raw EISDIR / ENOTDIR / ELOOP.
-import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +108,8 @@ describe('fileStore: only a torn last write after a real session is cut off', ()
           `dropped it and truncated the file to ${Buffer.byteLength(lines(log.slice(0, 3)))} bytes`,
       ],
     });
+    // The cut was made under the session's lock, taken for that moment and given back.
+    expect(await readdir(dir)).toEqual(['s.jsonl']);
     await store.append('s', log.slice(3));
     expect(await readFile(file, 'utf8')).toBe(lines(log));
   });
