@@ -99,15 +99,18 @@ async function moveInto(staging: string, path: string): Promise<boolean> {
     const code = errorCode(error);
     if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOTDIR') return false;
     // Windows refuses to rename onto any existing folder with EPERM; elsewhere EPERM is a real refusal.
-    if (
-      code === 'EPERM' &&
-      (await lstat(path).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return false;
+    if (code === 'EPERM' && (await isThere(path))) return false;
     throw error;
+  }
+}
+
+async function isThere(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    // Not there, or not visible to this process: either way nothing to rename onto.
+    return false;
   }
 }
 
