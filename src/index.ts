@@ -40,7 +40,7 @@ export type {
 } from './runtime/options.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/run-job.ts';
 export { assertSameLog } from './session/compare-logs.ts';
-export { fileStore } from './session/file-store.ts';
+export { type FileStore, fileStore } from './session/file-store.ts';
 export { memoryStore } from './session/memory-store.ts';
 export { project } from './session/projection.ts';
 export type {

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { parseLogText, sessionFileLocation } from '../session/file-store.ts';
-import { validateSequence } from '../session/schema.ts';
+import { sessionFileLocation } from '../session/file-store.ts';
+import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
+import { errorCode, pathError } from '../session/path-errors.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { compactLogEvent } from './compact.ts';
 import { parentOf, recordedState, TurnsView } from './log-view.ts';
@@ -15,7 +16,9 @@ const maxSessions = 50;
 
 /**
  * Reads a session log file and the logs of the subagents it spawned (`agent.spawned`) when they sit in
- * the same folder. Read-only: a torn last line is skipped with a warning, never truncated on disk.
+ * the same folder. Read-only: a torn last line is skipped with a warning, never truncated on disk. A file
+ * that is not a session log with a `session.start` is refused (an empty subagent log is skipped with a
+ * warning).
  */
 export async function loadRecording(
   file: string,
@@ -28,15 +31,18 @@ export async function loadRecording(
   while (queue.length > 0 && sessions.length < maxSessions) {
     const id = queue.shift()!;
     const path = join(dir, `${id}.jsonl`);
-    const text = await readSessionFile(path, id === sessionId);
+    const text = await readSessionFile(path, id, id === sessionId);
     if (text === undefined) {
       warnings.push(`subagent session ${id} is not in ${dir}`);
       continue;
     }
     const parsed = parseLogText(text, path);
-    if (parsed.warning)
-      warnings.push(parsed.warning.replace(/ and truncated the file.*$/, ' (the file was left as it is)'));
-    validateSequence(parsed.events);
+    if (parsed.torn) warnings.push(tornLineLeft(parsed.torn.warning, 'the file was left as it is'));
+    if (id === sessionId) assertSessionStarted(parsed.events, 'delete the file to reuse the id', path);
+    else if (parsed.events.length === 0) {
+      warnings.push(`subagent session ${id} is empty: its process stopped before it was started`);
+      continue;
+    }
     sessions.push({ sessionId: id, events: parsed.events });
     for (const event of parsed.events) {
       if (!isEvent(event, 'agent.spawned') || seen.has(event.data.childSessionId)) continue;
@@ -47,11 +53,12 @@ export async function loadRecording(
   return { sessions, warnings };
 }
 
-async function readSessionFile(path: string, required: boolean): Promise<string | undefined> {
+async function readSessionFile(path: string, id: string, required: boolean): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A folder, an unreadable file or a path through a file is a ConfigError naming it, never a raw EISDIR.
+    if (errorCode(error) !== 'ENOENT') throw pathError(error, `read session "${id}"`, path);
     if (required) throw new ConfigError(`session log ${path} does not exist`, { cause: error });
     return undefined;
   }

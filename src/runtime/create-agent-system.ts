@@ -3,6 +3,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { forkEvents } from '../session/fork.ts';
+import { assertSessionStarted } from '../session/log-text.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { repair } from '../session/repair.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
@@ -290,10 +291,15 @@ export class AgentSystem {
     };
   }
 
-  /** The session's events; a log this build cannot read is refused naming the session. */
+  /**
+   * The session's events; a log this build cannot read, or an empty one (nothing of the agent was
+   * recorded, so there is nothing to continue), is refused naming the session.
+   */
   private async loadSession(sessionId: string, action: 'resume' | 'fork'): Promise<LogEvent[]> {
     try {
-      return (await this.store.load(sessionId)).events;
+      const { events } = await this.store.load(sessionId);
+      assertSessionStarted(events, 'remove the session to reuse its id');
+      return events;
     } catch (error) {
       if (!(error instanceof LogFormatError)) throw error;
       throw new LogFormatError(`cannot ${action} session "${sessionId}": ${error.message}`, { cause: error });

@@ -1,8 +1,11 @@
-import { access, appendFile, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { acquireFileLock, isLockHeld } from './file-lock.ts';
-import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
+import { acquireFileLock } from './file-lock.ts';
+import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
+import { errorCode, pathError } from './path-errors.ts';
+import { formatLogLine } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
 const extension = '.jsonl';
@@ -40,91 +43,72 @@ function checkId(sessionId: string): void {
   }
 }
 
-function isNotFound(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT';
-}
-
 /**
- * Parses the text of a log file. A torn last line (no trailing newline, or not JSON at all) is
- * dropped; `keepBytes` is then the length of the good prefix, which the caller truncates the file to.
+ * Reads a session log file as text. A missing file, a folder, a file that cannot be read or a path
+ * through a file is a `ConfigError` naming the session and the path, never a raw `EISDIR` or `EACCES`.
  */
-export function parseLogText(
-  text: string,
-  file: string,
-): { events: LogEvent[]; keepBytes?: number; warning?: string } {
-  const lines = text.split('\n');
-  // A complete file ends with "\n", so the last piece is "" unless the last write was torn.
-  const tail = lines.pop() ?? '';
-  const events: LogEvent[] = [];
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    const isLast = index === lines.length - 1 && tail === '';
-    if (isLast && !isJson(line)) return tornAt(events, lines, index, file);
-    events.push(parseLogLine(line, index + 1));
-  }
-  if (tail !== '') return tornAt(events, lines, lines.length, file);
-  return { events };
-}
-
-function isJson(line: string): boolean {
+export async function readSessionText(file: string, sessionId: string): Promise<string> {
   try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    // Not JSON is the answer, not a failure: the caller treats the line as torn.
-    return false;
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') {
+      throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });
+    }
+    throw pathError(error, `read session "${sessionId}"`, file);
   }
 }
 
-function tornAt(events: LogEvent[], lines: string[], index: number, file: string) {
-  const keepBytes = Buffer.byteLength(
-    lines
-      .slice(0, index)
-      .map((line) => `${line}\n`)
-      .join(''),
-  );
-  const warning =
-    `${file}: line ${index + 1} was torn (incomplete last write, probably a crash); ` +
-    `dropped it and truncated the file to ${keepBytes} bytes`;
-  return { events, keepBytes, warning };
-}
+/** A `SessionStore` over a folder of JSONL files. */
+export type FileStore = SessionStore & {
+  /**
+   * How many sessions this store keeps anything in memory for: a lock it holds or writes still queued.
+   * It falls back to 0 once every agent using the store is disposed; nothing is kept per session after
+   * that, however many sessions a long-lived host goes through.
+   */
+  retainedSessions(): number;
+};
 
 /**
  * A session store with one JSONL file per session: `<dir>/<sessionId>.jsonl`. The directory is
  * created on demand. Appends to one session are written in call order, each in a single write. A live
- * agent holds `<dir>/<sessionId>.lock`, so two processes never write one session.
+ * agent holds the lock `<dir>/<sessionId>.lock`, so two processes never write one session.
+ *
+ * A load cuts off only a last line torn by a crash (no newline, after a valid session), and only while
+ * holding the session's lock (taken for that moment when nobody holds it); any other damage is a `LogFormatError` naming the file and
+ * line, and the file is left as it is. A path that is not a usable session file is a `ConfigError`.
  */
-export function fileStore(dir: string, options: FileStoreOptions = {}): SessionStore {
+export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
   return new FileSessionStore(dir, options);
 }
 
-async function writeText(file: string, text: string, fsync: boolean): Promise<void> {
-  if (!fsync) return appendFile(file, text);
-  const handle = await open(file, 'a');
+/** Appends to an existing file only: a session file that is gone is reported, never silently re-created. */
+async function appendText(file: string, text: string, fsync: boolean): Promise<void> {
+  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
   try {
-    await handle.appendFile(text);
-    await handle.datasync();
+    if (text !== '') await handle.appendFile(text);
+    if (fsync) await handle.datasync();
   } finally {
     await handle.close();
   }
 }
 
-async function readSession(sessionId: string, file: string): Promise<string> {
+/** Creates `dir` (and its parents); a file in the way is a `ConfigError`. */
+async function ensureDir(dir: string, action: string): Promise<void> {
   try {
-    return await readFile(file, 'utf8');
+    await mkdir(dir, { recursive: true });
   } catch (error) {
-    if (isNotFound(error)) throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
-    throw error;
+    // mkdir reports a file where the folder should be as EEXIST.
+    const code = errorCode(error) === 'EEXIST' ? { code: 'ENOTDIR' } : error;
+    throw pathError(code, action, dir);
   }
 }
 
-class FileSessionStore implements SessionStore {
+class FileSessionStore implements FileStore {
   readonly kind = 'file';
-  // Sessions seen to exist, so an append needs no extra file-system call.
-  private readonly known = new Set<string>();
-  // Sessions this store holds the lock of.
+  // Sessions this store holds the lock of; an entry goes when its lock is released.
   private readonly held = new Set<string>();
-  // One write queue per session keeps appends in call order even when callers do not await.
+  // One write queue per session keeps appends in call order even when callers do not await. The last
+  // queued work removes its session's entry, so an idle session costs nothing.
   private readonly queues = new Map<string, Promise<void>>();
 
   private readonly dir: string;
@@ -137,17 +121,16 @@ class FileSessionStore implements SessionStore {
 
   async create(sessionId: string): Promise<void> {
     const file = this.pathOf(sessionId);
-    await mkdir(this.dir, { recursive: true });
+    await ensureDir(this.dir, `create session "${sessionId}"`);
     try {
       const handle = await open(file, 'wx');
       await handle.close();
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      if (errorCode(error) === 'EEXIST') {
         throw new ConfigError(`session "${sessionId}" already exists (${file})`, { cause: error });
       }
-      throw error;
+      throw pathError(error, `create session "${sessionId}"`, file);
     }
-    this.known.add(sessionId);
   }
 
   async append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
@@ -155,70 +138,105 @@ class FileSessionStore implements SessionStore {
     // Serialise now: the caller may reuse or mutate its events after this call returns.
     const text = events.map(formatLogLine).join('');
     return this.enqueue(sessionId, async () => {
-      if (!this.known.has(sessionId) && !(await this.exists(sessionId))) {
-        throw new ConfigError(`session "${sessionId}" does not exist (${file})`);
+      try {
+        await appendText(file, text, this.options.fsync ?? false);
+      } catch (error) {
+        if (errorCode(error) === 'ENOENT') {
+          throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });
+        }
+        throw pathError(error, `write session "${sessionId}"`, file);
       }
-      this.known.add(sessionId);
-      if (text !== '') await writeText(file, text, this.options.fsync ?? false);
     });
   }
 
   async load(sessionId: string): Promise<LoadedSession> {
     const file = this.pathOf(sessionId);
     return this.enqueue(sessionId, async () => {
-      const parsed = parseLogText(await readSession(sessionId, file), file);
-      const warnings: string[] = [];
-      if (parsed.keepBytes !== undefined && parsed.warning) {
-        if (await this.mayRepair(sessionId)) {
-          // Later appends must start on a fresh line, so the torn bytes go now.
-          await truncate(file, parsed.keepBytes);
-          warnings.push(parsed.warning);
-        } else {
-          // Another agent holds the session: its next write may complete that line. Read past it only.
-          warnings.push(
-            parsed.warning.replace(/ and truncated the file.*$/, ' (left as it is: the session is held)'),
-          );
-        }
+      const parsed = parseLogText(await readSessionText(file, sessionId), file);
+      if (!parsed.torn) return { events: parsed.events, warnings: [] };
+      if (this.held.has(sessionId)) return this.cutTornLine(sessionId, file, parsed);
+      // Cut it only while holding the lock, taken for that moment: then no live agent is writing the
+      // file, and the cut is made on what the file holds now, not on what it held a moment ago.
+      const lock = await this.lockIfFree(sessionId);
+      if (!lock) {
+        // Another agent holds the session: its next write may complete that line. Read past it only.
+        return {
+          events: parsed.events,
+          warnings: [tornLineLeft(parsed.torn.warning, 'left as it is: the session is held')],
+        };
       }
-      validateSequence(parsed.events);
-      this.known.add(sessionId);
-      return { events: parsed.events, warnings };
+      try {
+        return await this.cutTornLine(
+          sessionId,
+          file,
+          parseLogText(await readSessionText(file, sessionId), file),
+        );
+      } finally {
+        await lock.release();
+      }
     });
   }
 
-  async exists(sessionId: string): Promise<boolean> {
+  /** Truncates the torn bytes, so later appends start on a fresh line. Only while holding the lock. */
+  private async cutTornLine(sessionId: string, file: string, parsed: ParsedLogText): Promise<LoadedSession> {
+    if (!parsed.torn) return { events: parsed.events, warnings: [] };
+    await truncate(file, parsed.torn.keepBytes).catch((error: unknown) => {
+      throw pathError(error, `repair session "${sessionId}"`, file);
+    });
+    return { events: parsed.events, warnings: [parsed.torn.warning] };
+  }
+
+  /** The session's lock when nobody else holds it (a crashed holder's is taken over); else undefined. */
+  private async lockIfFree(sessionId: string): Promise<SessionLock | undefined> {
+    const path = this.lockPathOf(sessionId);
     try {
-      await access(this.pathOf(sessionId));
+      return await acquireFileLock(path, `session "${sessionId}"`);
+    } catch (error) {
+      if (error instanceof ConfigError) return undefined;
+      throw pathError(error, `lock session "${sessionId}"`, path);
+    }
+  }
+
+  async exists(sessionId: string): Promise<boolean> {
+    const file = this.pathOf(sessionId);
+    try {
+      await access(file);
       return true;
     } catch (error) {
-      if (isNotFound(error)) return false;
-      throw error;
+      if (errorCode(error) === 'ENOENT') return false;
+      throw pathError(error, `look for session "${sessionId}"`, file);
     }
   }
 
   async remove(sessionId: string): Promise<void> {
     const file = this.pathOf(sessionId);
     return this.enqueue(sessionId, async () => {
-      this.known.delete(sessionId);
-      await rm(file, { force: true });
+      await rm(file, { force: true }).catch((error: unknown) => {
+        throw pathError(error, `remove session "${sessionId}"`, file);
+      });
     });
   }
 
   async lock(sessionId: string): Promise<SessionLock> {
-    await mkdir(this.dir, { recursive: true });
-    const lock = await acquireFileLock(this.lockPathOf(sessionId), `session "${sessionId}"`);
+    const path = this.lockPathOf(sessionId);
+    const action = `lock session "${sessionId}"`;
+    await ensureDir(this.dir, action);
+    const lock = await acquireFileLock(path, `session "${sessionId}"`).catch((error: unknown) => {
+      throw pathError(error, action, path);
+    });
     this.held.add(sessionId);
     return {
       release: async () => {
         this.held.delete(sessionId);
-        await lock.release();
+        await lock.release().catch((error: unknown) => {
+          throw pathError(error, `release session "${sessionId}"`, path);
+        });
       },
     };
   }
 
-  /** A torn line may be cut off only by the session's holder, or while no live agent holds the session. */
-  private async mayRepair(sessionId: string): Promise<boolean> {
-    return this.held.has(sessionId) || !(await isLockHeld(this.lockPathOf(sessionId)));
+  retainedSessions(): number {
+    return new Set([...this.held, ...this.queues.keys()]).size;
   }
 
   private lockPathOf(sessionId: string): string {
@@ -230,8 +248,8 @@ class FileSessionStore implements SessionStore {
     try {
       names = await readdir(this.dir);
     } catch (error) {
-      if (isNotFound(error)) return [];
-      throw error;
+      if (errorCode(error) === 'ENOENT') return [];
+      throw pathError(error, 'list sessions', this.dir);
     }
     return names
       .filter((name) => name.endsWith(extension) && name.length > extension.length)
@@ -247,11 +265,16 @@ class FileSessionStore implements SessionStore {
   private enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
     const result = (this.queues.get(sessionId) ?? Promise.resolve()).then(work);
     // The queue only orders work; each caller still receives its own failure through `result`.
-    const settled = result.then(
-      () => undefined,
-      () => undefined,
+    const settled: Promise<void> = result.then(
+      () => this.dequeue(sessionId, settled),
+      () => this.dequeue(sessionId, settled),
     );
     this.queues.set(sessionId, settled);
     return result;
+  }
+
+  /** Forgets the session's queue when nothing was queued after `last`. */
+  private dequeue(sessionId: string, last: Promise<void>): void {
+    if (this.queues.get(sessionId) === last) this.queues.delete(sessionId);
   }
 }

@@ -110,10 +110,21 @@ export interface SessionLock {
 /**
  * Where session logs live.
  *
- * Contract: `append` keeps order and is durable once its promise resolves; `load` returns exactly what
- * was appended (a torn last line from a crash is dropped with a warning, never a crash); `load` of a
- * log written by a newer format version rejects with `LogFormatError`; `remove` exists only so a failed
- * agent creation can roll back its session and must not be used on a session that finished creation.
+ * Contract:
+ * - `append` keeps order and is durable once its promise resolves. It appends only to a session that
+ *   exists: one never created, or removed since, is refused with `ConfigError` and not re-created.
+ * - `load` returns exactly what was appended. The one repair allowed is dropping a last line torn by a
+ *   crash (a write cut off before its newline, after a valid session that starts with `session.start`),
+ *   with a warning. Any other damage — a complete line that does not parse, a log written by a newer
+ *   format version, a broken `seq`, content that is not a session at all — rejects with `LogFormatError`
+ *   naming where, and changes nothing. A created session with nothing appended loads as an empty log
+ *   (the runtime refuses to resume or fork it: nothing of the agent was recorded).
+ * - A location that cannot hold the session (for the file store: a folder, an unreadable file, a path
+ *   through a file) is a `ConfigError` naming it, from every method.
+ * - `remove` exists only so a failed agent creation can roll back its session and must not be used on a
+ *   session that finished creation.
+ * - The store keeps no memory per session beyond what live agents use (held locks, pending writes): the
+ *   runtime never tells it that a session is done, so it must not need to be told.
  */
 export interface SessionStore {
   readonly kind: string;
@@ -126,8 +137,9 @@ export interface SessionStore {
   /**
    * Claims the session for one live writer, across every system (and, for the file store, every
    * process) using this store; rejects with `ConfigError` while another holds it, like a second resume
-   * inside one system. Optional: without
-   * it, only the one-live-owner rule inside each agent system protects a session.
+   * inside one system. However many callers race for it — a free session, or one whose holder crashed —
+   * exactly one wins. `release` is idempotent and never releases a claim that is not its own. Optional:
+   * without it, only the one-live-owner rule inside each agent system protects a session.
    */
   lock?(sessionId: string): Promise<SessionLock>;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -117,8 +117,10 @@ function claimedIds(events: readonly LogEvent[]): string[] {
 describe('crash consistency: SIGKILL at a point, then load, repair and resume to completion', () => {
   it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome }) => {
     const dir = dirs.get(point)!;
-    // The killed process still "holds" the session: its lock file names a pid that is gone.
-    const lock = JSON.parse(await readFile(join(dir, 'crash.lock'), 'utf8')) as { pid: number };
+    // The killed process still "holds" the session: the one claim in its lock names a pid that is gone.
+    const claims = await readdir(join(dir, 'crash.lock'));
+    expect(claims).toHaveLength(1);
+    const lock = JSON.parse(await readFile(join(dir, 'crash.lock', claims[0]!), 'utf8')) as { pid: number };
     expect(lock.pid).not.toBe(process.pid);
     const loaded = await fileStore(dir).load('crash');
     expect(loaded.warnings).toHaveLength(torn ? 1 : 0);

@@ -132,11 +132,12 @@ describe('resume', () => {
     const system = makeSystem(fileStore(dir));
     await expect(system.resumeAgent('a')).rejects.toThrow(
       new LogFormatError(
-        'cannot resume session "a": line 4: written by a newer agentchart (format v2); this build reads up to v1',
+        `cannot resume session "a": ${file}: line 4: written by a newer agentchart (format v2); ` +
+          'this build reads up to v1',
       ),
     );
     await expect(system.resumeAgent('a')).rejects.toBeInstanceOf(LogFormatError);
-    await expect(system.forkAgent('a')).rejects.toThrow(/^cannot fork session "a": line 4/);
+    await expect(system.forkAgent('a')).rejects.toThrow(`cannot fork session "a": ${file}: line 4`);
     expect(system.list()).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { replay } from '../../src/providers/replay.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
-import { parseLogText } from '../../src/session/file-store.ts';
+import { parseLogText } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { fixturePath, replayClockStart, runScenario, scenarios } from './scenarios.ts';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLogText } from '../../src/session/file-store.ts';
+import { parseLogText } from '../../src/session/log-text.ts';
 import { project } from '../../src/session/projection.ts';
 import { ProjectionCache } from '../../src/session/projection-cache.ts';
 import type { LogEvent } from '../../src/session/types.ts';

@@ -174,6 +174,32 @@ export function runStoreContract(name: string, makeStore: () => SessionStore | P
       expect((await store.load('held')).events).toHaveLength(1);
     });
 
+    it('refuses to append to a removed session, and does not create it again', async () => {
+      const store = await makeStore();
+      await store.create('dropped');
+      await store.append('dropped', sampleLog().slice(0, 1));
+      await store.remove('dropped');
+      await expectAgentchartError(
+        store.append('dropped', sampleLog().slice(1, 2)),
+        'config',
+        /session "dropped" does not exist/,
+      );
+      expect(await store.exists('dropped')).toBe(false);
+    });
+
+    it('gives a session to exactly one of many lockers that race for it', async () => {
+      const store = await makeStore();
+      await store.create('raced');
+      const attempts = await Promise.allSettled(Array.from({ length: 6 }, () => store.lock!('raced')));
+      const won = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
+      expect(won).toHaveLength(1);
+      for (const attempt of attempts) {
+        if (attempt.status === 'rejected') expect(AgentchartError.isInstance(attempt.reason)).toBe(true);
+      }
+      await won[0]!.release();
+      await (await store.lock!('raced')).release();
+    });
+
     it('refuses a log whose seq is not contiguous', async () => {
       const store = await makeStore();
       await store.create('gap');

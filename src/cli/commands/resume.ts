@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
 import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
+import { assertSessionStarted } from '../../session/log-text.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
 import { permissionModes } from '../../tools/permissions.ts';
@@ -23,6 +24,7 @@ export async function resumeCommand(
   const { dir, sessionId } = sessionFileLocation(sessionFile);
   const store = fileStore(dir);
   const { events, warnings } = await store.load(sessionId);
+  assertSessionStarted(events, 'delete the file to reuse the id', sessionFile);
   for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   if (message === undefined && waiting.length === 0) {
