@@ -56,7 +56,12 @@ type LockState =
 // This process among processes that had the same pid before it (pids are reused, often in containers).
 // Claims use crypto randomness, not the host's id generator: they are never logged, and must differ
 // between processes even when every process is given the same deterministic ids.
-const thisProcess = randomUUID();
+// Kept on the global object, so two copies of agentchart loaded in one process (say `dist` and `src`)
+// agree on who this process is and never take each other's locks for a dead process's.
+const processKey = Symbol.for('agentchart.lock.process');
+const processHolder = globalThis as { [processKey]?: string };
+processHolder[processKey] ??= randomUUID();
+const thisProcess = processHolder[processKey];
 const claimSuffix = '.holder';
 // Each attempt either takes the lock, is refused, or saw a lock that changed meanwhile (a holder came or
 // went); under heavy contention a few rounds settle it.
