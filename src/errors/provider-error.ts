@@ -1,4 +1,6 @@
-import { AgentchartError } from './agentchart-error.ts';
+import { AgentchartError, hasMarker } from './agentchart-error.ts';
+
+const marker = Symbol.for('agentchart.error.ProviderError');
 
 export const providerErrorKinds = [
   'rate_limit',
@@ -25,7 +27,8 @@ export function isRetryableKind(kind: ProviderErrorKind): boolean {
 }
 
 /** A model request that failed, classified so the retry policy can decide without vendor knowledge. */
-export class ProviderError extends AgentchartError {
+export class ProviderError extends AgentchartError<`provider_${ProviderErrorKind}`> {
+  readonly [marker] = true;
   readonly kind: ProviderErrorKind;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
@@ -45,6 +48,10 @@ export class ProviderError extends AgentchartError {
     this.retryable = options.retryable ?? isRetryableKind(options.kind);
     this.retryAfterMs = options.retryAfterMs;
     this.status = options.status;
+  }
+
+  static override isInstance(value: unknown): value is ProviderError {
+    return hasMarker(value, marker);
   }
 
   /** The plain-data form that travels in events and the log. */

@@ -295,7 +295,7 @@ export class AgentSystem {
     try {
       return (await this.store.load(sessionId)).events;
     } catch (error) {
-      if (!(error instanceof LogFormatError)) throw error;
+      if (!LogFormatError.isInstance(error)) throw error;
       throw new LogFormatError(`cannot ${action} session "${sessionId}": ${error.message}`, { cause: error });
     }
   }
