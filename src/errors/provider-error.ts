@@ -11,9 +11,13 @@ export const providerErrorKinds = [
   'bad_request',
   'context_overflow',
   'aborted',
+  // The provider's stream broke the event contract (see src/actors/model-response.ts).
+  'bad_response',
 ] as const;
 export type ProviderErrorKind = (typeof providerErrorKinds)[number];
 
+// Not `bad_response`: a malformed response comes from a provider or server that is broken in a way that
+// repeats, so trying again would only spend the attempts (and the tokens) on the same failure.
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limit',
   'overloaded',

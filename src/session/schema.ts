@@ -11,7 +11,8 @@ const usage = z.object({
   cacheWriteTokens: count,
 });
 const inboxChannel = z.enum(['followup', 'steer', 'inject']);
-const providerErrorData = z.object({
+/** A classified provider failure as it travels in events and the log. */
+export const providerErrorDataSchema = z.object({
   kind: z.enum(providerErrorKinds),
   message: z.string(),
   retryable: z.boolean(),
@@ -75,9 +76,10 @@ export const logEventDataSchemas = {
     stopReason: modelStopReason,
     interrupted: z.boolean().optional(),
     providerParts: z.array(providerPart).optional(),
+    notes: z.array(z.string()).optional(),
   }),
   'assistant.attempt': z.object({
-    error: providerErrorData,
+    error: providerErrorDataSchema,
     attempt: count,
     retryInMs: z.number().nonnegative(),
   }),
@@ -101,7 +103,7 @@ export const logEventDataSchemas = {
     reason: stopReason,
     usage,
     cause: z.enum(['user', 'parent', 'disposed', 'hook']).optional(),
-    error: providerErrorData.optional(),
+    error: providerErrorDataSchema.optional(),
     vetoReason: z.string().optional(),
   }),
   compaction: z.object({
