@@ -6,7 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Clock } from '../runtime/clock.ts';
-import { errorEvent, finishEvents, parseToolInput, stringifyToolInput } from './sse-common.ts';
+import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 
 /** What the Chat and Responses streamers need from the factory. */
@@ -156,11 +156,12 @@ function mapFinishReason(reason: NonNullable<ChatCompletionChunk.Choice['finish_
 
 /** OpenAI counts cached tokens inside `prompt_tokens`; agentchart counts them apart, as Anthropic does. */
 export function mapUsage(usage: CompletionUsage): Partial<Usage> {
-  const cacheReadTokens = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWriteTokens = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  // Compatible servers leave counts out (often `prompt_tokens`), so none of them is trusted to be there.
+  const cacheReadTokens = tokenCount(usage.prompt_tokens_details?.cached_tokens);
+  const cacheWriteTokens = tokenCount(usage.prompt_tokens_details?.cache_write_tokens);
   return {
-    inputTokens: Math.max(0, usage.prompt_tokens - cacheReadTokens - cacheWriteTokens),
-    outputTokens: usage.completion_tokens,
+    inputTokens: Math.max(0, tokenCount(usage.prompt_tokens) - cacheReadTokens - cacheWriteTokens),
+    outputTokens: tokenCount(usage.completion_tokens),
     cacheReadTokens,
     cacheWriteTokens,
   };

@@ -1,7 +1,17 @@
 import { ProviderError } from '../errors/provider-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { classifyError } from './classify-error.ts';
-import type { ModelEvent, ModelStopReason, Usage } from './types.ts';
+import { emptyUsage, type ModelEvent, type ModelStopReason, type Usage } from './types.ts';
+
+/**
+ * A vendor's token count as agentchart keeps it: a finite, non-negative integer (a fraction rounded
+ * down). Anything else, a missing count included, is 0: a local server that leaves `prompt_tokens` out
+ * must not put `NaN` in the log, which would then never load again.
+ */
+export function tokenCount(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return 0;
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.floor(value));
+}
 
 /**
  * Parses accumulated tool-call arguments. Empty means no arguments (`{}`); anything that is not valid
@@ -30,7 +40,10 @@ export function finishEvents(options: {
 }): ModelEvent[] {
   // Raw SDK streams end silently when aborted, so the signal is the only witness.
   if (options.signal.aborted) return [abortedEvent()];
-  const usage: ModelEvent[] = options.usage ? [{ type: 'usage', usage: options.usage }] : [];
+  // Every count present, 0 where the vendor sent none.
+  const usage: ModelEvent[] = options.usage
+    ? [{ type: 'usage', usage: { ...emptyUsage, ...options.usage } }]
+    : [];
   if (options.stopReason === undefined) {
     return [
       ...usage,
