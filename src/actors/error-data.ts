@@ -1,10 +1,14 @@
 import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
 import { classifyError } from '../providers/classify-error.ts';
+import { redactSecrets, secretsInEnvironment } from '../providers/secrets.ts';
 import { providerErrorDataSchema } from '../session/schema.ts';
 
 /**
  * Any failure of a model request (a `ProviderError`, a thrown value of any kind, an `error` event
- * carrying anything) as plain data for events and the log. Never throws.
+ * carrying anything) as plain data for events and the log. Never throws. The values of the credential
+ * variables set in the environment (`secretsInEnvironment`) are taken out of the message, so a server
+ * that echoes a key puts it neither in the log nor in a live event. (Adapters take out the key they
+ * were given themselves, which need not be in the environment.)
  */
 export function toErrorData(error: unknown): ProviderErrorData {
   let data: ProviderErrorData;
@@ -18,7 +22,7 @@ export function toErrorData(error: unknown): ProviderErrorData {
       retryable: false,
     };
   }
-  return data;
+  return { ...data, message: redactSecrets(data.message, secretsInEnvironment()) };
 }
 
 function fromProviderError(error: ProviderError): ProviderErrorData {

@@ -73,7 +73,12 @@ export function anthropic(options: AnthropicOptions): Provider {
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
-      yield errorEvent(error, signal, clock);
+      // The key the SDK used: given, or read by the SDK from ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN.
+      yield errorEvent(error, {
+        signal,
+        clock,
+        secrets: [options.apiKey, client?.apiKey, client?.authToken],
+      });
       return;
     }
     yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage() });

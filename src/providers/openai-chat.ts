@@ -19,6 +19,8 @@ export type OpenAIContext = {
     | { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' }
     | undefined;
   clock: Clock;
+  /** The API key in use (given, or read by the SDK), to be taken out of error messages. */
+  secrets: () => (string | null | undefined)[];
 };
 
 /** Streams one request through Chat Completions. Never throws: failure is the last event. */
@@ -33,7 +35,7 @@ export async function* streamChat(
     const chunks = await context.client().chat.completions.create(params, { signal, maxRetries: 0 });
     for await (const chunk of chunks) yield* state.handle(chunk);
   } catch (error) {
-    yield errorEvent(error, signal, context.clock);
+    yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
     return;
   }
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });

@@ -8,6 +8,7 @@ import type {
 import type { ProviderError } from '../errors/provider-error.ts';
 import { classifyVendorError } from './classify-error.ts';
 import type { OpenAIContext } from './openai-chat.ts';
+import { redactProviderError } from './secrets.ts';
 import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 
@@ -26,12 +27,12 @@ export async function* streamResponses(
     for await (const event of events) {
       yield* state.handle(event);
       if (state.failure) {
-        yield { type: 'error', error: state.failure };
+        yield { type: 'error', error: redactProviderError(state.failure, context.secrets()) };
         return;
       }
     }
   } catch (error) {
-    yield errorEvent(error, signal, context.clock);
+    yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
     return;
   }
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });

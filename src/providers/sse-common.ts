@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors/provider-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { classifyError } from './classify-error.ts';
+import { redactProviderError } from './secrets.ts';
 import { emptyUsage, type ModelEvent, type ModelStopReason, type Usage } from './types.ts';
 
 /**
@@ -56,9 +57,16 @@ export function finishEvents(options: {
   return [...usage, { type: 'done', stopReason: options.stopReason }];
 }
 
-/** The `error` event for any failure caught while streaming. */
-export function errorEvent(error: unknown, signal: AbortSignal, clock: Clock): ModelEvent {
-  return { type: 'error', error: classifyError(error, { signal, clock }) };
+/**
+ * The `error` event for any failure caught while streaming, with `secrets` (the adapter's own API key)
+ * taken out of its message: a server may echo the key it was sent.
+ */
+export function errorEvent(
+  error: unknown,
+  context: { signal: AbortSignal; clock: Clock; secrets: Iterable<string | null | undefined> },
+): ModelEvent {
+  const classified = classifyError(error, { signal: context.signal, clock: context.clock });
+  return { type: 'error', error: redactProviderError(classified, context.secrets) };
 }
 
 export function abortedEvent(): ModelEvent {
