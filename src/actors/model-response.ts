@@ -62,15 +62,19 @@ export class ResponseReader {
     }
     const fields = event as Record<string, unknown>;
     switch (fields.type) {
-      case 'text.delta':
-        if (typeof fields.text !== 'string')
-          return malformed(`a text delta's text is ${describe(fields.text)}`);
-        this.text += fields.text;
-        return event as Reading;
-      case 'thinking.delta':
-        if (typeof fields.text === 'string') return event as Reading;
-        this.note(`a thinking delta whose text is ${describe(fields.text)} was dropped`);
+      case 'text.delta': {
+        // Read once: a getter could answer differently the second time.
+        const text = fields.text;
+        if (typeof text !== 'string') return malformed(`a text delta's text is ${describe(text)}`);
+        this.text += text;
+        return { type: 'text.delta', text };
+      }
+      case 'thinking.delta': {
+        const text = fields.text;
+        if (typeof text === 'string') return { type: 'thinking.delta', text };
+        this.note(`a thinking delta whose text is ${describe(text)} was dropped`);
         return undefined;
+      }
       case 'tool_call':
         return this.readCall(fields.call);
       case 'provider_part':
