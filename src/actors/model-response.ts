@@ -1,5 +1,6 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelDoneEvent } from '../machines/step.ts';
+import { tokenCount } from '../providers/sse-common.ts';
 import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import { jsonRoundTrip } from '../session/json-value.ts';
 
@@ -201,12 +202,6 @@ function malformed(message: string): ModelErrorEvent {
     type: 'model.error',
     error: { kind: 'bad_response', message: `malformed model response: ${message}`, retryable: false },
   };
-}
-
-/** A finite, non-negative integer as it is; anything else as 0; a fraction rounded down. */
-function tokenCount(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return 0;
-  return Math.min(Number.MAX_SAFE_INTEGER, Math.floor(value));
 }
 
 /** A short description of a value for a note: its type, and the value itself when it is short. */
