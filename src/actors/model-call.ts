@@ -1,16 +1,10 @@
 import { fromCallback } from 'xstate';
-import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelCallCommand, ModelDoneEvent, StepEvent } from '../machines/step.ts';
-import {
-  addUsage,
-  emptyUsage,
-  type ModelRequest,
-  type Provider,
-  type ProviderPart,
-  type ToolCallRequest,
-} from '../providers/types.ts';
+import type { ModelCallCommand, StepEvent } from '../machines/step.ts';
+import type { ModelRequest, Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import { toErrorData } from './error-data.ts';
 import type { Publish } from './live-event.ts';
+import { ResponseReader } from './model-response.ts';
 import type { Resolve } from './resolve.ts';
 
 export type ModelCallDeps = {
@@ -26,18 +20,13 @@ export type ModelCallInput = { turn: number; step: number; attempt: number };
 
 const stopReason = new Error('model call stopped');
 
-/** Any failure as plain data for events and the log. */
-export function toErrorData(error: unknown): ProviderErrorData {
-  // Recognised by marker, not instanceof, so errors from another copy of the package still classify.
-  if (ProviderError.isInstance(error) && 'kind' in error) return (error as ProviderError).toJSON();
-  const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'network', message, retryable: true };
-}
-
 /**
  * The step's model-call actor. It lives as long as the step actor and streams one request per
  * `model.request`: it flushes the log first (nothing reaches the model that is not durable), forwards
- * deltas live and to the step, and ends each request with exactly one `model.done` or `model.error`.
+ * deltas live and to the step, and ends each request with exactly one `model.done` or `model.error`,
+ * whatever the provider does: every event is read by a `ResponseReader`, and a provider whose `stream`
+ * throws, returns something that is not async-iterable, or whose iterator throws any value (an
+ * `AgentchartError` of another class included) ends the request with a `model.error`.
  * `model.abort`, a newer request or stopping the actor aborts the request in flight; an aborted request
  * sends nothing more, so the step never sees a stale event.
  */
@@ -57,7 +46,8 @@ export function createModelCallActor(depsOf: Resolve<ModelCallDeps>) {
       current = request;
       const { signal } = request.controller;
       const send = (event: StepEvent) => {
-        if (signal.aborted) return;
+        // Nothing after the end either: an iterator whose `return()` throws after `done` is not an error.
+        if (signal.aborted || request.finished) return;
         if (event.type === 'model.done' || event.type === 'model.error') request.finished = true;
         sendBack(event);
       };
@@ -83,64 +73,37 @@ async function streamResponse(
     return;
   }
   if (signal.aborted) return;
-  const request = deps.buildRequest();
-  let text = '';
-  let usage = emptyUsage;
-  const toolCalls: ToolCallRequest[] = [];
-  const providerParts: ProviderPart[] = [];
-  for await (const event of deps.provider.stream(request, signal)) {
+  const reader = new ResponseReader(input, toErrorData);
+  const events: unknown = deps.provider.stream(deps.buildRequest(), signal);
+  if (!isAsyncIterable(events)) {
+    const what = events === null ? 'null' : `a value of type ${typeof events}`;
+    const message = `malformed model response: the provider's stream() returned ${what}, not an async iterable`;
+    send({ type: 'model.error', error: { kind: 'bad_response', message, retryable: false } });
+    return;
+  }
+  const { agentId } = deps;
+  const { turn, step } = input;
+  for await (const event of events) {
     if (signal.aborted) return;
-    switch (event.type) {
-      case 'text.delta':
-        text += event.text;
-        deps.publish({
-          type: 'model.delta',
-          agentId: deps.agentId,
-          turn: input.turn,
-          step: input.step,
-          text: event.text,
-        });
-        send({ type: 'model.delta', text: event.text });
-        break;
-      case 'thinking.delta':
-        deps.publish({
-          type: 'thinking.delta',
-          agentId: deps.agentId,
-          turn: input.turn,
-          step: input.step,
-          text: event.text,
-        });
-        break;
-      case 'tool_call':
-        toolCalls.push(event.call);
-        break;
-      case 'provider_part':
-        providerParts.push(event.part);
-        break;
-      case 'usage':
-        usage = addUsage(usage, event.usage);
-        break;
-      case 'done': {
-        const done: ModelDoneEvent = {
-          type: 'model.done',
-          text,
-          toolCalls,
-          usage,
-          stopReason: event.stopReason,
-        };
-        if (providerParts.length > 0) done.providerParts = providerParts;
-        send(done);
-        return;
-      }
-      case 'error':
-        send({ type: 'model.error', error: toErrorData(event.error) });
-        return;
+    const reading = reader.read(event);
+    if (reading === undefined) continue;
+    if (reading.type === 'text.delta') {
+      deps.publish({ type: 'model.delta', agentId, turn, step, text: reading.text });
+      send({ type: 'model.delta', text: reading.text });
+    } else if (reading.type === 'thinking.delta') {
+      deps.publish({ type: 'thinking.delta', agentId, turn, step, text: reading.text });
+    } else {
+      send(reading);
+      return;
     }
   }
-  if (!signal.aborted) {
-    send({
-      type: 'model.error',
-      error: { kind: 'network', message: 'the model stream ended without a stop reason', retryable: true },
-    });
-  }
+  if (!signal.aborted) send(reader.endedEarly());
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -134,5 +134,7 @@ export function describeProviderError(error: ProviderErrorData, providerName?: s
       return `the model server refused the request${status}: ${error.message}`;
     case 'aborted':
       return 'the request was cancelled';
+    case 'bad_response':
+      return `the model's response could not be used: ${error.message}`;
   }
 }

@@ -1,20 +1,33 @@
 const marker = Symbol.for('agentchart.error');
 
 /**
- * The base of every error agentchart throws at an API boundary. Each subclass has a literal `code`
- * and is recognised across package copies with `isInstance` (a `Symbol.for` marker, not `instanceof`).
+ * Whether `value` carries the `Symbol.for` marker `symbol` set to exactly `true`. Markers survive
+ * package duplication (two copies of agentchart in one process), where `instanceof` does not.
  */
-export class AgentchartError extends Error {
-  readonly [marker] = true;
-  readonly code: string;
+export function hasMarker(value: unknown, symbol: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[symbol] === true;
+}
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+/**
+ * The base of every error agentchart throws at an API boundary. `code` is a literal per subclass. Each
+ * class carries its own `Symbol.for('agentchart.error.<Name>')` marker and its own `isInstance`, so
+ * `ProviderError.isInstance(new ConfigError('x'))` is false while `AgentchartError.isInstance` is true
+ * for all of them, also for errors made by another copy of the package.
+ *
+ * @example
+ * if (ConfigError.isInstance(error)) console.error(`bad option: ${error.message}`);
+ */
+export class AgentchartError<Code extends string = string> extends Error {
+  readonly [marker] = true;
+  readonly code: Code;
+
+  constructor(code: Code, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'AgentchartError';
     this.code = code;
   }
 
   static isInstance(value: unknown): value is AgentchartError {
-    return typeof value === 'object' && value !== null && (value as { [marker]?: unknown })[marker] === true;
+    return hasMarker(value, marker);
   }
 }

@@ -1,4 +1,6 @@
-import { AgentchartError } from './agentchart-error.ts';
+import { AgentchartError, hasMarker } from './agentchart-error.ts';
+
+const marker = Symbol.for('agentchart.error.ProviderError');
 
 export const providerErrorKinds = [
   'rate_limit',
@@ -9,9 +11,13 @@ export const providerErrorKinds = [
   'bad_request',
   'context_overflow',
   'aborted',
+  // The provider's stream broke the event contract (see src/actors/model-response.ts).
+  'bad_response',
 ] as const;
 export type ProviderErrorKind = (typeof providerErrorKinds)[number];
 
+// Not `bad_response`: a malformed response comes from a provider or server that is broken in a way that
+// repeats, so trying again would only spend the attempts (and the tokens) on the same failure.
 const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
   'rate_limit',
   'overloaded',
@@ -25,7 +31,8 @@ export function isRetryableKind(kind: ProviderErrorKind): boolean {
 }
 
 /** A model request that failed, classified so the retry policy can decide without vendor knowledge. */
-export class ProviderError extends AgentchartError {
+export class ProviderError extends AgentchartError<`provider_${ProviderErrorKind}`> {
+  readonly [marker] = true;
   readonly kind: ProviderErrorKind;
   readonly retryable: boolean;
   readonly retryAfterMs: number | undefined;
@@ -45,6 +52,10 @@ export class ProviderError extends AgentchartError {
     this.retryable = options.retryable ?? isRetryableKind(options.kind);
     this.retryAfterMs = options.retryAfterMs;
     this.status = options.status;
+  }
+
+  static override isInstance(value: unknown): value is ProviderError {
+    return hasMarker(value, marker);
   }
 
   /** The plain-data form that travels in events and the log. */

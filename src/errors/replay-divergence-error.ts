@@ -1,7 +1,10 @@
-import { AgentchartError } from './agentchart-error.ts';
+import { AgentchartError, hasMarker } from './agentchart-error.ts';
+
+const marker = Symbol.for('agentchart.error.ReplayDivergenceError');
 
 /** A replayed run wrote a log that differs from the recorded one; `seq` is the first difference. */
-export class ReplayDivergenceError extends AgentchartError {
+export class ReplayDivergenceError extends AgentchartError<'replay_divergence'> {
+  readonly [marker] = true;
   readonly seq: number;
   readonly expected: string | undefined;
   readonly actual: string | undefined;
@@ -15,5 +18,9 @@ export class ReplayDivergenceError extends AgentchartError {
     this.seq = seq;
     this.expected = expected;
     this.actual = actual;
+  }
+
+  static override isInstance(value: unknown): value is ReplayDivergenceError {
+    return hasMarker(value, marker);
   }
 }

@@ -1,4 +1,6 @@
-import { AgentchartError } from './agentchart-error.ts';
+import { AgentchartError, hasMarker } from './agentchart-error.ts';
+
+const marker = Symbol.for('agentchart.error.WorkspaceError');
 
 /** Why a path was refused by the workspace confinement. */
 export type WorkspaceErrorReason = 'outside' | 'nul_byte' | 'not_found' | 'not_writable';
@@ -7,7 +9,8 @@ export type WorkspaceErrorReason = 'outside' | 'nul_byte' | 'not_found' | 'not_w
  * A tool was given a path that leaves the workspace root (through `..`, an absolute path or a symlink),
  * contains a NUL byte, or does not exist where it must. The message is written for the model to act on.
  */
-export class WorkspaceError extends AgentchartError {
+export class WorkspaceError extends AgentchartError<'workspace'> {
+  readonly [marker] = true;
   readonly reason: WorkspaceErrorReason;
   /** The path exactly as the caller gave it. */
   readonly path: string;
@@ -19,8 +22,7 @@ export class WorkspaceError extends AgentchartError {
     this.path = path;
   }
 
-  /** Recognises a WorkspaceError from any copy of the package (the base class checks the marker). */
-  static isWorkspaceError(value: unknown): value is WorkspaceError {
-    return AgentchartError.isInstance(value) && value.code === 'workspace';
+  static override isInstance(value: unknown): value is WorkspaceError {
+    return hasMarker(value, marker);
   }
 }

@@ -26,6 +26,8 @@ export type ModelDoneEvent = {
   usage: Usage;
   stopReason: ModelStopReason;
   providerParts?: ProviderPart[];
+  /** What the model-call actor repaired in or dropped from the response, for the log. */
+  notes?: string[];
 };
 
 export type StepEvent =
@@ -126,6 +128,7 @@ export const stepMachine = setup({
         usage: event.usage,
         stopReason: event.stopReason,
         ...(event.providerParts?.length ? { providerParts: event.providerParts } : {}),
+        ...(event.notes?.length ? { notes: event.notes } : {}),
       };
       enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
     }),

@@ -9,7 +9,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { ConfigError } from '../errors/config-error.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
-import { errorEvent, finishEvents, parseToolInput } from './sse-common.ts';
+import { errorEvent, finishEvents, parseToolInput, tokenCount } from './sse-common.ts';
 import type {
   ModelEvent,
   ModelMessage,
@@ -73,7 +73,12 @@ export function anthropic(options: AnthropicOptions): Provider {
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
-      yield errorEvent(error, signal, clock);
+      // The key the SDK used: given, or read by the SDK from ANTHROPIC_API_KEY / ANTHROPIC_AUTH_TOKEN.
+      yield errorEvent(error, {
+        signal,
+        clock,
+        secrets: [options.apiKey, client?.apiKey, client?.authToken],
+      });
       return;
     }
     yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage() });
@@ -260,19 +265,21 @@ class AnthropicStreamState {
   }
 
   private addUsage(usage: {
-    input_tokens?: number | null;
-    output_tokens?: number | null;
-    cache_read_input_tokens?: number | null;
-    cache_creation_input_tokens?: number | null;
+    input_tokens?: unknown;
+    output_tokens?: unknown;
+    cache_read_input_tokens?: unknown;
+    cache_creation_input_tokens?: unknown;
   }) {
-    // Counters are cumulative: a later event replaces an earlier one, it does not add to it.
+    // Counters are cumulative: a later event replaces an earlier one, it does not add to it. A count
+    // that is absent or null was not reported; any other value that is not a count is taken as 0.
     const counts = { ...this.counts };
-    if (typeof usage.input_tokens === 'number') counts.inputTokens = usage.input_tokens;
-    if (typeof usage.output_tokens === 'number') counts.outputTokens = usage.output_tokens;
-    if (typeof usage.cache_read_input_tokens === 'number')
-      counts.cacheReadTokens = usage.cache_read_input_tokens;
-    if (typeof usage.cache_creation_input_tokens === 'number') {
-      counts.cacheWriteTokens = usage.cache_creation_input_tokens;
+    const reported = (value: unknown) => value !== undefined && value !== null;
+    if (reported(usage.input_tokens)) counts.inputTokens = tokenCount(usage.input_tokens);
+    if (reported(usage.output_tokens)) counts.outputTokens = tokenCount(usage.output_tokens);
+    if (reported(usage.cache_read_input_tokens))
+      counts.cacheReadTokens = tokenCount(usage.cache_read_input_tokens);
+    if (reported(usage.cache_creation_input_tokens)) {
+      counts.cacheWriteTokens = tokenCount(usage.cache_creation_input_tokens);
     }
     this.counts = counts;
   }

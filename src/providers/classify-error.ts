@@ -43,7 +43,7 @@ const contextOverflowMessage =
  * duck-typed fields (`status`, `headers`, `type`, `code`, `error`), so it imports no SDK.
  */
 export function classifyError(error: unknown, options: ClassifyOptions = {}): ProviderError {
-  if (error instanceof ProviderError) return error;
+  if (ProviderError.isInstance(error)) return error;
   const like: ErrorLike = typeof error === 'object' && error !== null ? (error as ErrorLike) : {};
   const message = describe(error);
   if (options.signal?.aborted || isAbort(like)) {

@@ -6,7 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Clock } from '../runtime/clock.ts';
-import { errorEvent, finishEvents, parseToolInput, stringifyToolInput } from './sse-common.ts';
+import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 
 /** What the Chat and Responses streamers need from the factory. */
@@ -19,6 +19,8 @@ export type OpenAIContext = {
     | { effort?: 'minimal' | 'low' | 'medium' | 'high'; summary?: 'auto' | 'concise' | 'detailed' }
     | undefined;
   clock: Clock;
+  /** The API key in use (given, or read by the SDK), to be taken out of error messages. */
+  secrets: () => (string | null | undefined)[];
 };
 
 /** Streams one request through Chat Completions. Never throws: failure is the last event. */
@@ -33,7 +35,7 @@ export async function* streamChat(
     const chunks = await context.client().chat.completions.create(params, { signal, maxRetries: 0 });
     for await (const chunk of chunks) yield* state.handle(chunk);
   } catch (error) {
-    yield errorEvent(error, signal, context.clock);
+    yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
     return;
   }
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
@@ -156,11 +158,12 @@ function mapFinishReason(reason: NonNullable<ChatCompletionChunk.Choice['finish_
 
 /** OpenAI counts cached tokens inside `prompt_tokens`; agentchart counts them apart, as Anthropic does. */
 export function mapUsage(usage: CompletionUsage): Partial<Usage> {
-  const cacheReadTokens = usage.prompt_tokens_details?.cached_tokens ?? 0;
-  const cacheWriteTokens = usage.prompt_tokens_details?.cache_write_tokens ?? 0;
+  // Compatible servers leave counts out (often `prompt_tokens`), so none of them is trusted to be there.
+  const cacheReadTokens = tokenCount(usage.prompt_tokens_details?.cached_tokens);
+  const cacheWriteTokens = tokenCount(usage.prompt_tokens_details?.cache_write_tokens);
   return {
-    inputTokens: Math.max(0, usage.prompt_tokens - cacheReadTokens - cacheWriteTokens),
-    outputTokens: usage.completion_tokens,
+    inputTokens: Math.max(0, tokenCount(usage.prompt_tokens) - cacheReadTokens - cacheWriteTokens),
+    outputTokens: tokenCount(usage.completion_tokens),
     cacheReadTokens,
     cacheWriteTokens,
   };

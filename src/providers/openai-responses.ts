@@ -8,7 +8,8 @@ import type {
 import type { ProviderError } from '../errors/provider-error.ts';
 import { classifyVendorError } from './classify-error.ts';
 import type { OpenAIContext } from './openai-chat.ts';
-import { errorEvent, finishEvents, parseToolInput, stringifyToolInput } from './sse-common.ts';
+import { redactProviderError } from './secrets.ts';
+import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 
 const providerName = 'openai';
@@ -26,12 +27,12 @@ export async function* streamResponses(
     for await (const event of events) {
       yield* state.handle(event);
       if (state.failure) {
-        yield { type: 'error', error: state.failure };
+        yield { type: 'error', error: redactProviderError(state.failure, context.secrets()) };
         return;
       }
     }
   } catch (error) {
-    yield errorEvent(error, signal, context.clock);
+    yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
     return;
   }
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
@@ -171,11 +172,11 @@ class ResponsesStreamState {
 
 /** Cached tokens are part of `input_tokens` at OpenAI; agentchart counts them apart, as Anthropic does. */
 function mapResponsesUsage(usage: ResponseUsage): Partial<Usage> {
-  const cacheReadTokens = usage.input_tokens_details?.cached_tokens ?? 0;
-  const cacheWriteTokens = usage.input_tokens_details?.cache_write_tokens ?? 0;
+  const cacheReadTokens = tokenCount(usage.input_tokens_details?.cached_tokens);
+  const cacheWriteTokens = tokenCount(usage.input_tokens_details?.cache_write_tokens);
   return {
-    inputTokens: Math.max(0, usage.input_tokens - cacheReadTokens - cacheWriteTokens),
-    outputTokens: usage.output_tokens,
+    inputTokens: Math.max(0, tokenCount(usage.input_tokens) - cacheReadTokens - cacheWriteTokens),
+    outputTokens: tokenCount(usage.output_tokens),
     cacheReadTokens,
     cacheWriteTokens,
   };

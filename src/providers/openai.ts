@@ -61,6 +61,8 @@ export function openai(options: OpenAIOptions): Provider {
     maxTokensField: options.maxTokensField ?? (options.baseURL ? 'max_tokens' : 'max_completion_tokens'),
     reasoning: options.reasoning,
     clock: options.clock ?? systemClock,
+    // The key the SDK used: given, or read by the SDK from OPENAI_API_KEY.
+    secrets: () => [options.apiKey, client?.apiKey],
   };
   const api = options.api ?? 'chat';
   return {

@@ -1,7 +1,18 @@
 import { ProviderError } from '../errors/provider-error.ts';
 import type { Clock } from '../runtime/clock.ts';
 import { classifyError } from './classify-error.ts';
-import type { ModelEvent, ModelStopReason, Usage } from './types.ts';
+import { redactProviderError } from './secrets.ts';
+import { emptyUsage, type ModelEvent, type ModelStopReason, type Usage } from './types.ts';
+
+/**
+ * A vendor's token count as agentchart keeps it: a finite, non-negative integer (a fraction rounded
+ * down). Anything else, a missing count included, is 0: a local server that leaves `prompt_tokens` out
+ * must not put `NaN` in the log, which would then never load again.
+ */
+export function tokenCount(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return 0;
+  return Math.min(Number.MAX_SAFE_INTEGER, Math.floor(value));
+}
 
 /**
  * Parses accumulated tool-call arguments. Empty means no arguments (`{}`); anything that is not valid
@@ -30,7 +41,10 @@ export function finishEvents(options: {
 }): ModelEvent[] {
   // Raw SDK streams end silently when aborted, so the signal is the only witness.
   if (options.signal.aborted) return [abortedEvent()];
-  const usage: ModelEvent[] = options.usage ? [{ type: 'usage', usage: options.usage }] : [];
+  // Every count present, 0 where the vendor sent none.
+  const usage: ModelEvent[] = options.usage
+    ? [{ type: 'usage', usage: { ...emptyUsage, ...options.usage } }]
+    : [];
   if (options.stopReason === undefined) {
     return [
       ...usage,
@@ -43,9 +57,16 @@ export function finishEvents(options: {
   return [...usage, { type: 'done', stopReason: options.stopReason }];
 }
 
-/** The `error` event for any failure caught while streaming. */
-export function errorEvent(error: unknown, signal: AbortSignal, clock: Clock): ModelEvent {
-  return { type: 'error', error: classifyError(error, { signal, clock }) };
+/**
+ * The `error` event for any failure caught while streaming, with `secrets` (the adapter's own API key)
+ * taken out of its message: a server may echo the key it was sent.
+ */
+export function errorEvent(
+  error: unknown,
+  context: { signal: AbortSignal; clock: Clock; secrets: Iterable<string | null | undefined> },
+): ModelEvent {
+  const classified = classifyError(error, { signal: context.signal, clock: context.clock });
+  return { type: 'error', error: redactProviderError(classified, context.secrets) };
 }
 
 export function abortedEvent(): ModelEvent {

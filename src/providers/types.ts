@@ -69,7 +69,9 @@ export type ModelEvent =
  * exactly one `done` or `error` event (an abort through `signal` ends with `error` of kind `aborted`).
  * Tool-call arguments arrive whole in `tool_call` (adapters accumulate the vendor's deltas); a call
  * whose arguments are not valid JSON arrives with `input` set to the raw string, so the tool batch can
- * tell the model what was wrong instead of failing the step.
+ * tell the model what was wrong instead of failing the step. The runtime does not trust a provider to
+ * keep this contract: what breaks it is repaired, dropped with a note, or ends the step with a
+ * `bad_response` error (see `ResponseReader`), and a stream that throws ends the step too.
  */
 export interface Provider {
   readonly name: string;

@@ -301,7 +301,7 @@ export class AgentSystem {
       assertSessionStarted(events, 'remove the session to reuse its id');
       return events;
     } catch (error) {
-      if (!(error instanceof LogFormatError)) throw error;
+      if (!LogFormatError.isInstance(error)) throw error;
       throw new LogFormatError(`cannot ${action} session "${sessionId}": ${error.message}`, { cause: error });
     }
   }

@@ -182,7 +182,7 @@ function stop(agent: Agent): void {
     agent.cancel('user');
   } catch (error) {
     // An agent that is already being disposed is stopping anyway; anything else is a real fault.
-    if (!(error instanceof AgentStateError)) throw error;
+    if (!AgentStateError.isInstance(error)) throw error;
   }
 }
 

@@ -212,7 +212,7 @@ async function runChild(child: Agent, prompt: string, signal: AbortSignal): Prom
       child.cancel('parent');
     } catch (error) {
       // A child that is already going away needs no cancel; anything else is a real fault.
-      if (!(error instanceof AgentStateError)) throw error;
+      if (!AgentStateError.isInstance(error)) throw error;
     }
   };
   signal.addEventListener('abort', onAbort, { once: true });

@@ -11,15 +11,18 @@ const usage = z.object({
   cacheWriteTokens: count,
 });
 const inboxChannel = z.enum(['followup', 'steer', 'inject']);
-const providerErrorData = z.object({
+/** A classified provider failure as it travels in events and the log. */
+export const providerErrorDataSchema = z.object({
   kind: z.enum(providerErrorKinds),
   message: z.string(),
   retryable: z.boolean(),
   retryAfterMs: z.number().nonnegative().optional(),
   status: z.number().int().optional(),
 });
-const toolCall = z.object({ id: z.string(), name: z.string(), input: z.unknown() });
-const providerPart = z.object({ provider: z.string(), type: z.string(), data: z.unknown() });
+// Required, and never `undefined`: JSON leaves an undefined field out, and a log without it cannot load.
+const present = z.unknown().refine((value) => value !== undefined, 'expected a value, received undefined');
+const toolCall = z.object({ id: z.string(), name: z.string(), input: present });
+const providerPart = z.object({ provider: z.string(), type: z.string(), data: present });
 const modelStopReason = z.enum([
   'end_turn',
   'tool_use',
@@ -75,13 +78,14 @@ export const logEventDataSchemas = {
     stopReason: modelStopReason,
     interrupted: z.boolean().optional(),
     providerParts: z.array(providerPart).optional(),
+    notes: z.array(z.string()).optional(),
   }),
   'assistant.attempt': z.object({
-    error: providerErrorData,
+    error: providerErrorDataSchema,
     attempt: count,
     retryInMs: z.number().nonnegative(),
   }),
-  'tool.call': z.object({ callId: z.string(), name: z.string(), input: z.unknown() }),
+  'tool.call': z.object({ callId: z.string(), name: z.string(), input: present }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),
   'approval.decided': z.object({
@@ -101,7 +105,7 @@ export const logEventDataSchemas = {
     reason: stopReason,
     usage,
     cause: z.enum(['user', 'parent', 'disposed', 'hook']).optional(),
-    error: providerErrorData.optional(),
+    error: providerErrorDataSchema.optional(),
     vetoReason: z.string().optional(),
   }),
   compaction: z.object({
@@ -147,8 +151,9 @@ export function migrate(event: RawEvent): RawEvent {
   return current;
 }
 
-function isEventType(type: string): type is LogEventType {
-  return Object.hasOwn(logEventDataSchemas, type);
+/** Whether `type` names an event type of this format version. */
+export function isEventType(type: unknown): type is LogEventType {
+  return typeof type === 'string' && Object.hasOwn(logEventDataSchemas, type);
 }
 
 /**
@@ -208,7 +213,7 @@ export function parseLogLine(line: string, lineNumber: number): LogEvent {
   return parseLogEvent(value, where);
 }
 
-/** Serialises an event as one JSONL line, newline included. The hot write path: no validation. */
+/** Serialises an event as one JSONL line, newline included. Validation is `checkWritable`'s job. */
 export function formatLogLine(event: LogEvent): string {
   return `${JSON.stringify(event)}\n`;
 }

@@ -1,5 +1,6 @@
 import type { LogEntry } from '../machines/log-entry.ts';
 import type { Clock } from '../runtime/clock.ts';
+import { checkWritable } from './check-writable.ts';
 import { LOG_FORMAT_VERSION, type LogEvent, type SessionStore } from './types.ts';
 
 export type LogListener = (event: LogEvent) => void;
@@ -68,14 +69,32 @@ export class SessionLog {
    * Resolves when everything appended before the call is in the store. Writes keep their order, and a
    * failed write fails every later flush too (fail-stop): the store keeps a valid prefix of the log
    * rather than a log with a gap, and the runtime ends the turn with the error instead of going on.
+   * Every event is checked before the store sees it (`checkWritable`), here rather than in `append`,
+   * which runs inside machine actions and must neither throw nor cost much: an event the log could not
+   * load again fails the flush with a `LogFormatError`, after the events before it were written.
    */
   flush(): Promise<void> {
     if (this.unwritten.length > 0) {
       const batch = this.unwritten;
       this.unwritten = [];
-      this.writes = this.writes.then(() => this.store.append(this.sessionId, batch));
+      this.writes = this.writes.then(() => this.write(batch));
     }
     return this.writes;
+  }
+
+  /** Writes the batch up to its first event that would not load again, then fails with that event's error. */
+  private async write(batch: LogEvent[]): Promise<void> {
+    let writable = 0;
+    let refusal: { error: unknown } | undefined;
+    try {
+      for (; writable < batch.length; writable++) checkWritable(batch[writable]!);
+    } catch (error) {
+      refusal = { error };
+    }
+    if (writable > 0) {
+      await this.store.append(this.sessionId, writable === batch.length ? batch : batch.slice(0, writable));
+    }
+    if (refusal) throw refusal.error;
   }
 
   /** Flushes, then refuses further appends. */

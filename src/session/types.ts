@@ -60,6 +60,8 @@ export type LogEventData = {
     stopReason: ModelStopReason | 'interrupted';
     interrupted?: boolean;
     providerParts?: ProviderPart[];
+    /** What the runtime repaired in or dropped from a malformed response (absent when nothing). */
+    notes?: string[];
   };
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs: number };
   'tool.call': { callId: string; name: string; input: unknown };

@@ -27,7 +27,7 @@ export async function guardFileErrors(
   try {
     return await body();
   } catch (error) {
-    if (WorkspaceError.isWorkspaceError(error)) return failure(error.message);
+    if (WorkspaceError.isInstance(error)) return failure(error.message);
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     const meaning = code === undefined ? undefined : fileErrors[code];
     if (meaning !== undefined) return failure(`${JSON.stringify(userPath)} ${meaning}.`);

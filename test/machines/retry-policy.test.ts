@@ -1,11 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderErrorData } from '../../src/errors/provider-error.ts';
+import {
+  isRetryableKind,
+  type ProviderErrorData,
+  providerErrorKinds,
+} from '../../src/errors/provider-error.ts';
 import { defaultRetryPolicy, type RetryPolicy, retryDelay } from '../../src/machines/retry-policy.ts';
 
 const policy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 8_000 };
 const overloaded: ProviderErrorData = { kind: 'overloaded', message: 'busy', retryable: true };
 
 describe('retryDelay', () => {
+  it('retries only the kinds that may heal by waiting; a malformed response (bad_response) is not one', () => {
+    expect(providerErrorKinds.filter(isRetryableKind)).toEqual([
+      'rate_limit',
+      'overloaded',
+      'server',
+      'network',
+    ]);
+    expect(providerErrorKinds.filter((kind) => !isRetryableKind(kind))).toEqual([
+      'auth',
+      'bad_request',
+      'context_overflow',
+      'aborted',
+      'bad_response',
+    ]);
+  });
+
   it('has the documented defaults', () => {
     expect(defaultRetryPolicy).toEqual({ maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 32_000 });
   });

@@ -150,7 +150,7 @@ describe('anthropic stream', () => {
     );
     expect(await collect(provider())).toEqual([
       { type: 'provider_part', part: redactedPart },
-      { type: 'usage', usage: { inputTokens: 1, outputTokens: 2 } },
+      { type: 'usage', usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
       { type: 'done', stopReason: 'end_turn' },
     ]);
   });

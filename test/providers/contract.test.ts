@@ -19,6 +19,7 @@ const everyWireCase: ContractCase[] = [
   'parallel_tool_calls',
   'thinking',
   'usage',
+  'usage_gaps',
   'abort',
   'abort_before_response',
   'rate_limit',

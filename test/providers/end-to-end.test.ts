@@ -1,9 +1,13 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropic } from '../../src/providers/anthropic.ts';
 import { openai } from '../../src/providers/openai.ts';
 import type { Provider } from '../../src/providers/types.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { fileStore } from '../../src/session/file-store.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { startAnthropicServer } from '../support/wire/anthropic-server.ts';
 import type { FakeServer } from '../support/wire/fake-server.ts';
@@ -159,5 +163,37 @@ describe.each(Object.keys(backends))('a whole run over the wire: %s', (name) => 
     ]);
     await agent.dispose();
     await system.dispose();
+  });
+
+  it('a server that leaves the prompt count out: usage counts 0, and the session file loads and resumes', async () => {
+    const { server, provider } = await backends[name]!();
+    open = server;
+    server.reply({ turn: { text: ['No counts.'], rawCounts: { output: 3 } } });
+    server.reply({ turn: { text: ['Still none.'], rawCounts: {} } });
+    const dir = await mkdtemp(join(tmpdir(), 'agentchart-usage-'));
+    const system = () =>
+      createAgentSystem({
+        model: provider,
+        store: fileStore(dir),
+        permissionMode: 'bypass',
+        projectInstructions: false,
+      });
+    try {
+      const first = system();
+      const result = await (await first.createAgent({ id: 'counts' })).run('Count.');
+      await first.dispose();
+      const { events } = await fileStore(dir).load('counts');
+      const usage = { inputTokens: 0, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 0 };
+      expect({
+        usage: result.usage,
+        logged: events.filter((event) => event.type === 'assistant.message').map((event) => event.data),
+      }).toEqual({ usage, logged: [{ text: 'No counts.', toolCalls: [], usage, stopReason: 'end_turn' }] });
+      const second = system();
+      const resumed = await second.resumeAgent('counts');
+      expect(await resumed.run('Again.')).toMatchObject({ reason: 'completed', text: 'Still none.' });
+      await second.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

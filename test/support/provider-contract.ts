@@ -10,6 +10,7 @@ export const allContractCases = [
   'parallel_tool_calls',
   'thinking',
   'usage',
+  'usage_gaps',
   'abort',
   'abort_before_response',
   'rate_limit',
@@ -211,6 +212,19 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
         type: 'usage',
         usage: { inputTokens: 20, outputTokens: 9, cacheReadTokens: 7, cacheWriteTokens: 3 },
       },
+    ]);
+  },
+  usage_gaps: async (harness) => {
+    // Many OpenAI-compatible servers leave counts out; a broken one may send anything. Every count of the
+    // usage event is a finite, non-negative integer, so the log it goes to loads again.
+    harness.reply({ turn: { text: ['Hi'], rawCounts: { output: 9 } } });
+    harness.reply({
+      turn: { text: ['Hi'], rawCounts: { input: -4, output: 2.5, cacheRead: 'many', cacheWrite: null } },
+    });
+    const events = [...(await collect(harness.provider)), ...(await collect(harness.provider))];
+    expect(events.filter((event) => event.type === 'usage')).toEqual([
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 9, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 0, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 } },
     ]);
   },
   abort: async (harness) => {

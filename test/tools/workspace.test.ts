@@ -17,7 +17,7 @@ async function refusal(userPath: string, options = {}): Promise<WorkspaceError> 
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!WorkspaceError.isWorkspaceError(error)) throw new Error(`expected a WorkspaceError for ${userPath}`);
+  if (!WorkspaceError.isInstance(error)) throw new Error(`expected a WorkspaceError for ${userPath}`);
   return error;
 }
 

@@ -1,5 +1,13 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
-import { stopOf, usageOf, type WireHttpError, type WireReply, type WireTurn } from './reply.ts';
+import {
+  type RawCounts,
+  rawUsage,
+  stopOf,
+  usageOf,
+  type WireHttpError,
+  type WireReply,
+  type WireTurn,
+} from './reply.ts';
 
 /** A fake Anthropic Messages API: the real SDK posts to `${url}/v1/messages` and streams from it. */
 export type AnthropicServer = FakeServer & { reply(reply: WireReply): void };
@@ -21,7 +29,7 @@ export function anthropicAction(reply: WireReply): WireAction {
     messages.push(
       event('message_delta', {
         delta: { stop_reason: stopOf(turn), stop_sequence: null },
-        usage: { output_tokens: usage.output },
+        usage: turn.rawCounts ? rawAnthropicUsage(turn.rawCounts) : { output_tokens: usage.output },
       }),
       event('message_stop', {}),
     );
@@ -46,12 +54,14 @@ function* contentMessages(turn: WireTurn): Generator<string> {
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: {
-        input_tokens: usage.input,
-        output_tokens: 1,
-        cache_read_input_tokens: usage.cacheRead,
-        cache_creation_input_tokens: usage.cacheWrite,
-      },
+      usage: turn.rawCounts
+        ? rawAnthropicUsage(turn.rawCounts)
+        : {
+            input_tokens: usage.input,
+            output_tokens: 1,
+            cache_read_input_tokens: usage.cacheRead,
+            cache_creation_input_tokens: usage.cacheWrite,
+          },
     },
   });
   let index = 0;
@@ -113,4 +123,14 @@ function httpError(error: WireHttpError): WireAction {
     headers: { 'request-id': 'req_fake', ...error.headers },
     body: { type: 'error', error: { type, message: error.message } },
   };
+}
+
+/** Raw counts in both `message_start` and `message_delta` (Anthropic's counters are cumulative). */
+function rawAnthropicUsage(raw: RawCounts): Record<string, unknown> {
+  return rawUsage(raw, {
+    input: 'input_tokens',
+    output: 'output_tokens',
+    cacheRead: 'cache_read_input_tokens',
+    cacheWrite: 'cache_creation_input_tokens',
+  });
 }

@@ -1,6 +1,14 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
 import { openaiHttpError } from './openai-errors.ts';
-import { argumentOrder, stopOf, usageOf, type WireReply, type WireTurn } from './reply.ts';
+import {
+  argumentOrder,
+  type RawCounts,
+  rawUsage,
+  stopOf,
+  usageOf,
+  type WireReply,
+  type WireTurn,
+} from './reply.ts';
 
 /** A fake OpenAI Chat Completions API: the SDK (baseURL `${url}/v1`) posts to `/v1/chat/completions`. */
 export type OpenAIChatServer = FakeServer & { reply(reply: WireReply): void };
@@ -23,12 +31,17 @@ export function openaiChatAction(reply: WireReply): WireAction {
     const usage = usageOf(turn);
     messages.push(
       chunk([{ index: 0, delta: {}, finish_reason: finishReasons[stopOf(turn)], logprobs: null }]),
-      chunk([], {
-        prompt_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
-        completion_tokens: usage.output,
-        total_tokens: usage.input + usage.cacheRead + usage.cacheWrite + usage.output,
-        prompt_tokens_details: { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite },
-      }),
+      chunk(
+        [],
+        turn.rawCounts
+          ? rawChatUsage(turn.rawCounts)
+          : {
+              prompt_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
+              completion_tokens: usage.output,
+              total_tokens: usage.input + usage.cacheRead + usage.cacheWrite + usage.output,
+              prompt_tokens_details: { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite },
+            },
+      ),
       sse('[DONE]'),
     );
   } else if (ending === 'malformed') {
@@ -76,4 +89,10 @@ function chunk(choices: unknown[], usage: unknown = null): string {
     choices,
     usage,
   });
+}
+
+function rawChatUsage(raw: RawCounts): Record<string, unknown> {
+  const top = rawUsage(raw, { input: 'prompt_tokens', output: 'completion_tokens' });
+  const details = rawUsage(raw, { cacheRead: 'cached_tokens', cacheWrite: 'cache_write_tokens' });
+  return Object.keys(details).length > 0 ? { ...top, prompt_tokens_details: details } : top;
 }

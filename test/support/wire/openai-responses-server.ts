@@ -1,6 +1,6 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
 import { openaiHttpError } from './openai-errors.ts';
-import { argumentOrder, stopOf, usageOf, type WireReply, type WireTurn } from './reply.ts';
+import { argumentOrder, rawUsage, stopOf, usageOf, type WireReply, type WireTurn } from './reply.ts';
 
 /** A fake OpenAI Responses API: the SDK (baseURL `${url}/v1`) posts to `/v1/responses`. */
 export type OpenAIResponsesServer = FakeServer & { reply(reply: WireReply): void };
@@ -36,13 +36,21 @@ export function openaiResponsesAction(reply: WireReply): WireAction {
         ...responseShell(cut ? 'incomplete' : 'completed'),
         output,
         incomplete_details: cut ? { reason: 'max_output_tokens' } : null,
-        usage: {
-          input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
-          input_tokens_details: { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite },
-          output_tokens: usage.output,
-          output_tokens_details: { reasoning_tokens: 0 },
-          total_tokens: usage.input + usage.cacheRead + usage.cacheWrite + usage.output,
-        },
+        usage: turn.rawCounts
+          ? {
+              ...rawUsage(turn.rawCounts, { input: 'input_tokens', output: 'output_tokens' }),
+              input_tokens_details: rawUsage(turn.rawCounts, {
+                cacheRead: 'cached_tokens',
+                cacheWrite: 'cache_write_tokens',
+              }),
+            }
+          : {
+              input_tokens: usage.input + usage.cacheRead + usage.cacheWrite,
+              input_tokens_details: { cached_tokens: usage.cacheRead, cache_write_tokens: usage.cacheWrite },
+              output_tokens: usage.output,
+              output_tokens_details: { reasoning_tokens: 0 },
+              total_tokens: usage.input + usage.cacheRead + usage.cacheWrite + usage.output,
+            },
       },
     });
   } else if (ending === 'malformed') {

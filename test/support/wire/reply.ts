@@ -11,6 +11,11 @@ export type WireTurn = {
   interleave?: boolean;
   /** Uncached input, output, cache reads and cache writes. */
   usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
+  /**
+   * Usage counts sent exactly as given, in place of `usage`; a count left out is not sent at all. For
+   * servers that omit counts (many OpenAI-compatible ones leave out `prompt_tokens`) or garble them.
+   */
+  rawCounts?: RawCounts;
   stop?: 'end_turn' | 'tool_use' | 'max_tokens';
   /**
    * How the stream ends: `complete` normally; `hang` stays open until the client aborts; `reset`
@@ -21,6 +26,20 @@ export type WireTurn = {
   /** The vendor error type of `error_event` (default: the vendor's generic server error). */
   errorType?: string;
 };
+
+export type RawCounts = { input?: unknown; output?: unknown; cacheRead?: unknown; cacheWrite?: unknown };
+
+/** The counts of `raw` under the vendor's field names, leaving out those not given. */
+export function rawUsage(
+  raw: RawCounts,
+  names: Partial<Record<keyof RawCounts, string>>,
+): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(names) as [keyof RawCounts, string][]) {
+    if (key in raw) fields[name] = raw[key];
+  }
+  return fields;
+}
 
 export type WireToolCall = { id: string; name: string; argumentPieces: string[] };
 

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { LogFormatError } from '../errors/log-format-error.ts';
+import { isEventType, logEventDataSchemas } from './schema.ts';
+import { LOG_FORMAT_VERSION, type LogEvent } from './types.ts';
+
+/**
+ * Checks that `event` will load again, before a store is given it, at a small cost per event: the
+ * envelope by hand, `data` against its type's schema, and a walk that finds what JSON would change
+ * (`NaN` and `Infinity` become `null`, a `BigInt` or a cycle cannot be written, class instances lose
+ * their class). Throws `LogFormatError` naming the seq, the type and what is wrong, so a bug upstream
+ * fails at write time instead of leaving a log that never loads.
+ */
+export function checkWritable(event: LogEvent): void {
+  const where = `event ${String(event.seq)} ("${String(event.type)}") cannot be written`;
+  const problem = envelopeProblem(event) ?? jsonProblem(event.data, 0);
+  if (problem !== undefined) throw new LogFormatError(`${where}: ${problem}`);
+  const data = logEventDataSchemas[event.type].safeParse(event.data);
+  if (!data.success) throw new LogFormatError(`${where}: bad data\n${z.prettifyError(data.error)}`);
+}
+
+const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;
+
+function envelopeProblem(event: LogEvent): string | undefined {
+  const { v, seq, ts, type, turn, step, data } = event as Partial<Record<keyof LogEvent, unknown>>;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > LOG_FORMAT_VERSION)
+    return `bad version ${String(v)}`;
+  if (!isCount(seq)) return `seq ${String(seq)} is not a count`;
+  if (typeof ts !== 'number' || !Number.isFinite(ts)) return `ts ${String(ts)} is not a finite number`;
+  if (!isEventType(type)) return 'unknown event type';
+  if (turn !== undefined && !isCount(turn)) return `turn ${String(turn)} is not a count`;
+  if (step !== undefined && !isCount(step)) return `step ${String(step)} is not a count`;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'data is not an object';
+  return undefined;
+}
+
+// Deeper than any real event; a cycle ends here too.
+const maxDepth = 200;
+
+/** What a JSON round trip would change in `value` (with where, as `at data.x[2]: ...`), or nothing. */
+function jsonProblem(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `at data: ${value} would be written as null`;
+    case 'object':
+      break;
+    default:
+      return `at data: a ${typeof value} cannot be written as JSON`;
+  }
+  if (value === null) return undefined;
+  if (depth >= maxDepth) return `data nests more than ${maxDepth} levels deep (or is circular)`;
+  const inside = (key: string, item: unknown) => {
+    if (item === undefined) return undefined;
+    const problem = jsonProblem(item, depth + 1);
+    return problem?.replace(/^at data/, `at data${key}`);
+  };
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (value[index] === undefined) return `at data[${index}]: undefined would be written as null`;
+      const problem = inside(`[${index}]`, value[index]);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return `at data: a ${prototype?.constructor?.name ?? 'class'} instance would lose its class in JSON`;
+  }
+  for (const key of Object.keys(value)) {
+    const problem = inside(`.${key}`, (value as Record<string, unknown>)[key]);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
