@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
+import { parseHostValue } from '../runtime/host-schema.ts';
 import type { StopReason } from '../session/types.ts';
+import { toolDefinitionSchema } from './tool-schema.ts';
 
 export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
 
@@ -80,18 +84,27 @@ export function defineTool<Schema extends z.ZodObject>(definition: {
   timeoutMs?: number;
   run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolOutput>;
 }): Tool<z.output<Schema>> {
-  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.name)) {
-    throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-"`);
-  }
-  return {
-    name: definition.name,
-    description: definition.description,
-    input: definition.input as unknown as z.ZodType<z.output<Schema>>,
-    access: definition.access,
-    concurrencySafe: definition.concurrencySafe ?? false,
-    timeoutMs: definition.timeoutMs,
-    run: definition.run,
+  const name = (definition as { name?: unknown } | null | undefined)?.name;
+  const call = typeof name === 'string' ? `defineTool(${JSON.stringify(name)})` : 'defineTool';
+  const parsed = parseHostValue(call, toolDefinitionSchema, definition, 'definition');
+  const tool: Tool<z.output<Schema>> = {
+    name: parsed.name,
+    description: parsed.description,
+    input: parsed.input as unknown as z.ZodType<z.output<Schema>>,
+    access: parsed.access,
+    concurrencySafe: parsed.concurrencySafe ?? false,
+    timeoutMs: parsed.timeoutMs,
+    run: parsed.run as Tool<z.output<Schema>>['run'],
   };
+  try {
+    // Described once now, so a schema JSON Schema cannot express fails here, not when an agent starts.
+    toolSpec(tool);
+  } catch (error) {
+    throw new ConfigError(`${call}: input cannot be described to the model: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return tool;
 }
 
 const specCache = new WeakMap<AnyTool, ToolSpec>();
