@@ -120,11 +120,14 @@ export function toolSpec(tool: AnyTool): ToolSpec {
   return spec;
 }
 
-/** Whether a validated call may run in parallel with its neighbours. A throwing predicate means no. */
+/**
+ * Whether a validated call may run in parallel with its neighbours. Only `true` means yes: a predicate
+ * that throws or answers anything else (`'yes'`, `1`) makes the call a barrier that runs alone.
+ */
 export function isConcurrencySafe(tool: AnyTool, input: unknown): boolean {
   if (typeof tool.concurrencySafe === 'boolean') return tool.concurrencySafe;
   try {
-    return tool.concurrencySafe(input);
+    return tool.concurrencySafe(input) === true;
   } catch {
     // A predicate that cannot decide is answered conservatively: the call runs alone.
     return false;
