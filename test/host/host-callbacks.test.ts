@@ -185,3 +185,22 @@ describe('options that crashed or wedged a running agent', () => {
     ]);
   });
 });
+
+describe('a clock that misbehaves at run time', () => {
+  it('keeps every ts a finite number, and timers fire without a cancel function or a working setTimer', async () => {
+    expect(await runGroup('clocks')).toEqual([
+      {
+        case: 'now() answers a string, NaN or throws by turns; setTimer throws',
+        reason: 'completed',
+        results: ['ok'],
+        finiteTimes: true,
+      },
+      {
+        case: 'setTimer answers a number instead of a cancel function',
+        reason: 'completed',
+        results: ['ok'],
+        finiteTimes: true,
+      },
+    ]);
+  });
+});
