@@ -1,8 +1,10 @@
 import { fromCallback } from 'xstate';
+import { describeValue, messageOf } from '../errors/describe-value.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
 import type { Clock } from '../runtime/clock.ts';
 import type { ToolOutcome } from '../session/types.ts';
-import type { AnyTool, ToolOutput } from '../tools/define-tool.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import { resultOfOutput, resultOfThrow } from '../tools/tool-output.ts';
 import type { Publish } from './live-event.ts';
 import type { Resolve } from './resolve.ts';
 
@@ -26,13 +28,6 @@ export type ToolCallDeps = {
 export type ToolCallInput = { callId: string; name: string; input: unknown; turn: number; step: number };
 
 type Settlement = { outcome: ToolOutcome; content: string; error?: string };
-
-function fromOutput(output: ToolOutput): Settlement {
-  if (typeof output === 'string') return { outcome: 'ok', content: output };
-  return output.isError
-    ? { outcome: 'error', content: output.content, error: output.content }
-    : { outcome: 'ok', content: output.content };
-}
 
 /**
  * Runs one validated, permitted tool call with an AbortSignal and a timeout (both on the injected clock)
@@ -78,21 +73,24 @@ export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
       cwd: deps.cwd,
       callId: input.callId,
       agentId: deps.agentId,
-      log: (message: string) =>
-        deps.publish({ type: 'runtime.error', agentId: deps.agentId, message: `[${input.name}] ${message}` }),
+      // The tool may pass anything: text is described and progress made JSON-safe before it is published.
+      log: (message: unknown) =>
+        deps.publish({
+          type: 'runtime.error',
+          agentId: deps.agentId,
+          message: `[${input.name}] ${typeof message === 'string' ? message : messageOf(message)}`,
+        }),
       onProgress: (progress: unknown) =>
-        deps.publish({ type: 'tool.progress', agentId: deps.agentId, callId: input.callId, progress }),
+        deps.publish({
+          type: 'tool.progress',
+          agentId: deps.agentId,
+          callId: input.callId,
+          progress: jsonSafe(progress),
+        }),
     };
     runAfterWriteAhead(deps, () => (ending ? undefined : tool.run(input.input, context))).then(
-      (output) => settle(ending ? endedEarly(ending, timeoutMs) : fromOutput(output!)),
-      (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error);
-        settle(
-          ending
-            ? endedEarly(ending, timeoutMs)
-            : { outcome: 'error', content: `Error: ${message}`, error: message },
-        );
-      },
+      (output) => settle(ending ? endedEarly(ending, timeoutMs) : resultOfOutput(output)),
+      (error: unknown) => settle(ending ? endedEarly(ending, timeoutMs) : resultOfThrow(error)),
     );
     return () => {
       stopped = true;
@@ -104,17 +102,26 @@ export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
 }
 
 /** Runs the tool once the log is durable; a call aborted meanwhile never runs (it resolves undefined). */
-async function runAfterWriteAhead(
-  deps: ToolCallDeps,
-  run: () => Promise<ToolOutput> | undefined,
-): Promise<ToolOutput | undefined> {
+async function runAfterWriteAhead(deps: ToolCallDeps, run: () => unknown): Promise<unknown> {
   try {
     await deps.writeAhead?.();
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`the session log could not be written, so the tool was not run: ${message}`);
+    throw new Error(`the session log could not be written, so the tool was not run: ${messageOf(error)}`);
   }
   return run();
+}
+
+/**
+ * Progress as plain JSON data, so every consumer (the CLI's `--json`, the inspector) can encode it;
+ * something JSON cannot encode (a circular object, a BigInt) is published as its description.
+ */
+function jsonSafe(progress: unknown): unknown {
+  try {
+    const json = JSON.stringify(progress);
+    return json === undefined ? null : JSON.parse(json);
+  } catch {
+    return `unencodable progress: ${describeValue(progress)}`;
+  }
 }
 
 function endedEarly(kind: 'aborted' | 'timeout', timeoutMs: number): Settlement {

@@ -5,7 +5,8 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
-import type { IdGenerator } from './clock.ts';
+import { approveSchema, cancelSchema, denySchema, eventsSchema, messageSchema } from './call-schemas.ts';
+import { parseHostValue } from './host-schema.ts';
 import type { LiveBus } from './live-bus.ts';
 
 export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
@@ -25,7 +26,8 @@ export class Agent {
     private readonly ref: AnyActorRef,
     private readonly sessionLog: SessionLog,
     private readonly bus: LiveBus,
-    private readonly ids: IdGenerator,
+    /** The host's id generator, checked: a bad id is a ConfigError naming the call that needed it. */
+    private readonly nextId: (call: string) => string,
     private readonly release: () => void,
   ) {
     this.id = sessionLog.sessionId;
@@ -37,11 +39,14 @@ export class Agent {
     return this.sessionLog.sessionId;
   }
 
-  /** Queues `message` as a follow-up and resolves when the turn that answers it has ended. */
+  /**
+   * Queues `message` as a follow-up and resolves when the turn that answers it has ended. Like every
+   * call that returns a promise, it rejects (never throws) on a bad argument.
+   */
   run(message: string): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       // The waiter exists before the message is sent: an idle agent claims it synchronously.
-      this.queue('agent.followup', message, (id) => this.waiters.set(id, { resolve, reject }));
+      this.queue('agent.followup', message, (id) => this.waiters.set(id, { resolve, reject }), 'run');
     });
   }
 
@@ -62,23 +67,35 @@ export class Agent {
 
   /** Cancels the running turn. Queued input stays queued unless `clearInbox` is set. */
   cancel(cause: CancelCause = 'user', options: { clearInbox?: boolean } = {}): void {
+    const parsed = parseHostValue('agent.cancel', cancelSchema, { cause, options });
     this.assertLive('cancel');
-    this.ref.send({ type: 'agent.cancel', cause, ...(options.clearInbox ? { clearInbox: true } : {}) });
+    this.ref.send({
+      type: 'agent.cancel',
+      cause: parsed.cause ?? 'user',
+      ...(parsed.options?.clearInbox ? { clearInbox: true } : {}),
+    });
   }
 
   /** Answers a call waiting for approval (after an `approval.asked` event). */
   approve(callId: string, options: { remember?: 'session' } = {}): void {
+    const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
     this.assertLive('approve');
     this.batchRef()?.send({
       type: 'tool.approve',
-      callId,
-      ...(options.remember ? { remember: options.remember } : {}),
+      callId: parsed.callId,
+      ...(parsed.options?.remember ? { remember: parsed.options.remember } : {}),
     });
   }
 
+  /** Denies a call waiting for approval; `reason` is logged and shown to the model. */
   deny(callId: string, reason?: string): void {
+    const parsed = parseHostValue('agent.deny', denySchema, { callId, reason });
     this.assertLive('deny');
-    this.batchRef()?.send({ type: 'tool.deny', callId, ...(reason !== undefined ? { reason } : {}) });
+    this.batchRef()?.send({
+      type: 'tool.deny',
+      callId: parsed.callId,
+      ...(parsed.reason !== undefined ? { reason: parsed.reason } : {}),
+    });
   }
 
   /** Resolves when no turn is running and none is about to start (or the agent is gone). */
@@ -117,7 +134,7 @@ export class Agent {
    * letting memory grow without bound; `agent.log()` still has every logged event.
    */
   events(options: { maxBuffered?: number } = {}): AsyncIterableIterator<LiveEvent> {
-    return this.bus.iterate(options);
+    return this.bus.iterate(parseHostValue('agent.events', eventsSchema, { options }).options ?? {});
   }
 
   /** The state of every machine of this agent right now. */
@@ -139,11 +156,12 @@ export class Agent {
     type: 'agent.followup' | 'agent.steer' | 'agent.inject',
     message: string,
     beforeSend?: (id: string) => void,
+    method: string = type.slice('agent.'.length),
   ): string {
-    this.assertLive(type.slice('agent.'.length));
-    if (typeof message !== 'string' || message.length === 0)
-      throw new TypeError(`${type}: message must be a non-empty string`);
-    const id = this.ids();
+    const call = `agent.${method}`;
+    parseHostValue(call, messageSchema, { message });
+    this.assertLive(method);
+    const id = this.nextId(call);
     beforeSend?.(id);
     this.ref.send({ type, id, message });
     return id;

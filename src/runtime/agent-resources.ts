@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { Provider, ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
@@ -167,7 +168,7 @@ export class AgentResources {
       if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
       this.tools.set(tool.name, tool);
     }
-    this.specs = offered.map(toolSpec);
+    this.specs = offered.map(describeTool);
     const recorded = recordedSystem(this.requireLog().events);
     if (recorded !== undefined) {
       // A resumed or forked conversation keeps the system prompt it was started with.
@@ -191,6 +192,20 @@ export class AgentResources {
       });
       await log.flush();
     }
+  }
+}
+
+/** A tool built without `defineTool` may have an input schema JSON Schema cannot express. */
+function describeTool(tool: AnyTool): ToolSpec {
+  try {
+    return toolSpec(tool);
+  } catch (error) {
+    throw new ConfigError(
+      `tool "${tool.name}": its input cannot be described to the model: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

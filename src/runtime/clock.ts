@@ -1,13 +1,20 @@
 import { nanoid } from 'nanoid';
 
-/** The only source of time for the runtime. Contract: `now()` is monotonic non-decreasing. */
+/**
+ * The only source of time for the runtime. Contract: `now()` is a finite number, monotonic
+ * non-decreasing. A host clock is guarded: a `now()` that returns anything else (or throws) counts as
+ * the last good time, and a timer fires at most once, never after its cancel.
+ */
 export interface Clock {
   now(): number;
   /** Calls `callback` after `ms` of this clock's time; returns a cancel function. */
   setTimer(callback: () => void, ms: number): () => void;
 }
 
-/** The only source of ids. Contract: returns a fresh string on every call. */
+/**
+ * The only source of ids. Contract: returns a fresh id of 1-128 letters, digits, ".", "_" or "-" on
+ * every call (ids name session files). Anything else is a `ConfigError` at the call that needed the id.
+ */
 export type IdGenerator = () => string;
 
 export const systemClock: Clock = {

@@ -4,23 +4,24 @@ import { ConfigError } from '../errors/config-error.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { forkEvents } from '../session/fork.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
-import { memoryStore } from '../session/memory-store.ts';
 import { repair } from '../session/repair.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
-import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
+import { createAgentSchema, forkAgentSchema, resumeAgentSchema } from './call-schemas.ts';
+import type { Clock, IdGenerator } from './clock.ts';
 import { hostMachine } from './host.ts';
+import { parseHostValue } from './host-schema.ts';
 import { LiveBus } from './live-bus.ts';
 import {
   type AgentSystemOptions,
   type CreateAgentOptions,
   defaultInstructions,
-  defaultLimits,
   type Limits,
 } from './options.ts';
+import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
 import { AgentPermissionGate } from './permission-gate.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
 import { AgentTree, type ChildSpec, type PermissionSettings } from './subagents.ts';
@@ -30,6 +31,8 @@ type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
 
 /**
  * Many agents in one XState actor system, sharing a model, tools, a session store, a clock and ids.
+ * Every option is parsed here, once: a bad one throws a `ConfigError` that names it
+ * (`createAgentSystem: limits.maxSteps must be a positive integer, got NaN`).
  *
  * @example
  * const system = createAgentSystem({ model: scripted([{ text: 'Hi.' }]) });
@@ -56,29 +59,38 @@ export class AgentSystem {
   private readonly logic: AgentLogic;
   private disposed = false;
 
-  constructor(private readonly options: AgentSystemOptions) {
-    if (!options?.model) throw new ConfigError('createAgentSystem needs a model (a Provider)');
-    this.store = options.store ?? memoryStore();
-    this.clock = options.clock ?? systemClock;
-    this.ids = options.ids ?? defaultIds;
-    this.limits = { ...defaultLimits, ...options.limits };
+  private readonly config: SystemConfig;
+
+  constructor(options: AgentSystemOptions) {
+    this.config = parseSystemOptions(options);
+    const { config } = this;
+    this.store = config.store;
+    this.clock = config.clock;
+    this.ids = () => config.nextId('ids');
+    this.limits = config.limits;
     this.logic = new AgentLogic(this.clock);
     this.tree = new AgentTree({
-      ids: this.ids,
+      ids: () => config.nextId('task'),
       limits: this.limits,
-      subagents: options.subagents,
+      subagents: config.subagents,
       launchChild: (id, childOptions, child) => this.launch(id, { kind: 'new' }, { ...childOptions, child }),
     });
     this.host.start();
   }
 
-  /** Creates an agent with a new session. Rejects with the original error if any setup stage fails. */
-  createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
-    return this.launch(options.id ?? this.ids(), { kind: 'new' }, options);
+  /**
+   * Creates an agent with a new session. Rejects with a `ConfigError` naming a bad option, or with the
+   * original error if a setup stage fails (nothing of the agent stays registered or written).
+   */
+  async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
+    const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
+    this.assertOpen();
+    return this.launch(parsed.id ?? this.config.nextId('createAgent'), { kind: 'new' }, parsed);
   }
 
   /** Loads a session, repairs what a crash left open, and continues it with a live agent. */
   async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
+    ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
     if (this.registry.has(sessionId))
       throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
@@ -99,9 +111,10 @@ export class AgentSystem {
 
   /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
+    ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
     const events = await this.loadSession(sessionId, 'fork');
-    const newId = options.id ?? this.ids();
+    const newId = options.id ?? this.config.nextId('forkAgent');
     const seed = forkEvents(events, {
       newAgentId: newId,
       sourceSessionId: sessionId,
@@ -189,8 +202,8 @@ export class AgentSystem {
       clock: this.clock,
       publish: parts.bus.publish,
       // Children cannot ask anybody: their ask means deny.
-      approve: parts.child ? undefined : this.options.approve,
-      preStep: this.options.hooks?.preStep,
+      approve: parts.child ? undefined : this.config.approve,
+      preStep: this.config.preStep,
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await this.tree.disposeChildren(agentId);
@@ -209,7 +222,7 @@ export class AgentSystem {
     log.subscribe((event) => {
       if (parts.bus.hasListeners) parts.bus.publish({ type: 'log', agentId, event });
     });
-    const agent = new Agent(parts.ref, log, parts.bus, this.ids, () => {
+    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, () => {
       parts.release();
       this.agents.delete(agent);
       this.tree.remove(agentId);
@@ -220,11 +233,12 @@ export class AgentSystem {
 
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
-    const provider = options.model ?? this.options.model;
-    const cwd = this.options.cwd ?? process.cwd();
+    const { config } = this;
+    const provider = options.model ?? config.model;
+    const cwd = config.cwd;
     const permissions = options.child?.permissions ?? this.rootPermissions();
     const limits = options.child?.limits ?? this.limits;
-    const tools = options.tools ?? this.options.tools ?? [];
+    const tools = options.tools ?? config.tools;
     const bus = new LiveBus();
     const gate = new AgentPermissionGate({ ...permissions, cwd });
     const resources = new AgentResources(
@@ -236,7 +250,7 @@ export class AgentSystem {
         instructions: options.instructions ?? defaultInstructions,
         cwd,
         permissionMode: permissions.mode,
-        projectInstructions: this.options.projectInstructions ?? true,
+        projectInstructions: config.projectInstructions,
         // What session.start records; the system prompt and tool specs are added by the tools stage.
         config: {
           provider: provider.name,
@@ -249,15 +263,17 @@ export class AgentSystem {
       },
       { store: this.store, clock: this.clock, registry: this.registry, gate },
     );
-    const hostKey = `${agentId}#${this.ids()}`;
+    // Named by the public call that needed the id (a subagent's launch is the `task` tool's).
+    const call = options.child ? 'task' : launchCalls[origin.kind];
+    const hostKey = `${agentId}#${config.nextId(call)}`;
     const deps = this.depsFor(agentId, { resources, gate, bus, child: options.child !== undefined });
     const input = agentInput({
       agentId,
       origin,
       model: provider.model,
       limits,
-      hasPreStepHook: this.options.hooks?.preStep !== undefined,
-      retry: { ...defaultRetry, ...this.options.retry, maxAttempts: limits.maxAttempts },
+      hasPreStepHook: config.preStep !== undefined,
+      retry: { ...config.retry, maxAttempts: limits.maxAttempts },
     });
     const systemId = `agent:${hostKey}`;
     const unregister = this.logic.register(systemId, deps);
@@ -283,12 +299,8 @@ export class AgentSystem {
   }
 
   private rootPermissions(): PermissionSettings {
-    return {
-      mode: this.options.permissionMode ?? 'default',
-      allow: this.options.permissions?.allow ?? [],
-      deny: this.options.permissions?.deny ?? [],
-      canAsk: this.options.approve !== undefined,
-    };
+    const { permissionMode, permissions, approve } = this.config;
+    return { mode: permissionMode, ...permissions, canAsk: approve !== undefined };
   }
 
   /**
@@ -311,4 +323,4 @@ export class AgentSystem {
   }
 }
 
-const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };
+const launchCalls = { new: 'createAgent', resume: 'resumeAgent', fork: 'forkAgent' } as const;

@@ -28,11 +28,20 @@ export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
 
 /**
  * Answers a tool call that needs approval.
- * Contract: resolves with an answer; a rejection counts as a denial. `'manual'` means the host answers
- * later through `agent.approve()` / `agent.deny()` after the `approval.asked` event.
+ * Contract: answers exactly `'allow'`, `'allow_session'` or `'deny'` (a JavaScript approver may also
+ * answer synchronously: only the value counts).
+ * Fails closed: any other answer (`false`, `undefined`, `'DENY'`), a throw or a rejection denies the
+ * call, and `approval.decided.reason` says why. `'manual'` means the host answers later through
+ * `agent.approve()` / `agent.deny()` after the `approval.asked` event.
  */
 export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) | 'manual';
 
+/**
+ * Runs before every step.
+ * Contract: resolves with `undefined` to let the step run, or `{ veto: string }` to end the turn
+ * `blocked` with that reason. Anything else (a throw, a rejection, `{ veto: 5 }`, `null`) blocks too,
+ * with a reason that says what the hook did.
+ */
 export type PreStepHook = (context: {
   agentId: string;
   turn: number;
@@ -44,6 +53,10 @@ export type Hooks = {
   preStep?: PreStepHook;
 };
 
+/**
+ * The options of `createAgentSystem`. Parsed once when the system is created (see options-schema.ts):
+ * a bad value, or an option or key this type does not name, throws a `ConfigError` naming it.
+ */
 export type AgentSystemOptions = {
   model: Provider;
   tools?: AnyTool[];

@@ -3,6 +3,8 @@ import { ConfigError } from '../errors/config-error.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type StopReason } from '../session/types.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
+import { jobCancelSchema, jobOptionsSchema } from './call-schemas.ts';
+import { parseHostValue } from './host-schema.ts';
 import type { CreateAgentOptions } from './options.ts';
 
 /** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
@@ -70,16 +72,7 @@ export type JobHost = { createAgent(options?: CreateAgentOptions): Promise<Agent
  * for (const r of await job.result) console.log(r.index, r.reason, r.text);
  */
 export function runJob(host: JobHost, options: JobOptions): Job {
-  const { tasks, concurrency } = options;
-  if (!Array.isArray(tasks)) throw new ConfigError('runJob: `tasks` must be an array');
-  if (!Number.isInteger(concurrency) || concurrency < 1) {
-    throw new ConfigError(`runJob: \`concurrency\` must be a whole number of at least 1, got ${concurrency}`);
-  }
-  tasks.forEach((task, index) => {
-    if (typeof task?.prompt !== 'string' || task.prompt.length === 0)
-      throw new ConfigError(`runJob: task ${index} needs a non-empty \`prompt\``);
-  });
-  return new JobRun(host, options);
+  return new JobRun(host, parseHostValue('runJob', jobOptionsSchema, options));
 }
 
 class JobRun implements Job {
@@ -115,8 +108,11 @@ class JobRun implements Job {
       for (const agent of this.live.values()) stop(agent);
       return;
     }
-    if (!Number.isInteger(index) || index < 0 || index >= this.options.tasks.length)
-      throw new RangeError(`job.cancel: no task ${index} (the job has ${this.options.tasks.length})`);
+    parseHostValue('job.cancel', jobCancelSchema, { index });
+    if (index >= this.options.tasks.length)
+      throw new ConfigError(
+        `job.cancel: index ${index} names no task (the job has ${this.options.tasks.length})`,
+      );
     this.canceled.add(index);
     const agent = this.live.get(index);
     if (agent) stop(agent);

@@ -1,10 +1,22 @@
 import { z } from 'zod';
+import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
+import { parseHostValue } from '../runtime/host-schema.ts';
 import type { StopReason } from '../session/types.ts';
+import { toolDefinitionSchema } from './tool-schema.ts';
 
 export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
 
-/** What a tool returns: text for the model, or text marked as an error the model should read as one. */
+/**
+ * What a tool returns: text for the model, or text marked as an error the model should read as one.
+ *
+ * A JavaScript tool may return anything; the runtime gives every value a well-defined result
+ * (see `resultOfOutput`): `undefined` and `null` are an `ok` result with empty content, a number, boolean
+ * or bigint its decimal text, any other object (an array, `{ content: 5 }`) its JSON text, and a value
+ * JSON cannot encode (a circular object, a function, a symbol) an `error` result that says so. A throw
+ * or rejection, of any value, is an `error` result with its message.
+ */
 export type ToolOutput = string | { content: string; isError?: boolean };
 
 export type ToolContext = {
@@ -14,9 +26,12 @@ export type ToolContext = {
   cwd: string;
   callId: string;
   agentId: string;
-  /** Diagnostic lines for the host (not logged, not shown to the model). */
+  /** Diagnostic lines for the host (not logged, not shown to the model). A non-string is described. */
   log: (message: string) => void;
-  /** Live progress for the host's event stream (not logged, not shown to the model). */
+  /**
+   * Live progress for the host's event stream (not logged, not shown to the model). Published as JSON
+   * data; a value JSON cannot encode (a circular object, a BigInt) arrives as its description.
+   */
   onProgress: (progress: unknown) => void;
   /**
    * Runs a child agent (a subagent) for this call; present when the tool runs inside an agent system.
@@ -46,11 +61,15 @@ export interface Tool<Input = unknown> {
   readonly description: string;
   readonly input: z.ZodType<Input>;
   readonly access: ToolAccess;
-  /** May this call run beside its neighbours? Anything not safe is a barrier that runs alone. */
+  /**
+   * May this call run beside its neighbours? Anything not safe is a barrier that runs alone.
+   * Contract: a function answers `true` or `false`; a throw or any other answer means not safe.
+   */
   readonly concurrencySafe: boolean | ((input: Input) => boolean);
   readonly timeoutMs: number | undefined;
   /**
-   * Contract: resolves with the output; a thrown error becomes an `error` result the model reads.
+   * Contract: resolves with the output (see `ToolOutput` for what other values become); a throw or a
+   * rejection becomes an `error` result the model reads.
    * Honour `ctx.signal`: a tool that ignores it is still reported as aborted, but keeps running.
    */
   run(input: Input, ctx: ToolContext): Promise<ToolOutput>;
@@ -62,7 +81,9 @@ export type AnyTool = Tool<any>;
 
 /**
  * Defines a tool with a zod input schema. Arguments are validated before `run`; invalid arguments become
- * an error result naming what was wrong, so the model can correct itself.
+ * an error result naming what was wrong, so the model can correct itself. The definition itself is
+ * checked here: a bad one throws a `ConfigError` naming the field (`defineTool("x"): run must be a
+ * function, got undefined`).
  *
  * @example
  * const echo = defineTool({
@@ -80,18 +101,27 @@ export function defineTool<Schema extends z.ZodObject>(definition: {
   timeoutMs?: number;
   run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolOutput>;
 }): Tool<z.output<Schema>> {
-  if (!/^[a-zA-Z0-9_-]{1,64}$/.test(definition.name)) {
-    throw new TypeError(`tool name "${definition.name}" must be 1-64 letters, digits, "_" or "-"`);
-  }
-  return {
-    name: definition.name,
-    description: definition.description,
-    input: definition.input as unknown as z.ZodType<z.output<Schema>>,
-    access: definition.access,
-    concurrencySafe: definition.concurrencySafe ?? false,
-    timeoutMs: definition.timeoutMs,
-    run: definition.run,
+  const name = (definition as { name?: unknown } | null | undefined)?.name;
+  const call = typeof name === 'string' ? `defineTool(${JSON.stringify(name)})` : 'defineTool';
+  const parsed = parseHostValue(call, toolDefinitionSchema, definition, 'definition');
+  const tool: Tool<z.output<Schema>> = {
+    name: parsed.name,
+    description: parsed.description,
+    input: parsed.input as unknown as z.ZodType<z.output<Schema>>,
+    access: parsed.access,
+    concurrencySafe: parsed.concurrencySafe ?? false,
+    timeoutMs: parsed.timeoutMs,
+    run: parsed.run as Tool<z.output<Schema>>['run'],
   };
+  try {
+    // Described once now, so a schema JSON Schema cannot express fails here, not when an agent starts.
+    toolSpec(tool);
+  } catch (error) {
+    throw new ConfigError(`${call}: input cannot be described to the model: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return tool;
 }
 
 const specCache = new WeakMap<AnyTool, ToolSpec>();
@@ -107,11 +137,14 @@ export function toolSpec(tool: AnyTool): ToolSpec {
   return spec;
 }
 
-/** Whether a validated call may run in parallel with its neighbours. A throwing predicate means no. */
+/**
+ * Whether a validated call may run in parallel with its neighbours. Only `true` means yes: a predicate
+ * that throws or answers anything else (`'yes'`, `1`) makes the call a barrier that runs alone.
+ */
 export function isConcurrencySafe(tool: AnyTool, input: unknown): boolean {
   if (typeof tool.concurrencySafe === 'boolean') return tool.concurrencySafe;
   try {
-    return tool.concurrencySafe(input);
+    return tool.concurrencySafe(input) === true;
   } catch {
     // A predicate that cannot decide is answered conservatively: the call runs alone.
     return false;

@@ -43,23 +43,30 @@ export type PermissionRequest = {
 
 const rulePattern = /^([A-Za-z0-9_-]{1,64})(?:\((.*)\))?$/s;
 
+/**
+ * What is wrong with a rule, or `undefined` when it is well formed. The options schema refuses a bad rule
+ * with this text when the host passes it in, so a decision never meets one.
+ */
+export function ruleProblem(rule: string): string | undefined {
+  const parts = rulePattern.exec(rule.trim());
+  if (parts === null) {
+    return (
+      'write a tool name ("read_file") or a tool name with a pattern in parentheses ' +
+      '("bash(npm test*)", "write_file(src/**)")'
+    );
+  }
+  if (parts[2] !== undefined && parts[2].trim() === '') return 'the pattern in parentheses is empty';
+  return undefined;
+}
+
 /** Parses `tool` or `tool(pattern)`; throws a `ConfigError` saying what is wrong with a malformed rule. */
 export function parseRule(rule: PermissionRule): ParsedRule {
-  const trimmed = rule.trim();
-  const parts = rulePattern.exec(trimmed);
-  if (parts === null) {
-    throw new ConfigError(
-      `Malformed permission rule ${JSON.stringify(rule)}: write a tool name ("read_file") or a tool name ` +
-        'with a pattern in parentheses ("bash(npm test*)", "write_file(src/**)").',
-    );
+  const problem = ruleProblem(rule);
+  if (problem !== undefined) {
+    throw new ConfigError(`Malformed permission rule ${JSON.stringify(rule)}: ${problem}.`);
   }
-  const pattern = parts[2];
-  if (pattern !== undefined && pattern.trim() === '') {
-    throw new ConfigError(
-      `Malformed permission rule ${JSON.stringify(rule)}: the pattern in parentheses is empty.`,
-    );
-  }
-  return { tool: parts[1]!, pattern: pattern?.trim() };
+  const parts = rulePattern.exec(rule.trim())!;
+  return { tool: parts[1]!, pattern: parts[2]?.trim() };
 }
 
 /**

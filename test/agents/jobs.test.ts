@@ -133,13 +133,16 @@ describe('runJob', () => {
 
   it('reports a task whose agent cannot be created as failed, and honours an aborted signal', async () => {
     const system = makeSystem();
+    // A live agent already owns session "taken", so task 1's agent cannot be created.
+    const owner = await system.createAgent({ id: 'taken' });
     const results = await system.runJob({
-      tasks: [{ prompt: 'a' }, { prompt: 'b', tools: [echoTool, echoTool] }, { prompt: 'c' }],
+      tasks: [{ prompt: 'a' }, { prompt: 'b', id: 'taken' }, { prompt: 'c' }],
       concurrency: 2,
     }).result;
+    await owner.dispose();
     expect(results.map((r) => [r.index, r.reason, r.error ?? r.text])).toEqual([
       [0, 'completed', 'done a'],
-      [1, 'failed', 'two tools are named "echo"'],
+      [1, 'failed', 'agent "taken" is already live in this system (one live owner per session)'],
       [2, 'completed', 'done c'],
     ]);
     const aborted = await system.runJob({
@@ -165,9 +168,9 @@ describe('runJob', () => {
     expect(system.list()).toEqual([]);
     expect(() => system.runJob({ tasks: [], concurrency: 0 })).toThrow(ConfigError);
     expect(() => system.runJob({ tasks: [{ prompt: '' }], concurrency: 1 })).toThrow(
-      /task 0 needs a non-empty/,
+      'runJob: tasks[0].prompt must be a non-empty string, got ""',
     );
-    expect(() => job.cancel(5)).toThrow(RangeError);
+    expect(() => job.cancel(5)).toThrow(ConfigError);
   });
 });
 

@@ -8,7 +8,6 @@ import { ConfigError } from '../../src/errors/config-error.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fileStore } from '../../src/session/file-store.ts';
-import { GateTool } from '../support/controllable.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 
 const systems: AgentSystem[] = [];
@@ -18,8 +17,9 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-function systemOn(dir: string, name: string): AgentSystem {
+function systemOn(dir: string, name: string, options: { cwd?: string } = {}): AgentSystem {
   const system = createAgentSystem({
+    ...options,
     model: scripted(new Array(10).fill({ text: 'ok' })),
     store: fileStore(dir),
     ids: counterIds(`${name}-`),
@@ -58,13 +58,12 @@ describe('session lock', () => {
   it('gives the lock back when creation rolls back', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentchart-session-lock-'));
     dirs.push(dir);
-    const system = systemOn(dir, 'one');
-    // The tools stage fails after the session stage took the lock.
-    const probe = new GateTool('probe').tool;
-    const failed = system.createAgent({ id: 'a', tools: [probe, probe] });
-    await expect(failed).rejects.toThrow('two tools are named "probe"');
+    // The tools stage fails after the session stage took the lock: the workspace is not a directory.
+    const broken = systemOn(dir, 'one', { cwd: join(dir, 'no-such-workspace') });
+    const failed = broken.createAgent({ id: 'a' });
+    await expect(failed).rejects.toThrow(/^workspace ".*no-such-workspace" is not a directory$/);
     expect(await readdir(dir)).toEqual([]);
-    const agent = await system.createAgent({ id: 'a' });
+    const agent = await systemOn(dir, 'two').createAgent({ id: 'a' });
     expect(agent.state).toBe('ready.idle');
   });
 });

@@ -3,9 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
+import { z } from 'zod';
 import { AgentStateError } from '../../src/errors/agent-state-error.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import type { Agent } from '../../src/index.ts';
+import type { Agent, AnyTool } from '../../src/index.ts';
 import { type AgentEvent, type AgentInput, agentMachine, type SetupStage } from '../../src/machines/agent.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import { GateTool } from '../support/controllable.ts';
@@ -93,11 +94,14 @@ const paths = getShortestPaths(agentMachine, {
 const label = (event: AgentEvent) =>
   'stage' in event && event.type !== 'undo.done' ? `${event.type}:${event.stage}` : event.type;
 
-type Mode = 'new' | 'duplicateTools' | 'resumeRace';
+/** A tool built by hand (not by defineTool) whose input has a field JSON Schema cannot express. */
+const undescribable: AnyTool = { ...new GateTool('dated').tool, input: z.object({ at: z.date() }) };
+
+type Mode = 'new' | 'badTool' | 'resumeRace';
 
 function modeOf(steps: Step[]): Mode {
   for (const { event } of steps) {
-    if (event.type === 'setup.error' && event.stage === 'tools') return 'duplicateTools';
+    if (event.type === 'setup.error' && event.stage === 'tools') return 'badTool';
     if (event.type === 'setup.error' && event.stage === 'publish') return 'resumeRace';
   }
   return 'new';
@@ -197,6 +201,9 @@ async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode
 function launch(rig: AgentRig, mode: Mode): void {
   // Two resumes of one session race: both pass the early check, the second to publish must roll back.
   if (mode === 'resumeRace') rig.launch(() => rig.system.resumeAgent(rig.agentId));
+  // The tools stage fails for real on a tool whose input JSON Schema cannot express.
+  else if (mode === 'badTool')
+    rig.launch(() => rig.system.createAgent({ id: rig.agentId, tools: [undescribable] }));
   else rig.launch();
 }
 
@@ -227,8 +234,7 @@ describe('agent chart graph paths', () => {
     const name = steps.map((step) => label(step.event)).join(' > ') || '(created)';
     it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
       const mode = modeOf(steps);
-      const tools = mode === 'duplicateTools' ? [new GateTool('probe'), new GateTool('probe')] : undefined;
-      const rig = new AgentRig(tools ? { tools } : {});
+      const rig = new AgentRig();
       if (mode === 'resumeRace') {
         const first = await rig.system.createAgent({ id: rig.agentId });
         await first.dispose();

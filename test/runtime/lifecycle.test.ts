@@ -63,11 +63,14 @@ describe('creation rolls back on a real failure at each stage', () => {
     await system.dispose();
   });
 
-  it('tools: two tools with the same name; the opened session is removed again', async () => {
-    const { system, store } = setup({ tools: [new GateTool('probe').tool, new GateTool('probe').tool] });
-    const failure = system.createAgent({ id: 'a' });
+  it('two tools with the same name are refused at createAgent, before any stage ran', async () => {
+    const { system, store } = setup();
+    const failure = system.createAgent({
+      id: 'a',
+      tools: [new GateTool('probe').tool, new GateTool('probe').tool],
+    });
     await expect(failure).rejects.toBeInstanceOf(ConfigError);
-    await expect(failure).rejects.toThrow('two tools are named "probe"');
+    await expect(failure).rejects.toThrow('createAgent: options.tools[1].name "probe" is taken by tools[0]');
     expect(await store.exists('a')).toBe(false);
     expect(system.list()).toEqual([]);
     const again = await system.createAgent({ id: 'a', tools: [new GateTool('probe').tool] });

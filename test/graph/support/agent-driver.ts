@@ -248,6 +248,10 @@ export function settleAll(): Promise<void> {
  */
 export async function until(done: () => boolean, rounds = 20_000): Promise<boolean> {
   for (let round = 0; round < rounds && !done(); round++) await settle(1);
+  // On a loaded machine (the full suite runs child processes beside these tests) a file-system call can
+  // outlast every round: give it real time too, a bounded wait that only a failing path runs out.
+  const deadline = Date.now() + 5_000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   return done();
 }
 

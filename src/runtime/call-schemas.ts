@@ -1,0 +1,93 @@
+// Schemas for the arguments of the public calls other than createAgentSystem: agents, jobs and the
+// agent handle's methods. Each is parsed at the call; a bad value is a ConfigError naming the argument.
+import { z } from 'zod';
+import type { CancelCause } from '../session/types.ts';
+import { toolListSchema } from '../tools/tool-schema.ts';
+import { idSchema } from './host-guards.ts';
+import { count, flag, must, nonEmptyString, oneOf, positiveInteger } from './host-schema.ts';
+import { providerSchema } from './options-schema.ts';
+import type { JobProgress } from './run-job.ts';
+
+const agentFields = {
+  instructions: z.string(must('a string')).optional(),
+  tools: toolListSchema.optional(),
+  model: providerSchema.optional(),
+};
+
+/** `createAgent(options)`. */
+export const createAgentSchema = z.strictObject({
+  options: z.strictObject({ id: idSchema.optional(), ...agentFields }, must('an object')).optional(),
+});
+
+/** `resumeAgent(sessionId, options)`: the session keeps its id. */
+export const resumeAgentSchema = z.strictObject({
+  sessionId: idSchema,
+  options: z.strictObject(agentFields, must('an object')).optional(),
+});
+
+/** `forkAgent(sessionId, options)`. */
+export const forkAgentSchema = z.strictObject({
+  sessionId: idSchema,
+  options: z
+    .strictObject({ id: idSchema.optional(), atSeq: count.optional(), ...agentFields }, must('an object'))
+    .optional(),
+});
+
+const abortSignal = z.custom<AbortSignal>(
+  (value) =>
+    typeof (value as { aborted?: unknown } | null)?.aborted === 'boolean' &&
+    typeof (value as { addEventListener?: unknown }).addEventListener === 'function',
+  must('an AbortSignal'),
+);
+
+/** `runJob(options)`. */
+export const jobOptionsSchema = z.strictObject(
+  {
+    tasks: z.array(
+      z.strictObject(
+        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields },
+        must('a task object'),
+      ),
+      must('an array of tasks'),
+    ),
+    concurrency: positiveInteger,
+    onProgress: z
+      .custom<(progress: JobProgress) => void>((value) => typeof value === 'function', must('a function'))
+      .optional(),
+    signal: abortSignal.optional(),
+  },
+  must('an object'),
+);
+
+/** The message of `run`, `followup`, `steer` and `inject`. */
+export const messageSchema = z.strictObject({ message: nonEmptyString });
+
+const cancelCauses = ['user', 'parent', 'disposed', 'hook'] as const satisfies readonly CancelCause[];
+
+/** `agent.cancel(cause, options)`. */
+export const cancelSchema = z.strictObject({
+  cause: oneOf(cancelCauses).optional(),
+  options: z.strictObject({ clearInbox: flag.optional() }, must('an object')).optional(),
+});
+
+/** `agent.approve(callId, options)`. */
+export const approveSchema = z.strictObject({
+  callId: nonEmptyString,
+  options: z
+    .strictObject({ remember: z.literal('session', must('"session"')).optional() }, must('an object'))
+    .optional(),
+});
+
+/** `agent.deny(callId, reason)`. */
+export const denySchema = z.strictObject({
+  callId: nonEmptyString,
+  reason: z.string(must('a string')).optional(),
+});
+
+/** `agent.events(options)`. */
+export const eventsSchema = z.strictObject({
+  options: z.strictObject({ maxBuffered: positiveInteger.optional() }, must('an object')).optional(),
+});
+
+/** `job.cancel(index)`: any whole number; one that names no task is refused by the job. */
+export const jobCancelSchema = z.strictObject({ index: count.optional() });

@@ -1,0 +1,188 @@
+// The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
+// is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
+import { z } from 'zod';
+import type { RetryPolicy } from '../machines/retry-policy.ts';
+import type { Provider } from '../providers/types.ts';
+import { memoryStore } from '../session/memory-store.ts';
+import type { SessionStore } from '../session/types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import {
+  type PermissionMode,
+  type PermissionRule,
+  permissionModes,
+  ruleProblem,
+} from '../tools/permissions.ts';
+import { toolListSchema } from '../tools/tool-schema.ts';
+import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
+import { checkedIds, guardedClock } from './host-guards.ts';
+import {
+  count,
+  flag,
+  hostFunction,
+  intact,
+  milliseconds,
+  must,
+  nonEmptyString,
+  oneOf,
+  parseHostValue,
+  positiveInteger,
+} from './host-schema.ts';
+import {
+  type Approver,
+  defaultLimits,
+  defaultSubagentLimits,
+  type Limits,
+  type PreStepHook,
+  type SubagentLimits,
+} from './options.ts';
+
+export const providerSchema = intact<Provider>(
+  'a Provider (an object with string name and model and a stream function)',
+  z.object({ name: nonEmptyString, model: z.string(must('a string')), stream: hostFunction }),
+);
+
+export const permissionModeSchema = oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]);
+
+const rule = z.string(must('a string')).superRefine((text, context) => {
+  const problem = ruleProblem(text);
+  if (problem !== undefined)
+    context.addIssue({ code: 'custom', message: `is not a permission rule: ${problem}` });
+});
+const rules = z.array(rule, must('an array of permission rules'));
+
+const storeSchema = intact<SessionStore>(
+  'a SessionStore',
+  z.object({
+    create: hostFunction,
+    append: hostFunction,
+    load: hostFunction,
+    exists: hostFunction,
+    remove: hostFunction,
+    list: hostFunction,
+    lock: hostFunction.optional(),
+  }),
+);
+
+const clockSchema = intact<Clock>(
+  'a Clock ({ now, setTimer })',
+  z.object({ now: hostFunction, setTimer: hostFunction }),
+);
+
+const cwd = z
+  .string(must('a non-empty string without NUL bytes'))
+  .regex(/^[^\0]+$/, must('a non-empty string without NUL bytes'));
+
+const systemOptionsSchema = z.strictObject(
+  {
+    model: providerSchema,
+    tools: toolListSchema.optional(),
+    store: storeSchema.optional(),
+    cwd: cwd.optional(),
+    permissionMode: permissionModeSchema.optional(),
+    permissions: z
+      .strictObject({ allow: rules.optional(), deny: rules.optional() }, must('an object'))
+      .optional(),
+    limits: z
+      .strictObject(
+        {
+          maxSteps: positiveInteger.optional(),
+          maxUnknownToolCalls: positiveInteger.optional(),
+          maxParallelTools: positiveInteger.optional(),
+          maxAttempts: positiveInteger.optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    retry: z
+      .strictObject(
+        { baseDelayMs: milliseconds.optional(), maxDelayMs: milliseconds.optional() },
+        must('an object'),
+      )
+      .optional(),
+    ids: z.custom<IdGenerator>((value) => typeof value === 'function', must('a function')).optional(),
+    clock: clockSchema.optional(),
+    hooks: z
+      .strictObject(
+        {
+          preStep: z
+            .custom<PreStepHook>((value) => typeof value === 'function', must('a function'))
+            .optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    approve: z
+      .custom<Approver>(
+        (value) => typeof value === 'function' || value === 'manual',
+        must('a function or "manual"'),
+      )
+      .optional(),
+    projectInstructions: flag.optional(),
+    subagents: z
+      .strictObject(
+        {
+          maxDepth: count.optional(),
+          maxSteps: positiveInteger.optional(),
+          permissionMode: permissionModeSchema.optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+  },
+  must('an object'),
+);
+
+/** The options after parsing, with every default filled in: what the runtime works with. */
+export type SystemConfig = {
+  model: Provider;
+  tools: readonly AnyTool[];
+  store: SessionStore;
+  cwd: string;
+  permissionMode: PermissionMode;
+  permissions: { allow: readonly PermissionRule[]; deny: readonly PermissionRule[] };
+  limits: Limits;
+  retry: Omit<RetryPolicy, 'maxAttempts'>;
+  /** The host's generator, checked on every call; `call` names the public call that needs the id. */
+  nextId: (call: string) => string;
+  clock: Clock;
+  preStep: PreStepHook | undefined;
+  approve: Approver | undefined;
+  projectInstructions: boolean;
+  subagents: Required<Omit<SubagentLimits, 'permissionMode'>> & Pick<SubagentLimits, 'permissionMode'>;
+};
+
+/** Parses `createAgentSystem` options; throws a ConfigError naming the first bad options. */
+export function parseSystemOptions(options: unknown): SystemConfig {
+  const parsed = parseHostValue('createAgentSystem', systemOptionsSchema, options);
+  const { limits, retry, subagents } = parsed;
+  return {
+    model: parsed.model,
+    tools: parsed.tools ?? [],
+    store: parsed.store ?? memoryStore(),
+    cwd: parsed.cwd ?? process.cwd(),
+    permissionMode: parsed.permissionMode ?? 'default',
+    permissions: { allow: parsed.permissions?.allow ?? [], deny: parsed.permissions?.deny ?? [] },
+    limits: {
+      maxSteps: limits?.maxSteps ?? defaultLimits.maxSteps,
+      maxUnknownToolCalls: limits?.maxUnknownToolCalls ?? defaultLimits.maxUnknownToolCalls,
+      maxParallelTools: limits?.maxParallelTools ?? defaultLimits.maxParallelTools,
+      maxAttempts: limits?.maxAttempts ?? defaultLimits.maxAttempts,
+    },
+    retry: {
+      baseDelayMs: retry?.baseDelayMs ?? defaultRetry.baseDelayMs,
+      maxDelayMs: retry?.maxDelayMs ?? defaultRetry.maxDelayMs,
+    },
+    nextId: checkedIds(parsed.ids ?? defaultIds),
+    clock: guardedClock(parsed.clock ?? systemClock),
+    preStep: parsed.hooks?.preStep,
+    approve: parsed.approve,
+    projectInstructions: parsed.projectInstructions ?? true,
+    subagents: {
+      maxDepth: subagents?.maxDepth ?? defaultSubagentLimits.maxDepth,
+      maxSteps: subagents?.maxSteps ?? defaultSubagentLimits.maxSteps,
+      ...(subagents?.permissionMode !== undefined ? { permissionMode: subagents.permissionMode } : {}),
+    },
+  };
+}
+
+const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };

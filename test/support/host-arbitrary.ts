@@ -1,0 +1,301 @@
+// fast-check generators of what a plain JavaScript host might pass to createAgentSystem: each option is
+// drawn as a plan (plain data, so counterexamples print and shrink) marked `valid` or not, and `build`
+// turns a plan into the real options object (fresh tools, clocks and callbacks for every attempt).
+import fc from 'fast-check';
+import { z } from 'zod';
+import { defineTool, memoryStore, systemClock } from '../../src/index.ts';
+import { scripted } from '../../src/testing.ts';
+
+/** One option: its plan and whether createAgentSystem must accept it. */
+type Field = { plan: unknown; valid: boolean };
+
+const good = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((plan): Field => ({ plan, valid: true }));
+const bad = (arbitrary: fc.Arbitrary<unknown>) => arbitrary.map((plan): Field => ({ plan, valid: false }));
+/** Mostly good values or absent, now and then a bad one. */
+const field = (valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>) =>
+  fc.oneof(
+    { weight: 6, arbitrary: good(fc.constant(undefined)) },
+    { weight: 13, arbitrary: good(valid) },
+    // About half of all option objects then hold at least one bad value.
+    { weight: 1, arbitrary: bad(invalid) },
+  );
+
+const badNumbers = fc.constantFrom(Number.NaN, 0, -1, 1.5, Number.POSITIVE_INFINITY, '2', null);
+// A delay of 0 is valid (retry at once); one of 2^31 ms or more would make a timer fire at once.
+const badDelays = fc.constantFrom(Number.NaN, -1, 1.5, Number.POSITIVE_INFINITY, 2 ** 31, '2', null);
+const limitKeys = fc.constantFrom('maxSteps', 'maxUnknownToolCalls', 'maxParallelTools', 'maxAttempts');
+const rules = fc.array(fc.constantFrom('probe', 'write_note', 'write_note(notes/**)', 'bash(npm test*)'), {
+  maxLength: 2,
+});
+
+/** What a callback answers (approver, hook) or a tool's run gives back, as data. */
+export const answerArbitrary = fc.oneof(
+  fc.constantFrom('allow', 'allow_session', 'deny', 'DENY', 'no', '', false, true, null, undefined, 0),
+  fc.constant({ veto: 'stop' }),
+  fc.constant({ veto: 5 }),
+  fc.record({ throws: fc.constantFrom('error', 'string', 'undefined') }),
+  fc.record({ sync: fc.constantFrom('allow', 'deny', false) }),
+);
+
+const toolOutputArbitrary = fc.oneof(
+  fc.anything({ withBigInt: true, withMap: true, withSet: true, withTypedArray: true }),
+  fc.constantFrom('circular', 'function', 'symbol'),
+  fc.record({ content: fc.anything() }),
+  fc.record({ content: fc.string(), isError: fc.anything() }),
+  fc.record({ throws: fc.constantFrom('error', 'string', 'undefined') }),
+);
+
+export const optionsPlanArbitrary = fc.record({
+  model: fc.oneof(
+    { weight: 9, arbitrary: good(fc.constant('scripted')) },
+    bad(fc.constantFrom('gpt-4', 'no-stream')),
+  ),
+  tools: fc.oneof(
+    { weight: 19, arbitrary: good(fc.constant('both')) },
+    { weight: 1, arbitrary: bad(fc.constantFrom('one-tool', 'strings', 'duplicates', 'plain-objects')) },
+  ),
+  permissionMode: field(
+    fc.constantFrom('plan', 'default', 'accept-edits', 'bypass'),
+    fc.constantFrom('yolo', 'Plan', '', 5),
+  ),
+  permissions: field(
+    fc.record({ allow: rules, deny: rules }, { requiredKeys: [] }),
+    fc.constantFrom({ deny: 'echo' }, { allow: ['bash('] }, { allow: [5] }, 'all', { denny: [] }),
+  ),
+  limits: field(
+    fc.record(
+      {
+        maxSteps: fc.integer({ min: 1, max: 3 }),
+        maxUnknownToolCalls: fc.integer({ min: 1, max: 3 }),
+        maxParallelTools: fc.integer({ min: 1, max: 3 }),
+        maxAttempts: fc.integer({ min: 1, max: 3 }),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.tuple(limitKeys, badNumbers).map(([key, value]) => ({ [key]: value })),
+  ),
+  retry: field(
+    fc.record({ baseDelayMs: fc.integer({ min: 0, max: 3 }), maxDelayMs: fc.integer({ min: 0, max: 3 }) }),
+    fc
+      .tuple(fc.constantFrom('baseDelayMs', 'maxDelayMs'), badDelays)
+      .map(([key, value]) => ({ [key]: value })),
+  ),
+  approve: field(
+    answerArbitrary.map((answer) => ({ answer })),
+    fc.constantFrom(true, 'auto', 'allow', 5),
+  ),
+  ids: field(
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constant('counter') },
+      fc.constantFrom('number', 'empty', 'path', 'throws', 'every-third-bad'),
+    ),
+    fc.constantFrom('abc', 5, 'object'),
+  ),
+  clock: field(
+    fc.constantFrom(
+      'real',
+      'now-garbage',
+      'now-throws',
+      'timer-throws',
+      'timer-sync',
+      'timer-returns-garbage',
+    ),
+    fc.constantFrom('no-setTimer', 'no-now', 'function', 5),
+  ),
+  hooks: field(
+    answerArbitrary.map((answer) => ({ answer })),
+    fc.constantFrom('string', 'function', 'misspelt'),
+  ),
+  cwd: field(
+    fc.oneof({ weight: 5, arbitrary: fc.constant('workspace') }, fc.constant('missing')),
+    fc.constantFrom(5, '', 'a\0b'),
+  ),
+  projectInstructions: field(fc.boolean(), fc.constantFrom('no', 1)),
+  subagents: field(
+    fc.record({ maxDepth: fc.integer({ min: 0, max: 2 }), maxSteps: fc.integer({ min: 1, max: 2 }) }),
+    fc.constantFrom({ maxDepth: -1 }, { permissionMode: 'yolo' }, 'deep'),
+  ),
+  store: field(fc.constant('memory'), fc.constantFrom('empty-object', 'path', 'load-only')),
+  extra: fc.oneof({ weight: 9, arbitrary: good(fc.constant(undefined)) }, bad(fc.constant('permisions'))),
+  calls: fc.array(fc.constantFrom('probe', 'write_note', 'nope'), { maxLength: 4 }),
+  output: toolOutputArbitrary,
+});
+
+export type OptionsPlan = typeof optionsPlanArbitrary extends fc.Arbitrary<infer Plan> ? Plan : never;
+
+/** Whether createAgentSystem must accept the plan: every option in it is valid. */
+export function allValid(plan: OptionsPlan): boolean {
+  return Object.values(plan).every((value) => !isField(value) || value.valid);
+}
+
+function isField(value: unknown): value is Field {
+  return typeof value === 'object' && value !== null && 'valid' in value && 'plan' in value;
+}
+
+/** The value a callback plan stands for: answered directly, thrown, or returned synchronously. */
+function answerWith(answer: unknown): () => unknown {
+  const plan = answer as { throws?: string; sync?: unknown } | undefined;
+  if (plan !== null && typeof plan === 'object' && 'throws' in plan) {
+    const thrown =
+      plan.throws === 'error' ? new Error('callback broke') : plan.throws === 'string' ? 'broke' : undefined;
+    return () => Promise.reject(thrown);
+  }
+  if (plan !== null && typeof plan === 'object' && 'sync' in plan) return () => plan.sync;
+  return async () => answer;
+}
+
+function toolOutput(plan: unknown): () => unknown {
+  if (plan === 'circular') {
+    const value: Record<string, unknown> = {};
+    value.self = value;
+    return async () => value;
+  }
+  if (plan === 'function') return async () => () => 1;
+  if (plan === 'symbol') return async () => Symbol('s');
+  return answerWith(plan);
+}
+
+function makeTools(plan: OptionsPlan) {
+  const probe = defineTool({
+    name: 'probe',
+    description: 'Returns something.',
+    access: 'read',
+    concurrencySafe: true,
+    input: z.object({}),
+    run: toolOutput(plan.output) as never,
+  });
+  const writer = defineTool({
+    name: 'write_note',
+    description: 'Writes a note.',
+    access: 'write',
+    input: z.object({ text: z.string() }),
+    run: async () => 'written',
+  });
+  const kinds: Record<string, unknown> = {
+    both: [probe, writer],
+    'one-tool': probe,
+    strings: ['probe'],
+    duplicates: [probe, probe],
+    'plain-objects': [{ name: 'probe', run: async () => '' }],
+  };
+  return kinds[plan.tools.plan as string];
+}
+
+function makeIds(kind: unknown): unknown {
+  let n = 0;
+  const answers: Record<string, () => unknown> = {
+    counter: () => `id${++n}`,
+    number: () => 5,
+    empty: () => '',
+    path: () => '../x',
+    throws: () => {
+      throw new Error('no ids');
+    },
+    'every-third-bad': () => (++n % 3 === 0 ? { n } : `id${n}`),
+  };
+  return answers[kind as string] ?? (kind === 'object' ? {} : kind);
+}
+
+function makeClock(kind: unknown): unknown {
+  const real = { now: () => Date.now(), setTimer: systemClock.setTimer };
+  const kinds: Record<string, unknown> = {
+    real,
+    'now-garbage': { ...real, now: () => 'soon' },
+    'now-throws': {
+      ...real,
+      now: () => {
+        throw new Error('no time');
+      },
+    },
+    'timer-throws': {
+      ...real,
+      setTimer: () => {
+        throw new Error('no timers');
+      },
+    },
+    'timer-sync': {
+      ...real,
+      setTimer: (callback: () => void) => {
+        callback();
+        return 'not a function';
+      },
+    },
+    'timer-returns-garbage': {
+      ...real,
+      setTimer: (callback: () => void, ms: number) => {
+        setTimeout(callback, Math.min(ms, 50));
+        return 42;
+      },
+    },
+    'no-setTimer': { now: () => 0 },
+    'no-now': { setTimer: systemClock.setTimer },
+    function: () => 0,
+  };
+  return kinds[kind as string] ?? kind;
+}
+
+/** The options object for one attempt, exactly as a JavaScript caller would pass it. */
+export function buildOptions(plan: OptionsPlan, workspace: string): Record<string, unknown> {
+  const calls = plan.calls.map((name, index) => ({
+    id: `c${index}`,
+    name,
+    input: name === 'write_note' ? { text: 'x' } : {},
+  }));
+  const models: Record<string, unknown> = {
+    scripted: scripted([
+      { toolCalls: calls },
+      { text: 'Done.' },
+      { text: 'Done again.' },
+      { text: 'Still done.' },
+    ]),
+    'gpt-4': 'gpt-4',
+    'no-stream': { name: 'x', model: 'y' },
+  };
+  const options: Record<string, unknown> = {
+    model: models[plan.model.plan as string],
+    tools: makeTools(plan),
+  };
+  const set = (key: string, value: unknown) => {
+    if (value !== undefined) options[key] = value;
+  };
+  const planOf = (value: Field) => value.plan;
+  set('permissionMode', planOf(plan.permissionMode));
+  set('permissions', planOf(plan.permissions));
+  set('limits', planOf(plan.limits));
+  set('retry', planOf(plan.retry));
+  const approve = planOf(plan.approve) as { answer: unknown } | unknown;
+  set(
+    'approve',
+    approve !== null && typeof approve === 'object'
+      ? answerWith((approve as { answer: unknown }).answer)
+      : approve,
+  );
+  if (plan.ids.plan !== undefined) options.ids = makeIds(plan.ids.plan);
+  if (plan.clock.plan !== undefined) options.clock = makeClock(plan.clock.plan);
+  const hooks = planOf(plan.hooks);
+  if (hooks !== undefined) {
+    const kinds: Record<string, unknown> = {
+      string: { preStep: 'x' },
+      function: () => 1,
+      misspelt: { prestep: () => undefined },
+    };
+    options.hooks =
+      typeof hooks === 'object'
+        ? { preStep: answerWith((hooks as { answer: unknown }).answer) }
+        : kinds[hooks as string];
+  }
+  const cwd = planOf(plan.cwd);
+  set('cwd', cwd === 'workspace' ? workspace : cwd === 'missing' ? `${workspace}/missing` : cwd);
+  set('projectInstructions', planOf(plan.projectInstructions));
+  set('subagents', planOf(plan.subagents));
+  const stores: Record<string, () => unknown> = {
+    memory: memoryStore,
+    'empty-object': () => ({}),
+    path: () => '/tmp/sessions',
+    'load-only': () => ({ load: async () => ({ events: [] }) }),
+  };
+  const store = planOf(plan.store);
+  if (store !== undefined) options.store = stores[store as string]!();
+  if (plan.extra.plan !== undefined) options[plan.extra.plan as string] = { deny: ['write_note'] };
+  return options;
+}
