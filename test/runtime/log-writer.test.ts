@@ -7,13 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createAgentSystem,
-  defineTool,
-  fileStore,
-  type LogEvent,
-  type ToolOutput,
-} from '../../src/index.ts';
+import { createAgentSystem, defineTool, fileStore, type LogEvent, type ToolOutput } from '../../src/index.ts';
 import { scripted } from '../../src/testing.ts';
 
 let dir: string;
