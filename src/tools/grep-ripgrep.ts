@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
+import { commandEnvironment, environmentFilter } from './command-environment.ts';
 import type { GrepHit, GrepOutcome, GrepQuery } from './grep-search.ts';
+
+const withheldByDefault = environmentFilter();
 
 let ripgrepLookup: Promise<string | undefined> | undefined;
 
@@ -49,6 +52,8 @@ export function searchWithRipgrep(
       cwd: query.rootReal,
       signal: query.signal,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // ripgrep needs no credentials; like bash by default, it does not get them.
+      env: commandEnvironment(process.env, withheldByDefault),
     });
     const hits: GrepHit[] = [];
     let pending = '';

@@ -8,6 +8,7 @@ import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } 
 import { byteLength, truncateLine } from './output-cap.ts';
 import { describeKind } from './regular-file.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GrepOptions = {
@@ -18,6 +19,14 @@ export type GrepOptions = {
   /** Most bytes of output (default 50 000). */
   maxBytes?: number;
 };
+
+const optionsSchema = z
+  .object({
+    useRipgrep: z.boolean().optional(),
+    maxLines: positiveWhole.optional(),
+    maxBytes: positiveWhole.optional(),
+  })
+  .strict();
 
 const maxLineChars = 500;
 
@@ -49,8 +58,10 @@ const input = z.object({
  * sorted output: `path:line:text` for matches, `path-line-text` for context, `--` between groups.
  */
 export function grepTool(options: GrepOptions = {}) {
-  const maxLines = options.maxLines ?? 250;
-  const maxBytes = options.maxBytes ?? 50_000;
+  const parsed = parseToolOptions(optionsSchema, options, 'grep');
+  const maxLines = parsed.maxLines ?? 250;
+  const maxBytes = parsed.maxBytes ?? 50_000;
+  const useRipgrep = parsed.useRipgrep ?? true;
   return defineTool({
     name: 'grep',
     description:
@@ -88,7 +99,7 @@ export function grepTool(options: GrepOptions = {}) {
           signal: ctx.signal,
           onProgress: ctx.onProgress,
         };
-        const { outcome, engine } = await search(query, options.useRipgrep ?? true);
+        const { outcome, engine } = await search(query, useRipgrep);
         // The model reads the same output from either engine; a host watching live may want to know.
         ctx.onProgress({ type: 'grep.engine', engine });
         if ('error' in outcome) return failure(outcome.error);

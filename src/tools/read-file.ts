@@ -9,6 +9,7 @@ import { byteLength, looksBinary, truncateLine } from './output-cap.ts';
 import { openRegularFile } from './regular-file.ts';
 import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ReadFileOptions = {
@@ -17,6 +18,10 @@ export type ReadFileOptions = {
   /** Lines returned when the model gives no `limit` (default 2000). */
   defaultLimit?: number;
 };
+
+const optionsSchema = z
+  .object({ maxBytes: positiveWhole.optional(), defaultLimit: positiveWhole.optional() })
+  .strict();
 
 const maxLineChars = 2000;
 const sniffBytes = 8192;
@@ -34,11 +39,15 @@ const input = z.object({
 
 /**
  * `read_file`: a text file as numbered lines (`cat -n` style), a window of it with `offset`/`limit`.
- * Binary files are refused and images are described, never dumped.
+ * Binary files are refused and images are described, never dumped; FIFOs, sockets and devices are refused
+ * without waiting on them. Bytes that are not UTF-8 show as U+FFFD, and a note says so.
+ *
+ * @throws ConfigError when an option is invalid.
  */
 export function readFileTool(options: ReadFileOptions = {}) {
-  const maxBytes = options.maxBytes ?? 100_000;
-  const defaultLimit = options.defaultLimit ?? 2000;
+  const parsed = parseToolOptions(optionsSchema, options, 'readFile');
+  const maxBytes = parsed.maxBytes ?? 100_000;
+  const defaultLimit = parsed.defaultLimit ?? 2000;
   return defineTool({
     name: 'read_file',
     description:
