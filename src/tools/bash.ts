@@ -145,35 +145,33 @@ export function runCommand(request: RunRequest): Promise<CommandEnd> {
   };
   const marker = newMarker();
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', request.command], {
-      cwd: request.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...request.env, PAGER: 'cat', GIT_PAGER: 'cat', [marker.name]: marker.value },
-    });
-    const timers: NodeJS.Timeout[] = [];
+    const child = spawnShell(request, marker);
+    let drain: NodeJS.Timeout | undefined;
     let stopping: Promise<void> | undefined;
     let finished = false;
     const onData = (chunk: Buffer) => {
       end.output.push(chunk);
       request.onOutput(chunk.toString('utf8'));
     };
-    const closeStreams = () => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    };
     const stop = () => {
       end.stoppedBy = request.isTimeout() ? 'timeout' : 'abort';
       if (child.pid === undefined) return;
-      stopping = stopTree(child.pid, marker, request);
+      const options = { graceMs: request.graceMs, log: request.log };
+      stopping = stopProcessTree({ pid: child.pid, marker }, options);
     };
     const finish = () => {
       if (finished) return;
       finished = true;
       request.signal.removeEventListener('abort', stop);
-      for (const timer of timers) clearTimeout(timer);
+      clearTimeout(drain);
       // After an abort, the result waits until the sweep is over: nothing of the command is left then.
       void (stopping ?? Promise.resolve()).then(() => resolve(end));
+    };
+    // Stop waiting for output: the pipes may be held by processes that outlive the shell.
+    const giveUpOnPipes = () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish();
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -185,29 +183,25 @@ export function runCommand(request: RunRequest): Promise<CommandEnd> {
     child.on('exit', (code, signal) => {
       end.exitCode = code;
       end.signal = signal;
-      if (stopping !== undefined) {
-        // Once the sweep is over, nothing of the command can still hold the pipes.
-        void stopping.then(() => {
-          closeStreams();
-          finish();
-        });
-        return;
-      }
-      // Children that outlive the shell may keep the pipes open: stop waiting for them after a while.
-      timers.push(
-        setTimeout(() => {
+      // After a sweep nothing of the command holds the pipes; otherwise wait a little for the output.
+      if (stopping !== undefined) void stopping.then(giveUpOnPipes);
+      else
+        drain = setTimeout(() => {
           end.leftRunning = true;
-          closeStreams();
-          finish();
-        }, drainMs),
-      );
+          giveUpOnPipes();
+        }, drainMs);
     });
     child.on('close', finish);
   });
 }
 
-function stopTree(pid: number, marker: ProcessMarker, request: RunRequest): Promise<void> {
-  return stopProcessTree({ pid, marker }, { graceMs: request.graceMs, log: request.log });
+function spawnShell(request: RunRequest, marker: ProcessMarker) {
+  return spawn('bash', ['-c', request.command], {
+    cwd: request.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...request.env, PAGER: 'cat', GIT_PAGER: 'cat', [marker.name]: marker.value },
+  });
 }
 
 function describeEnd(end: CommandEnd, timeoutMs: number): ToolOutput {

@@ -77,8 +77,8 @@ export function grepTool(options: GrepOptions = {}) {
       const given = args.path ?? '.';
       return guardFileErrors(given, async () => {
         // Both engines read the same syntax; a pattern the linear-time engine refuses runs nowhere.
-        const refusal = compilePattern(args.pattern);
-        if (typeof refusal === 'string') return failure(refusal);
+        const compiled = compilePattern(args.pattern);
+        if (typeof compiled === 'string') return failure(compiled);
         const rootReal = await realpath(ctx.cwd);
         const target = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
         const targetRelative = toWorkspacePath(rootReal, target);
