@@ -142,7 +142,6 @@ async function readWindow(window: Window) {
     return failure(`${shown} has ${total} lines; offset ${first} is past the end.`);
   }
   const last = first + out.length - 1;
-  const notes = decoder.isValid ? [] : [notUtf8Note(shown)];
   if (cappedAt !== undefined) {
     out.push(
       `\n[Output capped at ${maxBytes} bytes: showing lines ${first}-${last} of ${total}. ` +
@@ -153,7 +152,9 @@ async function readWindow(window: Window) {
       `\n[Showing lines ${first}-${last} of ${total}. To read further, call read_file with offset ${last + 1}.]`,
     );
   }
-  if (notes.length > 0) out.push(`${cappedAt !== undefined || last < total ? '' : '\n'}${notes.join('\n')}`);
+  // Under the window's note when there is one, else after a blank line like that note.
+  if (!decoder.isValid)
+    out.push(`${cappedAt !== undefined || last < total ? '' : '\n'}${notUtf8Note(shown)}`);
   return out.join('\n');
 }
 
