@@ -26,6 +26,7 @@ type ProcessEntry = { pid: number; parent: number; started: string; marked: bool
 
 /** Every live process this user may inspect, with its parent, start time and whether it carries `entry`. */
 async function listProcesses(entry: string): Promise<ProcessEntry[]> {
+  // Without a readable /proc there is nothing to find: the process group is then all that is signalled.
   const pids = (await readdir('/proc').catch(() => [] as string[])).map(Number).filter(Number.isInteger);
   const found = await Promise.all(
     pids.map(async (pid): Promise<ProcessEntry | undefined> => {
@@ -35,6 +36,7 @@ async function listProcesses(entry: string): Promise<ProcessEntry[]> {
         const stat = await readFile(`/proc/${pid}/stat`, 'latin1');
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
+        // An environment that cannot be read carries no marker; the process may still be a found descendant.
         const environment = await readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '');
         const started = fields[19] ?? '';
         return { pid, parent: Number(fields[1]), started, marked: environment.split('\0').includes(entry) };
