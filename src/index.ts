@@ -53,7 +53,9 @@ export type {
   StopReason,
   ToolOutcome,
 } from './session/types.ts';
-export { codingTools } from './tools/coding-tools.ts';
+export type { BashOptions } from './tools/bash.ts';
+export { type CodingToolsOptions, codingTools } from './tools/coding-tools.ts';
+export { type CommandEnvironmentOptions, defaultWithheldVariables } from './tools/command-environment.ts';
 export {
   type AnyTool,
   defineTool,

@@ -1,5 +1,6 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { openRegularFile } from '../tools/regular-file.ts';
 
 /** Files at the workspace root whose contents are instructions for the agent, in the order they are read. */
 export const projectInstructionFiles: readonly string[] = ['AGENTS.md', 'CLAUDE.md'];
@@ -46,10 +47,20 @@ export async function loadProjectInstructions(cwd: string): Promise<ProjectInstr
   return { text: `${intro}\n\n${sections.join('\n\n')}\n`, files };
 }
 
+// A FIFO, socket or device named AGENTS.md is skipped like a missing file: opening one could block forever.
 async function readIfPresent(file: string): Promise<{ real: string; text: string } | undefined> {
   try {
     const real = await realpath(file);
-    return { real, text: await readFile(real, 'utf8') };
+    const opened = await openRegularFile(real, 'read');
+    if (!('handle' in opened)) return undefined;
+    try {
+      // Reads no more than can be shown (a UTF-8 character is at most 4 bytes), however large the file.
+      const buffer = Buffer.alloc(maxFileChars * 4 + 4);
+      const { bytesRead } = await opened.handle.read(buffer, 0, buffer.length, 0);
+      return { real, text: buffer.subarray(0, bytesRead).toString('utf8') };
+    } finally {
+      await opened.handle.close();
+    }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -1,19 +1,49 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
+import {
+  type CommandEnvironmentOptions,
+  commandEnvironment,
+  environmentFilter,
+} from './command-environment.ts';
 import { defineTool, type ToolOutput } from './define-tool.ts';
 import { HeadTailBuffer } from './output-cap.ts';
+import { newMarker, type ProcessMarker, stopProcessTree } from './process-sweep.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 
 export type BashOptions = {
   /** Timeout when the model gives none (default 120 000 ms). */
   defaultTimeoutMs?: number;
   /** Bytes of output kept, half from the start and half from the end (default 30 000). */
   outputCapBytes?: number;
-  /** Time between SIGTERM and SIGKILL to the process group (default 2000 ms). */
+  /** Time between SIGTERM and SIGKILL when a command is stopped (default 2000 ms). */
   killGraceMs?: number;
+  /**
+   * Which variables of the host's environment commands see. By default every variable except those named
+   * like credentials (`defaultWithheldVariables`: `*API_KEY`, `*TOKEN`, `*SECRET*`, …);
+   * `{ allow: ['OPENAI_API_KEY'] }` passes one anyway, `{ withhold: ['DATABASE_URL'] }` keeps one more back.
+   */
+  env?: CommandEnvironmentOptions;
 };
 
 /** The longest timeout a model may ask for. */
 export const maxBashTimeoutMs = 600_000;
+
+const variablePattern = z
+  .string()
+  .min(1)
+  .refine((name) => !/[=\0]/.test(name), 'a variable name or a pattern with *, without "=" or NUL');
+
+const optionsSchema = z
+  .object({
+    defaultTimeoutMs: positiveWhole.max(maxBashTimeoutMs).optional(),
+    outputCapBytes: positiveWhole.optional(),
+    killGraceMs: z.number().int().min(0).optional(),
+    env: z
+      .object({ withhold: z.array(variablePattern).optional(), allow: z.array(variablePattern).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
 // After the shell exits, background children may hold the pipes open; wait this long for them.
 const drainMs = 250;
 
@@ -39,14 +69,20 @@ export type CommandEnd = {
 };
 
 /**
- * `bash`: runs a command line with `bash -c` in the workspace root. The command leads its own process
- * group, so an abort or a timeout stops it and every child it started (SIGTERM, then SIGKILL after a
- * grace period). stdout and stderr are interleaved in arrival order; long output keeps its head and tail.
+ * `bash`: runs a command line with `bash -c` in the workspace root. An abort or a timeout stops the
+ * command and every process it started (SIGTERM, then SIGKILL after a grace period): its process group and,
+ * on Linux, every process carrying the command's marker in its environment, so `setsid` and double forks
+ * do not escape. stdout and stderr are interleaved in arrival order; long output keeps its head and tail.
+ * Commands do not see credentials from the host's environment unless `env.allow` names them.
+ *
+ * @throws ConfigError when an option is invalid.
  */
 export function bashTool(options: BashOptions = {}) {
-  const defaultTimeoutMs = options.defaultTimeoutMs ?? 120_000;
-  const capBytes = options.outputCapBytes ?? 30_000;
-  const graceMs = options.killGraceMs ?? 2000;
+  const parsed = parseToolOptions(optionsSchema, options, 'bash');
+  const defaultTimeoutMs = parsed.defaultTimeoutMs ?? 120_000;
+  const capBytes = parsed.outputCapBytes ?? 30_000;
+  const graceMs = parsed.killGraceMs ?? 2000;
+  const passes = environmentFilter(parsed.env);
   return defineTool({
     name: 'bash',
     description:
@@ -68,6 +104,8 @@ export function bashTool(options: BashOptions = {}) {
       const end = await runCommand({
         command: args.command,
         cwd: ctx.cwd,
+        // Read at each call: the host may change its environment between calls.
+        env: commandEnvironment(process.env, passes),
         signal: AbortSignal.any([ctx.signal, timeout]),
         capBytes,
         graceMs,
@@ -83,6 +121,7 @@ export function bashTool(options: BashOptions = {}) {
 type RunRequest = {
   command: string;
   cwd: string;
+  env: Record<string, string>;
   signal: AbortSignal;
   capBytes: number;
   graceMs: number;
@@ -91,7 +130,10 @@ type RunRequest = {
   log: (message: string) => void;
 };
 
-/** Runs `bash -c command` as a process-group leader; never rejects (a spawn failure is in the result). */
+/**
+ * Runs `bash -c command` as a process-group leader with a fresh marker in its environment; never rejects (a
+ * spawn failure is in the result). After an abort it resolves once every process of the command is gone.
+ */
 export function runCommand(request: RunRequest): Promise<CommandEnd> {
   const end: CommandEnd = {
     output: new HeadTailBuffer(request.capBytes),
@@ -101,14 +143,12 @@ export function runCommand(request: RunRequest): Promise<CommandEnd> {
     leftRunning: false,
     spawnError: undefined,
   };
+  const marker = newMarker();
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', request.command], {
-      cwd: request.cwd,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, PAGER: 'cat', GIT_PAGER: 'cat' },
-    });
-    const timers: NodeJS.Timeout[] = [];
+    const child = spawnShell(request, marker);
+    let drain: NodeJS.Timeout | undefined;
+    let stopping: Promise<void> | undefined;
+    let finished = false;
     const onData = (chunk: Buffer) => {
       end.output.push(chunk);
       request.onOutput(chunk.toString('utf8'));
@@ -116,14 +156,22 @@ export function runCommand(request: RunRequest): Promise<CommandEnd> {
     const stop = () => {
       end.stoppedBy = request.isTimeout() ? 'timeout' : 'abort';
       if (child.pid === undefined) return;
-      killGroup(child.pid, 'SIGTERM', request.log);
-      const pid = child.pid;
-      timers.push(setTimeout(() => killGroup(pid, 'SIGKILL', request.log), request.graceMs));
+      const options = { graceMs: request.graceMs, log: request.log };
+      stopping = stopProcessTree({ pid: child.pid, marker }, options);
     };
     const finish = () => {
+      if (finished) return;
+      finished = true;
       request.signal.removeEventListener('abort', stop);
-      for (const timer of timers) clearTimeout(timer);
-      resolve(end);
+      clearTimeout(drain);
+      // After an abort, the result waits until the sweep is over: nothing of the command is left then.
+      void (stopping ?? Promise.resolve()).then(() => resolve(end));
+    };
+    // Stop waiting for output: the pipes may be held by processes that outlive the shell.
+    const giveUpOnPipes = () => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+      finish();
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
@@ -135,30 +183,25 @@ export function runCommand(request: RunRequest): Promise<CommandEnd> {
     child.on('exit', (code, signal) => {
       end.exitCode = code;
       end.signal = signal;
-      // Children that outlive the shell may keep the pipes open: stop waiting for them after a while.
-      const wait = end.stoppedBy === undefined ? drainMs : request.graceMs * 2;
-      timers.push(
-        setTimeout(() => {
+      // After a sweep nothing of the command holds the pipes; otherwise wait a little for the output.
+      if (stopping !== undefined) void stopping.then(giveUpOnPipes);
+      else
+        drain = setTimeout(() => {
           end.leftRunning = true;
-          child.stdout.destroy();
-          child.stderr.destroy();
-          finish();
-        }, wait),
-      );
+          giveUpOnPipes();
+        }, drainMs);
     });
     child.on('close', finish);
   });
 }
 
-/** Signals a whole process group; a group that is already gone is not an error. */
-function killGroup(pid: number, signal: NodeJS.Signals, log: (message: string) => void): void {
-  try {
-    process.kill(-pid, signal);
-  } catch (error) {
-    // Called from timers and listeners, where a throw would take the host down: report it instead.
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH')
-      log(`bash: ${signal} to group ${pid} failed: ${error}`);
-  }
+function spawnShell(request: RunRequest, marker: ProcessMarker) {
+  return spawn('bash', ['-c', request.command], {
+    cwd: request.cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...request.env, PAGER: 'cat', GIT_PAGER: 'cat', [marker.name]: marker.value },
+  });
 }
 
 function describeEnd(end: CommandEnd, timeoutMs: number): ToolOutput {

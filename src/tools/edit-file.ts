@@ -1,8 +1,11 @@
-import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { realpath } from 'node:fs/promises';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
+import { openRegularFile, replaceContent } from './regular-file.ts';
+import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
@@ -20,7 +23,11 @@ const input = z.object({
 
 const diffCapBytes = 20_000;
 
-/** `edit_file`: exact string replacement in one file, answered with a unified diff of the change. */
+/**
+ * `edit_file`: exact string replacement in one file, answered with a unified diff of the change. The edit
+ * is made on the file's bytes (old_string and new_string as UTF-8), so every byte outside the replaced
+ * text stays as it was: a byte-order mark, CRLF line endings and bytes that are not UTF-8 alike.
+ */
 export function editFileTool() {
   return defineTool({
     name: 'edit_file',
@@ -38,64 +45,100 @@ export function editFileTool() {
         }
         const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
-        if ((await stat(file)).isDirectory()) return failure(`${shown} is a folder, not a file.`);
-        const raw = await readFile(file, { signal: ctx.signal });
-        if (looksBinary(raw.subarray(0, 8192)))
-          return failure(`${shown} is a binary file; edit_file edits text.`);
-        const before = raw.toString('utf8');
-        const edit = planEdit(before, args);
-        if (typeof edit === 'string') return failure(`${edit.replace('{file}', shown)}`);
-        await writeFile(file, edit.after, { encoding: 'utf8', signal: ctx.signal });
-        const patch = createTwoFilesPatch(
-          `a/${shown}`,
-          `b/${shown}`,
-          before,
-          edit.after,
-          undefined,
-          undefined,
-          { context: 3, headerOptions: FILE_HEADERS_ONLY },
-        );
-        const diff = new HeadTailBuffer(diffCapBytes);
-        diff.push(Buffer.from(patch));
-        const what = edit.count === 1 ? '1 occurrence' : `${edit.count} occurrences`;
-        return `Edited ${shown}: replaced ${what}.\n\n${diff.text()}`;
+        const opened = await openRegularFile(file, 'edit');
+        if (!('handle' in opened)) {
+          return opened.isDirectory
+            ? failure(`${shown} is a folder, not a file.`)
+            : failure(`${shown} is ${opened.kind}, not a regular file; edit_file edits regular files only.`);
+        }
+        try {
+          const before = await opened.handle.readFile({ signal: ctx.signal });
+          if (looksBinary(before.subarray(0, 8192)))
+            return failure(`${shown} is a binary file; edit_file edits text.`);
+          const edit = planEdit(before, args);
+          if (typeof edit === 'string') return failure(edit.replaceAll('{file}', shown));
+          ctx.signal.throwIfAborted();
+          await replaceContent(opened.handle, edit.after);
+          return describeEdit(shown, before, edit);
+        } finally {
+          await opened.handle.close();
+        }
       }),
   });
 }
 
+function describeEdit(shown: string, before: Buffer, edit: { after: Buffer; count: number }): string {
+  const patch = createTwoFilesPatch(
+    `a/${shown}`,
+    `b/${shown}`,
+    before.toString('utf8'),
+    edit.after.toString('utf8'),
+    undefined,
+    undefined,
+    { context: 3, headerOptions: FILE_HEADERS_ONLY },
+  );
+  const diff = new HeadTailBuffer(diffCapBytes);
+  diff.push(Buffer.from(patch));
+  const what = edit.count === 1 ? '1 occurrence' : `${edit.count} occurrences`;
+  const encoding = isUtf8(before)
+    ? ''
+    : ` ${shown} is not valid UTF-8: the bytes you did not edit were kept as they were, and your text was ` +
+      'written as UTF-8.';
+  return `Edited ${shown}: replaced ${what}.${encoding}\n\n${diff.text()}`;
+}
+
 type EditArgs = { old_string: string; new_string: string; replace_all?: boolean | undefined };
 
-/** The edited text and how many places changed, or the reason the edit cannot be made. */
-export function planEdit(before: string, args: EditArgs): { after: string; count: number } | string {
+/**
+ * The edited bytes and how many places changed, or the reason the edit cannot be made (with `{file}` for
+ * the file's name). old_string is looked for as UTF-8 among the file's bytes.
+ */
+export function planEdit(before: Buffer, args: EditArgs): { after: Buffer; count: number } | string {
   let oldText = args.old_string;
   let newText = args.new_string;
-  let count = countOccurrences(before, oldText);
+  let count = countOccurrences(before, Buffer.from(oldText));
   // Models write "\n"; a CRLF file still deserves a match, and keeps its line endings.
   if (count === 0 && before.includes('\r\n') && oldText.includes('\n') && !oldText.includes('\r')) {
     oldText = oldText.replaceAll('\n', '\r\n');
     newText = newText.replaceAll('\n', '\r\n');
-    count = countOccurrences(before, oldText);
+    count = countOccurrences(before, Buffer.from(oldText));
   }
-  if (count === 0) {
-    return (
-      'old_string was not found in {file}. It must match exactly, including whitespace and indentation; ' +
-      'read the file again and copy the text without the line-number prefix.'
-    );
-  }
+  if (count === 0) return notFound(before, args.old_string);
   if (count > 1 && args.replace_all !== true) {
     return (
       `old_string occurs ${count} times in {file}. Add surrounding lines to make it unique, ` +
       'or set replace_all to true to replace every occurrence.'
     );
   }
-  // split/join and slicing, not String.replace: `$&` and friends in new_string must stay literal.
-  if (args.replace_all === true) return { after: before.split(oldText).join(newText), count };
-  const at = before.indexOf(oldText);
-  return { after: before.slice(0, at) + newText + before.slice(at + oldText.length), count: 1 };
+  return { after: replaceBytes(before, Buffer.from(oldText), Buffer.from(newText), count), count };
 }
 
-function countOccurrences(text: string, search: string): number {
+function notFound(before: Buffer, oldText: string): string {
+  const message =
+    'old_string was not found in {file}. It must match exactly, including whitespace and indentation; ' +
+    'read the file again and copy the text without the line-number prefix.';
+  if (!oldText.includes(replacementCharacter) || isUtf8(before)) return message;
+  return (
+    `${message} {file} is not valid UTF-8, and old_string holds ${replacementCharacter}, which read_file ` +
+    'shows in place of bytes that are not UTF-8: choose old_string from lines without it.'
+  );
+}
+
+/** Replaces the first `count` occurrences of `search` (which do not overlap) with `replacement`. */
+function replaceBytes(bytes: Buffer, search: Buffer, replacement: Buffer, count: number): Buffer {
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (let found = 0; found < count; found++) {
+    const at = bytes.indexOf(search, from);
+    parts.push(bytes.subarray(from, at), replacement);
+    from = at + search.length;
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+function countOccurrences(bytes: Buffer, search: Buffer): number {
   let count = 0;
-  for (let at = text.indexOf(search); at !== -1; at = text.indexOf(search, at + search.length)) count++;
+  for (let at = bytes.indexOf(search); at !== -1; at = bytes.indexOf(search, at + search.length)) count++;
   return count;
 }

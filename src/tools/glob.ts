@@ -3,12 +3,15 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { walkFiles } from './file-walk.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GlobOptions = {
   /** Most paths returned (default 1000). */
   maxResults?: number;
 };
+
+const optionsSchema = z.object({ maxResults: positiveWhole.optional() }).strict();
 
 const input = z.object({
   pattern: z.string().min(1).describe('Glob pattern such as "**/*.ts" or "src/**/test-*.js".'),
@@ -32,7 +35,7 @@ export function globPatternProblem(pattern: string): string | undefined {
  * skipped, and so is everything the workspace's `.gitignore` files ignore.
  */
 export function globTool(options: GlobOptions = {}) {
-  const maxResults = options.maxResults ?? 1000;
+  const maxResults = parseToolOptions(optionsSchema, options, 'glob').maxResults ?? 1000;
   return defineTool({
     name: 'glob',
     description:

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import path from 'node:path';
+import { commandEnvironment, environmentFilter } from './command-environment.ts';
 import type { GrepHit, GrepOutcome, GrepQuery } from './grep-search.ts';
+
+const withheldByDefault = environmentFilter();
 
 let ripgrepLookup: Promise<string | undefined> | undefined;
 
@@ -39,6 +42,7 @@ export function searchWithRipgrep(
   rg: string,
   query: GrepQuery,
 ): Promise<GrepOutcome | typeof unsupportedPattern> {
+  // No config file and never --pcre2: ripgrep's own engine matches in linear time, as the fallback's does.
   const args = ['--json', '--no-config', '--hidden', '--no-require-git', '--sort', 'path'];
   args.push('--context', String(query.context));
   if (query.glob !== undefined) args.push('--glob', query.glob);
@@ -49,6 +53,8 @@ export function searchWithRipgrep(
       cwd: query.rootReal,
       signal: query.signal,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // ripgrep needs no credentials; like bash by default, it does not get them.
+      env: commandEnvironment(process.env, withheldByDefault),
     });
     const hits: GrepHit[] = [];
     let pending = '';

@@ -1,10 +1,14 @@
 import { realpath, stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
+import { specialIgnoreFiles } from './file-walk.ts';
+import { compilePattern } from './grep-pattern.ts';
 import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgrep.ts';
 import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
 import { byteLength, truncateLine } from './output-cap.ts';
+import { describeKind } from './regular-file.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GrepOptions = {
@@ -16,13 +20,21 @@ export type GrepOptions = {
   maxBytes?: number;
 };
 
+const optionsSchema = z
+  .object({
+    useRipgrep: z.boolean().optional(),
+    maxLines: positiveWhole.optional(),
+    maxBytes: positiveWhole.optional(),
+  })
+  .strict();
+
 const maxLineChars = 500;
 
 const input = z.object({
   pattern: z
     .string()
     .min(1)
-    .describe('Regular expression to search for, e.g. "function\\s+load" or "(?i)todo".'),
+    .describe('Regular expression (RE2 syntax) to search for, e.g. "function\\s+load" or "(?i)todo".'),
   path: z
     .string()
     .optional()
@@ -46,34 +58,48 @@ const input = z.object({
  * sorted output: `path:line:text` for matches, `path-line-text` for context, `--` between groups.
  */
 export function grepTool(options: GrepOptions = {}) {
-  const maxLines = options.maxLines ?? 250;
-  const maxBytes = options.maxBytes ?? 50_000;
+  const parsed = parseToolOptions(optionsSchema, options, 'grep');
+  const maxLines = parsed.maxLines ?? 250;
+  const maxBytes = parsed.maxBytes ?? 50_000;
+  const useRipgrep = parsed.useRipgrep ?? true;
   return defineTool({
     name: 'grep',
     description:
       'Search file contents with a regular expression. Returns "path:line:text" for each matching line ' +
       '(context lines as "path-line-text", groups separated by "--"), sorted by path. Skips .git, ' +
       'node_modules, .gitignore-d and binary files. Narrow with path (file or folder) and glob ("*.ts"); ' +
-      'add context for surrounding lines. Prefix the pattern with (?i) to ignore case.',
+      'add context for surrounding lines. Patterns use RE2 syntax, as ripgrep does: prefix (?i) to ignore ' +
+      'case; there is no look-around and no backreference.',
     input,
     access: 'read',
     concurrencySafe: true,
     run: (args, ctx) => {
       const given = args.path ?? '.';
       return guardFileErrors(given, async () => {
+        // Both engines read the same syntax; a pattern the linear-time engine refuses runs nowhere.
+        const compiled = compilePattern(args.pattern);
+        if (typeof compiled === 'string') return failure(compiled);
         const rootReal = await realpath(ctx.cwd);
         const target = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
+        const targetRelative = toWorkspacePath(rootReal, target);
+        const info = await stat(target);
+        const kind = describeKind(info);
+        // ripgrep would open a FIFO named on its command line and wait for a writer.
+        if (kind !== undefined && !info.isDirectory()) {
+          return failure(`${targetRelative} is ${kind}; grep searches regular files and folders only.`);
+        }
         const query: GrepQuery = {
           rootReal,
-          targetRelative: toWorkspacePath(rootReal, target),
-          targetIsFile: (await stat(target)).isFile(),
+          targetRelative,
+          targetIsFile: info.isFile(),
           pattern: args.pattern,
           glob: args.glob,
           context: args.context ?? 0,
           maxHits: maxLines,
           signal: ctx.signal,
+          onProgress: ctx.onProgress,
         };
-        const { outcome, engine } = await search(query, options.useRipgrep ?? true);
+        const { outcome, engine } = await search(query, useRipgrep);
         // The model reads the same output from either engine; a host watching live may want to know.
         ctx.onProgress({ type: 'grep.engine', engine });
         if ('error' in outcome) return failure(outcome.error);
@@ -86,7 +112,7 @@ export function grepTool(options: GrepOptions = {}) {
   });
 }
 
-/** Which search ran: ripgrep, or the JavaScript search (no `rg` on PATH, or a pattern only JavaScript reads). */
+/** Which search ran: ripgrep, or the JavaScript search (no `rg` on PATH, or a pattern ripgrep refused). */
 export type GrepEngine = 'ripgrep' | 'javascript';
 
 async function search(
@@ -94,7 +120,8 @@ async function search(
   useRipgrep: boolean,
 ): Promise<{ outcome: GrepOutcome; engine: GrepEngine }> {
   const rg = useRipgrep ? await findRipgrep() : undefined;
-  if (rg !== undefined) {
+  // The JavaScript search skips an ignore file that is a FIFO or a device; ripgrep would wait on it.
+  if (rg !== undefined && (await specialIgnoreFiles(query.rootReal, query.signal)).length === 0) {
     const outcome = await searchWithRipgrep(rg, query);
     if (outcome !== unsupportedPattern) return { outcome, engine: 'ripgrep' };
   }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { compareText } from './file-walk.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ListDirOptions = {
@@ -11,13 +12,15 @@ export type ListDirOptions = {
   maxEntries?: number;
 };
 
+const optionsSchema = z.object({ maxEntries: positiveWhole.optional() }).strict();
+
 const input = z.object({
   path: z.string().optional().describe('Folder to list, relative to the workspace root (default: the root).'),
 });
 
 /** `list_dir`: the entries of one folder, sorted, folders marked with a trailing `/`. */
 export function listDirTool(options: ListDirOptions = {}) {
-  const maxEntries = options.maxEntries ?? 1000;
+  const maxEntries = parseToolOptions(optionsSchema, options, 'listDir').maxEntries ?? 1000;
   return defineTool({
     name: 'list_dir',
     description:

@@ -1,11 +1,15 @@
-import { createReadStream } from 'node:fs';
-import { open, realpath, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
+import { addAbortSignal, Readable } from 'node:stream';
 import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { describeImage } from './image-info.ts';
 import { byteLength, looksBinary, truncateLine } from './output-cap.ts';
+import { openRegularFile } from './regular-file.ts';
+import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
+import { parseToolOptions, positiveWhole } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ReadFileOptions = {
@@ -14,6 +18,10 @@ export type ReadFileOptions = {
   /** Lines returned when the model gives no `limit` (default 2000). */
   defaultLimit?: number;
 };
+
+const optionsSchema = z
+  .object({ maxBytes: positiveWhole.optional(), defaultLimit: positiveWhole.optional() })
+  .strict();
 
 const maxLineChars = 2000;
 const sniffBytes = 8192;
@@ -31,11 +39,15 @@ const input = z.object({
 
 /**
  * `read_file`: a text file as numbered lines (`cat -n` style), a window of it with `offset`/`limit`.
- * Binary files are refused and images are described, never dumped.
+ * Binary files are refused and images are described, never dumped; FIFOs, sockets and devices are refused
+ * without waiting on them. Bytes that are not UTF-8 show as U+FFFD, and a note says so.
+ *
+ * @throws ConfigError when an option is invalid.
  */
 export function readFileTool(options: ReadFileOptions = {}) {
-  const maxBytes = options.maxBytes ?? 100_000;
-  const defaultLimit = options.defaultLimit ?? 2000;
+  const parsed = parseToolOptions(optionsSchema, options, 'readFile');
+  const maxBytes = parsed.maxBytes ?? 100_000;
+  const defaultLimit = parsed.defaultLimit ?? 2000;
   return defineTool({
     name: 'read_file',
     description:
@@ -50,41 +62,46 @@ export function readFileTool(options: ReadFileOptions = {}) {
       guardFileErrors(args.path, async () => {
         const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
-        const info = await stat(file);
-        if (info.isDirectory()) return failure(`${shown} is a folder; use list_dir to see what it holds.`);
-        const sample = await readSample(file);
-        const image = describeImage(shown, sample, info.size);
-        if (image !== undefined) return image;
-        if (looksBinary(sample)) {
-          return failure(`${shown} is a binary file (${info.size} bytes); read_file shows text files only.`);
+        const opened = await openRegularFile(file, 'read');
+        if (!('handle' in opened)) {
+          return opened.isDirectory
+            ? failure(`${shown} is a folder; use list_dir to see what it holds.`)
+            : failure(`${shown} is ${opened.kind}, not a regular file; read_file reads regular files only.`);
         }
-        if (info.size === 0) return `(${shown} is empty)`;
-        const first = Math.max(1, args.offset ?? 1);
-        return readWindow({
-          file,
-          shown,
-          first,
-          limit: args.limit ?? defaultLimit,
-          maxBytes,
-          signal: ctx.signal,
-        });
+        const { handle } = opened;
+        try {
+          const size = (await handle.stat()).size;
+          const sample = await readSample(handle);
+          const image = describeImage(shown, sample, size);
+          if (image !== undefined) return image;
+          if (looksBinary(sample)) {
+            return failure(`${shown} is a binary file (${size} bytes); read_file shows text files only.`);
+          }
+          if (size === 0) return `(${shown} is empty)`;
+          const first = Math.max(1, args.offset ?? 1);
+          return await readWindow({
+            handle,
+            shown,
+            first,
+            limit: args.limit ?? defaultLimit,
+            maxBytes,
+            signal: ctx.signal,
+          });
+        } finally {
+          await handle.close();
+        }
       }),
   });
 }
 
-async function readSample(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(sniffBytes);
-    const { bytesRead } = await handle.read(buffer, 0, sniffBytes, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
+async function readSample(handle: FileHandle): Promise<Buffer> {
+  const buffer = Buffer.alloc(sniffBytes);
+  const { bytesRead } = await handle.read(buffer, 0, sniffBytes, 0);
+  return buffer.subarray(0, bytesRead);
 }
 
 type Window = {
-  file: string;
+  handle: FileHandle;
   shown: string;
   first: number;
   limit: number;
@@ -94,9 +111,13 @@ type Window = {
 
 // Streams the file so a huge log costs memory only for the lines shown.
 async function readWindow(window: Window) {
-  const { file, shown, first, limit, maxBytes, signal } = window;
-  const stream = createReadStream(file, { encoding: 'utf8', signal });
-  const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  const { handle, shown, first, limit, maxBytes, signal } = window;
+  const stream = addAbortSignal(signal, handle.createReadStream({ start: 0, autoClose: false }));
+  const decoder = new Utf8Decoder();
+  const lines = createInterface({
+    input: Readable.from(decodeChunks(stream, decoder)),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
   const out: string[] = [];
   let total = 0;
   let bytes = 0;
@@ -131,5 +152,22 @@ async function readWindow(window: Window) {
       `\n[Showing lines ${first}-${last} of ${total}. To read further, call read_file with offset ${last + 1}.]`,
     );
   }
+  // Under the window's note when there is one, else after a blank line like that note.
+  if (!decoder.isValid)
+    out.push(`${cappedAt !== undefined || last < total ? '' : '\n'}${notUtf8Note(shown)}`);
   return out.join('\n');
+}
+
+async function* decodeChunks(stream: AsyncIterable<Buffer>, decoder: Utf8Decoder): AsyncGenerator<string> {
+  for await (const chunk of stream) yield decoder.decode(chunk);
+  const rest = decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/** Said after the lines of a file that is not all UTF-8, so the model knows what U+FFFD stands for. */
+function notUtf8Note(shown: string): string {
+  return (
+    `[${shown} is not valid UTF-8: bytes that are not UTF-8 are shown as ${replacementCharacter}. ` +
+    'edit_file keeps them as they are, but old_string cannot match them.]'
+  );
 }

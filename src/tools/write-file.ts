@@ -1,9 +1,12 @@
-import { mkdir, realpath, stat, writeFile } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from './define-tool.ts';
 import { byteLength } from './output-cap.ts';
-import { guardFileErrors } from './tool-failure.ts';
+import { openRegularFile, replaceContent } from './regular-file.ts';
+import { replacementCharacter } from './text-encoding.ts';
+import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 const input = z.object({
@@ -13,7 +16,12 @@ const input = z.object({
   content: z.string().describe('The complete new content of the file.'),
 });
 
-/** `write_file`: creates or overwrites a whole file inside the workspace, creating parent folders. */
+/**
+ * `write_file`: creates or overwrites a whole file inside the workspace, creating parent folders. The
+ * content is written as UTF-8. Special files (FIFOs, sockets, devices) are refused without being opened
+ * for writing, and so is content that would replace bytes of a non-UTF-8 file with the U+FFFD that
+ * `read_file` showed for them.
+ */
 export function writeFileTool() {
   return defineTool({
     name: 'write_file',
@@ -26,22 +34,47 @@ export function writeFileTool() {
       guardFileErrors(args.path, async () => {
         const file = await resolveInWorkspace(ctx.cwd, args.path, { forWrite: true });
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
-        const before = await existingSize(file);
+        // Before creating folders: a parent that is a file is reported as ENOTDIR, not as a failed mkdir.
+        await stat(file).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
+        if (args.content.includes(replacementCharacter) && (await holdsNonUtf8(file))) {
+          return failure(
+            `${shown} is not valid UTF-8, and the content holds ${replacementCharacter}, which read_file shows ` +
+              'in place of bytes that are not UTF-8: writing it would destroy those bytes. Use edit_file to ' +
+              'change the parts you need; it keeps the bytes it does not edit.',
+          );
+        }
         await mkdir(path.dirname(file), { recursive: true });
-        await writeFile(file, args.content, { encoding: 'utf8', signal: ctx.signal });
+        const opened = await openRegularFile(file, 'write');
+        if (!('handle' in opened)) {
+          return failure(
+            `${shown} is ${opened.kind}, not a regular file; write_file writes regular files only.`,
+          );
+        }
+        try {
+          await replaceContent(opened.handle, Buffer.from(args.content, 'utf8'));
+        } finally {
+          await opened.handle.close();
+        }
         const bytes = byteLength(args.content);
-        return before === undefined
+        return opened.existed === undefined
           ? `Created ${shown} (${bytes} bytes).`
-          : `Overwrote ${shown} (${bytes} bytes; it held ${before} bytes before).`;
+          : `Overwrote ${shown} (${bytes} bytes; it held ${opened.existed.size} bytes before).`;
       }),
   });
 }
 
-async function existingSize(file: string): Promise<number | undefined> {
-  try {
-    return (await stat(file)).size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+/** Whether `file` is an existing regular file whose bytes are not all UTF-8. */
+async function holdsNonUtf8(file: string): Promise<boolean> {
+  const opened = await openRegularFile(file, 'read').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
     throw error;
+  });
+  if (opened === undefined || !('handle' in opened)) return false;
+  try {
+    return !isUtf8(await opened.handle.readFile());
+  } finally {
+    await opened.handle.close();
   }
 }

@@ -97,11 +97,31 @@ for (const { name, useRipgrep } of engines)
       );
     });
 
-    it('handles JavaScript-only syntax (lookahead) and reports invalid patterns', async () => {
-      expect((await grep({ pattern: 'foo(?=Bar)' })).content).toBe('docs/notes.md:2:fooBar and foobaz');
-      const bad = await grep({ pattern: 'a(' });
-      expect(bad.isError).toBe(true);
-      expect(bad.content).toMatch(/^Invalid regular expression "a\(": /);
+    it('refuses look-around and backreferences, saying why, and reports invalid patterns', async () => {
+      expect(await grep({ pattern: 'foo(?=Bar)' })).toEqual({
+        content:
+          'Invalid regular expression "foo(?=Bar)": error parsing regexp: invalid or unsupported Perl syntax: ' +
+          '`(?=`. grep has no look-around ((?=, (?!, (?<=, (?<!): its engine matches in linear time, which ' +
+          'look-around would break. Match the surrounding text itself, or search more broadly and read the hits.',
+        isError: true,
+      });
+      expect(await grep({ pattern: '(o)\\1' })).toEqual({
+        content:
+          'Invalid regular expression "(o)\\\\1": error parsing regexp: invalid escape sequence: `\\1`. grep has ' +
+          'no backreferences (\\1, \\k<name>): its engine matches in linear time, which backreferences would ' +
+          'break. Search for a literal or a broader pattern and read the hits.',
+        isError: true,
+      });
+      expect(await grep({ pattern: 'a(' })).toEqual({
+        content:
+          'Invalid regular expression "a(": error parsing regexp: missing closing ): `a(`. grep reads RE2 ' +
+          'syntax, as ripgrep does: (?i) for case-insensitive, \\b, \\d, \\s, [[:alpha:]], \\p{L}.',
+        isError: true,
+      });
+    });
+
+    it('reads RE2 syntax that ripgrep refuses (\\Q...\\E) with the JavaScript search', async () => {
+      expect((await grep({ pattern: '\\QfooBar\\E' })).content).toBe('docs/notes.md:2:fooBar and foobaz');
     });
 
     it('caps the output with a note', async () => {
@@ -130,16 +150,18 @@ describe('grep reports the engine that ran', () => {
     return progress;
   };
 
-  it('as a progress event: ripgrep when it is on PATH, JavaScript when forced or for JavaScript-only syntax', async () => {
+  it('as a progress event: ripgrep when it is on PATH, JavaScript when forced or for syntax ripgrep refuses', async () => {
     expect(await engineOf({ pattern: 'TODO' }, false)).toEqual([
       { type: 'grep.engine', engine: 'javascript' },
     ]);
     expect(await engineOf({ pattern: 'TODO' }, true)).toEqual([
       { type: 'grep.engine', engine: rg === undefined ? 'javascript' : 'ripgrep' },
     ]);
-    // Lookahead is JavaScript-only: ripgrep refuses it and the JavaScript search answers instead.
-    expect(await engineOf({ pattern: 'foo(?=Bar)' }, true)).toEqual([
+    // \Q...\E is RE2 syntax that ripgrep refuses: the JavaScript search answers instead.
+    expect(await engineOf({ pattern: '\\QfooBar\\E' }, true)).toEqual([
       { type: 'grep.engine', engine: 'javascript' },
     ]);
+    // A pattern neither engine takes runs nowhere.
+    expect(await engineOf({ pattern: 'foo(?=Bar)' }, true)).toEqual([]);
   });
 });
