@@ -1,7 +1,13 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelDoneEvent } from '../machines/step.ts';
 import { tokenCount } from '../providers/sse-common.ts';
-import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import {
+  type ModelStopReason,
+  modelStopReasons,
+  type ProviderPart,
+  type ToolCallRequest,
+  type Usage,
+} from '../providers/types.ts';
 import { jsonRoundTrip } from '../session/json-value.ts';
 
 type ModelErrorEvent = { type: 'model.error'; error: ProviderErrorData };
@@ -13,15 +19,7 @@ export type Reading =
   | ModelDoneEvent
   | ModelErrorEvent;
 
-const stopReasons: ReadonlySet<string> = new Set<ModelStopReason>([
-  'end_turn',
-  'tool_use',
-  'max_tokens',
-  'stop_sequence',
-  'refusal',
-  'pause_turn',
-  'other',
-]);
+const stopReasons: ReadonlySet<string> = new Set(modelStopReasons);
 const usageKeys = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens'] as const;
 // A provider that repeats one defect a million times must not grow the log by a million notes.
 const maxNotes = 20;

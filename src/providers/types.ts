@@ -44,14 +44,16 @@ export type ModelMessage =
 export type ModelRequest = { system: string; tools: readonly ToolSpec[]; messages: readonly ModelMessage[] };
 
 /** Why the model stopped. Vendors' reasons are mapped onto these by each adapter. */
-export type ModelStopReason =
-  | 'end_turn'
-  | 'tool_use'
-  | 'max_tokens'
-  | 'stop_sequence'
-  | 'refusal'
-  | 'pause_turn'
-  | 'other';
+export const modelStopReasons = [
+  'end_turn',
+  'tool_use',
+  'max_tokens',
+  'stop_sequence',
+  'refusal',
+  'pause_turn',
+  'other',
+] as const;
+export type ModelStopReason = (typeof modelStopReasons)[number];
 
 export type ModelEvent =
   | { type: 'text.delta'; text: string }

@@ -125,35 +125,28 @@ async function inspectLock(path: string): Promise<LockState> {
     entries = await readdir(path);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { kind: 'free' };
-    if (errorCode(error) === 'ENOTDIR') return inspectLockFile(path);
+    if (errorCode(error) === 'ENOTDIR') return inspectClaim(path);
     throw error;
   }
   const [claim, ...others] = entries;
   if (claim === undefined) return { kind: 'free' };
   if (others.length > 0 || !claim.endsWith(claimSuffix)) return { kind: 'unknown' };
-  const claimFile = join(path, claim);
-  const holder = await readHolder(claimFile);
-  if (holder === 'gone') return { kind: 'changed' };
-  if (holder === undefined) return { kind: 'unknown' };
-  if (isAlive(holder)) return { kind: 'held', holder };
-  return {
-    kind: 'stale',
-    remove: async () => {
-      await unlinkIfThere(claimFile);
-    },
-  };
+  return inspectClaim(join(path, claim));
 }
 
-/** A lock file written by an earlier agentchart (a plain JSON file); this build never writes one. */
-async function inspectLockFile(path: string): Promise<LockState> {
-  const holder = await readHolder(path);
+/**
+ * What one claim file says: held, stale (removable by its own name only), or changed/unknown. A lock FILE
+ * written by an earlier agentchart (a plain JSON file) is read the same way; this build never writes one.
+ */
+async function inspectClaim(file: string): Promise<LockState> {
+  const holder = await readHolder(file);
   if (holder === 'gone') return { kind: 'changed' };
   if (holder === undefined) return { kind: 'unknown' };
   if (isAlive(holder)) return { kind: 'held', holder };
   return {
     kind: 'stale',
     remove: async () => {
-      await unlinkIfThere(path);
+      await unlinkIfThere(file);
     },
   };
 }

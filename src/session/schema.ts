@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { providerErrorKinds } from '../errors/provider-error.ts';
+import { modelStopReasons } from '../providers/types.ts';
 import { LOG_FORMAT_VERSION, type LogEvent, type LogEventData, type LogEventType } from './types.ts';
 
 const count = z.number().int().nonnegative();
@@ -23,16 +24,7 @@ export const providerErrorDataSchema = z.object({
 const present = z.unknown().refine((value) => value !== undefined, 'expected a value, received undefined');
 const toolCall = z.object({ id: z.string(), name: z.string(), input: present });
 const providerPart = z.object({ provider: z.string(), type: z.string(), data: present });
-const modelStopReason = z.enum([
-  'end_turn',
-  'tool_use',
-  'max_tokens',
-  'stop_sequence',
-  'refusal',
-  'pause_turn',
-  'other',
-  'interrupted',
-]);
+const modelStopReason = z.enum([...modelStopReasons, 'interrupted']);
 const toolOutcome = z.enum([
   'ok',
   'error',
