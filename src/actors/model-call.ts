@@ -1,4 +1,5 @@
 import { fromCallback } from 'xstate';
+import { messageOf } from '../errors/describe-value.ts';
 import type { ModelCallCommand, StepEvent } from '../machines/step.ts';
 import type { ModelRequest, Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
@@ -68,7 +69,7 @@ async function streamResponse(
   try {
     await deps.log.flush();
   } catch (error) {
-    const message = `the session log could not be written: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `the session log could not be written: ${messageOf(error)}`;
     send({ type: 'model.error', error: { kind: 'server', message, retryable: false } });
     return;
   }

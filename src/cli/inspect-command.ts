@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { messageOf } from '../errors/describe-value.ts';
 import { loadRecording, RecordedSource } from '../inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../inspector/server.ts';
 import { scripted } from '../providers/scripted.ts';
@@ -147,7 +148,7 @@ async function steerWhileTestsRun(events: AsyncIterable<{ type: string }>, steer
       steer();
     } catch (error) {
       // A demo that cannot steer still runs to the end; say why the steering message is missing.
-      process.stderr.write(`agentchart: could not steer the demo: ${String(error)}\n`);
+      process.stderr.write(`agentchart: could not steer the demo: ${messageOf(error)}\n`);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { messageOf } from '../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../runtime/run-job.ts';
 import { CliError, type CliIo, line } from './commands/context.ts';
 
@@ -72,7 +73,7 @@ export async function readJobFile(path: string): Promise<JobFile> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new CliError(`the job file ${path} is not JSON: ${reason}`, { exitCode: 2, cause: error });
   }
   const parsed = jobFileSchema.safeParse(json);

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../tools/permissions.ts';
 import { CliError, type CliIo, line } from './commands/context.ts';
 import type { AgentFlags, RunFlags } from './commands/run.ts';
@@ -155,8 +156,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return error.message;
   if (AgentchartError.isInstance(error)) return `${error.message} [${error.code}]`;
-  if (error instanceof Error) return error.message;
-  return String(error);
+  return messageOf(error);
 }
 
 /**

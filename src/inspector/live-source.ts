@@ -1,5 +1,6 @@
 import type { InspectionEvent } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import type { LogEvent } from '../session/types.ts';
@@ -285,7 +286,7 @@ function track(agent: Agent): Tracked {
 }
 
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }
 
 /** Whether the log says the call asked for approval and has neither a decision nor a result yet. */

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import { decide } from './decisions.ts';
 import { LiveSource } from './live-source.ts';
@@ -176,7 +177,7 @@ export async function serveInspector(
 }
 
 function reportError(error: unknown): void {
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message = error instanceof Error ? (error.stack ?? error.message) : messageOf(error);
   process.emitWarning(`agentchart inspector: a request failed: ${message}`);
 }
 

@@ -1,3 +1,4 @@
+import { messageOf } from '../errors/describe-value.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { type Clock, systemClock } from '../runtime/clock.ts';
 
@@ -198,12 +199,7 @@ function describe(error: unknown): string {
     const cause = error.cause instanceof Error && error.cause.message ? ` (${error.cause.message})` : '';
     return (base || error.name) + cause;
   }
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error) ?? String(error);
-  } catch (stringifyError) {
-    return `${String(error)} (${String(stringifyError)})`;
-  }
+  return messageOf(error);
 }
 
 /** The readable part of a vendor error body: Anthropic nests it as `{ error: { type, message } }`. */

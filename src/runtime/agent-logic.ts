@@ -12,6 +12,7 @@ import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.t
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
 import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { agentMachine, type SetupStage } from '../machines/agent.ts';
 import type { LogEntry } from '../machines/log-entry.ts';
 import { stepMachine } from '../machines/step.ts';
@@ -58,7 +59,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     publish({
       type: 'runtime.error',
       agentId,
-      message: error instanceof Error ? error.message : String(error),
+      message: messageOf(error),
     });
   // The session log exists only after the first setup stage; actors read it when they run.
   const lazyLog = {

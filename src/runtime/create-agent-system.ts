@@ -1,6 +1,7 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { forkEvents } from '../session/fork.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
@@ -179,7 +180,7 @@ export class AgentSystem {
       const error: unknown = settled.context.creationError;
       if (error instanceof Error) throw error;
       throw new AgentStateError(
-        `agent ${agentId} was not created: ${this.disposed ? 'the system was disposed' : String(error)}`,
+        `agent ${agentId} was not created: ${this.disposed ? 'the system was disposed' : messageOf(error)}`,
       );
     }
     if (this.disposed) {

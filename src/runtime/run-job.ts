@@ -208,5 +208,5 @@ function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOf(error);
 }

@@ -37,3 +37,44 @@ describe('a session store that starts failing', () => {
     expect((await inner.load('a')).events).toHaveLength(1);
   });
 });
+
+describe('a session store that fails with something that is not an Error', () => {
+  const unprintable = () => Object.create(null) as object; // String() of it throws a TypeError
+  it.each([
+    ['a null-prototype object', unprintable, '{}'],
+    ['undefined', () => undefined, 'undefined'],
+    ['a number', () => 42, '42'],
+  ])(
+    'ends the turn with model_error when it rejects with %s, and dispose still finishes',
+    async (_name, reason, text) => {
+      const inner = memoryStore();
+      let failing = false;
+      const store: SessionStore = {
+        ...inner,
+        kind: 'odd',
+        append: async (sessionId, events) => {
+          if (failing) throw reason();
+          return inner.append(sessionId, events);
+        },
+      };
+      const system = createAgentSystem({
+        model: scripted([{ text: 'never sent' }]),
+        store,
+        projectInstructions: false,
+      });
+      const agent = await system.createAgent({ id: 'a' });
+      failing = true;
+      await agent.run('hello').catch(() => {
+        // run() rejects with the store's own value; what matters is how the turn ended and that nothing hangs.
+      });
+      const endOfTurn = agent.log().find((event) => event.type === 'turn.end');
+      expect(endOfTurn?.data).toMatchObject({
+        reason: 'model_error',
+        error: { kind: 'server', retryable: false, message: `the session log could not be written: ${text}` },
+      });
+      failing = false;
+      await system.dispose();
+      expect((await inner.load('a')).events.map((event) => event.type)).toEqual(['session.start']);
+    },
+  );
+});
