@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-schema.ts';
 import { idSchema } from './host-guards.ts';
-import { count, flag, must, nonEmptyString, oneOf, positiveInteger } from './host-schema.ts';
+import { count, flag, hostFunction, must, nonEmptyString, oneOf, positiveInteger } from './host-schema.ts';
 import { providerSchema } from './options-schema.ts';
 import type { JobProgress } from './run-job.ts';
 
@@ -87,6 +87,14 @@ export const denySchema = z.strictObject({
 /** `agent.events(options)`. */
 export const eventsSchema = z.strictObject({
   options: z.strictObject({ maxBuffered: positiveInteger.optional() }, must('an object')).optional(),
+});
+
+/** `system.inspect(observer)`: a function, or an observer object with a `next` function. */
+export const inspectSchema = z.strictObject({
+  observer: z.union(
+    [hostFunction, z.looseObject({ next: hostFunction })],
+    must('a function or an observer with a next function'),
+  ),
 });
 
 /** `job.cancel(index)`: any whole number; one that names no task is refused by the job. */

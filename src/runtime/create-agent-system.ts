@@ -11,7 +11,7 @@ import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
-import { createAgentSchema, forkAgentSchema, resumeAgentSchema } from './call-schemas.ts';
+import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import type { Clock, IdGenerator } from './clock.ts';
 import { hostMachine } from './host.ts';
 import { parseHostValue } from './host-schema.ts';
@@ -125,10 +125,29 @@ export class AgentSystem {
     return this.launch(newId, { kind: 'fork', seed }, options);
   }
 
-  /** Observes every actor of every agent (XState inspection events). Returns an unsubscribe function. */
+  /**
+   * Observes every actor of every agent (XState inspection events). Returns an unsubscribe function.
+   * The observer is called inside the actors' work, so it is kept from affecting them: an observer that
+   * throws is unsubscribed, and its error is reported as a process warning (it never reaches an actor).
+   */
   inspect(observer: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): () => void {
-    const subscription = this.host.system.inspect(observer);
-    return () => subscription.unsubscribe();
+    parseHostValue('inspect', inspectSchema, { observer });
+    const next = typeof observer === 'function' ? observer : observer.next!.bind(observer);
+    let subscription: { unsubscribe(): void } | undefined;
+    let broken = false;
+    subscription = this.host.system.inspect((event) => {
+      if (broken) return;
+      try {
+        next(event);
+      } catch (error) {
+        broken = true;
+        subscription?.unsubscribe();
+        process.emitWarning(
+          `agentchart: an inspect() observer threw and was unsubscribed: ${messageOf(error)}`,
+        );
+      }
+    });
+    return () => subscription?.unsubscribe();
   }
 
   /**
