@@ -6,6 +6,7 @@ import { LogFormatError } from '../errors/log-format-error.ts';
 import { forkEvents } from '../session/fork.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { repair } from '../session/repair.ts';
+import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
@@ -329,7 +330,7 @@ export class AgentSystem {
    */
   private async loadSession(sessionId: string, action: 'resume' | 'fork'): Promise<LogEvent[]> {
     try {
-      const { events } = await this.store.load(sessionId);
+      const events = parseLoadedEvents(await this.store.load(sessionId));
       assertSessionStarted(events, 'remove the session to reuse its id');
       return events;
     } catch (error) {

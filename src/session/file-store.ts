@@ -192,7 +192,7 @@ class FileSessionStore implements FileStore {
     try {
       return await acquireFileLock(path, `session "${sessionId}"`);
     } catch (error) {
-      if (error instanceof ConfigError) return undefined;
+      if (ConfigError.isInstance(error)) return undefined;
       throw pathError(error, `lock session "${sessionId}"`, path);
     }
   }

@@ -58,7 +58,7 @@ function withFile<T>(file: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (!(error instanceof LogFormatError)) throw error;
+    if (!LogFormatError.isInstance(error)) throw error;
     throw new LogFormatError(`${file}: ${error.message}`, { cause: error });
   }
 }

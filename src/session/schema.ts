@@ -226,3 +226,16 @@ export function validateSequence(events: readonly LogEvent[]): void {
     }
   }
 }
+
+/**
+ * Checks what a store's `load` handed back, for stores written by others: a plain array of events, each
+ * one valid, `seq` contiguous from 0. The built-in stores already parse what they read; a custom store
+ * that returns garbage is refused here, before repair or an agent sees it.
+ */
+export function parseLoadedEvents(loaded: unknown): LogEvent[] {
+  const events = (loaded as { events?: unknown } | null | undefined)?.events;
+  if (!Array.isArray(events)) throw new LogFormatError("the store's load() did not return { events: [...] }");
+  const parsed = events.map((event, index) => parseLogEvent(event, `event ${index}`));
+  validateSequence(parsed);
+  return parsed;
+}
