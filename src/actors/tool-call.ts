@@ -23,6 +23,11 @@ export type ToolCallDeps = {
    * `tool.started` behind and repair can warn the model that the outcome is unknown.
    */
   writeAhead?: () => Promise<void>;
+  /**
+   * Told about a tool that was reported aborted or timed out while its `run` was still winding down
+   * (after the grace), so that dispose can wait for it to finish (bash is still stopping processes then).
+   */
+  lingering?: (work: Promise<unknown>) => void;
 };
 
 export type ToolCallInput = { callId: string; name: string; input: unknown; turn: number; step: number };
@@ -51,11 +56,21 @@ export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
       if (!stopped)
         sendBack({ type: 'tool.settled', callId: input.callId, ...result } satisfies ToolBatchEvent);
     };
+    let work: Promise<unknown> | undefined;
+    let returned = false;
+    // The tool is still running after the call ended for the batch: dispose waits for it to return.
+    const linger = () => {
+      if (work && !returned) deps.lingering?.(work);
+    };
     const endEarly = (kind: 'aborted' | 'timeout') => {
       if (settled || ending) return;
       ending = kind;
       controller.abort(kind === 'timeout' ? new Error('tool timed out') : new Error('tool call aborted'));
-      timers.push(deps.clock.setTimer(() => settle(endedEarly(kind, timeoutMs)), deps.abortGraceMs ?? 1_000));
+      const afterGrace = () => {
+        linger();
+        settle(endedEarly(kind, timeoutMs));
+      };
+      timers.push(deps.clock.setTimer(afterGrace, deps.abortGraceMs ?? 1_000));
     };
 
     const tool = deps.tools.get(input.name);
@@ -88,14 +103,24 @@ export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
           progress: jsonSafe(progress),
         }),
     };
-    runAfterWriteAhead(deps, () => (ending ? undefined : tool.run(input.input, context))).then(
-      (output) => settle(ending ? endedEarly(ending, timeoutMs) : resultOfOutput(output)),
-      (error: unknown) => settle(ending ? endedEarly(ending, timeoutMs) : resultOfThrow(error)),
+    work = runAfterWriteAhead(deps, () => (ending ? undefined : tool.run(input.input, context)));
+    work.then(
+      (output) => {
+        returned = true;
+        settle(ending ? endedEarly(ending, timeoutMs) : resultOfOutput(output));
+      },
+      (error: unknown) => {
+        returned = true;
+        settle(ending ? endedEarly(ending, timeoutMs) : resultOfThrow(error));
+      },
     );
     return () => {
       stopped = true;
       // A settled call is over; only a call still running is told to stop.
-      if (!settled) controller.abort(new Error('tool call stopped'));
+      if (!settled) {
+        controller.abort(new Error('tool call stopped'));
+        linger();
+      }
       for (const cancel of timers) cancel();
     };
   });

@@ -69,6 +69,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     },
   } as SessionLog;
   const projection = new ProjectionCache();
+  const lingering = new LingeringRuns();
   return {
     append: (entry) => resources.requireLog().append(entry),
     modelCall: {
@@ -85,6 +86,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       clock,
       publish,
       writeAhead: () => resources.requireLog().flush(),
+      lingering: lingering.add,
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },
@@ -92,8 +94,50 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     flush: { log: lazyLog, onError },
     stage: (stage) => resources.runStage(stage),
     undo: { undo: (stage) => resources.undoStage(stage), onError },
-    revoke: { revoke: deps.revoke, onError },
+    revoke: {
+      revoke: async () => {
+        await lingering.settled(clock, lingeringWaitMs);
+        await deps.revoke();
+      },
+      onError,
+    },
   };
+}
+
+/** How long dispose waits for tools that were stopped but have not returned yet. */
+const lingeringWaitMs = 5_000;
+
+/**
+ * Tool runs that outlived their call: reported aborted or timed out after the grace while the tool was
+ * still winding down (bash stopping the processes a command left). Dispose waits for them, bounded, so a
+ * host that exits right after `dispose()` does not cut that work short.
+ */
+class LingeringRuns {
+  private readonly runs = new Set<Promise<unknown>>();
+
+  readonly add = (work: Promise<unknown>): void => {
+    if (this.runs.has(work)) return;
+    this.runs.add(work);
+    const remove = () => {
+      this.runs.delete(work);
+    };
+    work.then(remove, remove);
+  };
+
+  /**
+   * Resolves when every lingering run has returned, or after `ms` on the injected clock. The bound does
+   * not abort anything: each run was already told to stop through its signal.
+   */
+  settled(clock: Clock, ms: number): Promise<void> {
+    if (this.runs.size === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const cancel = clock.setTimer(resolve, ms);
+      void Promise.allSettled([...this.runs]).then(() => {
+        cancel();
+        resolve();
+      });
+    });
+  }
 }
 
 /**

@@ -28,6 +28,7 @@ describe.runIf(process.platform === 'linux')('bash leaves no process behind on L
   cancelled('nohup');
   cancelled('forking loop');
   cancelled('cleared environment');
+  cancelled('ignores SIGTERM');
 
   it('after timeout_ms: setsid', { timeout: 40_000 }, async () => {
     const run = await runScript('test/fixtures/boundary/bash-escape.ts', {
