@@ -1,5 +1,6 @@
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type StopReason } from '../session/types.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
@@ -205,8 +206,4 @@ function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
     if (error) result.error = error.message;
   }
   return result;
-}
-
-function messageOf(error: unknown): string {
-  return messageOf(error);
 }
