@@ -1,6 +1,7 @@
 // The public API of agentchart, listed explicitly. Providers live on their own subpaths
 // (agentchart/anthropic, agentchart/openai); deterministic test pieces on agentchart/testing.
 export type { LiveEvent } from './actors/live-event.ts';
+export { defaultWithheldVariables } from './core/credentials.ts';
 export { AgentStateError } from './errors/agent-state-error.ts';
 export { AgentchartError } from './errors/agentchart-error.ts';
 export { ConfigError } from './errors/config-error.ts';
@@ -55,7 +56,7 @@ export type {
 } from './session/types.ts';
 export type { BashOptions } from './tools/bash.ts';
 export { type CodingToolsOptions, codingTools } from './tools/coding-tools.ts';
-export { type CommandEnvironmentOptions, defaultWithheldVariables } from './tools/command-environment.ts';
+export type { CommandEnvironmentOptions } from './tools/command-environment.ts';
 export {
   type AnyTool,
   defineTool,

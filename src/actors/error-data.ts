@@ -1,13 +1,14 @@
+import { credentialValues } from '../core/credentials.ts';
 import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
 import { classifyError } from '../providers/classify-error.ts';
-import { redactSecrets, secretsInEnvironment } from '../providers/secrets.ts';
+import { redactSecrets } from '../providers/secrets.ts';
 import { providerErrorDataSchema } from '../session/schema.ts';
 
 /**
  * Any failure of a model request (a `ProviderError`, a thrown value of any kind, an `error` event
- * carrying anything) as plain data for events and the log. Never throws. The values of the credential
- * variables set in the environment (`secretsInEnvironment`) are taken out of the message, so a server
- * that echoes a key puts it neither in the log nor in a live event. (Adapters take out the key they
+ * carrying anything) as plain data for events and the log. Never throws. The values of the environment
+ * variables named like credentials (`defaultWithheldVariables`, the same names `bash` withholds) are
+ * taken out of the message, so a server that echoes a key puts it neither in the log nor in a live event. (Adapters take out the key they
  * were given themselves, which need not be in the environment.)
  */
 export function toErrorData(error: unknown): ProviderErrorData {
@@ -22,7 +23,7 @@ export function toErrorData(error: unknown): ProviderErrorData {
       retryable: false,
     };
   }
-  return { ...data, message: redactSecrets(data.message, secretsInEnvironment()) };
+  return { ...data, message: redactSecrets(data.message, credentialValues()) };
 }
 
 function fromProviderError(error: ProviderError): ProviderErrorData {

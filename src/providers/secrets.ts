@@ -1,50 +1,7 @@
+import { minimumSecretLength } from '../core/credentials.ts';
 import { ProviderError } from '../errors/provider-error.ts';
 
-/**
- * Environment variables that hold credentials of model providers and code hosts. Their values are taken
- * out of provider error messages before those reach the log or a live event.
- */
-export const secretVariableNames: readonly string[] = [
-  'ANTHROPIC_API_KEY',
-  'ANTHROPIC_AUTH_TOKEN',
-  'OPENAI_API_KEY',
-  'OPENAI_ADMIN_KEY',
-  'AZURE_OPENAI_API_KEY',
-  'GEMINI_API_KEY',
-  'GOOGLE_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'MISTRAL_API_KEY',
-  'GROQ_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'OPENROUTER_API_KEY',
-  'XAI_API_KEY',
-  'TOGETHER_API_KEY',
-  'FIREWORKS_API_KEY',
-  'COHERE_API_KEY',
-  'HF_TOKEN',
-  'AWS_SECRET_ACCESS_KEY',
-  'AWS_SESSION_TOKEN',
-  'GITHUB_TOKEN',
-  'GH_TOKEN',
-];
-
-// Any other variable named like a credential (`FOO_API_KEY`, `BAR_AUTH_TOKEN`) is treated as one too.
-const secretNamePattern = /(?:^|_)(?:API_KEY|AUTH_TOKEN|ACCESS_TOKEN|SECRET_ACCESS_KEY|SECRET_KEY)$/;
-
-// Shorter values (`'local'`, `'ollama'` for servers that need no key) are not secrets, and replacing them
-// would garble ordinary words in the message.
-const minimumSecretLength = 8;
-
 export const redactedMark = '[redacted]';
-
-/** The values of the credential variables set in `env`. */
-export function secretsInEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
-  const found: string[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (value && (secretVariableNames.includes(name) || secretNamePattern.test(name))) found.push(value);
-  }
-  return found;
-}
 
 /** `text` with every occurrence of each secret (of at least 8 characters) replaced by `[redacted]`. */
 export function redactSecrets(text: string, secrets: Iterable<string | null | undefined>): string {

@@ -1,19 +1,4 @@
-/**
- * Environment variables kept from the commands `bash` runs (and from ripgrep), by name, unless the host
- * allows them: the conventional names of credentials. A `*` stands for any run of characters; matching
- * ignores case. Values are never inspected: a password inside `DATABASE_URL` is not recognised.
- */
-export const defaultWithheldVariables: readonly string[] = [
-  '*API_KEY', // ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, …
-  '*APIKEY',
-  '*_KEY', // AWS_SECRET_ACCESS_KEY, STRIPE_SECRET_KEY, *_PRIVATE_KEY, …
-  '*TOKEN', // GITHUB_TOKEN, GH_TOKEN, NPM_TOKEN, HF_TOKEN, AWS_SESSION_TOKEN, npm's …:_authToken
-  '*SECRET*', // CLIENT_SECRET, JWT_SECRET, SECRET_KEY_BASE
-  '*PASSWORD*', // PGPASSWORD, MYSQL_ROOT_PASSWORD
-  '*PASSWD*',
-  '*CREDENTIAL*', // GOOGLE_APPLICATION_CREDENTIALS
-  '*_AUTH', // npm_config__auth
-];
+import { defaultWithheldVariables, namePattern } from '../core/credentials.ts';
 
 /** Which variables of the host's environment a command sees. */
 export type CommandEnvironmentOptions = {
@@ -25,15 +10,6 @@ export type CommandEnvironmentOptions = {
    */
   allow?: readonly string[] | undefined;
 };
-
-/** `pattern` (with `*` wildcards) as a whole-name, case-insensitive test. */
-function namePattern(pattern: string): RegExp {
-  const body = pattern
-    .split('*')
-    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${body}$`, 'i');
-}
 
 /** A test for variable names compiled once from the options. */
 export function environmentFilter(options: CommandEnvironmentOptions = {}): (name: string) => boolean {
