@@ -1,12 +1,12 @@
 import type { AnyActorRef } from 'xstate';
 import { waitFor } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
+import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
 import { approveSchema, cancelSchema, denySchema, eventsSchema, messageSchema } from './call-schemas.ts';
-import { parseHostValue } from './host-schema.ts';
 import type { LiveBus } from './live-bus.ts';
 
 export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };

@@ -1,10 +1,18 @@
 // Schemas for the arguments of the public calls other than createAgentSystem: agents, jobs and the
 // agent handle's methods. Each is parsed at the call; a bad value is a ConfigError naming the argument.
 import { z } from 'zod';
+import {
+  count,
+  flag,
+  hostFunction,
+  must,
+  nonEmptyString,
+  oneOf,
+  positiveInteger,
+} from '../core/host-schema.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-schema.ts';
 import { idSchema } from './host-guards.ts';
-import { count, flag, hostFunction, must, nonEmptyString, oneOf, positiveInteger } from './host-schema.ts';
 import { providerSchema } from './options-schema.ts';
 import type { JobProgress } from './run-job.ts';
 

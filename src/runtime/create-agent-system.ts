@@ -1,4 +1,5 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
+import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
@@ -15,7 +16,6 @@ import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-re
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import type { Clock, IdGenerator } from './clock.ts';
 import { hostMachine } from './host.ts';
-import { parseHostValue } from './host-schema.ts';
 import { LiveBus } from './live-bus.ts';
 import {
   type AgentSystemOptions,

@@ -1,6 +1,18 @@
 // The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
 // is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
 import { z } from 'zod';
+import {
+  count,
+  flag,
+  hostFunction,
+  intact,
+  milliseconds,
+  must,
+  nonEmptyString,
+  oneOf,
+  parseHostValue,
+  positiveInteger,
+} from '../core/host-schema.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
@@ -15,18 +27,6 @@ import {
 import { toolListSchema } from '../tools/tool-schema.ts';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
-import {
-  count,
-  flag,
-  hostFunction,
-  intact,
-  milliseconds,
-  must,
-  nonEmptyString,
-  oneOf,
-  parseHostValue,
-  positiveInteger,
-} from './host-schema.ts';
 import {
   type Approver,
   defaultLimits,

@@ -1,3 +1,4 @@
+import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
@@ -5,7 +6,6 @@ import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type StopReason } from '../session/types.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
 import { jobCancelSchema, jobOptionsSchema } from './call-schemas.ts';
-import { parseHostValue } from './host-schema.ts';
 import type { CreateAgentOptions } from './options.ts';
 
 /** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
+import { milliseconds, must, positiveInteger, timeoutMs } from '../core/host-schema.ts';
 import {
   type CommandEnvironmentOptions,
   commandEnvironment,
@@ -8,7 +9,7 @@ import {
 import { defineTool, type ToolOutput } from './define-tool.ts';
 import { HeadTailBuffer } from './output-cap.ts';
 import { newMarker, type ProcessMarker, stopProcessTree } from './process-sweep.ts';
-import { parseToolOptions, positiveWhole } from './tool-options.ts';
+import { parseToolOptions } from './tool-options.ts';
 
 export type BashOptions = {
   /** Timeout when the model gives none (default 120 000 ms). */
@@ -28,22 +29,29 @@ export type BashOptions = {
 /** The longest timeout a model may ask for. */
 export const maxBashTimeoutMs = 600_000;
 
+const patternRule = 'a variable name or a pattern with *, without "=" or NUL';
 const variablePattern = z
-  .string()
-  .min(1)
-  .refine((name) => !/[=\0]/.test(name), 'a variable name or a pattern with *, without "=" or NUL');
+  .string(must(patternRule))
+  .min(1, must(patternRule))
+  .refine((name) => !/[=\0]/.test(name), must(patternRule));
+const variablePatterns = z.array(variablePattern, must('an array of variable names or patterns'));
 
-const optionsSchema = z
-  .object({
-    defaultTimeoutMs: positiveWhole.max(maxBashTimeoutMs).optional(),
-    outputCapBytes: positiveWhole.optional(),
-    killGraceMs: z.number().int().min(0).optional(),
-    env: z
-      .object({ withhold: z.array(variablePattern).optional(), allow: z.array(variablePattern).optional() })
-      .strict()
+const optionsSchema = z.strictObject(
+  {
+    defaultTimeoutMs: timeoutMs
+      .max(maxBashTimeoutMs, must(`a whole number of milliseconds from 1 to ${maxBashTimeoutMs}`))
       .optional(),
-  })
-  .strict();
+    outputCapBytes: positiveInteger.optional(),
+    killGraceMs: milliseconds.optional(),
+    env: z
+      .strictObject(
+        { withhold: variablePatterns.optional(), allow: variablePatterns.optional() },
+        must('an object'),
+      )
+      .optional(),
+  },
+  must('an object'),
+);
 // After the shell exits, background children may hold the pipes open; wait this long for them.
 const drainMs = 250;
 

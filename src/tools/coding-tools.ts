@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { must, parseHostValue } from '../core/host-schema.ts';
 import { type BashOptions, bashTool } from './bash.ts';
 import type { AnyTool } from './define-tool.ts';
 import { editFileTool } from './edit-file.ts';
@@ -6,18 +7,18 @@ import { type GlobOptions, globTool } from './glob.ts';
 import { type GrepOptions, grepTool } from './grep.ts';
 import { type ListDirOptions, listDirTool } from './list-dir.ts';
 import { type ReadFileOptions, readFileTool } from './read-file.ts';
-import { parseToolOptions } from './tool-options.ts';
 import { writeFileTool } from './write-file.ts';
 
-const optionsSchema = z
-  .object({
+const optionsSchema = z.strictObject(
+  {
     readFile: z.unknown().optional(),
     listDir: z.unknown().optional(),
     glob: z.unknown().optional(),
     grep: z.unknown().optional(),
     bash: z.unknown().optional(),
-  })
-  .strict();
+  },
+  must('an object'),
+);
 
 export type CodingToolsOptions = {
   readFile?: ReadFileOptions;
@@ -32,14 +33,14 @@ export type CodingToolsOptions = {
  * The built-in coding tools: read_file, write_file, edit_file, list_dir, glob, grep and bash. Each takes its
  * workspace from `ctx.cwd` and confines file paths to it. (The `task` tool for subagents is separate.)
  *
- * @throws ConfigError when an option is invalid, naming it (`invalid tool option bash.env.allow: …`).
+ * @throws ConfigError when an option is invalid, naming it (`codingTools: bash.env.allow must be …`).
  *
  * @example
  * const system = createAgentSystem({ model, tools: codingTools({ bash: { defaultTimeoutMs: 60_000 } }) });
  */
 export function codingTools(options: CodingToolsOptions = {}): AnyTool[] {
   // Each tool checks its own options; this checks the outer shape and names a misspelt tool.
-  parseToolOptions(optionsSchema, options, 'codingTools');
+  parseHostValue('codingTools', optionsSchema, options);
   return [
     readFileTool(options.readFile),
     writeFileTool(),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
-import { parseHostValue } from '../runtime/host-schema.ts';
 import type { StopReason } from '../session/types.ts';
 import { toolDefinitionSchema } from './tool-schema.ts';
 

@@ -1,9 +1,10 @@
 import { realpath, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { walkFiles } from './file-walk.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { parseToolOptions, positiveWhole } from './tool-options.ts';
+import { parseToolOptions } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GlobOptions = {
@@ -11,7 +12,7 @@ export type GlobOptions = {
   maxResults?: number;
 };
 
-const optionsSchema = z.object({ maxResults: positiveWhole.optional() }).strict();
+const optionsSchema = z.strictObject({ maxResults: positiveInteger.optional() }, must('an object'));
 
 const input = z.object({
   pattern: z.string().min(1).describe('Glob pattern such as "**/*.ts" or "src/**/test-*.js".'),

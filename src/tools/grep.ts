@@ -1,5 +1,6 @@
 import { realpath, stat } from 'node:fs/promises';
 import { z } from 'zod';
+import { flag, must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { specialIgnoreFiles } from './file-walk.ts';
 import { compilePattern } from './grep-pattern.ts';
@@ -8,7 +9,7 @@ import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } 
 import { byteLength, truncateLine } from './output-cap.ts';
 import { describeKind } from './regular-file.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { parseToolOptions, positiveWhole } from './tool-options.ts';
+import { parseToolOptions } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
 
 export type GrepOptions = {
@@ -20,13 +21,10 @@ export type GrepOptions = {
   maxBytes?: number;
 };
 
-const optionsSchema = z
-  .object({
-    useRipgrep: z.boolean().optional(),
-    maxLines: positiveWhole.optional(),
-    maxBytes: positiveWhole.optional(),
-  })
-  .strict();
+const optionsSchema = z.strictObject(
+  { useRipgrep: flag.optional(), maxLines: positiveInteger.optional(), maxBytes: positiveInteger.optional() },
+  must('an object'),
+);
 
 const maxLineChars = 500;
 

@@ -1,10 +1,11 @@
 import { readdir, readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { compareText } from './file-walk.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { parseToolOptions, positiveWhole } from './tool-options.ts';
+import { parseToolOptions } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ListDirOptions = {
@@ -12,7 +13,7 @@ export type ListDirOptions = {
   maxEntries?: number;
 };
 
-const optionsSchema = z.object({ maxEntries: positiveWhole.optional() }).strict();
+const optionsSchema = z.strictObject({ maxEntries: positiveInteger.optional() }, must('an object'));
 
 const input = z.object({
   path: z.string().optional().describe('Folder to list, relative to the workspace root (default: the root).'),

@@ -3,13 +3,14 @@ import { realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { addAbortSignal, Readable } from 'node:stream';
 import { z } from 'zod';
+import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { describeImage } from './image-info.ts';
 import { byteLength, looksBinary, truncateLine } from './output-cap.ts';
 import { openRegularFile } from './regular-file.ts';
 import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
-import { parseToolOptions, positiveWhole } from './tool-options.ts';
+import { parseToolOptions } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ReadFileOptions = {
@@ -19,9 +20,10 @@ export type ReadFileOptions = {
   defaultLimit?: number;
 };
 
-const optionsSchema = z
-  .object({ maxBytes: positiveWhole.optional(), defaultLimit: positiveWhole.optional() })
-  .strict();
+const optionsSchema = z.strictObject(
+  { maxBytes: positiveInteger.optional(), defaultLimit: positiveInteger.optional() },
+  must('an object'),
+);
 
 const maxLineChars = 2000;
 const sniffBytes = 8192;

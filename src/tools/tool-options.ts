@@ -1,22 +1,18 @@
 import { z } from 'zod';
-import { ConfigError } from '../errors/config-error.ts';
+import { parseHostValue } from '../core/host-schema.ts';
 
 /**
- * Parses the options a host passes to a tool factory (`codingTools({ bash: … })`): they come from
- * JavaScript callers and settings files, so they are checked once here and trusted after. A bad value is a
- * `ConfigError` naming the option, thrown at the call that passed it.
+ * Parses the options a host passes to a tool factory (`codingTools({ bash: … })`, `bashTool(…)`): they come
+ * from JavaScript callers and settings files, so they are checked once here and trusted after. A bad value
+ * is a `ConfigError` naming the option by its path, like every host option:
+ * `codingTools: bash.killGraceMs must be a whole number of milliseconds …, got NaN`.
  */
 export function parseToolOptions<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   name: string,
 ): z.output<Schema> {
-  const parsed = schema.safeParse(value === undefined ? {} : value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const where = [name, ...issue.path.map(String)].join('.');
-  throw new ConfigError(`invalid tool option ${where}: ${issue.message}`);
+  const wrapped = z.object({ [name]: schema });
+  const parsed = parseHostValue('codingTools', wrapped, { [name]: value ?? {} }) as Record<string, unknown>;
+  return parsed[name] as z.output<Schema>;
 }
-
-/** A whole number of at least 1 (a count, a size in bytes, a time in ms). */
-export const positiveWhole = z.number().int().positive();

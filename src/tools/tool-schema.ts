@@ -1,7 +1,7 @@
 // What a tool looks like to the runtime, checked where a host hands tools in: `defineTool` checks the
 // definition, `createAgentSystem` / `createAgent` / `runJob` check the tool list.
 import { z } from 'zod';
-import { hostFunction, intact, must, oneOf, plainIssue, timeoutMs } from '../runtime/host-schema.ts';
+import { hostFunction, intact, must, oneOf, plainIssue, timeoutMs } from '../core/host-schema.ts';
 import type { AnyTool } from './define-tool.ts';
 
 const nameRule = must('1-64 letters, digits, "_" or "-"');

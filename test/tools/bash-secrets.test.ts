@@ -93,13 +93,13 @@ describe('bash and the host environment', () => {
       attempt({ bsah: {} }),
       attempt('bash'),
     ]).toEqual([
-      'invalid tool option bash.env.allow: Invalid input: expected array, received string',
-      'invalid tool option bash.env: Unrecognized key: "alow"',
-      'invalid tool option bash.env.withhold.0: a variable name or a pattern with *, without "=" or NUL',
-      'invalid tool option bash.killGraceMs: Invalid input: expected number, received NaN',
-      'invalid tool option grep.maxLines: Too small: expected number to be >0',
-      'invalid tool option codingTools: Unrecognized key: "bsah"',
-      'invalid tool option codingTools: Invalid input: expected object, received string',
+      'codingTools: bash.env.allow must be an array of variable names or patterns, got "OPENAI_API_KEY"',
+      'codingTools: bash.env has an unknown key "alow"',
+      'codingTools: bash.env.withhold[0] must be a variable name or a pattern with *, without "=" or NUL, got "A=B"',
+      'codingTools: bash.killGraceMs must be a whole number of milliseconds from 0 to 2147483647, got NaN',
+      'codingTools: grep.maxLines must be a positive integer, got 0',
+      'codingTools: unknown option "bsah"',
+      'codingTools: options must be an object, got "bash"',
     ]);
   });
 });
