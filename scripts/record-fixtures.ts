@@ -1,8 +1,8 @@
 // npm run fixtures: re-records the replay fixtures with the scripted model. Review the diff before
 // committing: a changed fixture means the runtime now writes a different log for the same run.
 import { writeFile } from 'node:fs/promises';
+import { SimulatedClock } from '../src/core/clock.ts';
 import { scripted } from '../src/providers/scripted.ts';
-import { SimulatedClock } from '../src/runtime/clock.ts';
 import { formatLogLine } from '../src/session/schema.ts';
 import { fixturePath, replayClockStart, runScenario, scenarios } from '../test/replay/scenarios.ts';
 

@@ -1,6 +1,7 @@
 // The public API of agentchart, listed explicitly. Providers live on their own subpaths
 // (agentchart/anthropic, agentchart/openai); deterministic test pieces on agentchart/testing.
 export type { LiveEvent } from './actors/live-event.ts';
+export { type Clock, type IdGenerator, SimulatedClock, systemClock } from './core/clock.ts';
 export { defaultWithheldVariables } from './core/credentials.ts';
 export { AgentStateError } from './errors/agent-state-error.ts';
 export { AgentchartError } from './errors/agentchart-error.ts';
@@ -27,7 +28,6 @@ export type {
   Usage,
 } from './providers/types.ts';
 export { type ActorSnapshot, Agent, type RunResult } from './runtime/agent-handle.ts';
-export { type Clock, type IdGenerator, SimulatedClock, systemClock } from './runtime/clock.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type {
   AgentSystemOptions,

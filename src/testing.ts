@@ -1,6 +1,6 @@
 // agentchart/testing: deterministic pieces for tests and demos. Nothing here talks to a real model.
 
-export { recordedResponses, replay } from './providers/replay.ts';
+export { SimulatedClock } from './core/clock.ts';
 export {
   type ScriptEntry,
   type ScriptedOptions,
@@ -8,5 +8,5 @@ export {
   type ScriptStep,
   scripted,
 } from './providers/scripted.ts';
-export { SimulatedClock } from './runtime/clock.ts';
 export { assertSameLog } from './session/compare-logs.ts';
+export { recordedResponses, replay } from './session/replay-provider.ts';

@@ -1,5 +1,5 @@
 import { fromCallback } from 'xstate';
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 /** Sends `retry.due` after `delayMs` on the injected clock; stopping it cancels the timer. */
 export function createRetryTimerActor(clock: Clock) {

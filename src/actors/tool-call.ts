@@ -1,7 +1,7 @@
 import { fromCallback } from 'xstate';
+import type { Clock } from '../core/clock.ts';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
-import type { Clock } from '../runtime/clock.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { resultOfOutput, resultOfThrow } from '../tools/tool-output.ts';

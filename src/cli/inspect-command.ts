@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { type Clock, systemClock } from '../core/clock.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { loadRecording, RecordedSource } from '../inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../inspector/server.ts';
 import { scripted } from '../providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
-import { type Clock, systemClock } from '../runtime/clock.ts';
 import { createAgentSystem } from '../runtime/create-agent-system.ts';
 import { fileStore } from '../session/file-store.ts';
 import { codingTools } from '../tools/coding-tools.ts';

@@ -1,5 +1,5 @@
 import { createInterface, type Interface } from 'node:readline';
-import type { ApprovalAnswer, ApprovalRequest } from '../runtime/options.ts';
+import type { ApprovalAnswer, ApprovalRequest } from '../actors/approval.ts';
 import type { TextIn, TextOut } from './commands/context.ts';
 import { summarizeToolInput } from './render.ts';
 

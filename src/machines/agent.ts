@@ -1,8 +1,8 @@
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
-import type { CancelCause } from '../session/types.ts';
+import type { CancelCause, LogEntry } from '../session/types.ts';
 import type { InboxItem } from './inbox.ts';
 import { isNextStepItem } from './inbox.ts';
-import { type LogEntry, logNothing } from './log-entry.ts';
+import { logNothing } from './log-action.ts';
 import type { StepInput } from './step.ts';
 import { type TurnDoneEvent, type TurnInput, type TurnLimits, turnMachine } from './turn.ts';
 

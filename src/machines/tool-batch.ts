@@ -1,6 +1,6 @@
 import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
-import type { LogEventData } from '../session/types.ts';
-import { type LogEntry, logNothing } from './log-entry.ts';
+import type { LogEntry, LogEventData } from '../session/types.ts';
+import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import {
   allCommitted,

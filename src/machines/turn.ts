@@ -1,9 +1,9 @@
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
-import type { CancelCause, StopReason } from '../session/types.ts';
+import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
 import type { InboxItem } from './inbox.ts';
-import { type LogEntry, logNothing } from './log-entry.ts';
+import { logNothing } from './log-action.ts';
 import { type StepDoneEvent, type StepInput, type StepOutcome, stepMachine } from './step.ts';
 
 export type TurnLimits = { maxSteps: number; maxUnknownToolCalls: number };

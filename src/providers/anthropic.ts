@@ -7,8 +7,8 @@ import type {
   StopReason,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { type Clock, systemClock } from '../runtime/clock.ts';
 import { errorEvent, finishEvents, parseToolInput, tokenCount } from './sse-common.ts';
 import type {
   ModelEvent,

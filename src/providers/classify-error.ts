@@ -1,6 +1,6 @@
+import { type Clock, systemClock } from '../core/clock.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
-import { type Clock, systemClock } from '../runtime/clock.ts';
 
 /** What `classifyError` may consult besides the error itself. */
 export type ClassifyOptions = {

@@ -5,7 +5,7 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 

@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { type Clock, systemClock } from '../runtime/clock.ts';
+import { type Clock, systemClock } from '../core/clock.ts';
 import { type OpenAIContext, streamChat } from './openai-chat.ts';
 import { streamResponses } from './openai-responses.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';

@@ -1,5 +1,5 @@
+import { type Clock, systemClock } from '../core/clock.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
-import { type Clock, systemClock } from '../runtime/clock.ts';
 import type { ModelEvent, ModelRequest, ModelStopReason, Provider, Usage } from './types.ts';
 
 /** One scripted model response. `error` after `text` fails the stream mid-way, after the text. */

@@ -1,5 +1,5 @@
+import type { Clock } from '../core/clock.ts';
 import { ProviderError } from '../errors/provider-error.ts';
-import type { Clock } from '../runtime/clock.ts';
 import { classifyError } from './classify-error.ts';
 import { redactProviderError } from './secrets.ts';
 import { emptyUsage, type ModelEvent, type ModelStopReason, type Usage } from './types.ts';

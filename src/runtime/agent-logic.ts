@@ -1,28 +1,23 @@
 import type { AnyActorRef } from 'xstate';
-import {
-  createApprovalActor,
-  createPreStepHookActor,
-  createRevokeActor,
-  createStageActor,
-  createUndoActor,
-} from '../actors/host-callbacks.ts';
+import { type Approver, createApprovalActor } from '../actors/approval.ts';
+import { createRevokeActor, createStageActor, createUndoActor } from '../actors/host-callbacks.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.ts';
+import { createPreStepHookActor, type PreStepHook } from '../actors/pre-step-hook.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
 import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
+import type { Clock } from '../core/clock.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { agentMachine, type SetupStage } from '../machines/agent.ts';
-import type { LogEntry } from '../machines/log-entry.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import type { LogEntry } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
-import type { Clock } from './clock.ts';
-import type { Approver, PreStepHook } from './options.ts';
 import type { AgentPermissionGate } from './permission-gate.ts';
 
 export type AgentLogicDeps = {

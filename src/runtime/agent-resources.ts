@@ -1,4 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
+import type { Clock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
@@ -7,7 +8,6 @@ import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../tools/permissions.ts';
-import type { Clock } from './clock.ts';
 import type { AgentPermissionGate } from './permission-gate.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 

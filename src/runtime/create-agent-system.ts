@@ -1,4 +1,5 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
+import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
@@ -14,7 +15,6 @@ import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
-import type { Clock, IdGenerator } from './clock.ts';
 import { hostMachine } from './host.ts';
 import { LiveBus } from './live-bus.ts';
 import {

@@ -2,10 +2,10 @@
 // schema; what they return is checked on every call, because a bad id or time would otherwise be written
 // into a log that can then never be loaded.
 import { z } from 'zod';
+import { type Clock, type IdGenerator, systemClock } from '../core/clock.ts';
 import { must } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
-import { type Clock, type IdGenerator, systemClock } from './clock.ts';
 
 const idPattern = /^[A-Za-z0-9._-]{1,128}$/;
 const idRule = 'an id of 1-128 letters, digits, ".", "_" or "-" (not "." or "..")';

@@ -1,6 +1,7 @@
 // The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
 // is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
 import { z } from 'zod';
+import { type Clock, defaultIds, type IdGenerator, systemClock } from '../core/clock.ts';
 import {
   count,
   flag,
@@ -25,7 +26,6 @@ import {
   ruleProblem,
 } from '../tools/permissions.ts';
 import { toolListSchema } from '../tools/tool-schema.ts';
-import { type Clock, defaultIds, type IdGenerator, systemClock } from './clock.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
   type Approver,

@@ -1,9 +1,11 @@
+import type { Approver } from '../actors/approval.ts';
+import type { PreStepHook } from '../actors/pre-step-hook.ts';
+import type { Clock, IdGenerator } from '../core/clock.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
-import type { Clock, IdGenerator } from './clock.ts';
 
 export type Limits = {
   /** Steps in one turn (default 25). */
@@ -16,37 +18,15 @@ export type Limits = {
   maxAttempts: number;
 };
 
+export type { ApprovalAnswer, ApprovalRequest, Approver } from '../actors/approval.ts';
+export type { PreStepHook } from '../actors/pre-step-hook.ts';
+
 export const defaultLimits: Limits = {
   maxSteps: 25,
   maxUnknownToolCalls: 2,
   maxParallelTools: 10,
   maxAttempts: 5,
 };
-
-export type ApprovalRequest = { agentId: string; callId: string; tool: string; input: unknown };
-export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
-
-/**
- * Answers a tool call that needs approval.
- * Contract: answers exactly `'allow'`, `'allow_session'` or `'deny'` (a JavaScript approver may also
- * answer synchronously: only the value counts).
- * Fails closed: any other answer (`false`, `undefined`, `'DENY'`), a throw or a rejection denies the
- * call, and `approval.decided.reason` says why. `'manual'` means the host answers later through
- * `agent.approve()` / `agent.deny()` after the `approval.asked` event.
- */
-export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) | 'manual';
-
-/**
- * Runs before every step.
- * Contract: resolves with `undefined` to let the step run, or `{ veto: string }` to end the turn
- * `blocked` with that reason. Anything else (a throw, a rejection, `{ veto: 5 }`, `null`) blocks too,
- * with a reason that says what the hook did.
- */
-export type PreStepHook = (context: {
-  agentId: string;
-  turn: number;
-  step: number;
-}) => Promise<undefined | { veto: string }>;
 
 export type Hooks = {
   /** Runs before every step; returning `{ veto }` ends the turn with reason `blocked`. */

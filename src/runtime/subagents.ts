@@ -1,3 +1,4 @@
+import type { IdGenerator } from '../core/clock.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { emptyUsage, type Provider } from '../providers/types.ts';
@@ -6,7 +7,6 @@ import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
 import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
 import type { Agent } from './agent-handle.ts';
-import type { IdGenerator } from './clock.ts';
 import {
   type CreateAgentOptions,
   defaultSubagentLimits,

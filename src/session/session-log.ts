@@ -1,6 +1,6 @@
-import type { LogEntry } from '../machines/log-entry.ts';
-import type { Clock } from '../runtime/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { checkWritable } from './check-writable.ts';
+import type { LogEntry } from './types.ts';
 import { LOG_FORMAT_VERSION, type LogEvent, type SessionStore } from './types.ts';
 
 export type LogListener = (event: LogEvent) => void;

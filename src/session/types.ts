@@ -90,6 +90,14 @@ export type LogEventData = {
 
 export type LogEventType = keyof LogEventData;
 
+/**
+ * What a machine asks to be written to the session log. Machines stay pure: they name the entry in a
+ * `log` action and the runtime provides the writer (SessionLog.append), which assigns seq and time.
+ */
+export type LogEntry = {
+  [Type in LogEventType]: { type: Type; data: LogEventData[Type]; turn?: number; step?: number };
+}[LogEventType];
+
 /** A log event narrowed to one type, with that type's data. */
 export type LogEventOf<K extends LogEventType> = LogEvent & { type: K; data: LogEventData[K] };
 

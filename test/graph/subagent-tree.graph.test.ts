@@ -3,12 +3,12 @@
 // cancel and dispose the child first, and every tool call of every session must keep one result.
 import { afterEach, describe, expect, it } from 'vitest';
 import { getShortestPaths } from 'xstate/graph';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import type { StepEvent, StepInput } from '../../src/machines/step.ts';
 import { stepMachine } from '../../src/machines/step.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
 import type { Agent, RunResult } from '../../src/runtime/agent-handle.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { taskTool } from '../../src/tools/task.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { anthropic } from '../../src/providers/anthropic.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { collect, plain } from '../support/provider-contract.ts';
 import { type AnthropicServer, startAnthropicServer } from '../support/wire/anthropic-server.ts';
 import { sampleConversation } from '../support/wire/conversation.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { ProviderError } from '../../src/errors/provider-error.ts';
 import { classifyError, classifyVendorError, retryAfter } from '../../src/providers/classify-error.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 
 // Plain error-like values: the classifier reads fields, it never needs an SDK class.
 function httpError(status: number, body: unknown = {}, headers: Record<string, string> = {}) {

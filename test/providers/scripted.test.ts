@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import type { ModelEvent, ModelMessage, ModelRequest } from '../../src/providers/types.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 
 const request = (content: string): ModelRequest => ({
   system: 's',

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
-import { replay } from '../../src/providers/replay.ts';
 import { scripted } from '../../src/providers/scripted.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { parseLogText } from '../../src/session/log-text.ts';
+import { replay } from '../../src/session/replay-provider.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { fixturePath, replayClockStart, runScenario, scenarios } from './scenarios.ts';
 

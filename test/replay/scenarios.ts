@@ -1,10 +1,10 @@
 // Recorded scenarios for the replay tests. `npm run fixtures` re-records them with the scripted model;
 // the test re-runs each one with the replay provider and compares the logs byte for byte.
 import { z } from 'zod';
+import type { SimulatedClock } from '../../src/core/clock.ts';
 import type { ScriptStep } from '../../src/providers/scripted.ts';
 import type { Provider } from '../../src/providers/types.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
-import type { SimulatedClock } from '../../src/runtime/clock.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent } from '../../src/session/types.ts';

@@ -1,7 +1,7 @@
 // Inbox semantics through the public API: followup, steer, inject, cancel with and without clearing.
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { createAgentSystem } from '../../src/index.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { pendingInbox } from '../../src/session/repair.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { GateProvider, settle } from '../support/controllable.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { forkEvents } from '../../src/session/fork.ts';
 import { validateSequence } from '../../src/session/schema.ts';
 import type { LogEvent } from '../../src/session/types.ts';

@@ -3,14 +3,13 @@
 // prefix. The check is cheaper than a JSON round trip, so a property compares it with one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { LogFormatError } from '../../src/errors/log-format-error.ts';
-import type { LogEntry } from '../../src/machines/log-entry.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { checkWritable } from '../../src/session/check-writable.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { formatLogLine, parseLogLine } from '../../src/session/schema.ts';
 import { SessionLog } from '../../src/session/session-log.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import type { LogEntry, LogEvent } from '../../src/session/types.ts';
 
 const start: LogEntry = { type: 'session.start', data: { agentId: 's', config: {} } };
 const queued = (message: unknown): LogEntry =>

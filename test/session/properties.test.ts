@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelMessage } from '../../src/providers/types.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import { project } from '../../src/session/projection.ts';
 import { repair } from '../../src/session/repair.ts';
 import { validateSequence } from '../../src/session/schema.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
-import { SimulatedClock } from '../../src/runtime/clock.ts';
 import {
   nextTurnNumber,
   notStartedContent,

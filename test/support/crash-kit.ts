@@ -1,9 +1,9 @@
 // Shared pieces of the many-agents tests (crash consistency, subagents, jobs): deterministic ids and
 // time, a scripted model routed by conversation, and log invariants.
 import { z } from 'zod';
+import type { Clock } from '../../src/core/clock.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../../src/providers/scripted.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
-import type { Clock } from '../../src/runtime/clock.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 

@@ -1,6 +1,6 @@
 // Reading what a pure `transition()` / `initialTransition()` asked for, shared by the chart unit tests.
 import type { AnyEventObject } from 'xstate';
-import type { LogEntry } from '../../src/machines/log-entry.ts';
+import type { LogEntry } from '../../src/session/types.ts';
 
 /** An action as pure transitions return it. */
 export type MachineAction = { type: string; params?: unknown };

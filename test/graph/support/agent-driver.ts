@@ -5,11 +5,11 @@
 
 import { expect } from 'vitest';
 import type { AnyActorRef, InspectionEvent } from 'xstate';
+import { SimulatedClock } from '../../../src/core/clock.ts';
 import { AgentStateError } from '../../../src/errors/agent-state-error.ts';
 import type { Agent } from '../../../src/index.ts';
 import { createAgentSystem } from '../../../src/index.ts';
 import type { InboxItem } from '../../../src/machines/inbox.ts';
-import { SimulatedClock } from '../../../src/runtime/clock.ts';
 import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
 import { memoryStore } from '../../../src/session/memory-store.ts';

@@ -2,10 +2,10 @@
 // GateTool, SimulatedClock, counter ids, memory store), finds machines in the live actor tree, and
 // checks the invariants every path must keep. Machine-agnostic so each chart's graph test can share it.
 import { expect } from 'vitest';
+import { SimulatedClock } from '../../../src/core/clock.ts';
 import { AgentStateError } from '../../../src/errors/agent-state-error.ts';
 import type { Agent, RunResult } from '../../../src/index.ts';
 import { type ActorSnapshot, createAgentSystem } from '../../../src/index.ts';
-import { SimulatedClock } from '../../../src/runtime/clock.ts';
 import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
 import { memoryStore } from '../../../src/session/memory-store.ts';

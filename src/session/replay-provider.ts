@@ -1,6 +1,6 @@
-import type { Clock } from '../runtime/clock.ts';
-import { isEvent, type LogEvent } from '../session/types.ts';
-import { type ScriptedProvider, type ScriptStep, scripted } from './scripted.ts';
+import type { Clock } from '../core/clock.ts';
+import { type ScriptedProvider, type ScriptStep, scripted } from '../providers/scripted.ts';
+import { isEvent, type LogEvent } from './types.ts';
 
 /**
  * The model responses recorded in a session log, one per model request, in order: each failed attempt
