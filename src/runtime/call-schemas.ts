@@ -11,10 +11,10 @@ import {
   positiveInteger,
 } from '../core/host-schema.ts';
 import type { CancelCause } from '../session/types.ts';
-import { toolListSchema } from '../tools/tool-schema.ts';
+import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
+import type { JobProgress } from './job-types.ts';
 import { providerSchema } from './options-schema.ts';
-import type { JobProgress } from './run-job.ts';
 
 const agentFields = {
   instructions: z.string(must('a string')).optional(),

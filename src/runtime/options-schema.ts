@@ -25,7 +25,7 @@ import {
   permissionModes,
   ruleProblem,
 } from '../tools/permissions.ts';
-import { toolListSchema } from '../tools/tool-schema.ts';
+import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
   type Approver,

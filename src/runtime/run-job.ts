@@ -2,63 +2,14 @@ import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { emptyUsage, type Usage } from '../providers/types.ts';
-import { isEvent, type StopReason } from '../session/types.ts';
+import { emptyUsage } from '../providers/types.ts';
+import { isEvent } from '../session/types.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
 import { jobCancelSchema, jobOptionsSchema } from './call-schemas.ts';
+import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.ts';
 import type { CreateAgentOptions } from './options.ts';
 
-/** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
-export type JobTask = { prompt: string } & CreateAgentOptions;
-
-/**
- * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
- * created or broke (then `error` says why). A task cancelled before it started has no `sessionId`.
- */
-export type JobTaskResult = {
-  index: number;
-  sessionId: string | undefined;
-  reason: StopReason | 'failed';
-  text: string;
-  usage: Usage;
-  /** The error message, for `failed` and `model_error`. */
-  error?: string;
-};
-
-/** Counters that come with every progress event. */
-export type JobCounts = { running: number; finished: number; total: number };
-
-type ProgressBody =
-  | { type: 'task.started'; index: number; sessionId: string }
-  | { type: 'task.finished'; index: number; result: JobTaskResult };
-
-/** A task started (its agent exists) or finished (its agent is disposed). */
-export type JobProgress = ProgressBody & JobCounts;
-
-export type JobOptions = {
-  tasks: readonly JobTask[];
-  /** Agents alive at once (at least 1). */
-  concurrency: number;
-  /**
-   * Called when a task starts and when it finishes.
-   * Contract: must not throw; if it does, the job cancels its tasks and `result` rejects with that error.
-   */
-  onProgress?: (progress: JobProgress) => void;
-  /** Aborting it is the same as `job.cancel()`. */
-  signal?: AbortSignal;
-};
-
-/**
- * A running job.
- * Contract: `result` never rejects because of a task (a failed or cancelled task is a result); it
- * resolves once every task has ended and every agent of the job is disposed.
- */
-export interface Job {
-  /** One result per task, in task order. */
-  readonly result: Promise<JobTaskResult[]>;
-  /** Cancels one task (`index`) or, without an argument, every running and waiting task. */
-  cancel(index?: number): void;
-}
+export type { Job, JobCounts, JobOptions, JobProgress, JobTask, JobTaskResult } from './job-types.ts';
 
 /** What a job needs from an agent system. */
 export type JobHost = { createAgent(options?: CreateAgentOptions): Promise<Agent> };

@@ -1,20 +1,19 @@
 // What a tool looks like to the runtime, checked where a host hands tools in: `defineTool` checks the
-// definition, `createAgentSystem` / `createAgent` / `runJob` check the tool list.
+// definition; `createAgentSystem` / `createAgent` / `runJob` check the tool list (tool-list-schema.ts).
 import { z } from 'zod';
-import { hostFunction, intact, must, oneOf, plainIssue, timeoutMs } from '../core/host-schema.ts';
-import type { AnyTool } from './define-tool.ts';
+import { hostFunction, must, oneOf, timeoutMs } from '../core/host-schema.ts';
 
 const nameRule = must('1-64 letters, digits, "_" or "-"');
 
 export const toolName = z.string(nameRule).regex(/^[a-zA-Z0-9_-]{1,64}$/, nameRule);
-const access = oneOf(['read', 'write', 'exec', 'none']);
-const concurrencySafe = z.custom<boolean | ((input: unknown) => boolean)>(
+export const access = oneOf(['read', 'write', 'exec', 'none']);
+export const concurrencySafe = z.custom<boolean | ((input: unknown) => boolean)>(
   (value) => typeof value === 'boolean' || typeof value === 'function',
   must('true, false or a function'),
 );
 
 /** Any zod schema (from this copy of zod or the host's): something with `safeParse`. */
-const zodSchema = z.custom<z.ZodType>(
+export const zodSchema = z.custom<z.ZodType>(
   (value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function',
   must('a zod schema'),
 );
@@ -40,30 +39,3 @@ export const toolDefinitionSchema = z.strictObject(
   },
   must('a tool definition (an object)'),
 );
-
-const toolShape = z.object({
-  name: toolName,
-  description: z.string(must('a string')),
-  input: zodSchema,
-  access,
-  concurrencySafe,
-  timeoutMs: timeoutMs.optional(),
-  run: hostFunction,
-});
-
-/** A list of tools as `defineTool` makes them, names unique. */
-export const toolListSchema = z
-  .array(
-    intact<AnyTool>('a tool made by defineTool', toolShape),
-    must('an array of tools made by defineTool'),
-  )
-  .superRefine((tools, context) => {
-    const seen = new Map<string, number>();
-    tools.forEach((tool, index) => {
-      const name = (tool as { name?: unknown } | undefined)?.name;
-      if (typeof name !== 'string') return;
-      const first = seen.get(name);
-      if (first === undefined) seen.set(name, index);
-      else context.addIssue(plainIssue(`"${name}" is taken by tools[${first}]`, [index, 'name']));
-    });
-  });
