@@ -9,7 +9,15 @@ export type RetryPolicy = {
   maxDelayMs: number;
 };
 
-export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 32_000 };
+/**
+ * The one home of the retry defaults: the step chart falls back to them, and `createAgentSystem` fills
+ * `limits.maxAttempts` and `retry` from them (runtime/options.ts, runtime/options-schema.ts).
+ */
+export const defaultRetryPolicy: Readonly<RetryPolicy> = {
+  maxAttempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 32_000,
+};
 
 /**
  * How long to wait before attempt `attempt + 1`, or `undefined` to give up. Jitter (up to a quarter of

@@ -14,7 +14,7 @@ import {
   parseHostValue,
   positiveInteger,
 } from '../core/host-schema.ts';
-import type { RetryPolicy } from '../machines/retry-policy.ts';
+import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import type { SessionStore } from '../session/types.ts';
@@ -169,8 +169,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       maxAttempts: limits?.maxAttempts ?? defaultLimits.maxAttempts,
     },
     retry: {
-      baseDelayMs: retry?.baseDelayMs ?? defaultRetry.baseDelayMs,
-      maxDelayMs: retry?.maxDelayMs ?? defaultRetry.maxDelayMs,
+      baseDelayMs: retry?.baseDelayMs ?? defaultRetryPolicy.baseDelayMs,
+      maxDelayMs: retry?.maxDelayMs ?? defaultRetryPolicy.maxDelayMs,
     },
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
@@ -184,5 +184,3 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     },
   };
 }
-
-const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };
