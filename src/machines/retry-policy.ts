@@ -1,3 +1,4 @@
+import { fnv1a } from '../core/hash.ts';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 
 export type RetryPolicy = {
@@ -36,12 +37,7 @@ export function retryDelay(
   return Math.round(backoff * (1 - 0.25 * unitHash(`${jitterKey}:${attempt}`)));
 }
 
-/** FNV-1a of the key, scaled to [0, 1). */
+/** The key's hash, scaled to [0, 1). */
 function unitHash(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) / 0x1_0000_0000;
+  return fnv1a(key) / 0x1_0000_0000;
 }
