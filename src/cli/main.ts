@@ -4,7 +4,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { permissionModes } from '../tools/permissions.ts';
+import { permissionModes } from '../permissions/modes.ts';
 import { CliError, type CliIo, line } from './commands/context.ts';
 import type { AgentFlags, RunFlags } from './commands/run.ts';
 import type { DemoFlags } from './demo.ts';

@@ -4,12 +4,12 @@ import { fnv1a } from '../core/hash.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
+import type { AgentPermissionGate } from '../permissions/gate.ts';
+import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
 import type { Provider, ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
-import { type PermissionMode, toolsOfferedInMode } from '../tools/permissions.ts';
-import type { AgentPermissionGate } from './permission-gate.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */

@@ -15,16 +15,12 @@ import {
   positiveInteger,
 } from '../core/host-schema.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import { type PermissionRule, ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import {
-  type PermissionMode,
-  type PermissionRule,
-  permissionModes,
-  ruleProblem,
-} from '../tools/permissions.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
@@ -160,7 +156,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
     cwd: parsed.cwd ?? process.cwd(),
-    permissionMode: parsed.permissionMode ?? 'default',
+    permissionMode: parsed.permissionMode ?? defaultPermissionMode,
     permissions: { allow: parsed.permissions?.allow ?? [], deny: parsed.permissions?.deny ?? [] },
     limits: {
       maxSteps: limits?.maxSteps ?? defaultLimits.maxSteps,

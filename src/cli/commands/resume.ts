@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
+import { permissionModes } from '../../permissions/modes.ts';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
 import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
 import { assertSessionStarted } from '../../session/log-text.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
-import { permissionModes } from '../../tools/permissions.ts';
 import { CliError, type CliIo, line } from './context.ts';
 import { driveSession } from './drive-session.ts';
 import { type AgentFlags, cliAgentSystem, providerFor, workspaceOf } from './run.ts';

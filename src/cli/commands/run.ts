@@ -1,11 +1,11 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { PermissionMode } from '../../permissions/modes.ts';
 import type { Provider } from '../../providers/types.ts';
 import { createAgentSystem } from '../../runtime/create-agent-system.ts';
 import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
 import type { SessionStore } from '../../session/types.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
-import type { PermissionMode } from '../../tools/permissions.ts';
 import { taskTool } from '../../tools/task.ts';
 import { promptApprover } from '../prompt-approver.ts';
 import { selectProvider } from '../select-provider.ts';
