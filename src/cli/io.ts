@@ -1,4 +1,4 @@
-import { AgentchartError } from '../../errors/agentchart-error.ts';
+import { AgentchartError } from '../errors/agentchart-error.ts';
 
 /** Somewhere the CLI writes text: `process.stdout`, `process.stderr`, or a test's capture. */
 export type TextOut = { write(chunk: string): unknown; isTTY?: boolean };
