@@ -2,7 +2,7 @@ import type { LiveEvent } from '../actors/live-event.ts';
 import type { Agent, RunResult } from '../runtime/agent-handle.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import { isEvent } from '../session/types.ts';
-import { type CliIo, line, wantsColor } from './io.ts';
+import { type CliIo, line, personOut, wantsColor } from './io.ts';
 import { attachLiveView } from './live-view.ts';
 import { formatUsage } from './render.ts';
 
@@ -38,7 +38,7 @@ export function exitCodeOf(result: RunResult): number {
  */
 export async function driveSession(options: DriveOptions): Promise<number> {
   const { io, json, system, agent } = options;
-  const ui = json ? io.stderr : io.stdout;
+  const ui = personOut(io, json);
   const view = attachLiveView({
     system,
     agent,

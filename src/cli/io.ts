@@ -31,6 +31,11 @@ export class CliError extends AgentchartError {
   }
 }
 
+/** Where text for the person at the terminal goes: stderr under `--json` (stdout carries only NDJSON then). */
+export function personOut(io: CliIo, json: boolean | undefined): TextOut {
+  return json ? io.stderr : io.stdout;
+}
+
 /** Writes one line. */
 export function line(out: TextOut, text = ''): void {
   out.write(`${text}\n`);

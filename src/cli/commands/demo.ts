@@ -6,7 +6,7 @@ import { sessionFilePath } from '../../session/file-store.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
 import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo } from '../demo-scenario.ts';
 import { driveSession } from '../drive-session.ts';
-import { type CliIo, line } from '../io.ts';
+import { type CliIo, line, personOut } from '../io.ts';
 
 export type DemoFlags = { json?: boolean; keep?: boolean };
 
@@ -24,7 +24,7 @@ const realModelHint =
  */
 export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> {
   const json = flags.json ?? false;
-  const ui = json ? io.stderr : io.stdout;
+  const ui = personOut(io, json);
   const { root, workspace } = await prepareDemo('agentchart-demo-');
   for (const text of scriptedNotice) line(ui, text);
   line(ui, `Workspace: ${workspace}`);

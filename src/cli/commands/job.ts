@@ -12,7 +12,7 @@ import {
   sessionsFolder,
   workspaceOf,
 } from '../agent-system.ts';
-import { CliError, type CliIo, line } from '../io.ts';
+import { CliError, type CliIo, line, personOut } from '../io.ts';
 
 /** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
 export const jobFileSchema = z.strictObject({
@@ -79,7 +79,7 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   const spec = await readJobFile(resolve(io.cwd, file));
   const concurrency = options.concurrency ?? spec.concurrency;
   const total = spec.tasks.length;
-  const ui = options.json ? io.stderr : io.stdout;
+  const ui = personOut(io, options.json);
   line(ui, `agentchart: job ${file}: ${total} task(s), ${concurrency} at a time`);
   const job = options.system.runJob({
     tasks: spec.tasks.map((task) => ({

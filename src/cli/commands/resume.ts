@@ -14,7 +14,7 @@ import {
   workspaceOf,
 } from '../agent-system.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
-import { CliError, type CliIo, line } from '../io.ts';
+import { CliError, type CliIo, line, personOut } from '../io.ts';
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
@@ -54,7 +54,7 @@ export async function resumeCommand(
   const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
   try {
     const agent = await system.resumeAgent(sessionId);
-    const ui = flags.json ? io.stderr : io.stdout;
+    const ui = personOut(io, flags.json);
     const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
     line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${description}`);
     const start = async (): Promise<RunResult> => {

@@ -9,7 +9,7 @@ import {
   workspaceOf,
 } from '../agent-system.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
-import { CliError, type CliIo, line } from '../io.ts';
+import { CliError, type CliIo, line, personOut } from '../io.ts';
 
 export type RunFlags = AgentFlags & { session?: string };
 
@@ -29,7 +29,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
   const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
   try {
     const agent = await system.createAgent(target.sessionId ? { id: target.sessionId } : {});
-    const ui = flags.json ? io.stderr : io.stdout;
+    const ui = personOut(io, flags.json);
     line(ui, `agentchart: ${description} · mode ${mode} · ${cwd}`);
     const sessionFile = sessionFilePath(target.dir, agent.sessionId);
     return await driveSession({
