@@ -16,7 +16,7 @@ export const demoTask = 'The tests in this project fail. Find the bug, fix it an
 export const demoSteer = 'Also add a short comment in the code explaining the fix.';
 
 /** The tiny project the demo agent works on: `sum` skips the first value. */
-export const demoWorkspace: Record<string, string> = {
+const demoWorkspace: Record<string, string> = {
   'package.json': `${JSON.stringify(
     { name: 'demo-math', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } },
     null,
@@ -53,7 +53,7 @@ const fixComment = '  // Start at index 0: the loop used to begin at 1 and skipp
 const testCommand = 'node --test --test-reporter=spec';
 
 /** The call whose start makes the demo steer the agent: the first test run. */
-export const steerTriggerCallId = 'call_tests_before';
+const steerTriggerCallId = 'call_tests_before';
 
 function steeredIn(request: ModelRequest): boolean {
   return request.messages.some((message) => message.role === 'user' && message.content === demoSteer);
