@@ -14,12 +14,15 @@ export const floors: Readonly<Record<string, number>> = {
   session: 3,
   tools: 4,
   machines: 4,
-  actors: 5,
-  runtime: 6,
-  diagrams: 7,
-  inspector: 7,
-  cli: 8,
-  '.': 9,
+  // Permissions decide about tools (their name and access) and fold allowances from the session log, so
+  // they stand on tools and session; the tool-check actor, the runtime and the CLI consult them.
+  permissions: 5,
+  actors: 6,
+  runtime: 7,
+  diagrams: 8,
+  inspector: 8,
+  cli: 9,
+  '.': 10,
 };
 
 /**

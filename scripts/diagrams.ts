@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diagramsCommand, diagramsMessage } from '../src/cli/diagrams-command.ts';
+import { diagramsCommand, diagramsMessage } from '../src/cli/commands/diagrams.ts';
 
 // Thin wrapper for `npm run diagrams` (write) and `npm run diagrams:check` (compare, exit 1 when stale).
 const check = process.argv.includes('--check');

@@ -18,6 +18,8 @@ export { agentMachine } from './machines/agent.ts';
 export { stepMachine } from './machines/step.ts';
 export { toolBatchMachine } from './machines/tool-batch.ts';
 export { turnMachine } from './machines/turn.ts';
+export type { PermissionMode } from './permissions/modes.ts';
+export type { PermissionRule } from './permissions/rules.ts';
 export type {
   ModelEvent,
   ModelMessage,
@@ -66,5 +68,4 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './tools/define-tool.ts';
-export type { PermissionMode, PermissionRule } from './tools/permissions.ts';
 export { taskTool } from './tools/task.ts';

@@ -1,25 +1,9 @@
 import { fromCallback } from 'xstate';
 import { z } from 'zod';
 import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/tool-batch.ts';
+import type { PermissionGate } from '../permissions/gate.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
 import type { Resolve } from './resolve.ts';
-
-/** The permission answer for one validated call. */
-export type PermissionVerdict = {
-  decision: 'allow' | 'deny' | 'ask';
-  by: 'rule' | 'mode' | 'session';
-  reason: string;
-};
-
-/**
- * Decides whether calls may run.
- * Contract: `decide` is synchronous and pure for a given session state; `canAsk` says whether an
- * `ask` can be answered by someone (a host approver or a UI); without one, ask means deny.
- */
-export interface PermissionGate {
-  decide(tool: AnyTool, input: unknown): PermissionVerdict;
-  readonly canAsk: boolean;
-}
 
 export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
 

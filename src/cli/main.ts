@@ -4,10 +4,13 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { permissionModes } from '../tools/permissions.ts';
-import { CliError, type CliIo, line } from './commands/context.ts';
-import type { AgentFlags, RunFlags } from './commands/run.ts';
-import type { DemoFlags } from './demo.ts';
+import { permissionModes } from '../permissions/modes.ts';
+import type { AgentFlags } from './agent-system.ts';
+import type { DemoFlags } from './commands/demo.ts';
+import type { DiagramsFlags } from './commands/diagrams.ts';
+import type { JobFlags } from './commands/job.ts';
+import type { RunFlags } from './commands/run.ts';
+import { CliError, type CliIo, line } from './io.ts';
 
 const description =
   'Run a coding agent whose loop is a set of XState statecharts, with an append-only session log.';
@@ -89,7 +92,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     .option('--concurrency <n>', 'agents alive at once (overrides the file)', (value) =>
       positiveInteger(value),
     )
-    .action(async (file: string, flags: AgentFlags & { concurrency?: number }) => {
+    .action(async (file: string, flags: JobFlags) => {
       const { runJobCommand } = await import('./commands/job.ts');
       setExitCode(await runJobCommand(file, flags, io));
     });
@@ -119,7 +122,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there')
     .option('--keep', 'keep the temporary workspace afterwards')
     .action(async (flags: DemoFlags) => {
-      const { demoCommand } = await import('./demo.ts');
+      const { demoCommand } = await import('./commands/demo.ts');
       setExitCode(await demoCommand(flags, io));
     });
 
@@ -131,7 +134,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .argument('[file]', 'a recorded session log (.jsonl) to show read-only')
     .option('--port <n>', 'the port on 127.0.0.1 (default 4777)', (value) => positiveInteger(value))
     .action(async (file: string | undefined, flags: { port?: number }) => {
-      const { inspectCommand } = await import('./inspect-command.ts');
+      const { inspectCommand } = await import('./commands/inspect.ts');
       setExitCode(
         await inspectCommand({ ...(file ? { file } : {}), ...(flags.port ? { port: flags.port } : {}) }, io),
       );
@@ -142,13 +145,9 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .description("draw the four statecharts as Mermaid files (agentchart's own machines)")
     .option('--out <dir>', 'the folder to write to', 'diagrams')
     .option('--check', 'write nothing; exit 1 when a diagram is missing or out of date')
-    .action(async (flags: { out: string; check?: boolean }) => {
-      const { diagramsCommand, diagramsMessage } = await import('./diagrams-command.ts');
-      const check = flags.check ?? false;
-      const result = await diagramsCommand({ outDir: resolve(io.cwd, flags.out), check });
-      const stale = result.stale.length > 0;
-      line(stale ? io.stderr : io.stdout, diagramsMessage(result, check));
-      setExitCode(stale ? 1 : 0);
+    .action(async (flags: DiagramsFlags) => {
+      const { runDiagramsCommand } = await import('./commands/diagrams.ts');
+      setExitCode(await runDiagramsCommand(flags, io));
     });
 }
 

@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { ApprovalAnswer, ApprovalRequest } from '../actors/approval.ts';
-import type { TextIn, TextOut } from './commands/context.ts';
+import type { TextIn, TextOut } from './io.ts';
 import { summarizeToolInput } from './render.ts';
 
 export type PromptApproverOptions = {

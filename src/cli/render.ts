@@ -1,7 +1,7 @@
 import type { LiveEvent } from '../actors/live-event.ts';
 import type { Usage } from '../providers/types.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
-import type { TextOut } from './commands/context.ts';
+import type { TextOut } from './io.ts';
 
 const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
 type Style = keyof typeof codes;

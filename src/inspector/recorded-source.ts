@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
-import { sessionFileLocation } from '../session/file-store.ts';
+import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
@@ -30,7 +29,7 @@ export async function loadRecording(
   const seen = new Set(queue);
   while (queue.length > 0 && sessions.length < maxSessions) {
     const id = queue.shift()!;
-    const path = join(dir, `${id}.jsonl`);
+    const path = sessionFilePath(dir, id);
     const text = await readSessionFile(path, id, id === sessionId);
     if (text === undefined) {
       warnings.push(`subagent session ${id} is not in ${dir}`);

@@ -1,3 +1,4 @@
+import { fnv1a } from '../core/hash.ts';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 
 export type RetryPolicy = {
@@ -9,7 +10,15 @@ export type RetryPolicy = {
   maxDelayMs: number;
 };
 
-export const defaultRetryPolicy: RetryPolicy = { maxAttempts: 5, baseDelayMs: 1_000, maxDelayMs: 32_000 };
+/**
+ * The one home of the retry defaults: the step chart falls back to them, and `createAgentSystem` fills
+ * `limits.maxAttempts` and `retry` from them (runtime/options.ts, runtime/options-schema.ts).
+ */
+export const defaultRetryPolicy: Readonly<RetryPolicy> = {
+  maxAttempts: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 32_000,
+};
 
 /**
  * How long to wait before attempt `attempt + 1`, or `undefined` to give up. Jitter (up to a quarter of
@@ -28,12 +37,7 @@ export function retryDelay(
   return Math.round(backoff * (1 - 0.25 * unitHash(`${jitterKey}:${attempt}`)));
 }
 
-/** FNV-1a of the key, scaled to [0, 1). */
+/** The key's hash, scaled to [0, 1). */
 function unitHash(key: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) {
-    hash ^= key.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0) / 0x1_0000_0000;
+  return fnv1a(key) / 0x1_0000_0000;
 }

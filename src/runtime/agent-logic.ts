@@ -14,11 +14,11 @@ import { agentMachine, type SetupStage } from '../machines/agent.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
+import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { LogEntry } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
-import type { AgentPermissionGate } from './permission-gate.ts';
 
 export type AgentLogicDeps = {
   resources: AgentResources;

@@ -1,14 +1,15 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { Clock } from '../core/clock.ts';
+import { fnv1a } from '../core/hash.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
+import type { AgentPermissionGate } from '../permissions/gate.ts';
+import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
 import type { Provider, ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
-import { type PermissionMode, toolsOfferedInMode } from '../tools/permissions.ts';
-import type { AgentPermissionGate } from './permission-gate.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -220,12 +221,7 @@ function recordedSystem(events: readonly LogEvent[]): string | undefined {
   return typeof config?.system === 'string' ? config.system : undefined;
 }
 
-/** A short, stable content hash (FNV-1a, 32 bits, hex) to tell system prompts apart in the log. */
-export function hashText(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
+/** A short, stable content hash (32 bits, hex) to tell system prompts apart in the log. */
+function hashText(text: string): string {
+  return fnv1a(text).toString(16).padStart(8, '0');
 }

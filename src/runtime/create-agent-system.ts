@@ -5,6 +5,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { LogFormatError } from '../errors/log-format-error.ts';
+import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { forkEvents } from '../session/fork.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { repair } from '../session/repair.ts';
@@ -24,9 +25,8 @@ import {
   type Limits,
 } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
-import { AgentPermissionGate } from './permission-gate.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
-import { AgentTree, type ChildSpec, type PermissionSettings } from './subagents.ts';
+import { AgentTree, type ChildSpec } from './subagents.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
 type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };

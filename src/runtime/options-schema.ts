@@ -14,17 +14,13 @@ import {
   parseHostValue,
   positiveInteger,
 } from '../core/host-schema.ts';
-import type { RetryPolicy } from '../machines/retry-policy.ts';
+import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import { type PermissionRule, ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import {
-  type PermissionMode,
-  type PermissionRule,
-  permissionModes,
-  ruleProblem,
-} from '../tools/permissions.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
@@ -160,7 +156,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
     cwd: parsed.cwd ?? process.cwd(),
-    permissionMode: parsed.permissionMode ?? 'default',
+    permissionMode: parsed.permissionMode ?? defaultPermissionMode,
     permissions: { allow: parsed.permissions?.allow ?? [], deny: parsed.permissions?.deny ?? [] },
     limits: {
       maxSteps: limits?.maxSteps ?? defaultLimits.maxSteps,
@@ -169,8 +165,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       maxAttempts: limits?.maxAttempts ?? defaultLimits.maxAttempts,
     },
     retry: {
-      baseDelayMs: retry?.baseDelayMs ?? defaultRetry.baseDelayMs,
-      maxDelayMs: retry?.maxDelayMs ?? defaultRetry.maxDelayMs,
+      baseDelayMs: retry?.baseDelayMs ?? defaultRetryPolicy.baseDelayMs,
+      maxDelayMs: retry?.maxDelayMs ?? defaultRetryPolicy.maxDelayMs,
     },
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
@@ -184,5 +180,3 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     },
   };
 }
-
-const defaultRetry = { baseDelayMs: 1_000, maxDelayMs: 32_000 };

@@ -1,11 +1,12 @@
 import type { Approver } from '../actors/approval.ts';
 import type { PreStepHook } from '../actors/pre-step-hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
-import type { RetryPolicy } from '../machines/retry-policy.ts';
+import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import type { PermissionMode } from '../permissions/modes.ts';
+import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
 
 export type Limits = {
   /** Steps in one turn (default 25). */
@@ -25,7 +26,7 @@ export const defaultLimits: Limits = {
   maxSteps: 25,
   maxUnknownToolCalls: 2,
   maxParallelTools: 10,
-  maxAttempts: 5,
+  maxAttempts: defaultRetryPolicy.maxAttempts,
 };
 
 export type Hooks = {

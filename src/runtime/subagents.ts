@@ -1,11 +1,12 @@
 import type { IdGenerator } from '../core/clock.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import type { PermissionSettings } from '../permissions/gate.ts';
+import { stricterMode } from '../permissions/modes.ts';
 import { emptyUsage, type Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
-import type { PermissionMode, PermissionRule } from '../tools/permissions.ts';
 import type { Agent } from './agent-handle.ts';
 import {
   type CreateAgentOptions,
@@ -13,15 +14,6 @@ import {
   type Limits,
   type SubagentLimits,
 } from './options.ts';
-
-/** The permission settings one agent runs with. */
-export type PermissionSettings = {
-  mode: PermissionMode;
-  allow: readonly PermissionRule[];
-  deny: readonly PermissionRule[];
-  /** Whether an `ask` can be answered; without it, ask means deny. */
-  canAsk: boolean;
-};
 
 /** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
 export type ChildSpec = { parent: string; depth: number; permissions: PermissionSettings; limits: Limits };
@@ -46,13 +38,6 @@ export type AgentTreeDeps = {
   /** Creates a child agent in the same system (the host spawns it like any agent). */
   launchChild: (agentId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
 };
-
-const modeRank: Record<PermissionMode, number> = { plan: 0, default: 1, 'accept-edits': 2, bypass: 3 };
-
-/** The stricter of two permission modes. */
-export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {
-  return modeRank[a] <= modeRank[b] ? a : b;
-}
 
 /**
  * The parent/child links of one agent system. It hands every tool a `spawnSubagent` capability, starts

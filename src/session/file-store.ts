@@ -36,6 +36,11 @@ export function sessionFileLocation(file: string): { dir: string; sessionId: str
   return { dir: dirname(file), sessionId: sessionIdFromFile(file) };
 }
 
+/** The log file of a session in a store's folder, `<dir>/<sessionId>.jsonl`: `sessionFileLocation` undone. */
+export function sessionFilePath(dir: string, sessionId: string): string {
+  return join(dir, `${sessionId}${extension}`);
+}
+
 function checkId(sessionId: string): void {
   // The id becomes a file name: refuse anything that could leave the directory.
   if (!safeId.test(sessionId) || sessionId === '.' || sessionId === '..') {
@@ -259,7 +264,7 @@ class FileSessionStore implements FileStore {
 
   private pathOf(sessionId: string): string {
     checkId(sessionId);
-    return join(this.dir, `${sessionId}${extension}`);
+    return sessionFilePath(this.dir, sessionId);
   }
 
   private enqueue<T>(sessionId: string, work: () => Promise<T>): Promise<T> {

@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/actors/live-event.ts';
-import { demoSteer, demoTask } from '../../src/cli/demo.ts';
+import { demoSteer, demoTask } from '../../src/cli/demo-scenario.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type CliRun, runCli } from './cli-harness.ts';
 

@@ -1,4 +1,4 @@
-import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -167,5 +167,30 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     expect(log.filter((event) => event.type === 'user.message').map((event) => event.data.content)).toEqual([
       'left over',
     ]);
+  });
+
+  it('job runs its agents headless even on a terminal: nobody is asked, no warning, logs in the workspace', async () => {
+    server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'hi' })] } });
+    server.reply({ turn: { text: ['Not allowed to write.'] } });
+    await writeFile(join(workspace, 'jobs.json'), JSON.stringify({ tasks: [{ prompt: 'write a.txt' }] }));
+    const run = await runCli(['job', 'jobs.json', '--cwd', workspace], {
+      env,
+      cwd: workspace,
+      stdin: fakeStdin(true),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const sessions = await readdir(join(workspace, '.agentchart', 'sessions'));
+    const logs = sessions.filter((name) => name.endsWith('.jsonl'));
+    expect(logs).toHaveLength(1);
+    const sessionId = logs[0]!.slice(0, -'.jsonl'.length);
+    expect(run.stdout.split('\n')).toEqual([
+      'agentchart: job jobs.json: 1 task(s), 4 at a time',
+      `[1/1] task 0 completed · session ${sessionId} · Not allowed to write.`,
+      expect.stringMatching(/^agentchart: 1 task\(s\): 1 completed · \d+ input \/ \d+ output tokens$/),
+      '',
+    ]);
+    const log = await readLog(join(workspace, '.agentchart', 'sessions', logs[0]!));
+    expect(decisions(log)).toEqual([['deny', 'headless']]);
   });
 });

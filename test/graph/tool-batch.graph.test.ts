@@ -6,7 +6,7 @@ import type { SnapshotFrom } from 'xstate';
 import { getSimplePaths } from 'xstate/graph';
 import { checkCall } from '../../src/actors/tool-check.ts';
 import { type ToolBatchEvent, type ToolBatchInput, toolBatchMachine } from '../../src/machines/tool-batch.ts';
-import { AgentPermissionGate } from '../../src/runtime/permission-gate.ts';
+import { AgentPermissionGate } from '../../src/permissions/gate.ts';
 import { settle } from '../support/controllable.ts';
 import {
   actorAt,

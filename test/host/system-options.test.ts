@@ -11,6 +11,8 @@ import {
   memoryStore,
   SimulatedClock,
 } from '../../src/index.ts';
+import { defaultRetryPolicy } from '../../src/machines/retry-policy.ts';
+import { parseSystemOptions } from '../../src/runtime/options-schema.ts';
 import { scripted } from '../../src/testing.ts';
 
 const model = scripted([{ text: 'Hi.' }]);
@@ -251,5 +253,13 @@ describe('createAgentSystem parses its options once and names the bad one', () =
       maxAttempts: 1,
     });
     await system.dispose();
+  });
+});
+
+describe('createAgentSystem fills what the host leaves out', () => {
+  it('takes the retry defaults from the one retry policy the step chart uses', () => {
+    const config = parseSystemOptions({ model });
+    expect({ ...config.retry, maxAttempts: config.limits.maxAttempts }).toEqual(defaultRetryPolicy);
+    expect(config.retry).toEqual({ baseDelayMs: 1_000, maxDelayMs: 32_000 });
   });
 });

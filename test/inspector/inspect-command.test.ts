@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { inspectCommand } from '../../src/cli/inspect-command.ts';
+import { inspectCommand } from '../../src/cli/commands/inspect.ts';
 import type { AgentsPayload, InspectorMessage } from '../../src/inspector/protocol.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';

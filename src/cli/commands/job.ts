@@ -1,11 +1,40 @@
-import { join } from 'node:path';
-import { createAgentSystem } from '../../runtime/create-agent-system.ts';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { messageOf } from '../../errors/describe-value.ts';
+import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
-import { codingTools } from '../../tools/coding-tools.ts';
-import { taskTool } from '../../tools/task.ts';
-import { jobCommand } from '../job-command.ts';
-import type { CliIo } from './context.ts';
-import { type AgentFlags, providerFor, workspaceOf } from './run.ts';
+import {
+  type AgentFlags,
+  cliAgentSystem,
+  permissionModeOf,
+  providerFor,
+  sessionsFolder,
+  workspaceOf,
+} from '../agent-system.ts';
+import { CliError, type CliIo, line, personOut } from '../io.ts';
+
+/** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
+export const jobFileSchema = z.strictObject({
+  tasks: z
+    .array(z.strictObject({ prompt: z.string().min(1), instructions: z.string().min(1).optional() }))
+    .min(1),
+  concurrency: z.int().min(1).default(4),
+});
+
+export type JobFile = z.output<typeof jobFileSchema>;
+
+export type JobCommandOptions = {
+  io: CliIo;
+  /** The system that runs the tasks: model, tools, workspace, store and mode already chosen from flags. */
+  system: { runJob(options: JobOptions): Job };
+  /** NDJSON on stdout, one result per line in task order; progress goes to stderr. */
+  json?: boolean;
+  /** Overrides the file's `concurrency`. */
+  concurrency?: number;
+  /** Cancels the job (wire it to SIGINT). */
+  signal?: AbortSignal;
+};
 
 export type JobFlags = AgentFlags & { concurrency?: number };
 
@@ -16,13 +45,9 @@ export type JobFlags = AgentFlags & { concurrency?: number };
 export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = providerFor(io, flags);
-  const system = createAgentSystem({
-    model: provider,
-    tools: [...codingTools(), taskTool()],
-    store: fileStore(join(cwd, '.agentchart', 'sessions')),
-    cwd,
-    permissionMode: flags.mode ?? (flags.yes ? 'accept-edits' : 'default'),
-  });
+  const store = fileStore(sessionsFolder(cwd));
+  const mode = permissionModeOf(flags);
+  const { system } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: false });
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   process.once('SIGINT', onInterrupt);
@@ -38,4 +63,86 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
     process.off('SIGINT', onInterrupt);
     await system.dispose();
   }
+}
+
+/**
+ * Runs every task of the file as its own agent on `system`, at most `concurrency` at once, printing a line
+ * as each finishes and a summary at the end. Resolves with the exit code: 0 when every task completed, 1
+ * otherwise. A missing or malformed file is a `CliError` with exit code 2.
+ *
+ * @example
+ * const { system } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: false });
+ * process.exitCode = await jobCommand('jobs.json', { io, system, json: flags.json });
+ */
+export async function jobCommand(file: string, options: JobCommandOptions): Promise<number> {
+  const { io } = options;
+  const spec = await readJobFile(resolve(io.cwd, file));
+  const concurrency = options.concurrency ?? spec.concurrency;
+  const total = spec.tasks.length;
+  const ui = personOut(io, options.json);
+  line(ui, `agentchart: job ${file}: ${total} task(s), ${concurrency} at a time`);
+  const job = options.system.runJob({
+    tasks: spec.tasks.map((task) => ({
+      prompt: task.prompt,
+      ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
+    })),
+    concurrency,
+    ...(options.signal ? { signal: options.signal } : {}),
+    onProgress: (progress) => {
+      if (progress.type === 'task.finished')
+        line(ui, progressLine(progress.result, progress.finished, total));
+    },
+  });
+  const results = await job.result;
+  if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
+  line(ui, summary(results));
+  return results.every((result) => result.reason === 'completed') ? 0 : 1;
+}
+
+/** Reads and checks a job file; every problem is a `CliError` (exit 2) that says what to fix. */
+export async function readJobFile(path: string): Promise<JobFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read the job file ${path}`, { exitCode: 2, cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const reason = messageOf(error);
+    throw new CliError(`the job file ${path} is not JSON: ${reason}`, { exitCode: 2, cause: error });
+  }
+  const parsed = jobFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new CliError(
+      `the job file ${path} is not a job: ${z.prettifyError(parsed.error)}\n` +
+        'Expected: { "tasks": [{ "prompt": "...", "instructions": "..." }], "concurrency": 4 }',
+      { exitCode: 2 },
+    );
+  }
+  return parsed.data;
+}
+
+function progressLine(result: JobTaskResult, finished: number, total: number): string {
+  const width = String(total).length;
+  const detail = result.error ?? result.text.replace(/\s+/g, ' ').trim();
+  const excerpt = detail.length > 72 ? `${detail.slice(0, 71)}…` : detail;
+  const session = result.sessionId ? ` · session ${result.sessionId}` : '';
+  return `[${String(finished).padStart(width)}/${total}] task ${result.index} ${result.reason}${session}${excerpt ? ` · ${excerpt}` : ''}`;
+}
+
+/** `N tasks: 7 completed, 1 model_error` with tokens, reasons in first-seen order. */
+function summary(results: readonly JobTaskResult[]): string {
+  const counts = new Map<string, number>();
+  let inputTokens = 0;
+  let outputTokens = 0;
+  for (const result of results) {
+    counts.set(result.reason, (counts.get(result.reason) ?? 0) + 1);
+    inputTokens += result.usage.inputTokens;
+    outputTokens += result.usage.outputTokens;
+  }
+  const parts = [...counts].map(([reason, count]) => `${count} ${reason}`).join(', ');
+  return `agentchart: ${results.length} task(s): ${parts} · ${inputTokens} input / ${outputTokens} output tokens`;
 }

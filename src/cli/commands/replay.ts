@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { loadRecording } from '../../inspector/recorded-source.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import { isEvent } from '../../session/types.ts';
+import { type CliIo, line, wantsColor } from '../io.ts';
 import { TranscriptRenderer } from '../render.ts';
-import { type CliIo, line, wantsColor } from './context.ts';
 
 /**
  * `agentchart replay FILE`: re-renders a recorded session as a transcript (turns, steps, assistant text,

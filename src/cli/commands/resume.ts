@@ -1,14 +1,20 @@
 import { resolve } from 'node:path';
+import { type PermissionMode, permissionModes } from '../../permissions/modes.ts';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
 import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
 import { assertSessionStarted } from '../../session/log-text.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
-import { permissionModes } from '../../tools/permissions.ts';
-import { CliError, type CliIo, line } from './context.ts';
-import { driveSession } from './drive-session.ts';
-import { type AgentFlags, cliAgentSystem, providerFor, workspaceOf } from './run.ts';
+import {
+  type AgentFlags,
+  cliAgentSystem,
+  permissionModeOf,
+  providerFor,
+  workspaceOf,
+} from '../agent-system.ts';
+import { driveSession, resumeHint } from '../drive-session.ts';
+import { CliError, type CliIo, line, personOut } from '../io.ts';
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
@@ -29,7 +35,7 @@ export async function resumeCommand(
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   if (message === undefined && waiting.length === 0) {
     throw new CliError(
-      `session ${sessionId} has no unanswered input; give the next message: agentchart resume ${file} "<next message>"`,
+      `session ${sessionId} has no unanswered input; give the next message: ${resumeHint(file)}`,
       { exitCode: 2 },
     );
   }
@@ -44,11 +50,11 @@ export async function resumeCommand(
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
     sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
-  const mode = flags.mode ?? (flags.yes ? 'accept-edits' : (config.mode ?? 'default'));
-  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode });
+  const mode = permissionModeOf(flags, config.mode);
+  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
   try {
     const agent = await system.resumeAgent(sessionId);
-    const ui = flags.json ? io.stderr : io.stdout;
+    const ui = personOut(io, flags.json);
     const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
     line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${description}`);
     const start = async (): Promise<RunResult> => {
@@ -64,7 +70,7 @@ export async function resumeCommand(
       providerName: provider.name,
       sessionFile,
       start,
-      epilogue: [`Continue it: agentchart resume ${sessionFile} "<next message>"`],
+      epilogue: [`Continue it: ${resumeHint(sessionFile)}`],
     });
   } finally {
     closePrompt();
@@ -77,7 +83,7 @@ function sessionConfig(events: readonly LogEvent[]): {
   cwd?: string;
   provider?: string;
   model?: string;
-  mode?: AgentFlags['mode'];
+  mode?: PermissionMode;
 } {
   const start = events[0];
   if (!start || !isEvent(start, 'session.start')) return {};

@@ -1,24 +1,22 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+// The demo's scenario, shared by `agentchart demo` and the live `agentchart inspect`: a tiny project with a
+// bug, the scripted model that fixes it, the steering message, and the system it runs on.
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { systemClock } from '../core/clock.ts';
-import { type ScriptEntry, scripted } from '../providers/scripted.ts';
-import type { ModelRequest } from '../providers/types.ts';
-import { createAgentSystem } from '../runtime/create-agent-system.ts';
+import type { ScriptEntry } from '../providers/scripted.ts';
+import type { ModelRequest, Provider } from '../providers/types.ts';
+import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import { fileStore } from '../session/file-store.ts';
-import { codingTools } from '../tools/coding-tools.ts';
-import { type CliIo, line } from './commands/context.ts';
-import { driveSession } from './commands/drive-session.ts';
-
-export type DemoFlags = { json?: boolean; keep?: boolean };
+import type { AnyTool } from '../tools/define-tool.ts';
 
 /** What the demo asks the agent, and what it says to it while it works. */
 export const demoTask = 'The tests in this project fail. Find the bug, fix it and show that the tests pass.';
 export const demoSteer = 'Also add a short comment in the code explaining the fix.';
 
 /** The tiny project the demo agent works on: `sum` skips the first value. */
-export const demoWorkspace: Record<string, string> = {
+const demoWorkspace: Record<string, string> = {
   'package.json': `${JSON.stringify(
     { name: 'demo-math', version: '1.0.0', type: 'module', scripts: { test: 'node --test' } },
     null,
@@ -55,7 +53,7 @@ const fixComment = '  // Start at index 0: the loop used to begin at 1 and skipp
 const testCommand = 'node --test --test-reporter=spec';
 
 /** The call whose start makes the demo steer the agent: the first test run. */
-export const steerTriggerCallId = 'call_tests_before';
+const steerTriggerCallId = 'call_tests_before';
 
 function steeredIn(request: ModelRequest): boolean {
   return request.messages.some((message) => message.role === 'user' && message.content === demoSteer);
@@ -119,73 +117,43 @@ export function demoScript(): ScriptEntry[] {
   ];
 }
 
-async function writeWorkspace(root: string): Promise<void> {
+/** A fresh temporary folder for one demo run: the project in `workspace/`, the session logs beside it. */
+export async function prepareDemo(prefix: string): Promise<{ root: string; workspace: string }> {
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  const workspace = join(root, 'workspace');
   for (const [path, content] of Object.entries(demoWorkspace)) {
-    await mkdir(dirname(join(root, path)), { recursive: true });
-    await writeFile(join(root, path), content);
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), content);
   }
+  return { root, workspace };
 }
 
-const scriptedNotice = [
-  'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
-  'Everything else is real: the statecharts, the session log, and the coding tools working on real files.',
-];
-const realModelHint =
-  'To use a real model: ANTHROPIC_API_KEY=… npx agentchart run "<task>" (or OPENAI_API_KEY=…)';
-
 /**
- * `agentchart demo`: a scripted coding task through the real runtime and tools in a temporary project —
- * read files in parallel, run failing tests, fix the bug, run them again — with a steering message sent
- * while it works. The session log is kept for `agentchart replay`.
+ * The system a demo runs on: the given model and tools on the real clock, session logs in `root`, and
+ * nobody to ask, so every call runs (bypass). The project's own instructions files are not read.
  */
-export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> {
-  const json = flags.json ?? false;
-  const ui = json ? io.stderr : io.stdout;
-  const root = await mkdtemp(join(tmpdir(), 'agentchart-demo-'));
-  const workspace = join(root, 'workspace');
-  await writeWorkspace(workspace);
-  for (const text of scriptedNotice) line(ui, text);
-  line(ui, `Workspace: ${workspace}`);
-  line(ui, `Task: ${demoTask}`);
-  line(ui);
-  const model = scripted(demoScript(), { clock: systemClock });
-  const system = createAgentSystem({
-    model,
-    tools: codingTools(),
-    store: fileStore(root),
-    cwd: workspace,
+export function demoSystem(options: {
+  root: string;
+  workspace: string;
+  model: Provider;
+  tools: AnyTool[];
+}): AgentSystem {
+  return createAgentSystem({
+    model: options.model,
+    tools: options.tools,
+    store: fileStore(options.root),
+    cwd: options.workspace,
     permissionMode: 'bypass',
     clock: systemClock,
     projectInstructions: false,
   });
-  try {
-    const agent = await system.createAgent();
-    const steerOnce = (event: LiveEvent) => {
-      if (event.type !== 'log' || event.event.type !== 'tool.started') return;
-      if (event.event.data.callId !== steerTriggerCallId) return;
-      line(
-        json ? io.stderr : io.stdout,
-        `(demo) while the tests run, the user steers: agent.steer("${demoSteer}")`,
-      );
-      agent.steer(demoSteer);
-    };
-    const exitCode = await driveSession({
-      io,
-      json,
-      system,
-      agent,
-      providerName: model.name,
-      sessionFile: join(root, `${agent.sessionId}.jsonl`),
-      start: () => agent.run(demoTask),
-      onEvent: steerOnce,
-      epilogue: [`Replay it: npx agentchart replay ${join(root, `${agent.sessionId}.jsonl`)}`],
-    });
-    model.assertConsumed();
-    line(ui, flags.keep ? `Workspace kept at ${workspace}` : 'The workspace was removed (--keep keeps it).');
-    line(ui, `That was a SCRIPTED model (no LLM was called). ${realModelHint}`);
-    return exitCode;
-  } finally {
-    await system.dispose();
-    if (!flags.keep) await rm(workspace, { recursive: true, force: true });
-  }
+}
+
+/** Whether a live event is the moment the demo steers the agent: its first test run has started. */
+export function isSteerMoment(event: LiveEvent): boolean {
+  return (
+    event.type === 'log' &&
+    event.event.type === 'tool.started' &&
+    event.event.data.callId === steerTriggerCallId
+  );
 }

@@ -1,12 +1,27 @@
-import type { PermissionGate, PermissionVerdict } from '../actors/tool-check.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import {
-  decidePermission,
-  type PermissionMode,
-  type PermissionRule,
-  sessionKey,
-} from '../tools/permissions.ts';
+import { decidePermission, type PermissionDecision, sessionKey } from './decide.ts';
+import type { PermissionMode } from './modes.ts';
+import type { PermissionRule } from './rules.ts';
+
+/**
+ * Decides whether calls may run; the tool-check actor asks it about every validated call.
+ * Contract: `decide` is synchronous and pure for a given session state; `canAsk` says whether an
+ * `ask` can be answered by someone (a host approver or a UI); without one, ask means deny.
+ */
+export interface PermissionGate {
+  decide(tool: AnyTool, input: unknown): PermissionDecision;
+  readonly canAsk: boolean;
+}
+
+/** The permission settings one agent runs with. */
+export type PermissionSettings = {
+  mode: PermissionMode;
+  allow: readonly PermissionRule[];
+  deny: readonly PermissionRule[];
+  /** Whether an `ask` can be answered; without it, ask means deny. */
+  canAsk: boolean;
+};
 
 /**
  * An agent's permission state: mode and rules from the host, plus what the user allowed "for the
@@ -19,19 +34,12 @@ export class AgentPermissionGate implements PermissionGate {
   // Calls without a result yet, so an approval can be tied back to its tool and input.
   private readonly openCalls = new Map<string, { name: string; input: unknown }>();
 
-  constructor(
-    private readonly options: {
-      mode: PermissionMode;
-      allow: readonly PermissionRule[];
-      deny: readonly PermissionRule[];
-      cwd: string;
-      canAsk: boolean;
-    },
-  ) {
+  /** `cwd` is the workspace root, against which rules read an absolute `path` argument. */
+  constructor(private readonly options: PermissionSettings & { cwd: string }) {
     this.canAsk = options.canAsk;
   }
 
-  decide(tool: AnyTool, input: unknown): PermissionVerdict {
+  decide(tool: AnyTool, input: unknown): PermissionDecision {
     return decidePermission({
       mode: this.options.mode,
       allow: this.options.allow,

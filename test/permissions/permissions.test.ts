@@ -1,17 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
+import { decidePermission, type PermissionDecision, sessionKey } from '../../src/permissions/decide.ts';
+import {
+  type PermissionMode,
+  permissionModes,
+  stricterMode,
+  toolsOfferedInMode,
+} from '../../src/permissions/modes.ts';
+import { parseRule } from '../../src/permissions/rules.ts';
+import { splitCommand } from '../../src/permissions/shell-words.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import type { ToolAccess } from '../../src/tools/define-tool.ts';
-import {
-  decidePermission,
-  type PermissionDecision,
-  type PermissionMode,
-  parseRule,
-  permissionModes,
-  sessionKey,
-  toolsOfferedInMode,
-} from '../../src/tools/permissions.ts';
-import { splitCommand } from '../../src/tools/shell-words.ts';
 
 const accesses: ToolAccess[] = ['none', 'read', 'write', 'exec'];
 
@@ -188,6 +187,18 @@ describe('toolsOfferedInMode', () => {
     }
     const custom = accesses.map((access) => ({ ...tools[0]!, name: `t_${access}`, access }));
     expect(toolsOfferedInMode(custom, 'plan').map((tool) => tool.access)).toEqual(['none', 'read']);
+  });
+});
+
+describe('stricterMode', () => {
+  it('picks the mode that allows less, whichever side it is on', () => {
+    const table = permissionModes.map((a) => permissionModes.map((b) => stricterMode(a, b)));
+    expect(table).toEqual([
+      ['plan', 'plan', 'plan', 'plan'],
+      ['plan', 'default', 'default', 'default'],
+      ['plan', 'default', 'accept-edits', 'accept-edits'],
+      ['plan', 'default', 'accept-edits', 'bypass'],
+    ]);
   });
 });
 

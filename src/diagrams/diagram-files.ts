@@ -1,11 +1,11 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// What `npm run diagrams` and `agentchart diagrams` draw: the four statecharts as Mermaid, and the README
+// of diagrams/ that shows them with a paragraph each. Pure: the same machines always give the same text.
 import type { AnyStateMachine } from 'xstate';
-import { toMermaid } from '../diagrams/mermaid.ts';
 import { agentMachine } from '../machines/agent.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
+import { toMermaid } from './mermaid.ts';
 
 /** A machine drawn into `diagrams/`, with the paragraph the README shows above it. */
 type DiagramSource = {
@@ -110,56 +110,4 @@ function renderReadme(diagrams: { source: DiagramSource; content: string }[]): s
       'and `[guarded]` an inline guard. Transitions that only run actions (no target) are not drawn.',
   ].join('\n');
   return `${[intro, ...sections].join('\n\n')}\n`;
-}
-
-/** What `diagramsCommand` did: files written (write mode) or found out of date (check mode). */
-export type DiagramsResult = { written: string[]; stale: string[] };
-
-/**
- * Writes the statechart diagrams to `outDir` (default `diagrams` under the working directory), or
- * with `check` only compares and lists the files that are missing or differ. Only files whose text
- * changed are written. Shared by `agentchart diagrams` and `npm run diagrams`.
- *
- * @example
- * const { stale } = await diagramsCommand({ outDir: 'diagrams', check: true });
- * if (stale.length > 0) console.error(diagramsMessage({ written: [], stale }, true));
- */
-export async function diagramsCommand(options: {
-  outDir?: string;
-  check?: boolean;
-}): Promise<DiagramsResult> {
-  const outDir = options.outDir ?? 'diagrams';
-  const changed: { path: string; content: string }[] = [];
-  for (const file of diagramFiles()) {
-    const path = join(outDir, file.name);
-    if ((await readIfPresent(path)) !== file.content) changed.push({ path, content: file.content });
-  }
-  const paths = changed.map((file) => file.path);
-  if (options.check) return { written: [], stale: paths };
-  if (changed.length > 0) await mkdir(outDir, { recursive: true });
-  for (const file of changed) await writeFile(file.path, file.content, 'utf8');
-  return { written: paths, stale: [] };
-}
-
-async function readIfPresent(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    // A missing file is simply out of date; anything else (permissions, a folder in the way) is real.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** The line(s) to print after `diagramsCommand`, for the CLI and the npm script alike. */
-export function diagramsMessage(result: DiagramsResult, check: boolean): string {
-  if (check) {
-    if (result.stale.length === 0) return 'Diagrams are up to date.';
-    return [
-      `Stale diagrams: ${result.stale.join(', ')}.`,
-      'They are missing or no longer match the machines in src/machines. Run `npm run diagrams` and commit the result.',
-    ].join('\n');
-  }
-  if (result.written.length === 0) return 'Diagrams are up to date; nothing written.';
-  return `Wrote ${result.written.join(', ')}.`;
 }

@@ -1,9 +1,9 @@
 import type { InspectionEvent } from 'xstate';
-import type { LiveEvent } from '../../actors/live-event.ts';
-import type { Agent } from '../../runtime/agent-handle.ts';
-import type { AgentSystem } from '../../runtime/create-agent-system.ts';
-import { TranscriptRenderer } from '../render.ts';
-import type { TextOut } from './context.ts';
+import type { LiveEvent } from '../actors/live-event.ts';
+import type { Agent } from '../runtime/agent-handle.ts';
+import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import type { TextOut } from './io.ts';
+import { TranscriptRenderer } from './render.ts';
 
 /** The machines whose state changes the live view prints, by the name they are spawned under. */
 const machines = new Set(['agent', 'turn', 'step', 'toolBatch']);

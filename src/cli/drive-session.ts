@@ -1,10 +1,10 @@
-import type { LiveEvent } from '../../actors/live-event.ts';
-import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
-import type { AgentSystem } from '../../runtime/create-agent-system.ts';
-import { isEvent } from '../../session/types.ts';
-import { formatUsage } from '../render.ts';
-import { type CliIo, line, wantsColor } from './context.ts';
+import type { LiveEvent } from '../actors/live-event.ts';
+import type { Agent, RunResult } from '../runtime/agent-handle.ts';
+import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import { isEvent } from '../session/types.ts';
+import { type CliIo, line, personOut, wantsColor } from './io.ts';
 import { attachLiveView } from './live-view.ts';
+import { formatUsage } from './render.ts';
 
 export type DriveOptions = {
   io: CliIo;
@@ -21,6 +21,11 @@ export type DriveOptions = {
   epilogue?: string[];
 };
 
+/** The command that continues a session file: `agentchart resume FILE "<next message>"`. */
+export function resumeHint(sessionFile: string): string {
+  return `agentchart resume ${sessionFile} "<next message>"`;
+}
+
 /** Exit codes by stop reason: 0 only for a completed turn; 130 (like SIGINT) for a cancelled one. */
 export function exitCodeOf(result: RunResult): number {
   if (result.reason === 'completed') return 0;
@@ -33,7 +38,7 @@ export function exitCodeOf(result: RunResult): number {
  */
 export async function driveSession(options: DriveOptions): Promise<number> {
   const { io, json, system, agent } = options;
-  const ui = json ? io.stderr : io.stdout;
+  const ui = personOut(io, json);
   const view = attachLiveView({
     system,
     agent,
@@ -77,7 +82,7 @@ async function turnProblem(
     case 'model_error': {
       if (!data?.error) return 'the model failed';
       // Loaded only here: select-provider brings in the SDKs, which the demo and replay never need.
-      const { describeProviderError } = await import('../select-provider.ts');
+      const { describeProviderError } = await import('./select-provider.ts');
       return `the model failed: ${describeProviderError(data.error, providerName)}`;
     }
     case 'canceled':

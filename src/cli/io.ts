@@ -1,4 +1,4 @@
-import { AgentchartError } from '../../errors/agentchart-error.ts';
+import { AgentchartError } from '../errors/agentchart-error.ts';
 
 /** Somewhere the CLI writes text: `process.stdout`, `process.stderr`, or a test's capture. */
 export type TextOut = { write(chunk: string): unknown; isTTY?: boolean };
@@ -29,6 +29,11 @@ export class CliError extends AgentchartError {
     this.name = 'CliError';
     this.exitCode = options.exitCode ?? 1;
   }
+}
+
+/** Where text for the person at the terminal goes: stderr under `--json` (stdout carries only NDJSON then). */
+export function personOut(io: CliIo, json: boolean | undefined): TextOut {
+  return json ? io.stderr : io.stdout;
 }
 
 /** Writes one line. */

@@ -1,18 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
-import { type Clock, systemClock } from '../core/clock.ts';
-import { messageOf } from '../errors/describe-value.ts';
-import { loadRecording, RecordedSource } from '../inspector/recorded-source.ts';
-import { type InspectorServer, serveInspector, startInspector } from '../inspector/server.ts';
-import { scripted } from '../providers/scripted.ts';
-import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
-import { createAgentSystem } from '../runtime/create-agent-system.ts';
-import { fileStore } from '../session/file-store.ts';
-import { codingTools } from '../tools/coding-tools.ts';
-import type { AnyTool } from '../tools/define-tool.ts';
-import { type CliIo, line, type TextOut } from './commands/context.ts';
-import { demoScript, demoSteer, demoTask, demoWorkspace, steerTriggerCallId } from './demo.ts';
+import { rm } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import type { LiveEvent } from '../../actors/live-event.ts';
+import { type Clock, systemClock } from '../../core/clock.ts';
+import { messageOf } from '../../errors/describe-value.ts';
+import { loadRecording, RecordedSource } from '../../inspector/recorded-source.ts';
+import { type InspectorServer, serveInspector, startInspector } from '../../inspector/server.ts';
+import { scripted } from '../../providers/scripted.ts';
+import type { ModelEvent, ModelRequest, Provider } from '../../providers/types.ts';
+import { codingTools } from '../../tools/coding-tools.ts';
+import type { AnyTool } from '../../tools/define-tool.ts';
+import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo } from '../demo-scenario.ts';
+import { type CliIo, line, type TextOut } from '../io.ts';
 
 export type InspectOptions = {
   /** A session log (.jsonl) to show read-only; without it, a scripted demo agent runs live. */
@@ -86,22 +84,14 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
 }
 
 async function runLiveDemo(port: number, out: TextOut, options: InspectOptions): Promise<number> {
-  const root = await mkdtemp(join(tmpdir(), 'agentchart-inspect-'));
-  const workspace = join(root, 'workspace');
-  for (const [path, content] of Object.entries(demoWorkspace)) {
-    await mkdir(dirname(join(workspace, path)), { recursive: true });
-    await writeFile(join(workspace, path), content);
-  }
+  const { root, workspace } = await prepareDemo('agentchart-inspect-');
   const pace = options.pace ?? true;
   const model = scripted(demoScript(), { clock: systemClock, chunkSize: pace ? 4 : 8 });
-  const system = createAgentSystem({
+  const system = demoSystem({
+    root,
+    workspace,
     model: pace ? paced(model, systemClock, 35) : model,
     tools: pace ? codingTools().map((tool) => slowed(tool, systemClock, 600)) : codingTools(),
-    store: fileStore(root),
-    cwd: workspace,
-    permissionMode: 'bypass',
-    clock: systemClock,
-    projectInstructions: false,
   });
   let connected!: () => void;
   const firstClient = new Promise<void>((resolve) => (connected = resolve));
@@ -140,10 +130,9 @@ async function runLiveDemo(port: number, out: TextOut, options: InspectOptions):
   return 0;
 }
 
-async function steerWhileTestsRun(events: AsyncIterable<{ type: string }>, steer: () => void): Promise<void> {
+async function steerWhileTestsRun(events: AsyncIterable<LiveEvent>, steer: () => void): Promise<void> {
   for await (const event of events) {
-    const logged = event as { type: string; event?: { type: string; data: { callId?: unknown } } };
-    if (logged.event?.type !== 'tool.started' || logged.event.data.callId !== steerTriggerCallId) continue;
+    if (!isSteerMoment(event)) continue;
     try {
       steer();
     } catch (error) {

@@ -1,0 +1,103 @@
+// The one place the CLI turns flags into an agent system: workspace, model, permission mode, where session
+// logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
+import { stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
+import type { Provider } from '../providers/types.ts';
+import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
+import type { SessionStore } from '../session/types.ts';
+import { codingTools } from '../tools/coding-tools.ts';
+import { taskTool } from '../tools/task.ts';
+import { CliError, type CliIo, line } from './io.ts';
+import { promptApprover } from './prompt-approver.ts';
+import { selectProvider } from './select-provider.ts';
+
+/** The flags of the commands that run agents: `run`, `resume` and `job`. */
+export type AgentFlags = {
+  cwd?: string;
+  provider?: string;
+  model?: string;
+  mode?: PermissionMode;
+  yes?: boolean;
+  json?: boolean;
+};
+
+/** The workspace directory (`--cwd`, or the one a session recorded), checked to exist. */
+export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '--cwd'): Promise<string> {
+  const dir = resolve(io.cwd, cwd ?? '.');
+  const info = await stat(dir).catch((error: unknown) => {
+    throw new CliError(`the workspace ${dir} (${label}) does not exist`, { exitCode: 2, cause: error });
+  });
+  if (!info.isDirectory())
+    throw new CliError(`the workspace ${dir} (${label}) is not a directory`, { exitCode: 2 });
+  return dir;
+}
+
+/** The model from flags and environment, or a `CliError` (exit 2) carrying the guidance text. */
+export function providerFor(
+  io: CliIo,
+  flags: AgentFlags,
+  fallbackModel?: string,
+): { provider: Provider; description: string } {
+  const choice = selectProvider({
+    provider: flags.provider,
+    model: flags.model ?? fallbackModel,
+    env: io.env,
+  });
+  if ('error' in choice) throw new CliError(choice.error, { exitCode: 2 });
+  return choice;
+}
+
+/**
+ * The permission mode: `--mode`, else `--yes` (accept-edits), else the mode a resumed session recorded,
+ * else the runtime's default.
+ */
+export function permissionModeOf(flags: AgentFlags, recorded?: PermissionMode): PermissionMode {
+  return flags.mode ?? (flags.yes ? 'accept-edits' : (recorded ?? defaultPermissionMode));
+}
+
+/** Where the CLI keeps a workspace's session logs unless told otherwise. */
+export function sessionsFolder(cwd: string): string {
+  return join(cwd, '.agentchart', 'sessions');
+}
+
+export type CliSystemOptions = {
+  io: CliIo;
+  provider: Provider;
+  store: SessionStore;
+  cwd: string;
+  mode: PermissionMode;
+  /**
+   * Whether calls that need approval are asked about on the terminal (when stdin is one). `job` says no:
+   * its agents run side by side, so nobody is asked and such calls are denied (headless).
+   */
+  prompt: boolean;
+};
+
+/**
+ * An agent system for the CLI: the coding tools and `task`, the chosen mode, and an approver that asks on
+ * the terminal when stdin is one. Without a terminal a call that would ask is denied; that is said once.
+ * Contract: call `closePrompt()` when done, so the terminal's input is released.
+ */
+export function cliAgentSystem(options: CliSystemOptions): { system: AgentSystem; closePrompt: () => void } {
+  const { io, mode } = options;
+  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass' && mode !== 'plan';
+  const prompt = interactive ? promptApprover({ input: io.stdin, output: io.stderr }) : undefined;
+  if (options.prompt && !interactive && (mode === 'default' || mode === 'accept-edits')) {
+    const asks = mode === 'default' ? 'edits and commands' : 'commands';
+    line(
+      io.stderr,
+      `agentchart: stdin is not a terminal, so nobody can approve tool calls: ${asks} will be denied ` +
+        '(use --yes for accept-edits or --mode bypass to allow them).',
+    );
+  }
+  const system = createAgentSystem({
+    model: options.provider,
+    tools: [...codingTools(), taskTool()],
+    store: options.store,
+    cwd: options.cwd,
+    permissionMode: mode,
+    ...(prompt ? { approve: prompt.approve } : {}),
+  });
+  return { system, closePrompt: () => prompt?.close() };
+}

@@ -1,0 +1,29 @@
+import type { AnyTool } from '../tools/define-tool.ts';
+
+/**
+ * How much the agent may do without asking:
+ * - `plan`: read-only. Tools with access `read` or `none` run; `write` and `exec` are denied (and not offered).
+ * - `default`: `read`/`none` run; `write` and `exec` ask the host.
+ * - `accept-edits`: `read`/`none`/`write` run; `exec` asks.
+ * - `bypass`: everything runs.
+ *
+ * What each mode decides for each tool access is `decideByMode` (decide.ts).
+ */
+export type PermissionMode = 'plan' | 'default' | 'accept-edits' | 'bypass';
+
+/** Every mode, strictest first. */
+export const permissionModes: readonly PermissionMode[] = ['plan', 'default', 'accept-edits', 'bypass'];
+
+/** The mode of a system (and of the CLI) that names none. */
+export const defaultPermissionMode: PermissionMode = 'default';
+
+/** The stricter of two permission modes (a subagent never runs looser than its parent). */
+export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {
+  return permissionModes.indexOf(a) <= permissionModes.indexOf(b) ? a : b;
+}
+
+/** The tools a model is offered in a mode: plan mode offers only tools with access `read` or `none`. */
+export function toolsOfferedInMode<T extends AnyTool>(tools: readonly T[], mode: PermissionMode): T[] {
+  if (mode !== 'plan') return [...tools];
+  return tools.filter((tool) => tool.access === 'read' || tool.access === 'none');
+}

@@ -1,0 +1,101 @@
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { ConfigError } from '../errors/config-error.ts';
+
+/**
+ * A rule naming a tool, optionally narrowed by a pattern: `read_file` (every call), `bash(npm test*)`,
+ * `write_file(src/**)`. See `matchesRule` for how patterns match.
+ */
+export type PermissionRule = string;
+
+export type ParsedRule = { tool: string; pattern: string | undefined };
+
+const rulePattern = /^([A-Za-z0-9_-]{1,64})(?:\((.*)\))?$/s;
+
+/**
+ * What is wrong with a rule, or `undefined` when it is well formed. The options schema refuses a bad rule
+ * with this text when the host passes it in, so a decision never meets one.
+ */
+export function ruleProblem(rule: string): string | undefined {
+  const parts = rulePattern.exec(rule.trim());
+  if (parts === null) {
+    return (
+      'write a tool name ("read_file") or a tool name with a pattern in parentheses ' +
+      '("bash(npm test*)", "write_file(src/**)")'
+    );
+  }
+  if (parts[2] !== undefined && parts[2].trim() === '') return 'the pattern in parentheses is empty';
+  return undefined;
+}
+
+/** Parses `tool` or `tool(pattern)`; throws a `ConfigError` saying what is wrong with a malformed rule. */
+export function parseRule(rule: PermissionRule): ParsedRule {
+  const problem = ruleProblem(rule);
+  if (problem !== undefined) {
+    throw new ConfigError(`Malformed permission rule ${JSON.stringify(rule)}: ${problem}.`);
+  }
+  const parts = rulePattern.exec(rule.trim())!;
+  return { tool: parts[1]!, pattern: parts[2]?.trim() };
+}
+
+export function formatRule(rule: ParsedRule): string {
+  return rule.pattern === undefined ? rule.tool : `${rule.tool}(${rule.pattern})`;
+}
+
+/**
+ * Whether a rule covers a call.
+ *
+ * - A rule without a pattern covers every call of its tool.
+ * - For a call whose input has a string `command` (the `bash` tool), the pattern is matched against the
+ *   whole command, trimmed: `*` stands for any run of characters (spaces and `/` included), every other
+ *   character is literal, and the match is anchored at both ends. `bash(npm test*)` covers `npm test` and
+ *   `npm test -- --watch`, not `npx npm test`.
+ * - For any other call the pattern is a picomatch glob (`dot: true`) matched against the `path` argument
+ *   made workspace-relative and normalised (`./src/a.ts` and `<cwd>/src/a.ts` are `src/a.ts`); a call
+ *   without `path` is matched as `.`. A path that climbs out with `..` is never covered.
+ *
+ * `decidePermission` adds one more check for allow rules on commands: see there.
+ */
+export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, cwd?: string): boolean {
+  if (rule.tool !== toolName) return false;
+  if (rule.pattern === undefined) return true;
+  const command = stringArgument(input, 'command');
+  if (command !== undefined) return commandMatcher(rule.pattern)(command.trim());
+  const subject = ruleSubjectPath(stringArgument(input, 'path'), cwd);
+  return subject !== undefined && picomatch(rule.pattern, { dot: true })(subject);
+}
+
+/** The call's argument `name` when it is a string (rules read `command` and `path`). */
+export function stringArgument(input: unknown, name: string): string | undefined {
+  if (typeof input !== 'object' || input === null) return undefined;
+  const value = (input as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function ruleSubjectPath(given: string | undefined, cwd: string | undefined): string | undefined {
+  let subject = given ?? '.';
+  if (path.isAbsolute(subject)) {
+    if (cwd === undefined) return undefined;
+    subject = path.relative(cwd, subject);
+  }
+  const normalised = path.posix.normalize(subject.split(path.sep).join('/')).replace(/\/$/, '');
+  if (normalised === '..' || normalised.startsWith('../') || path.posix.isAbsolute(normalised))
+    return undefined;
+  return normalised === '' ? '.' : normalised;
+}
+
+const commandMatchers = new Map<string, (command: string) => boolean>();
+
+function commandMatcher(pattern: string): (command: string) => boolean {
+  let matcher = commandMatchers.get(pattern);
+  if (matcher === undefined) {
+    const source = pattern
+      .split('*')
+      .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*');
+    const regex = new RegExp(`^${source}$`, 's');
+    matcher = (command) => regex.test(command);
+    commandMatchers.set(pattern, matcher);
+  }
+  return matcher;
+}
