@@ -1,11 +1,11 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { walkFiles } from './file-walk.ts';
-import { failure, guardFileErrors } from './tool-failure.ts';
+import { atWorkspacePath, failure } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
-import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
+import { where } from './workspace.ts';
 
 export type GlobOptions = {
   /** Most paths returned (default 1000). */
@@ -46,31 +46,31 @@ export function globTool(options: GlobOptions = {}) {
     input,
     access: 'read',
     concurrencySafe: true,
-    run: (args, ctx) => {
-      const given = args.path ?? '.';
-      return guardFileErrors(given, async () => {
-        const problem = globPatternProblem(args.pattern);
-        if (problem !== undefined) return failure(problem);
-        const rootReal = await realpath(ctx.cwd);
-        const base = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
-        if (!(await stat(base)).isDirectory()) return failure(`${given} is a file; path must be a folder.`);
-        const baseRelative = toWorkspacePath(rootReal, base);
-        const files = await walkFiles({
-          rootReal,
-          baseRelative,
-          patterns: [args.pattern],
-          signal: ctx.signal,
-        });
-        if (files.length === 0)
-          return `No files match ${JSON.stringify(args.pattern)} in ${where(baseRelative)}.`;
-        const shown = files.slice(0, maxResults);
-        if (files.length > maxResults) {
-          shown.push(
-            `\n[Showing the first ${maxResults} of ${files.length} files. Narrow the pattern or the path.]`,
-          );
-        }
-        return shown.join('\n');
-      });
+    run: async (args, ctx) => {
+      const problem = globPatternProblem(args.pattern);
+      if (problem !== undefined) return failure(problem);
+      return atWorkspacePath(
+        ctx.cwd,
+        args.path,
+        async ({ given, rootReal, real, relative: baseRelative }) => {
+          if (!(await stat(real)).isDirectory()) return failure(`${given} is a file; path must be a folder.`);
+          const files = await walkFiles({
+            rootReal,
+            baseRelative,
+            patterns: [args.pattern],
+            signal: ctx.signal,
+          });
+          if (files.length === 0)
+            return `No files match ${JSON.stringify(args.pattern)} in ${where(baseRelative)}.`;
+          const shown = files.slice(0, maxResults);
+          if (files.length > maxResults) {
+            shown.push(
+              `\n[Showing the first ${maxResults} of ${files.length} files. Narrow the pattern or the path.]`,
+            );
+          }
+          return shown.join('\n');
+        },
+      );
     },
   });
 }

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { flag, must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
@@ -8,9 +8,9 @@ import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgr
 import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
 import { byteLength, truncateLine } from './output-cap.ts';
 import { describeKind } from './regular-file.ts';
-import { failure, guardFileErrors } from './tool-failure.ts';
+import { atWorkspacePath, failure } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
-import { resolveInWorkspace, toWorkspacePath, where } from './workspace.ts';
+import { where } from './workspace.ts';
 
 export type GrepOptions = {
   /** Use ripgrep when `rg` is on PATH (default true); false forces the JavaScript search. */
@@ -71,41 +71,41 @@ export function grepTool(options: GrepOptions = {}) {
     input,
     access: 'read',
     concurrencySafe: true,
-    run: (args, ctx) => {
-      const given = args.path ?? '.';
-      return guardFileErrors(given, async () => {
-        // Both engines read the same syntax; a pattern the linear-time engine refuses runs nowhere.
-        const compiled = compilePattern(args.pattern);
-        if (typeof compiled === 'string') return failure(compiled);
-        const rootReal = await realpath(ctx.cwd);
-        const target = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
-        const targetRelative = toWorkspacePath(rootReal, target);
-        const info = await stat(target);
-        const kind = describeKind(info);
-        // ripgrep would open a FIFO named on its command line and wait for a writer.
-        if (kind !== undefined && !info.isDirectory()) {
-          return failure(`${targetRelative} is ${kind}; grep searches regular files and folders only.`);
-        }
-        const query: GrepQuery = {
-          rootReal,
-          targetRelative,
-          targetIsFile: info.isFile(),
-          pattern: args.pattern,
-          glob: args.glob,
-          context: args.context ?? 0,
-          maxHits: maxLines,
-          signal: ctx.signal,
-          onProgress: ctx.onProgress,
-        };
-        const { outcome, engine } = await search(query, useRipgrep);
-        // The model reads the same output from either engine; a host watching live may want to know.
-        ctx.onProgress({ type: 'grep.engine', engine });
-        if ('error' in outcome) return failure(outcome.error);
-        if (outcome.hits.length === 0) {
-          return `No matches for ${JSON.stringify(args.pattern)} in ${where(query.targetRelative)}.`;
-        }
-        return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes });
-      });
+    run: async (args, ctx) => {
+      // Both engines read the same syntax; a pattern the linear-time engine refuses runs nowhere.
+      const compiled = compilePattern(args.pattern);
+      if (typeof compiled === 'string') return failure(compiled);
+      return atWorkspacePath(
+        ctx.cwd,
+        args.path,
+        async ({ rootReal, real: target, relative: targetRelative }) => {
+          const info = await stat(target);
+          const kind = describeKind(info);
+          // ripgrep would open a FIFO named on its command line and wait for a writer.
+          if (kind !== undefined && !info.isDirectory()) {
+            return failure(`${targetRelative} is ${kind}; grep searches regular files and folders only.`);
+          }
+          const query: GrepQuery = {
+            rootReal,
+            targetRelative,
+            targetIsFile: info.isFile(),
+            pattern: args.pattern,
+            glob: args.glob,
+            context: args.context ?? 0,
+            maxHits: maxLines,
+            signal: ctx.signal,
+            onProgress: ctx.onProgress,
+          };
+          const { outcome, engine } = await search(query, useRipgrep);
+          // The model reads the same output from either engine; a host watching live may want to know.
+          ctx.onProgress({ type: 'grep.engine', engine });
+          if ('error' in outcome) return failure(outcome.error);
+          if (outcome.hits.length === 0) {
+            return `No matches for ${JSON.stringify(args.pattern)} in ${where(query.targetRelative)}.`;
+          }
+          return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes });
+        },
+      );
     },
   });
 }

@@ -1,12 +1,11 @@
-import { readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { compareText } from './file-walk.ts';
-import { failure, guardFileErrors } from './tool-failure.ts';
+import { atWorkspacePath, failure } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
-import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ListDirOptions = {
   /** Most entries listed (default 1000). */
@@ -30,11 +29,8 @@ export function listDirTool(options: ListDirOptions = {}) {
     input,
     access: 'read',
     concurrencySafe: true,
-    run: (args, ctx) => {
-      const given = args.path ?? '.';
-      return guardFileErrors(given, async () => {
-        const folder = await resolveInWorkspace(ctx.cwd, given, { mustExist: true });
-        const shown = toWorkspacePath(await realpath(ctx.cwd), folder);
+    run: (args, ctx) =>
+      atWorkspacePath(ctx.cwd, args.path, async ({ real: folder, relative: shown }) => {
         if (!(await stat(folder)).isDirectory())
           return failure(`${shown} is a file, not a folder; use read_file.`);
         const entries = (await readdir(folder, { withFileTypes: true })).sort((a, b) =>
@@ -54,7 +50,6 @@ export function listDirTool(options: ListDirOptions = {}) {
           );
         }
         return lines.join('\n');
-      });
-    },
+      }),
   });
 }

@@ -1,5 +1,7 @@
+import { realpath } from 'node:fs/promises';
 import { WorkspaceError } from '../errors/workspace-error.ts';
 import type { ToolOutput } from './define-tool.ts';
+import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 /** A result the model reads as a failure it can correct. */
 export function failure(message: string): ToolOutput {
@@ -33,4 +35,24 @@ export async function guardFileErrors(
     if (meaning !== undefined) return failure(`${JSON.stringify(userPath)} ${meaning}.`);
     throw error;
   }
+}
+
+/** A path the model named, resolved: as given, the real workspace root, the real path, and the path shown. */
+export type WorkspaceTarget = { given: string; rootReal: string; real: string; relative: string };
+
+/**
+ * Runs `work` on a path the model named (the workspace root when it named none), resolved inside the
+ * workspace and required to exist; a path that is refused becomes the result the model reads.
+ */
+export function atWorkspacePath(
+  cwd: string,
+  path: string | undefined,
+  work: (target: WorkspaceTarget) => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  const given = path ?? '.';
+  return guardFileErrors(given, async () => {
+    const rootReal = await realpath(cwd);
+    const real = await resolveInWorkspace(cwd, given, { mustExist: true });
+    return work({ given, rootReal, real, relative: toWorkspacePath(rootReal, real) });
+  });
 }
