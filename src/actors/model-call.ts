@@ -1,6 +1,6 @@
 import { fromCallback } from 'xstate';
 import { messageOf } from '../errors/describe-value.ts';
-import type { ModelCallCommand, StepEvent } from '../machines/step.ts';
+import type { ModelCallCommand, StepEvent } from '../machines/step-types.ts';
 import type { ModelRequest, Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { toErrorData } from './error-data.ts';
