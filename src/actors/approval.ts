@@ -1,7 +1,8 @@
 import { fromCallback } from 'xstate';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
-import type { Resolve } from './resolve.ts';
+import type { DependenciesOf } from './dependencies.ts';
 
 export type ApprovalRequest = { agentId: string; callId: string; tool: string; input: unknown };
 export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
@@ -24,10 +25,12 @@ export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) |
  * a promise) lets the call run. Anything else denies, with the reason logged in `approval.decided`:
  * `'deny'`, any other value (`false`, `undefined`, `'DENY'`), a throw or a rejection.
  */
-export function createApprovalActor(depsOf: Resolve<{ agentId: string; approver: Approver | undefined }>) {
-  return fromCallback<{ type: 'noop' }, { callId: string; name: string; input: unknown }>(
-    ({ input, sendBack, self }) => {
-      const { agentId, approver } = depsOf(self);
+export function createApprovalActor(
+  depsOf: DependenciesOf<{ agentId: string; approver: Approver | undefined }>,
+) {
+  return fromCallback<{ type: 'noop' }, AgentKeyed & { callId: string; name: string; input: unknown }>(
+    ({ input, sendBack }) => {
+      const { agentId, approver } = depsOf(input.agentKey);
       if (approver === undefined || approver === 'manual') return;
       let live = true;
       const { callId } = input;

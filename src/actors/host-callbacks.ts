@@ -1,13 +1,14 @@
 import { fromCallback } from 'xstate';
 import type { AgentEvent, SetupStage } from '../machines/agent.ts';
-import type { Resolve } from './resolve.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
+import type { DependenciesOf } from './dependencies.ts';
 
 /** Runs one setup stage (or its undo) through the given functions and reports the outcome as an event. */
 export function createStageActor(
-  depsOf: Resolve<(stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>>,
+  depsOf: DependenciesOf<(stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>>,
 ) {
-  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack, self }) => {
-    const run = depsOf(self);
+  return fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(({ input, sendBack }) => {
+    const run = depsOf(input.agentKey);
     let live = true;
     const answer = (event: AgentEvent) => {
       if (live) sendBack(event);
@@ -26,10 +27,10 @@ export function createStageActor(
 
 /** Runs an undo; an undo that fails is reported to the host but rollback goes on with the next one. */
 export function createUndoActor(
-  depsOf: Resolve<{ undo: (stage: SetupStage) => Promise<void>; onError: (error: unknown) => void }>,
+  depsOf: DependenciesOf<{ undo: (stage: SetupStage) => Promise<void>; onError: (error: unknown) => void }>,
 ) {
-  return fromCallback<{ type: 'noop' }, { stage: SetupStage }>(({ input, sendBack, self }) => {
-    const { undo, onError } = depsOf(self);
+  return fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(({ input, sendBack }) => {
+    const { undo, onError } = depsOf(input.agentKey);
     let live = true;
     Promise.resolve()
       .then(() => undo(input.stage))
@@ -45,10 +46,10 @@ export function createUndoActor(
 
 /** The last dispose stage: unregister and close; reports `revoke.done` whatever happens. */
 export function createRevokeActor(
-  depsOf: Resolve<{ revoke: () => Promise<void>; onError: (error: unknown) => void }>,
+  depsOf: DependenciesOf<{ revoke: () => Promise<void>; onError: (error: unknown) => void }>,
 ) {
-  return fromCallback<{ type: 'noop' }, Record<string, never>>(({ sendBack, self }) => {
-    const { revoke, onError } = depsOf(self);
+  return fromCallback<{ type: 'noop' }, AgentKeyed>(({ input, sendBack }) => {
+    const { revoke, onError } = depsOf(input.agentKey);
     let live = true;
     Promise.resolve()
       .then(revoke)

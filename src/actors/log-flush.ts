@@ -1,17 +1,19 @@
 import { fromCallback } from 'xstate';
-import type { SessionLog } from '../session/session-log.ts';
-import type { Resolve } from './resolve.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
+import type { DependenciesOf } from './dependencies.ts';
 
 /**
  * The flush barrier as an actor: sends `log.flushed` once everything appended so far is in the store.
  * A store failure is reported through `onError` (the host sees it and pending runs reject); the barrier
  * still opens so that cancel and dispose can finish.
  */
-export function createLogFlushActor(depsOf: Resolve<{ log: SessionLog; onError: (error: unknown) => void }>) {
-  return fromCallback<{ type: 'noop' }, Record<string, never>>(({ sendBack, self }) => {
-    const { log, onError } = depsOf(self);
+export function createLogFlushActor(
+  depsOf: DependenciesOf<{ flush: () => Promise<void>; onError: (error: unknown) => void }>,
+) {
+  return fromCallback<{ type: 'noop' }, AgentKeyed>(({ input, sendBack }) => {
+    const { flush, onError } = depsOf(input.agentKey);
     let live = true;
-    log.flush().then(
+    flush().then(
       () => {
         if (live) sendBack({ type: 'log.flushed' });
       },

@@ -1,16 +1,17 @@
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { CancelCause, LogEntry } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import type { InboxItem } from './inbox.ts';
 import { isNextStepItem } from './inbox.ts';
 import { logNothing } from './log-action.ts';
-import type { StepInput } from './step.ts';
+import type { StepSettings } from './step.ts';
 import { type TurnDoneEvent, type TurnInput, type TurnLimits, turnMachine } from './turn.ts';
 
 /** The ordered stages of creating an agent. Each one that completes can be undone. */
 export const setupStages = ['session', 'tools', 'publish'] as const;
 export type SetupStage = (typeof setupStages)[number];
 
-export type AgentInput = {
+export type AgentInput = AgentKeyed & {
   agentId: string;
   /** The number of the last turn already in the log (0 for a new session). */
   lastTurn: number;
@@ -18,7 +19,8 @@ export type AgentInput = {
   inbox: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
-  step: Omit<StepInput, 'turn' | 'step' | 'toolNames' | 'systemHash'>;
+  /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
+  step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
 };
 
 export type AgentEvent =
@@ -81,10 +83,10 @@ export const agentMachine = setup({
   actors: {
     turn: turnMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    setupStage: fromCallback<{ type: 'noop' }, { stage: SetupStage }>(() => {}),
-    undoStage: fromCallback<{ type: 'noop' }, { stage: SetupStage }>(() => {}),
-    logFlush: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
-    revoke: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
+    setupStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -123,6 +125,7 @@ export const agentMachine = setup({
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
       const input: TurnInput = {
+        agentKey: context.agentKey,
         turn,
         followups: context.inbox.filter((item) => !isNextStepItem(item)),
         nextStep: context.inbox.filter(isNextStepItem),
@@ -182,22 +185,31 @@ export const agentMachine = setup({
       },
       states: {
         session: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'session' } }),
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('setupStage', {
+              id: 'stage',
+              input: { agentKey: context.agentKey, stage: 'session' },
+            }),
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
           on: stageDone('#agent.creating.tools'),
         },
         tools: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'tools' } }),
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('setupStage', {
+              id: 'stage',
+              input: { agentKey: context.agentKey, stage: 'tools' },
+            }),
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
           on: stageDone('#agent.creating.publish'),
         },
         publish: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'publish' } }),
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('setupStage', {
+              id: 'stage',
+              input: { agentKey: context.agentKey, stage: 'publish' },
+            }),
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
           on: stageDone('#agent.ready'),
@@ -218,7 +230,11 @@ export const agentMachine = setup({
       ],
       entry: enqueueActions(({ context, enqueue }) => {
         const stage = context.completedStages.at(-1);
-        if (stage) enqueue.spawnChild('undoStage', { id: `undo:${stage}`, input: { stage } });
+        if (stage)
+          enqueue.spawnChild('undoStage', {
+            id: `undo:${stage}`,
+            input: { agentKey: context.agentKey, stage },
+          });
       }),
       on: {
         'undo.done': {
@@ -278,7 +294,9 @@ export const agentMachine = setup({
         flushing: {
           entry: [
             { type: 'log', params: { type: 'session.end', data: { reason: 'disposed' } } satisfies LogEntry },
-            enqueueActions(({ enqueue }) => enqueue.spawnChild('logFlush', { id: 'flush', input: {} })),
+            enqueueActions(({ context, enqueue }) =>
+              enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
+            ),
           ],
           on: {
             'log.flushed': {
@@ -288,7 +306,9 @@ export const agentMachine = setup({
           },
         },
         revoking: {
-          entry: enqueueActions(({ enqueue }) => enqueue.spawnChild('revoke', { id: 'revoke', input: {} })),
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('revoke', { id: 'revoke', input: { agentKey: context.agentKey } }),
+          ),
           on: {
             'revoke.done': {
               target: '#agent.disposed',

@@ -2,12 +2,12 @@
 // turn exchange.
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { BatchDoneEvent } from './tool-batch-types.ts';
 
-/** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
-export type StepInput = {
-  turn: number;
+/** How the steps of a turn behave: what the turn passes on to its step actor, as the agent set it. */
+export type StepSettings = {
   model: string;
   toolNames: string[];
   systemHash: string;
@@ -16,6 +16,9 @@ export type StepInput = {
   /** Seeds the deterministic backoff jitter (the agent id is a good one). */
   jitterKey: string;
 };
+
+/** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
+export type StepInput = AgentKeyed & StepSettings & { turn: number };
 
 export type ModelDoneEvent = {
   type: 'model.done';

@@ -1,6 +1,7 @@
 import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import { emptyUsage } from '../providers/types.ts';
 import type { LogEntry } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { defaultRetryPolicy, retryDelay } from './retry-policy.ts';
@@ -24,6 +25,7 @@ export type {
   StepInput,
   StepOutcome,
   StepOutput,
+  StepSettings,
 } from './step-types.ts';
 
 const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
@@ -62,7 +64,7 @@ export const stepMachine = setup({
   types: {} as { context: StepContext; events: StepEvent; input: StepInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    modelCall: fromCallback<ModelCallCommand, Record<string, never>>(() => {}),
+    modelCall: fromCallback<ModelCallCommand, AgentKeyed>(() => {}),
     retryTimer: fromCallback<{ type: 'noop' }, { delayMs: number }>(() => {}),
     toolBatch: toolBatchMachine,
   },
@@ -109,10 +111,11 @@ export const stepMachine = setup({
   context: ({ input }) => ({ ...input, ...freshStep(0), retry: input.retry ?? defaultRetryPolicy }),
   // Spawned once per turn, before any step: the model-call actor and the tool batch wait for work.
   entry: enqueueActions(({ context, enqueue }) => {
-    enqueue.spawnChild('modelCall', { id: 'model', input: {} });
+    const { agentKey, turn } = context;
+    enqueue.spawnChild('modelCall', { id: 'model', input: { agentKey } });
     enqueue.spawnChild('toolBatch', {
       id: 'batch',
-      input: { turn: context.turn, maxParallel: context.maxParallelTools },
+      input: { agentKey, turn, maxParallel: context.maxParallelTools },
     });
   }),
   initial: 'idle',

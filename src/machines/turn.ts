@@ -2,13 +2,14 @@ import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
 import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import type { InboxItem } from './inbox.ts';
 import { logNothing } from './log-action.ts';
-import { type StepDoneEvent, type StepInput, type StepOutcome, stepMachine } from './step.ts';
+import { type StepDoneEvent, type StepOutcome, type StepSettings, stepMachine } from './step.ts';
 
 export type TurnLimits = { maxSteps: number; maxUnknownToolCalls: number };
 
-export type TurnInput = {
+export type TurnInput = AgentKeyed & {
   turn: number;
   /** Follow-ups this turn answers, claimed when it starts. */
   followups: InboxItem[];
@@ -16,7 +17,7 @@ export type TurnInput = {
   nextStep: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
-  step: Omit<StepInput, 'turn'>;
+  step: StepSettings;
 };
 
 export type TurnEvent =
@@ -78,8 +79,8 @@ export const turnMachine = setup({
   actors: {
     step: stepMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    preStepHook: fromCallback<{ type: 'noop' }, { turn: number; step: number }>(() => {}),
-    logFlush: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
+    preStepHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
+    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -119,6 +120,7 @@ export const turnMachine = setup({
 }).createMachine({
   id: 'turn',
   context: ({ input }) => ({
+    agentKey: input.agentKey,
     turn: input.turn,
     followups: input.followups,
     limits: input.limits,
@@ -165,7 +167,10 @@ export const turnMachine = setup({
         'claimFollowups',
         // One step actor serves every step of the turn; `step.begin` starts each one.
         enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('step', { id: 'step', input: { ...context.step, turn: context.turn } }),
+          enqueue.spawnChild('step', {
+            id: 'step',
+            input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
+          }),
         ),
       ],
       always: 'preStep',
@@ -179,7 +184,7 @@ export const turnMachine = setup({
           entry: enqueueActions(({ context, enqueue }) =>
             enqueue.spawnChild('preStepHook', {
               id: 'hook',
-              input: { turn: context.turn, step: context.stepCount + 1 },
+              input: { agentKey: context.agentKey, turn: context.turn, step: context.stepCount + 1 },
             }),
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
@@ -267,7 +272,9 @@ export const turnMachine = setup({
             },
           }),
         },
-        enqueueActions(({ enqueue }) => enqueue.spawnChild('logFlush', { id: 'flush', input: {} })),
+        enqueueActions(({ context, enqueue }) =>
+          enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
+        ),
       ],
       on: { 'log.flushed': 'done', 'turn.cancel': { actions: 'clearPendingIfAsked' } },
     },
