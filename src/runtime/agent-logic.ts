@@ -1,15 +1,17 @@
-import { type Approver, createApprovalActor } from '../actors/approval.ts';
-import { createRevokeActor, createStageActor, createUndoActor } from '../actors/host-callbacks.ts';
+import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import type { Publish } from '../actors/live-event.ts';
-import { createLogFlushActor } from '../actors/log-flush.ts';
+import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.ts';
-import { createPreStepHookActor, type PreStepHook } from '../actors/pre-step-hook.ts';
+import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
+import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
+import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
 import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
+import { createUndoStageActor, type UndoStageDeps } from '../actors/undo-stage.ts';
 import type { Clock } from '../core/clock.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { agentMachine, type SetupStage } from '../machines/agent.ts';
+import { agentMachine } from '../machines/agent.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
@@ -30,20 +32,18 @@ export type AgentLogicDeps = {
   revoke: () => Promise<void>;
 };
 
-type OnError = (error: unknown) => void;
-
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
 type AgentPorts = {
   append: (entry: LogEntry) => void;
   modelCall: ModelCallDeps;
   toolCall: ToolCallDeps;
   toolCheck: ToolCheckDeps;
-  approval: { agentId: string; approver: Approver | undefined };
-  preStep: { agentId: string; hook: PreStepHook | undefined };
-  flush: { flush: () => Promise<void>; onError: OnError };
-  stage: (stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>;
-  undo: { undo: (stage: SetupStage) => Promise<void>; onError: OnError };
-  revoke: { revoke: () => Promise<void>; onError: OnError };
+  approval: ApprovalDeps;
+  preStep: PreStepHookDeps;
+  flush: LogFlushDeps;
+  stage: RunStage;
+  undo: UndoStageDeps;
+  revoke: RevokeDeps;
 };
 
 function portsFor(deps: AgentLogicDeps): AgentPorts {
@@ -176,8 +176,8 @@ export class AgentLogic {
       actors: {
         turn,
         logFlush: flush,
-        setupStage: createStageActor((key) => ports(key).stage),
-        undoStage: createUndoActor((key) => ports(key).undo),
+        setupStage: createSetupStageActor((key) => ports(key).stage),
+        undoStage: createUndoStageActor((key) => ports(key).undo),
         revoke: createRevokeActor((key) => ports(key).revoke),
       },
     });
