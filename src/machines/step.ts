@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import { emptyUsage } from '../providers/types.ts';
 import type { LogEntry } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
@@ -70,13 +70,12 @@ export const stepMachine = setup({
   },
   actions: {
     log: logNothing,
-    recordResponse: assign(({ context, event }) =>
-      event.type === 'model.done'
-        ? { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason }
-        : context,
-    ),
+    recordResponse: assign(({ event }) => {
+      assertEvent(event, 'model.done');
+      return { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason };
+    }),
     logResponse: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'model.done') return;
+      assertEvent(event, 'model.done');
       const data = {
         text: event.text,
         toolCalls: event.toolCalls,
@@ -102,7 +101,10 @@ export const stepMachine = setup({
     abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
   },
   guards: {
-    answerHasToolCalls: ({ event }) => event.type === 'model.done' && event.toolCalls.length > 0,
+    answerHasToolCalls: ({ event }) => {
+      assertEvent(event, 'model.done');
+      return event.toolCalls.length > 0;
+    },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamedText.length > 0,
   },

@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { LogEntry, LogEventData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
@@ -86,6 +86,12 @@ export const toolBatchMachine = setup({
         calls: context.calls.map((call, i) => (committed.has(i) ? { ...call, committed: true } : call)),
       });
     }),
+    /** A call reported its result: its actor is done, and the result waits for its turn to be committed. */
+    settle: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'tool.settled');
+      enqueue.stopChild(`call:${event.callId}`);
+      enqueue.assign({ calls: settleCall(context.calls, event.callId, event) });
+    }),
     /** Begins every call the plan allows now: asks for approval or starts the tool. */
     beginCalls: enqueueActions(({ context, enqueue }) => {
       const indexes = callsToBegin(context.calls, context.maxParallel);
@@ -114,9 +120,10 @@ export const toolBatchMachine = setup({
   guards: {
     allCommitted: ({ context }) => allCommitted(context.calls),
     awaitingApproval: ({ context }) => context.calls.some((call) => call.phase === 'awaitingApproval'),
-    isAwaitingApproval: ({ context, event }) =>
-      'callId' in event &&
-      context.calls.some((c) => c.callId === event.callId && c.phase === 'awaitingApproval'),
+    isAwaitingApproval: ({ context, event }) => {
+      assertEvent(event, ['tool.approve', 'tool.deny']);
+      return context.calls.some((c) => c.callId === event.callId && c.phase === 'awaitingApproval');
+    },
   },
 }).createMachine({
   id: 'toolBatch',
@@ -191,14 +198,7 @@ export const toolBatchMachine = setup({
         { guard: 'awaitingApproval', target: 'awaitingApproval' },
       ],
       on: {
-        'tool.settled': {
-          actions: [
-            enqueueActions(({ event, enqueue }) => enqueue.stopChild(`call:${event.callId}`)),
-            assign({ calls: ({ context, event }) => settleCall(context.calls, event.callId, event) }),
-            'commitResults',
-            'beginCalls',
-          ],
-        },
+        'tool.settled': { actions: ['settle', 'commitResults', 'beginCalls'] },
         'batch.cancel': 'cancelling',
       },
     },
@@ -270,13 +270,7 @@ export const toolBatchMachine = setup({
       ],
       always: { guard: 'allCommitted', target: 'done' },
       on: {
-        'tool.settled': {
-          actions: [
-            enqueueActions(({ event, enqueue }) => enqueue.stopChild(`call:${event.callId}`)),
-            assign({ calls: ({ context, event }) => settleCall(context.calls, event.callId, event) }),
-            'commitResults',
-          ],
-        },
+        'tool.settled': { actions: ['settle', 'commitResults'] },
       },
     },
     // Every call has its result: report to the step and wait for the next `batch.begin`.

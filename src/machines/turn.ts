@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
 import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
@@ -91,7 +91,8 @@ export const turnMachine = setup({
     }),
     /** `cancel(…, { clearInbox })` also drops next-step input the turn holds, and logs that it did. */
     clearPendingIfAsked: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'turn.cancel' || !event.clearInbox || context.pending.length === 0) return;
+      assertEvent(event, 'turn.cancel');
+      if (!event.clearInbox || context.pending.length === 0) return;
       enqueue({
         type: 'log',
         params: {
@@ -101,6 +102,12 @@ export const turnMachine = setup({
         },
       });
       enqueue.assign({ pending: [] });
+    }),
+    /** A cancel while no step runs ends the turn `canceled` at once (a running step is told first). */
+    cancelBeforeStep: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'turn.cancel');
+      enqueue('clearPendingIfAsked');
+      enqueue.assign({ cancelCause: event.cause, reason: 'canceled' });
     }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
@@ -148,14 +155,7 @@ export const turnMachine = setup({
     created: {
       on: {
         'turn.begin': 'starting',
-        'turn.cancel': {
-          target: 'ending',
-          actions: [
-            'clearPendingIfAsked',
-            assign({ cancelCause: ({ event }) => event.cause }),
-            assign({ reason: 'canceled' as const }),
-          ],
-        },
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
     starting: {
@@ -197,14 +197,7 @@ export const turnMachine = setup({
                 assign({ reason: 'blocked' as const }),
               ],
             },
-            'turn.cancel': {
-              target: '#turn.ending',
-              actions: [
-                'clearPendingIfAsked',
-                assign({ cancelCause: ({ event }) => event.cause }),
-                assign({ reason: 'canceled' as const }),
-              ],
-            },
+            'turn.cancel': { target: '#turn.ending', actions: 'cancelBeforeStep' },
           },
         },
       },
