@@ -1,7 +1,8 @@
-import { fromCallback } from 'xstate';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
-import type { Resolve } from './resolve.ts';
+import type { DependenciesOf } from './dependencies.ts';
+import { fromTask } from './from-task.ts';
 
 export type ApprovalRequest = { agentId: string; callId: string; tool: string; input: unknown };
 export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
@@ -16,6 +17,10 @@ export type ApprovalAnswer = 'allow' | 'allow_session' | 'deny';
  */
 export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) | 'manual';
 
+export type ApprovalDeps = { agentId: string; approver: Approver | undefined };
+
+type ApprovalInput = AgentKeyed & { callId: string; name: string; input: unknown };
+
 /**
  * Asks the host's approver about one call and answers the batch with `tool.approve` or `tool.deny`.
  * With a `'manual'` approver it waits for the host to answer through the agent API instead.
@@ -24,37 +29,26 @@ export type Approver = ((request: ApprovalRequest) => Promise<ApprovalAnswer>) |
  * a promise) lets the call run. Anything else denies, with the reason logged in `approval.decided`:
  * `'deny'`, any other value (`false`, `undefined`, `'DENY'`), a throw or a rejection.
  */
-export function createApprovalActor(depsOf: Resolve<{ agentId: string; approver: Approver | undefined }>) {
-  return fromCallback<{ type: 'noop' }, { callId: string; name: string; input: unknown }>(
-    ({ input, sendBack, self }) => {
-      const { agentId, approver } = depsOf(self);
-      if (approver === undefined || approver === 'manual') return;
-      let live = true;
-      const { callId } = input;
-      const deny = (reason: string) => {
-        if (live) sendBack({ type: 'tool.deny', callId, by: 'host', reason } satisfies ToolBatchEvent);
-      };
-      // The approver runs inside the promise chain, so a synchronous throw denies like a rejection.
-      Promise.resolve()
-        .then(() => approver({ agentId, callId, tool: input.name, input: input.input }))
-        .then(
-          (answer: unknown) => {
-            if (answer === 'allow' || answer === 'allow_session') {
-              if (!live) return;
-              sendBack({
-                type: 'tool.approve',
-                callId,
-                by: 'host',
-                ...(answer === 'allow_session' ? { remember: 'session' as const } : {}),
-              } satisfies ToolBatchEvent);
-            } else if (answer === 'deny') deny('the host denied this call');
-            else deny(`the approver answered ${describeValue(answer)}, not "allow" or "allow_session"`);
-          },
-          (error: unknown) => deny(`the approver failed (${messageOf(error)})`),
-        );
-      return () => {
-        live = false;
-      };
+export function createApprovalActor(approvalOf: DependenciesOf<ApprovalDeps>) {
+  return fromTask(
+    async ({ agentKey, callId, name, input }: ApprovalInput): Promise<ToolBatchEvent | undefined> => {
+      const { agentId, approver } = approvalOf(agentKey);
+      // Nothing to report: the host answers through `agent.approve()` / `agent.deny()`.
+      if (approver === undefined || approver === 'manual') return undefined;
+      return answerEvent(callId, await approver({ agentId, callId, tool: name, input }));
     },
+    (result, { callId }) =>
+      result.ok ? result.value : denial(callId, `the approver failed (${messageOf(result.error)})`),
   );
+}
+
+function answerEvent(callId: string, answer: unknown): ToolBatchEvent {
+  if (answer === 'allow') return { type: 'tool.approve', callId, by: 'host' };
+  if (answer === 'allow_session') return { type: 'tool.approve', callId, by: 'host', remember: 'session' };
+  if (answer === 'deny') return denial(callId, 'the host denied this call');
+  return denial(callId, `the approver answered ${describeValue(answer)}, not "allow" or "allow_session"`);
+}
+
+function denial(callId: string, reason: string): ToolBatchEvent {
+  return { type: 'tool.deny', callId, by: 'host', reason };
 }

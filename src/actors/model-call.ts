@@ -1,17 +1,18 @@
 import { fromCallback } from 'xstate';
 import { messageOf } from '../errors/describe-value.ts';
-import type { ModelCallCommand, StepEvent } from '../machines/step.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
+import type { ModelCallCommand, StepEvent } from '../machines/step-types.ts';
 import type { ModelRequest, Provider } from '../providers/types.ts';
-import type { SessionLog } from '../session/session-log.ts';
+import type { DependenciesOf } from './dependencies.ts';
 import { toErrorData } from './error-data.ts';
 import type { Publish } from './live-event.ts';
 import { ResponseReader } from './model-response.ts';
-import type { Resolve } from './resolve.ts';
 
 export type ModelCallDeps = {
   agentId: string;
   provider: Provider;
-  log: SessionLog;
+  /** The flush barrier: resolves once everything appended to the log so far is in the store. */
+  flush: () => Promise<void>;
   /** Projects the log into the request; called after the flush barrier, so it sees only durable facts. */
   buildRequest: () => ModelRequest;
   publish: Publish;
@@ -31,9 +32,9 @@ const stopReason = new Error('model call stopped');
  * `model.abort`, a newer request or stopping the actor aborts the request in flight; an aborted request
  * sends nothing more, so the step never sees a stale event.
  */
-export function createModelCallActor(depsOf: Resolve<ModelCallDeps>) {
-  return fromCallback<ModelCallCommand, Record<string, never>>(({ sendBack, receive, self }) => {
-    const deps = depsOf(self);
+export function createModelCallActor(depsOf: DependenciesOf<ModelCallDeps>) {
+  return fromCallback<ModelCallCommand, AgentKeyed>(({ input, sendBack, receive }) => {
+    const deps = depsOf(input.agentKey);
     let current: { controller: AbortController; finished: boolean } | undefined;
     const abortCurrent = () => {
       // A finished request has nothing to abort; aborting still allocates a DOMException per step.
@@ -67,7 +68,7 @@ async function streamResponse(
   send: (event: StepEvent) => void,
 ): Promise<void> {
   try {
-    await deps.log.flush();
+    await deps.flush();
   } catch (error) {
     const message = `the session log could not be written: ${messageOf(error)}`;
     send({ type: 'model.error', error: { kind: 'server', message, retryable: false } });

@@ -1,5 +1,5 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelDoneEvent } from '../machines/step.ts';
+import type { ModelDoneEvent } from '../machines/step-types.ts';
 import { tokenCount } from '../providers/sse-common.ts';
 import {
   type ModelStopReason,

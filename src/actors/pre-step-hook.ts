@@ -1,7 +1,8 @@
-import { fromCallback } from 'xstate';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { TurnEvent } from '../machines/turn.ts';
-import type { Resolve } from './resolve.ts';
+import type { DependenciesOf } from './dependencies.ts';
+import { fromTask } from './from-task.ts';
 
 /**
  * Runs before every step.
@@ -15,29 +16,25 @@ export type PreStepHook = (context: {
   step: number;
 }) => Promise<undefined | { veto: string }>;
 
+export type PreStepHookDeps = { agentId: string; hook: PreStepHook | undefined };
+
 /**
  * Runs the host's pre-step hook. Only `undefined` lets the step go on; `{ veto: string }` blocks the
  * turn with that reason, and anything else (a throw, a rejection, `{ veto: 5 }`, `false`) blocks it too,
  * with a reason that says what the hook did.
  */
-export function createPreStepHookActor(depsOf: Resolve<{ agentId: string; hook: PreStepHook | undefined }>) {
-  return fromCallback<{ type: 'noop' }, { turn: number; step: number }>(({ input, sendBack, self }) => {
-    const { agentId, hook } = depsOf(self);
-    let live = true;
-    const answer = (event: TurnEvent) => {
-      if (live) sendBack(event);
-    };
-    Promise.resolve()
-      .then(() => hook?.({ agentId, turn: input.turn, step: input.step }))
-      // Reading the answer is inside the chain too: a proxy that throws on `.veto` blocks, never escapes.
-      .then((result: unknown) => hookAnswer(result))
-      .then(answer, (error: unknown) =>
-        answer({ type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(error)}` }),
-      );
-    return () => {
-      live = false;
-    };
-  });
+export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) {
+  return fromTask(
+    // Reading the answer is inside the task too: a proxy that throws on `.veto` blocks, never escapes.
+    async ({ agentKey, turn, step }: AgentKeyed & { turn: number; step: number }) => {
+      const { agentId, hook } = hookOf(agentKey);
+      return hookAnswer(await hook?.({ agentId, turn, step }));
+    },
+    (result): TurnEvent =>
+      result.ok
+        ? result.value
+        : { type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(result.error)}` },
+  );
 }
 
 function hookAnswer(result: unknown): TurnEvent {

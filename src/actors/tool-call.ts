@@ -1,12 +1,13 @@
 import { fromCallback } from 'xstate';
 import type { Clock } from '../core/clock.ts';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { resultOfOutput, resultOfThrow } from '../tools/tool-output.ts';
+import type { DependenciesOf } from './dependencies.ts';
 import type { Publish } from './live-event.ts';
-import type { Resolve } from './resolve.ts';
 
 export type ToolCallDeps = {
   agentId: string;
@@ -30,7 +31,13 @@ export type ToolCallDeps = {
   lingering?: (work: Promise<unknown>) => void;
 };
 
-export type ToolCallInput = { callId: string; name: string; input: unknown; turn: number; step: number };
+export type ToolCallInput = AgentKeyed & {
+  callId: string;
+  name: string;
+  input: unknown;
+  turn: number;
+  step: number;
+};
 
 type Settlement = { outcome: ToolOutcome; content: string; error?: string };
 
@@ -40,9 +47,9 @@ type Settlement = { outcome: ToolOutcome; content: string; error?: string };
  * settles when the tool returns or after a short grace, whichever is first, so a tool that ignores its
  * signal cannot hold up a cancel.
  */
-export function createToolCallActor(depsOf: Resolve<ToolCallDeps>) {
-  return fromCallback<{ type: 'tool.abort' }, ToolCallInput>(({ input, sendBack, receive, self }) => {
-    const deps = depsOf(self);
+export function createToolCallActor(depsOf: DependenciesOf<ToolCallDeps>) {
+  return fromCallback<{ type: 'tool.abort' }, ToolCallInput>(({ input, sendBack, receive }) => {
+    const deps = depsOf(input.agentKey);
     const controller = new AbortController();
     const timers: (() => void)[] = [];
     let settled = false;

@@ -1,9 +1,10 @@
 import { fromCallback } from 'xstate';
 import { z } from 'zod';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/tool-batch.ts';
 import type { PermissionGate } from '../permissions/gate.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
-import type { Resolve } from './resolve.ts';
+import type { DependenciesOf } from './dependencies.ts';
 
 export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
 
@@ -78,9 +79,9 @@ function reject(
 }
 
 /** The batch's check actor: lives as long as the batch and answers every `check` at once with `batch.checked`. */
-export function createToolCheckActor(depsOf: Resolve<ToolCheckDeps>) {
-  return fromCallback<ToolCheckCommand, Record<string, never>>(({ sendBack, receive, self }) => {
-    const deps = depsOf(self);
+export function createToolCheckActor(depsOf: DependenciesOf<ToolCheckDeps>) {
+  return fromCallback<ToolCheckCommand, AgentKeyed>(({ input, sendBack, receive }) => {
+    const deps = depsOf(input.agentKey);
     receive((command) => {
       sendBack({
         type: 'batch.checked',

@@ -1,16 +1,16 @@
-import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { CancelCause, LogEntry } from '../session/types.ts';
-import type { InboxItem } from './inbox.ts';
-import { isNextStepItem } from './inbox.ts';
+import type { AgentKeyed } from './agent-key.ts';
+import { type InboxEvent, type InboxItem, isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
 import { logNothing } from './log-action.ts';
-import type { StepInput } from './step.ts';
+import type { StepSettings } from './step.ts';
 import { type TurnDoneEvent, type TurnInput, type TurnLimits, turnMachine } from './turn.ts';
 
 /** The ordered stages of creating an agent. Each one that completes can be undone. */
 export const setupStages = ['session', 'tools', 'publish'] as const;
 export type SetupStage = (typeof setupStages)[number];
 
-export type AgentInput = {
+export type AgentInput = AgentKeyed & {
   agentId: string;
   /** The number of the last turn already in the log (0 for a new session). */
   lastTurn: number;
@@ -18,16 +18,15 @@ export type AgentInput = {
   inbox: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
-  step: Omit<StepInput, 'turn' | 'step' | 'toolNames' | 'systemHash'>;
+  /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
+  step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
 };
 
 export type AgentEvent =
   | { type: 'setup.done'; stage: SetupStage; toolNames?: string[]; systemHash?: string }
   | { type: 'setup.error'; stage: SetupStage; error: unknown }
   | { type: 'undo.done'; stage: SetupStage }
-  | { type: 'agent.followup'; id: string; message: string }
-  | { type: 'agent.steer'; id: string; message: string }
-  | { type: 'agent.inject'; id: string; message: string }
+  | InboxEvent
   | { type: 'agent.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'agent.dispose' }
   | TurnDoneEvent
@@ -45,29 +44,20 @@ export type AgentContext = AgentInput & {
   held: boolean;
 };
 
-type InboxEvent = Extract<AgentEvent, { type: 'agent.followup' | 'agent.steer' | 'agent.inject' }>;
-
-const channelOf = (event: InboxEvent): InboxItem['channel'] =>
-  event.type === 'agent.followup' ? 'followup' : event.type === 'agent.steer' ? 'steer' : 'inject';
-
-const itemOf = (event: InboxEvent): InboxItem => ({
-  id: event.id,
-  channel: channelOf(event),
-  message: event.message,
-});
-
-const queuedEntry = (item: InboxItem): LogEntry => ({
-  type: 'inbox.queued',
-  data: { id: item.id, channel: item.channel, message: item.message },
-});
-
-/** Setup stage transitions: record the stage (with its undo), then go on, or roll back if disposed. */
-function stageDone(next: string) {
+/**
+ * A state of the creation transaction: it runs the next stage through the `setupStage` actor, records it
+ * (with its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
+ */
+function setupStageState(next: string) {
   return {
-    'setup.done': [
-      { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
-      { target: next, actions: 'recordStage' },
-    ],
+    entry: 'runNextStage',
+    exit: 'stopStage',
+    on: {
+      'setup.done': [
+        { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
+        { target: next, actions: 'recordStage' },
+      ],
+    },
   } as const;
 }
 
@@ -81,15 +71,24 @@ export const agentMachine = setup({
   actors: {
     turn: turnMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    setupStage: fromCallback<{ type: 'noop' }, { stage: SetupStage }>(() => {}),
-    undoStage: fromCallback<{ type: 'noop' }, { stage: SetupStage }>(() => {}),
-    logFlush: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
-    revoke: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
+    setupStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
+    /**
+     * Stages run in the order of `setupStages`, and each one is recorded before the next state is entered,
+     * so the stage a `creating` state runs is the first one not yet completed.
+     */
+    runNextStage: enqueueActions(({ context, enqueue }) => {
+      const stage = setupStages[context.completedStages.length]!;
+      enqueue.spawnChild('setupStage', { id: 'stage', input: { agentKey: context.agentKey, stage } });
+    }),
+    stopStage: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
     recordStage: assign(({ context, event }) => {
-      if (event.type !== 'setup.done') return {};
+      assertEvent(event, 'setup.done');
       return {
         completedStages: [...context.completedStages, event.stage],
         ...(event.toolNames ? { toolNames: event.toolNames } : {}),
@@ -98,8 +97,7 @@ export const agentMachine = setup({
     }),
     /** Queues input for a later turn or step and logs it, so a restart still has it. */
     queue: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.followup' && event.type !== 'agent.steer' && event.type !== 'agent.inject')
-        return;
+      assertEvent(event, ['agent.followup', 'agent.steer', 'agent.inject']);
       const item = itemOf(event);
       enqueue({ type: 'log', params: queuedEntry(item) });
       // New waking input releases input held back by an earlier cancel.
@@ -107,13 +105,14 @@ export const agentMachine = setup({
     }),
     /** Logs next-step input as queued, then hands it to the running turn. */
     forwardToTurn: enqueueActions(({ event, enqueue }) => {
-      if (event.type !== 'agent.steer' && event.type !== 'agent.inject') return;
+      assertEvent(event, ['agent.steer', 'agent.inject']);
       const item = itemOf(event);
       enqueue({ type: 'log', params: queuedEntry(item) });
       enqueue.sendTo('turn', { type: 'inbox.nextStep', items: [item] });
     }),
     clearInbox: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'agent.cancel' || !event.clearInbox || context.inbox.length === 0) return;
+      assertEvent(event, 'agent.cancel');
+      if (!event.clearInbox || context.inbox.length === 0) return;
       enqueue({
         type: 'log',
         params: { type: 'inbox.cleared', data: { ids: context.inbox.map((item) => item.id) } },
@@ -123,6 +122,7 @@ export const agentMachine = setup({
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
       const input: TurnInput = {
+        agentKey: context.agentKey,
         turn,
         followups: context.inbox.filter((item) => !isNextStepItem(item)),
         nextStep: context.inbox.filter(isNextStepItem),
@@ -136,18 +136,19 @@ export const agentMachine = setup({
     }),
     /** The turn is over: input it never claimed goes back to the front of the inbox. */
     endTurn: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'xstate.done.actor.turn') return;
+      assertEvent(event, 'xstate.done.actor.turn');
       enqueue.stopChild('turn');
       enqueue.assign({ turnAlive: false, inbox: [...event.output.unclaimed, ...context.inbox] });
     }),
     cancelTurn: enqueueActions(({ event, enqueue }) => {
-      if (event.type !== 'agent.cancel') return;
-      enqueue.sendTo('turn', {
-        type: 'turn.cancel',
-        cause: event.cause,
-        ...(event.clearInbox ? { clearInbox: true } : {}),
-      });
+      assertEvent(event, 'agent.cancel');
+      const clearInbox = event.clearInbox ? { clearInbox: true } : {};
+      enqueue.sendTo('turn', { type: 'turn.cancel', cause: event.cause, ...clearInbox });
     }),
+    /** Dispose with a turn alive: the turn ends `canceled` by `disposed`, and the agent waits for it. */
+    cancelTurnForDispose: enqueueActions(({ enqueue }) =>
+      enqueue.sendTo('turn', { type: 'turn.cancel', cause: 'disposed' }),
+    ),
   },
   guards: {
     disposeRequested: ({ context }) => context.disposeRequested,
@@ -181,27 +182,10 @@ export const agentMachine = setup({
         'agent.dispose': { actions: assign({ disposeRequested: true }) },
       },
       states: {
-        session: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'session' } }),
-          ),
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
-          on: stageDone('#agent.creating.tools'),
-        },
-        tools: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'tools' } }),
-          ),
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
-          on: stageDone('#agent.creating.publish'),
-        },
-        publish: {
-          entry: enqueueActions(({ enqueue }) =>
-            enqueue.spawnChild('setupStage', { id: 'stage', input: { stage: 'publish' } }),
-          ),
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
-          on: stageDone('#agent.ready'),
-        },
+        // One state per entry of `setupStages`, in the same order.
+        session: setupStageState('#agent.creating.tools'),
+        tools: setupStageState('#agent.creating.publish'),
+        publish: setupStageState('#agent.ready'),
       },
     },
     rollingBack: {
@@ -218,7 +202,11 @@ export const agentMachine = setup({
       ],
       entry: enqueueActions(({ context, enqueue }) => {
         const stage = context.completedStages.at(-1);
-        if (stage) enqueue.spawnChild('undoStage', { id: `undo:${stage}`, input: { stage } });
+        if (stage)
+          enqueue.spawnChild('undoStage', {
+            id: `undo:${stage}`,
+            input: { agentKey: context.agentKey, stage },
+          });
       }),
       on: {
         'undo.done': {
@@ -262,13 +250,7 @@ export const agentMachine = setup({
       states: {
         cancelling: {
           always: [
-            {
-              guard: 'turnAlive',
-              target: 'quiescing',
-              actions: enqueueActions(({ enqueue }) =>
-                enqueue.sendTo('turn', { type: 'turn.cancel', cause: 'disposed' }),
-              ),
-            },
+            { guard: 'turnAlive', target: 'quiescing', actions: 'cancelTurnForDispose' },
             { target: 'flushing' },
           ],
         },
@@ -278,7 +260,9 @@ export const agentMachine = setup({
         flushing: {
           entry: [
             { type: 'log', params: { type: 'session.end', data: { reason: 'disposed' } } satisfies LogEntry },
-            enqueueActions(({ enqueue }) => enqueue.spawnChild('logFlush', { id: 'flush', input: {} })),
+            enqueueActions(({ context, enqueue }) =>
+              enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
+            ),
           ],
           on: {
             'log.flushed': {
@@ -288,7 +272,9 @@ export const agentMachine = setup({
           },
         },
         revoking: {
-          entry: enqueueActions(({ enqueue }) => enqueue.spawnChild('revoke', { id: 'revoke', input: {} })),
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('revoke', { id: 'revoke', input: { agentKey: context.agentKey } }),
+          ),
           on: {
             'revoke.done': {
               target: '#agent.disposed',

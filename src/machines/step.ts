@@ -1,78 +1,32 @@
-import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
-import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import { emptyUsage } from '../providers/types.ts';
 import type { LogEntry } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
-import { defaultRetryPolicy, type RetryPolicy, retryDelay } from './retry-policy.ts';
-import { type BatchBeginEvent, type BatchDoneEvent, toolBatchMachine } from './tool-batch.ts';
+import { defaultRetryPolicy, retryDelay } from './retry-policy.ts';
+import type {
+  ModelCallCommand,
+  StepContext,
+  StepDoneEvent,
+  StepEvent,
+  StepInput,
+  StepOutcome,
+  StepOutput,
+} from './step-types.ts';
+import { type BatchBeginEvent, toolBatchMachine } from './tool-batch.ts';
 
-/** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
-export type StepInput = {
-  turn: number;
-  model: string;
-  toolNames: string[];
-  systemHash: string;
-  retry?: RetryPolicy;
-  maxParallelTools: number;
-  /** Seeds the deterministic backoff jitter (the agent id is a good one). */
-  jitterKey: string;
-};
-
-export type ModelDoneEvent = {
-  type: 'model.done';
-  text: string;
-  toolCalls: ToolCallRequest[];
-  usage: Usage;
-  stopReason: ModelStopReason;
-  providerParts?: ProviderPart[];
-  /** What the model-call actor repaired in or dropped from the response, for the log. */
-  notes?: string[];
-};
-
-export type StepEvent =
-  | { type: 'step.begin'; step: number }
-  | { type: 'model.delta'; text: string }
-  | ModelDoneEvent
-  | { type: 'model.error'; error: ProviderErrorData }
-  | { type: 'retry.due' }
-  | { type: 'step.cancel' }
-  | BatchDoneEvent;
-
-/** How a step ended, as the turn needs to know it. */
-export type StepOutcome = 'tools' | 'final' | 'continue' | 'max_tokens' | 'model_error' | 'canceled';
-
-export type StepOutput = {
-  outcome: StepOutcome;
-  toolCalls: number;
-  unknownTools: number;
-  usage: Usage;
-  error?: ProviderErrorData;
-};
-
-/** What the parent turn receives when a step is over (the step actor then waits for the next one). */
-export type StepDoneEvent = { type: 'step.done'; output: StepOutput };
-
-/** What the step asks of its model-call actor: stream this attempt, or abandon the one streaming. */
-export type ModelCallCommand =
-  | { type: 'model.request'; turn: number; step: number; attempt: number }
-  | { type: 'model.abort' };
-
-export type StepContext = StepInput & {
-  step: number;
-  retry: RetryPolicy;
-  attempt: number;
-  /** Text of the current attempt that has already reached consumers through live deltas. */
-  streamedText: string;
-  toolCalls: ToolCallRequest[];
-  usage: Usage;
-  stopReason: ModelStopReason | undefined;
-  error: ProviderErrorData | undefined;
-  retryInMs: number | undefined;
-  unknownTools: number;
-  canceled: boolean;
-};
+export type {
+  ModelCallCommand,
+  ModelDoneEvent,
+  StepContext,
+  StepDoneEvent,
+  StepEvent,
+  StepInput,
+  StepOutcome,
+  StepOutput,
+  StepSettings,
+} from './step-types.ts';
 
 const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
 
@@ -110,19 +64,18 @@ export const stepMachine = setup({
   types: {} as { context: StepContext; events: StepEvent; input: StepInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    modelCall: fromCallback<ModelCallCommand, Record<string, never>>(() => {}),
+    modelCall: fromCallback<ModelCallCommand, AgentKeyed>(() => {}),
     retryTimer: fromCallback<{ type: 'noop' }, { delayMs: number }>(() => {}),
     toolBatch: toolBatchMachine,
   },
   actions: {
     log: logNothing,
-    recordResponse: assign(({ context, event }) =>
-      event.type === 'model.done'
-        ? { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason }
-        : context,
-    ),
+    recordResponse: assign(({ event }) => {
+      assertEvent(event, 'model.done');
+      return { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason };
+    }),
     logResponse: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'model.done') return;
+      assertEvent(event, 'model.done');
       const data = {
         text: event.text,
         toolCalls: event.toolCalls,
@@ -148,7 +101,10 @@ export const stepMachine = setup({
     abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
   },
   guards: {
-    answerHasToolCalls: ({ event }) => event.type === 'model.done' && event.toolCalls.length > 0,
+    answerHasToolCalls: ({ event }) => {
+      assertEvent(event, 'model.done');
+      return event.toolCalls.length > 0;
+    },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamedText.length > 0,
   },
@@ -157,10 +113,11 @@ export const stepMachine = setup({
   context: ({ input }) => ({ ...input, ...freshStep(0), retry: input.retry ?? defaultRetryPolicy }),
   // Spawned once per turn, before any step: the model-call actor and the tool batch wait for work.
   entry: enqueueActions(({ context, enqueue }) => {
-    enqueue.spawnChild('modelCall', { id: 'model', input: {} });
+    const { agentKey, turn } = context;
+    enqueue.spawnChild('modelCall', { id: 'model', input: { agentKey } });
     enqueue.spawnChild('toolBatch', {
       id: 'batch',
-      input: { turn: context.turn, maxParallel: context.maxParallelTools },
+      input: { agentKey, turn, maxParallel: context.maxParallelTools },
     });
   }),
   initial: 'idle',

@@ -2,6 +2,7 @@
 // step exchange.
 import type { ToolCallRequest } from '../providers/types.ts';
 import type { ToolOutcome } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import type { BatchCall } from './tool-batch-plan.ts';
 
 /** The check of one call before anything runs: validation, known tool, permission. */
@@ -20,7 +21,7 @@ export type CallCheck = {
 };
 
 /** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */
-export type ToolBatchInput = { turn: number; maxParallel: number };
+export type ToolBatchInput = AgentKeyed & { turn: number; maxParallel: number };
 
 /** Starts the batch of one step: the calls of one model response, in model order. */
 export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequest[] };
@@ -36,7 +37,7 @@ export type ToolBatchEvent =
   | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
   | { type: 'batch.cancel' };
 
-export type ToolBatchContext = {
+export type ToolBatchContext = AgentKeyed & {
   turn: number;
   step: number;
   maxParallel: number;

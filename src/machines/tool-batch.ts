@@ -1,5 +1,6 @@
-import { assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { LogEntry, LogEventData } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import {
@@ -31,6 +32,7 @@ export type {
 } from './tool-batch-types.ts';
 
 type Meta = { turn: number; step: number };
+type CallInput = AgentKeyed & { callId: string; name: string; input: unknown };
 
 /** A log entry of this batch's step. */
 function entryAt<
@@ -39,7 +41,8 @@ function entryAt<
   return { type, turn: context.turn, step: context.step, data } as LogEntry;
 }
 
-const toolCallInput = (context: Meta, call: BatchCall) => ({
+const toolCallInput = (context: ToolBatchContext, call: BatchCall): CallInput & Meta => ({
+  agentKey: context.agentKey,
   callId: call.callId,
   name: call.name,
   input: call.input,
@@ -58,11 +61,9 @@ export const toolBatchMachine = setup({
   types: {} as { context: ToolBatchContext; events: ToolBatchEvent; input: ToolBatchInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    toolCheck: fromCallback<ToolCheckCommand, Record<string, never>>(() => {}),
-    toolCall: fromCallback<{ type: 'tool.abort' }, { callId: string; name: string; input: unknown } & Meta>(
-      () => {},
-    ),
-    approval: fromCallback<{ type: 'noop' }, { callId: string; name: string; input: unknown }>(() => {}),
+    toolCheck: fromCallback<ToolCheckCommand, AgentKeyed>(() => {}),
+    toolCall: fromCallback<{ type: 'tool.abort' }, CallInput & Meta>(() => {}),
+    approval: fromCallback<{ type: 'noop' }, CallInput>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -85,6 +86,12 @@ export const toolBatchMachine = setup({
         calls: context.calls.map((call, i) => (committed.has(i) ? { ...call, committed: true } : call)),
       });
     }),
+    /** A call reported its result: its actor is done, and the result waits for its turn to be committed. */
+    settle: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'tool.settled');
+      enqueue.stopChild(`call:${event.callId}`);
+      enqueue.assign({ calls: settleCall(context.calls, event.callId, event) });
+    }),
     /** Begins every call the plan allows now: asks for approval or starts the tool. */
     beginCalls: enqueueActions(({ context, enqueue }) => {
       const indexes = callsToBegin(context.calls, context.maxParallel);
@@ -96,7 +103,7 @@ export const toolBatchMachine = setup({
           enqueue({ type: 'log', params: entryAt(context, 'approval.asked', { callId: call.callId }) });
           enqueue.spawnChild('approval', {
             id: `approval:${call.callId}`,
-            input: { callId: call.callId, name: call.name, input: call.input },
+            input: { agentKey: context.agentKey, callId: call.callId, name: call.name, input: call.input },
           });
           begun.set(index, 'awaitingApproval');
         } else {
@@ -113,13 +120,15 @@ export const toolBatchMachine = setup({
   guards: {
     allCommitted: ({ context }) => allCommitted(context.calls),
     awaitingApproval: ({ context }) => context.calls.some((call) => call.phase === 'awaitingApproval'),
-    isAwaitingApproval: ({ context, event }) =>
-      'callId' in event &&
-      context.calls.some((c) => c.callId === event.callId && c.phase === 'awaitingApproval'),
+    isAwaitingApproval: ({ context, event }) => {
+      assertEvent(event, ['tool.approve', 'tool.deny']);
+      return context.calls.some((c) => c.callId === event.callId && c.phase === 'awaitingApproval');
+    },
   },
 }).createMachine({
   id: 'toolBatch',
   context: ({ input }) => ({
+    agentKey: input.agentKey,
     turn: input.turn,
     step: 0,
     maxParallel: Math.max(1, input.maxParallel),
@@ -127,7 +136,9 @@ export const toolBatchMachine = setup({
     calls: [],
   }),
   // Spawned once per turn: the check actor answers every batch of the turn.
-  entry: enqueueActions(({ enqueue }) => enqueue.spawnChild('toolCheck', { id: 'check', input: {} })),
+  entry: enqueueActions(({ context, enqueue }) =>
+    enqueue.spawnChild('toolCheck', { id: 'check', input: { agentKey: context.agentKey } }),
+  ),
   initial: 'idle',
   states: {
     idle: {
@@ -187,14 +198,7 @@ export const toolBatchMachine = setup({
         { guard: 'awaitingApproval', target: 'awaitingApproval' },
       ],
       on: {
-        'tool.settled': {
-          actions: [
-            enqueueActions(({ event, enqueue }) => enqueue.stopChild(`call:${event.callId}`)),
-            assign({ calls: ({ context, event }) => settleCall(context.calls, event.callId, event) }),
-            'commitResults',
-            'beginCalls',
-          ],
-        },
+        'tool.settled': { actions: ['settle', 'commitResults', 'beginCalls'] },
         'batch.cancel': 'cancelling',
       },
     },
@@ -266,13 +270,7 @@ export const toolBatchMachine = setup({
       ],
       always: { guard: 'allCommitted', target: 'done' },
       on: {
-        'tool.settled': {
-          actions: [
-            enqueueActions(({ event, enqueue }) => enqueue.stopChild(`call:${event.callId}`)),
-            assign({ calls: ({ context, event }) => settleCall(context.calls, event.callId, event) }),
-            'commitResults',
-          ],
-        },
+        'tool.settled': { actions: ['settle', 'commitResults'] },
       },
     },
     // Every call has its result: report to the step and wait for the next `batch.begin`.

@@ -1,14 +1,15 @@
-import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
 import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
 import type { InboxItem } from './inbox.ts';
 import { logNothing } from './log-action.ts';
-import { type StepDoneEvent, type StepInput, type StepOutcome, stepMachine } from './step.ts';
+import { type StepDoneEvent, type StepOutcome, type StepSettings, stepMachine } from './step.ts';
 
 export type TurnLimits = { maxSteps: number; maxUnknownToolCalls: number };
 
-export type TurnInput = {
+export type TurnInput = AgentKeyed & {
   turn: number;
   /** Follow-ups this turn answers, claimed when it starts. */
   followups: InboxItem[];
@@ -16,7 +17,7 @@ export type TurnInput = {
   nextStep: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
-  step: Omit<StepInput, 'turn'>;
+  step: StepSettings;
 };
 
 export type TurnEvent =
@@ -78,8 +79,8 @@ export const turnMachine = setup({
   actors: {
     step: stepMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    preStepHook: fromCallback<{ type: 'noop' }, { turn: number; step: number }>(() => {}),
-    logFlush: fromCallback<{ type: 'noop' }, Record<string, never>>(() => {}),
+    preStepHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
+    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -90,7 +91,8 @@ export const turnMachine = setup({
     }),
     /** `cancel(…, { clearInbox })` also drops next-step input the turn holds, and logs that it did. */
     clearPendingIfAsked: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'turn.cancel' || !event.clearInbox || context.pending.length === 0) return;
+      assertEvent(event, 'turn.cancel');
+      if (!event.clearInbox || context.pending.length === 0) return;
       enqueue({
         type: 'log',
         params: {
@@ -100,6 +102,12 @@ export const turnMachine = setup({
         },
       });
       enqueue.assign({ pending: [] });
+    }),
+    /** A cancel while no step runs ends the turn `canceled` at once (a running step is told first). */
+    cancelBeforeStep: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'turn.cancel');
+      enqueue('clearPendingIfAsked');
+      enqueue.assign({ cancelCause: event.cause, reason: 'canceled' });
     }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
@@ -119,6 +127,7 @@ export const turnMachine = setup({
 }).createMachine({
   id: 'turn',
   context: ({ input }) => ({
+    agentKey: input.agentKey,
     turn: input.turn,
     followups: input.followups,
     limits: input.limits,
@@ -146,14 +155,7 @@ export const turnMachine = setup({
     created: {
       on: {
         'turn.begin': 'starting',
-        'turn.cancel': {
-          target: 'ending',
-          actions: [
-            'clearPendingIfAsked',
-            assign({ cancelCause: ({ event }) => event.cause }),
-            assign({ reason: 'canceled' as const }),
-          ],
-        },
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
     starting: {
@@ -165,7 +167,10 @@ export const turnMachine = setup({
         'claimFollowups',
         // One step actor serves every step of the turn; `step.begin` starts each one.
         enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('step', { id: 'step', input: { ...context.step, turn: context.turn } }),
+          enqueue.spawnChild('step', {
+            id: 'step',
+            input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
+          }),
         ),
       ],
       always: 'preStep',
@@ -179,7 +184,7 @@ export const turnMachine = setup({
           entry: enqueueActions(({ context, enqueue }) =>
             enqueue.spawnChild('preStepHook', {
               id: 'hook',
-              input: { turn: context.turn, step: context.stepCount + 1 },
+              input: { agentKey: context.agentKey, turn: context.turn, step: context.stepCount + 1 },
             }),
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
@@ -192,14 +197,7 @@ export const turnMachine = setup({
                 assign({ reason: 'blocked' as const }),
               ],
             },
-            'turn.cancel': {
-              target: '#turn.ending',
-              actions: [
-                'clearPendingIfAsked',
-                assign({ cancelCause: ({ event }) => event.cause }),
-                assign({ reason: 'canceled' as const }),
-              ],
-            },
+            'turn.cancel': { target: '#turn.ending', actions: 'cancelBeforeStep' },
           },
         },
       },
@@ -267,7 +265,9 @@ export const turnMachine = setup({
             },
           }),
         },
-        enqueueActions(({ enqueue }) => enqueue.spawnChild('logFlush', { id: 'flush', input: {} })),
+        enqueueActions(({ context, enqueue }) =>
+          enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
+        ),
       ],
       on: { 'log.flushed': 'done', 'turn.cancel': { actions: 'clearPendingIfAsked' } },
     },

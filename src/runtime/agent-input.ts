@@ -7,6 +7,8 @@ import type { Limits } from './options.ts';
 /** The agent chart's input: where the session stands (turns, queued input) and how steps behave. */
 export function agentInput(options: {
   agentId: string;
+  /** The key the agent's ports are registered under (`AgentLogic.register`). */
+  agentKey: string;
   origin: AgentOrigin;
   model: string;
   limits: Limits;
@@ -22,6 +24,7 @@ export function agentInput(options: {
         : [];
   return {
     agentId,
+    agentKey: options.agentKey,
     lastTurn: nextTurnNumber(events) - 1,
     inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
     limits,

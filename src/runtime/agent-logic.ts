@@ -1,22 +1,23 @@
-import type { AnyActorRef } from 'xstate';
-import { type Approver, createApprovalActor } from '../actors/approval.ts';
-import { createRevokeActor, createStageActor, createUndoActor } from '../actors/host-callbacks.ts';
+import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import type { Publish } from '../actors/live-event.ts';
-import { createLogFlushActor } from '../actors/log-flush.ts';
+import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.ts';
-import { createPreStepHookActor, type PreStepHook } from '../actors/pre-step-hook.ts';
+import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
+import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
+import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
 import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
+import { createUndoStageActor, type UndoStageDeps } from '../actors/undo-stage.ts';
 import type { Clock } from '../core/clock.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { agentMachine, type SetupStage } from '../machines/agent.ts';
+import { agentMachine } from '../machines/agent.ts';
+import type { AgentKeyed } from '../machines/agent-key.ts';
 import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
-import type { SessionLog } from '../session/session-log.ts';
 import type { LogEntry } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
 
@@ -31,20 +32,18 @@ export type AgentLogicDeps = {
   revoke: () => Promise<void>;
 };
 
-type OnError = (error: unknown) => void;
-
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
 type AgentPorts = {
   append: (entry: LogEntry) => void;
   modelCall: ModelCallDeps;
   toolCall: ToolCallDeps;
   toolCheck: ToolCheckDeps;
-  approval: { agentId: string; approver: Approver | undefined };
-  preStep: { agentId: string; hook: PreStepHook | undefined };
-  flush: { log: SessionLog; onError: OnError };
-  stage: (stage: SetupStage) => Promise<{ toolNames?: string[]; systemHash?: string }>;
-  undo: { undo: (stage: SetupStage) => Promise<void>; onError: OnError };
-  revoke: { revoke: () => Promise<void>; onError: OnError };
+  approval: ApprovalDeps;
+  preStep: PreStepHookDeps;
+  flush: LogFlushDeps;
+  stage: RunStage;
+  undo: UndoStageDeps;
+  revoke: RevokeDeps;
 };
 
 function portsFor(deps: AgentLogicDeps): AgentPorts {
@@ -56,13 +55,8 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       agentId,
       message: messageOf(error),
     });
-  // The session log exists only after the first setup stage; actors read it when they run.
-  const lazyLog = {
-    flush: () => resources.requireLog().flush(),
-    get events() {
-      return resources.requireLog().events;
-    },
-  } as SessionLog;
+  // The session log exists only after the first setup stage; actors reach it when they run.
+  const flush = () => resources.requireLog().flush();
   const projection = new ProjectionCache();
   const lingering = new LingeringRuns();
   return {
@@ -70,7 +64,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     modelCall: {
       agentId,
       provider: resources.plan.provider,
-      log: lazyLog,
+      flush,
       buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
       publish,
     },
@@ -80,13 +74,13 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       cwd: resources.plan.cwd,
       clock,
       publish,
-      writeAhead: () => resources.requireLog().flush(),
+      writeAhead: flush,
       lingering: lingering.add,
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },
     preStep: { agentId, hook: deps.preStep },
-    flush: { log: lazyLog, onError },
+    flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),
     undo: { undo: (stage) => resources.undoStage(stage), onError },
     revoke: {
@@ -139,23 +133,26 @@ class LingeringRuns {
  * The agent's statecharts with the real I/O actors and the log writer plugged in, built once per system.
  * Building them per agent (a `provide()` closing over that agent's session) rebuilt every state node
  * for each agent and started its first turn with cold transition caches. Instead each agent registers
- * its ports under its system id, and an actor resolves them from its own place in the actor tree.
+ * its ports under a key that its input carries; the charts pass the key down to every actor they spawn,
+ * and each actor looks its agent's ports up once, when it starts.
  */
 export class AgentLogic {
   readonly machine;
-  private readonly bySystemId = new Map<string, AgentPorts>();
-  private readonly byActor = new WeakMap<AnyActorRef, AgentPorts>();
+  private readonly byKey = new Map<string, AgentPorts>();
 
   constructor(clock: Clock) {
     const ports = this.portsOf;
-    const log = { log: ({ self }: { self: AnyActorRef }, entry: LogEntry) => ports(self).append(entry) };
-    const flush = createLogFlushActor((self) => ports(self).flush);
+    // The log action runs inside transitions, where the chart's context carries the key.
+    const log = {
+      log: ({ context }: { context: AgentKeyed }, entry: LogEntry) => ports(context.agentKey).append(entry),
+    };
+    const flush = createLogFlushActor((key) => ports(key).flush);
     const toolBatch = toolBatchMachine.provide({
       actions: log,
       actors: {
-        toolCheck: createToolCheckActor((self) => ports(self).toolCheck),
-        toolCall: createToolCallActor((self) => ports(self).toolCall),
-        approval: createApprovalActor((self) => ports(self).approval),
+        toolCheck: createToolCheckActor((key) => ports(key).toolCheck),
+        toolCall: createToolCallActor((key) => ports(key).toolCall),
+        approval: createApprovalActor((key) => ports(key).approval),
       },
     });
     const step = stepMachine.provide({
@@ -163,7 +160,7 @@ export class AgentLogic {
       actors: {
         toolBatch,
         retryTimer: createRetryTimerActor(clock),
-        modelCall: createModelCallActor((self) => ports(self).modelCall),
+        modelCall: createModelCallActor((key) => ports(key).modelCall),
       },
     });
     const turn = turnMachine.provide({
@@ -171,7 +168,7 @@ export class AgentLogic {
       actors: {
         step,
         logFlush: flush,
-        preStepHook: createPreStepHookActor((self) => ports(self).preStep),
+        preStepHook: createPreStepHookActor((key) => ports(key).preStep),
       },
     });
     this.machine = agentMachine.provide({
@@ -179,32 +176,26 @@ export class AgentLogic {
       actors: {
         turn,
         logFlush: flush,
-        setupStage: createStageActor((self) => ports(self).stage),
-        undoStage: createUndoActor((self) => ports(self).undo),
-        revoke: createRevokeActor((self) => ports(self).revoke),
+        setupStage: createSetupStageActor((key) => ports(key).stage),
+        undoStage: createUndoStageActor((key) => ports(key).undo),
+        revoke: createRevokeActor((key) => ports(key).revoke),
       },
     });
   }
 
-  /** Makes an agent's dependencies known before its actor is spawned with this system id. */
-  register(systemId: string, deps: AgentLogicDeps): () => void {
-    this.bySystemId.set(systemId, portsFor(deps));
-    return () => this.bySystemId.delete(systemId);
+  /**
+   * Makes an agent's dependencies known under `agentKey` (unique per launch) before its actor is spawned
+   * with that key in its input; the returned function forgets them once the agent is released.
+   */
+  register(agentKey: string, deps: AgentLogicDeps): () => void {
+    this.byKey.set(agentKey, portsFor(deps));
+    return () => this.byKey.delete(agentKey);
   }
 
-  /** The ports of the agent an actor belongs to: the nearest registered agent up its parent chain. */
-  private readonly portsOf = (self: AnyActorRef): AgentPorts => {
-    const known = this.byActor.get(self);
-    if (known) return known;
-    for (let ref: AnyActorRef | undefined = self; ref; ref = ref._parent) {
-      // Every actor is an XState `Actor`, which carries the system id it was spawned with.
-      const systemId = (ref as { systemId?: string }).systemId;
-      const ports = systemId === undefined ? undefined : this.bySystemId.get(systemId);
-      if (ports) {
-        this.byActor.set(self, ports);
-        return ports;
-      }
-    }
-    throw new Error(`actor "${self.id}" belongs to no registered agent`);
+  /** The ports registered under an agent key; a key nobody registered is a wiring error. */
+  private readonly portsOf = (agentKey: string): AgentPorts => {
+    const ports = this.byKey.get(agentKey);
+    if (ports === undefined) throw new Error(`no agent is registered under the key "${agentKey}"`);
+    return ports;
   };
 }

@@ -288,15 +288,16 @@ export class AgentSystem {
     const call = options.child ? 'task' : launchCalls[origin.kind];
     const hostKey = `${agentId}#${config.nextId(call)}`;
     const deps = this.depsFor(agentId, { resources, gate, bus, child: options.child !== undefined });
+    const systemId = `agent:${hostKey}`;
     const input = agentInput({
       agentId,
+      agentKey: systemId,
       origin,
       model: provider.model,
       limits,
       hasPreStepHook: config.preStep !== undefined,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
     });
-    const systemId = `agent:${hostKey}`;
     const unregister = this.logic.register(systemId, deps);
     this.host.send({ type: 'host.spawn', systemId, logic: this.logic.machine, input });
     const ref = this.host.system.get(systemId) as AnyActorRef;

@@ -1,4 +1,4 @@
-import { type AnyActorLogic, type AnyActorRef, enqueueActions, setup, stopChild } from 'xstate';
+import { type AnyActorLogic, type AnyActorRef, assertEvent, enqueueActions, setup, stopChild } from 'xstate';
 
 export type HostEvent =
   | { type: 'host.spawn'; systemId: string; logic: AnyActorLogic; input: unknown }
@@ -14,7 +14,7 @@ export const hostMachine = setup({ types: {} as { events: HostEvent } }).createM
   on: {
     'host.spawn': {
       actions: enqueueActions(({ event, enqueue }) => {
-        if (event.type !== 'host.spawn') return;
+        assertEvent(event, 'host.spawn');
         enqueue.spawnChild(event.logic, { systemId: event.systemId, input: event.input });
       }),
     },

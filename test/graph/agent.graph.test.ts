@@ -26,6 +26,7 @@ type Step = { event: AgentEvent; state: Snapshot };
 
 const input: AgentInput = {
   agentId: 'a',
+  agentKey: 'agent:a',
   lastTurn: 0,
   inbox: [],
   limits: { maxSteps: 25, maxUnknownToolCalls: 2 },

@@ -29,6 +29,7 @@ const overloaded = { kind: 'overloaded' as const, message: 'test overloaded', re
 const auth = { kind: 'auth' as const, message: 'test auth', retryable: false };
 
 const input: StepInput = {
+  agentKey: `agent:${agentId}`,
   turn: 1,
   model: 'gate-model',
   toolNames: ['probe'],

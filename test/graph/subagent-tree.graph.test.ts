@@ -18,6 +18,7 @@ import { assertCallsPaired, counterIds, firstUser, until } from '../support/cras
 type StepSnapshot = ReturnType<typeof stepMachine.transition>;
 
 const input: StepInput = {
+  agentKey: 'agent:child',
   turn: 1,
   model: 'gate-model',
   toolNames: ['wait'],

@@ -50,7 +50,7 @@ const gate = new AgentPermissionGate({
 const toolMap = new Map(Object.values(makeTools()).map((held) => [held.name, held.tool]));
 const checks = calls.map((call) => checkCall({ tools: toolMap, permissions: gate }, call));
 
-const input: ToolBatchInput = { turn: 1, maxParallel: 10 };
+const input: ToolBatchInput = { agentKey: 'agent:a', turn: 1, maxParallel: 10 };
 
 /** The catalogue: what can happen in each state, with sample payloads. */
 function events(snapshot: BatchSnapshot): ToolBatchEvent[] {

@@ -25,6 +25,7 @@ const limits = { maxSteps: 2, maxUnknownToolCalls: 2 };
 const usage = { ...emptyUsage, inputTokens: 1, outputTokens: 1 };
 
 const inputFor = (hasPreStepHook: boolean): TurnInput => ({
+  agentKey: 'agent:a',
   turn: 1,
   followups: [{ id: 'id2', channel: 'followup', message: 'go' }],
   nextStep: [],

@@ -11,6 +11,7 @@ type Action = { type: string; params?: unknown };
 
 const input: AgentInput = {
   agentId: 'a',
+  agentKey: 'agent:a',
   lastTurn: 0,
   inbox: [],
   limits: { maxSteps: 25, maxUnknownToolCalls: 2 },
@@ -65,6 +66,15 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
     expect(snapshot.context.completedStages).toEqual(['session', 'tools', 'publish']);
     expect(snapshot.context.toolNames).toEqual(['probe']);
     expect(spawned(actions)).toEqual(['stage', 'stage', 'stage']);
+    // Each state runs its own stage, and every spawned actor is told which agent it works for.
+    const inputs = actions
+      .filter((action) => action.type === 'xstate.spawnChild')
+      .map((action) => (action.params as { input: unknown }).input);
+    expect(inputs).toEqual([
+      { agentKey: 'agent:a', stage: 'session' },
+      { agentKey: 'agent:a', stage: 'tools' },
+      { agentKey: 'agent:a', stage: 'publish' },
+    ]);
   });
 
   it('a failure undoes exactly the completed stages in reverse, then ends failed with the error', () => {

@@ -23,6 +23,7 @@ type Snapshot = SnapshotFrom<typeof stepMachine>;
 type Action = MachineAction;
 
 const input: StepInput = {
+  agentKey: 'agent:a',
   turn: 1,
   model: 'm',
   toolNames: ['probe'],
@@ -84,7 +85,9 @@ describe('stepMachine (pure transitions)', () => {
     const [snapshot, actions] = initialTransition(stepMachine, input);
     expect(snapshot.value).toBe('idle');
     expect(effects(actions)).toEqual(['spawn model', 'spawn batch']);
-    expect(spawnInput(actions, 'batch')).toEqual({ turn: 1, maxParallel: 4 });
+    // The agent key is all the chart tells its actors about their dependencies.
+    expect(spawnInput(actions, 'model')).toEqual({ agentKey: 'agent:a' });
+    expect(spawnInput(actions, 'batch')).toEqual({ agentKey: 'agent:a', turn: 1, maxParallel: 4 });
   });
 
   it('on step.begin logs step.start and asks the model at once (preparing is transient)', () => {

@@ -7,7 +7,11 @@ import { ask, effects, ok, phases, reject, run, start } from '../support/batch-d
 
 describe('toolBatchMachine (pure transitions)', () => {
   it('starts idle with its check actor, which lives as long as the turn', () => {
-    const [snapshot, actions] = initialTransition(toolBatchMachine, { turn: 2, maxParallel: 4 });
+    const [snapshot, actions] = initialTransition(toolBatchMachine, {
+      agentKey: 'agent:a',
+      turn: 2,
+      maxParallel: 4,
+    });
     expect(snapshot.value).toBe('idle');
     expect(effects(actions)).toEqual(['spawn check']);
   });

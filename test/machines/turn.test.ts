@@ -16,6 +16,7 @@ const steer: InboxItem = { id: 's1', channel: 'steer', message: 'look left' };
 
 function input(overrides: Partial<TurnInput> = {}): TurnInput {
   return {
+    agentKey: 'agent:a',
     turn: 1,
     followups: [followup],
     nextStep: [],

@@ -40,7 +40,7 @@ export class Batch {
 
 /** A batch actor (turn 2) that begins the calls of step 3. */
 export function start(ids: string[], maxParallel = 10): Batch {
-  const input: ToolBatchInput = { turn: 2, maxParallel };
+  const input: ToolBatchInput = { agentKey: 'agent:a', turn: 2, maxParallel };
   const [snapshot] = initialTransition(toolBatchMachine, input);
   const batch = new Batch(snapshot);
   batch.send({

@@ -1,0 +1,57 @@
+import { fromCallback } from 'xstate';
+
+/** How a task ended: with its value, or with what it threw or rejected with. */
+export type TaskResult<Value> = { ok: true; value: Value } | { ok: false; error: unknown };
+
+/**
+ * Actor logic for one piece of work whose outcome a chart learns as a domain event (`setup.done`,
+ * `log.flushed`, `hook.veto`…). XState's `fromPromise` would report `xstate.done.actor.*` instead, which
+ * the pure charts do not speak.
+ *
+ * `run` starts on the next microtask, inside the promise chain: a synchronous throw is a failure like a
+ * rejection, and a host callback never runs while XState is still spawning the actor. `toEvent` turns the
+ * result into the one event sent to the parent, or `undefined` when the answer comes another way (a
+ * manual approval). A stopped actor sends nothing, so a chart never hears about work it abandoned.
+ * Contract: `toEvent` only maps data and does not throw; work that can throw (reading a host's answer)
+ * belongs in `run`.
+ *
+ * @example
+ * const flush = fromTask(({ agentKey }: AgentKeyed) => logOf(agentKey).flush(), () => ({ type: 'log.flushed' }));
+ */
+export function fromTask<Input, Value, Event extends { type: string }>(
+  run: (input: Input) => Value | PromiseLike<Value>,
+  toEvent: (result: TaskResult<Value>, input: Input) => Event | undefined,
+) {
+  return fromCallback<{ type: 'noop' }, Input>(({ input, sendBack }) => {
+    let live = true;
+    const answer = (result: TaskResult<Value>) => {
+      if (!live) return;
+      const event = toEvent(result, input);
+      if (event !== undefined) sendBack(event);
+    };
+    Promise.resolve()
+      .then(() => run(input))
+      .then(
+        (value) => answer({ ok: true, value }),
+        (error: unknown) => answer({ ok: false, error }),
+      );
+    return () => {
+      live = false;
+    };
+  });
+}
+
+/**
+ * Runs `work` for a task whose chart goes on whatever happens (an undo, a flush, a revoke): a failure is
+ * told to `onError`, which reports it to the host, instead of failing the task.
+ */
+export async function reportingFailure(
+  work: () => Promise<void>,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    onError(error);
+  }
+}

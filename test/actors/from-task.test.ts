@@ -1,0 +1,97 @@
+// fromTask on its own: the one event a task reports to its parent, failures as results, and silence
+// once the parent has stopped it.
+import { describe, expect, it } from 'vitest';
+import { assign, createActor, setup } from 'xstate';
+import { fromTask, reportingFailure } from '../../src/actors/from-task.ts';
+
+type Reported = { type: 'task.reported'; text: string };
+
+/** A parent that runs `task` with `input` and records every event it hears. */
+function parentOf(task: ReturnType<typeof fromTask<string, unknown, Reported>>, input: string) {
+  const machine = setup({
+    types: {} as { context: { heard: string[] }; events: Reported | { type: 'stop' } },
+    actors: { task },
+  }).createMachine({
+    context: { heard: [] },
+    initial: 'running',
+    states: {
+      running: {
+        invoke: { src: 'task', input },
+        on: { stop: 'stopped' },
+      },
+      stopped: {},
+    },
+    on: {
+      'task.reported': { actions: assign({ heard: ({ context, event }) => [...context.heard, event.text] }) },
+    },
+  });
+  return createActor(machine).start();
+}
+
+const describeResult = fromTask<string, unknown, Reported>(
+  (input) => {
+    if (input === 'throw') throw new Error('thrown at once');
+    if (input === 'reject') return Promise.reject(new Error('rejected'));
+    if (input === 'quiet') return 'quiet';
+    return `done ${input}`;
+  },
+  (result) => {
+    if (result.ok && result.value === 'quiet') return undefined;
+    const text = result.ok ? String(result.value) : `failed: ${(result.error as Error).message}`;
+    return { type: 'task.reported', text };
+  },
+);
+
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('fromTask', () => {
+  it('reports the value as the one event toEvent makes of it, after the spawn', async () => {
+    const parent = parentOf(describeResult, 'work');
+    expect(parent.getSnapshot().context.heard).toEqual([]);
+    await settled();
+    expect(parent.getSnapshot().context.heard).toEqual(['done work']);
+  });
+
+  it('turns a synchronous throw and a rejection alike into a failed result', async () => {
+    const thrown = parentOf(describeResult, 'throw');
+    const rejected = parentOf(describeResult, 'reject');
+    await settled();
+    expect(thrown.getSnapshot().context.heard).toEqual(['failed: thrown at once']);
+    expect(rejected.getSnapshot().context.heard).toEqual(['failed: rejected']);
+  });
+
+  it('sends nothing when toEvent answers undefined', async () => {
+    const parent = parentOf(describeResult, 'quiet');
+    await settled();
+    expect(parent.getSnapshot().context.heard).toEqual([]);
+  });
+
+  it('sends nothing once stopped, though the work itself still ran', async () => {
+    const ran: string[] = [];
+    const task = fromTask<string, unknown, Reported>(
+      (input) => {
+        ran.push(input);
+        return input;
+      },
+      () => ({ type: 'task.reported', text: 'late' }),
+    );
+    const parent = parentOf(task, 'abandoned');
+    parent.send({ type: 'stop' });
+    await settled();
+    expect(ran).toEqual(['abandoned']);
+    expect(parent.getSnapshot().context.heard).toEqual([]);
+  });
+});
+
+describe('reportingFailure', () => {
+  it('tells onError about a throw or a rejection and resolves either way', async () => {
+    const errors: unknown[] = [];
+    const onError = (error: unknown) => errors.push((error as Error).message);
+    await reportingFailure(() => {
+      throw new Error('sync');
+    }, onError);
+    await reportingFailure(() => Promise.reject(new Error('async')), onError);
+    await reportingFailure(() => Promise.resolve(), onError);
+    expect(errors).toEqual(['sync', 'async']);
+  });
+});
