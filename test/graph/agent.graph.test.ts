@@ -11,15 +11,13 @@ import { type AgentEvent, type AgentInput, agentMachine, type SetupStage } from 
 import { emptyUsage } from '../../src/providers/types.ts';
 import { GateTool } from '../support/controllable.ts';
 import {
-  AgentRig,
   disposeAndVerify,
   expectInboxKept,
   expectResultsSoFar,
   rollbackAndVerify,
-  type StoreOp,
-  settleAll,
-  until,
-} from './support/agent-driver.ts';
+} from './support/agent-checks.ts';
+import { AgentRig, settleAll, until } from './support/agent-driver.ts';
+import type { StoreOp } from './support/gate-store.ts';
 
 type Snapshot = SnapshotFrom<typeof agentMachine>;
 type Step = { event: AgentEvent; state: Snapshot };

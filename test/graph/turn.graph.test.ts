@@ -9,14 +9,8 @@ import type { StepOutcome } from '../../src/machines/step.ts';
 import { type TurnEvent, type TurnInput, turnMachine } from '../../src/machines/turn.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import type { PendingRequest } from '../support/controllable.ts';
-import {
-  AgentRig,
-  disposeAndVerify,
-  expectInboxKept,
-  expectResultsSoFar,
-  settleAll,
-  until,
-} from './support/agent-driver.ts';
+import { disposeAndVerify, expectInboxKept, expectResultsSoFar } from './support/agent-checks.ts';
+import { AgentRig, settleAll, until } from './support/agent-driver.ts';
 
 type Snapshot = SnapshotFrom<typeof turnMachine>;
 type Step = { event: TurnEvent; state: Snapshot };
