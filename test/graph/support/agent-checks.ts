@@ -10,21 +10,23 @@ import { expectResultsInModelOrder } from './driver.ts';
 
 /**
  * A cancel never drops queued input: the ids the log still shows as pending (queued, never claimed or
- * cleared) are exactly the items the real agent and its running turn still hold.
+ * cleared) are exactly the items the real agent and its running turn still hold. Needs the agent's
+ * handle (the path reached `ready`); once the agent actor has stopped, no memory is left to compare.
  */
 export function expectInboxKept(rig: AgentRig): void {
+  const log = rig.live.log();
   const snapshot = rig.ref.getSnapshot();
-  if (snapshot.status !== 'active' || !rig.agent) return;
+  if (snapshot.status !== 'active') return;
   const inMemory: InboxItem[] = [...(snapshot.context as { inbox: InboxItem[] }).inbox];
   const turn = rig.turnRef?.getSnapshot();
   if (turn?.status === 'active') inMemory.push(...(turn.context as { pending: InboxItem[] }).pending);
-  const logged = pendingInbox(rig.agent.log()).map((item) => item.id);
+  const logged = pendingInbox(log).map((item) => item.id);
   expect(inMemory.map((item) => item.id).sort(), 'pending inbox: memory vs log').toEqual(logged.sort());
 }
 
-/** Every `tool.call` has at most one `tool.result`, in model order. */
+/** Every `tool.call` has at most one `tool.result`, in model order. Needs the agent's handle. */
 export function expectResultsSoFar(rig: AgentRig): void {
-  if (rig.agent) expectResultsInModelOrder(rig.agent.log());
+  expectResultsInModelOrder(rig.live.log());
 }
 
 /**

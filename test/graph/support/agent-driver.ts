@@ -2,10 +2,11 @@
 // controllable doubles. The gate store (gate-store.ts) holds store calls so states that wait on it can be
 // observed; the gate provider, tool and pre-step hook hold model requests, tool calls and hook answers.
 
-import type { AnyActorRef, InspectionEvent } from 'xstate';
+import type { AnyActorRef, AnyEventObject, InspectionEvent, SnapshotFrom, StateValue } from 'xstate';
 import { SimulatedClock } from '../../../src/core/clock.ts';
 import type { Agent } from '../../../src/index.ts';
 import { createAgentSystem } from '../../../src/index.ts';
+import type { agentMachine } from '../../../src/machines/agent.ts';
 import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
 import { GateProvider, GateTool, settle } from '../../support/controllable.ts';
@@ -38,6 +39,15 @@ export class HookGate {
   }
 }
 
+/** One event an agent actor processed and the state it led to, as inspection reported it. */
+export type AgentMove = {
+  event: AnyEventObject;
+  value: StateValue;
+  completedStages: readonly string[];
+  /** How many writes had reached the store by then. */
+  storeWrites: number;
+};
+
 export type RigOptions = {
   agentId?: string;
   hook?: boolean;
@@ -62,6 +72,8 @@ export class AgentRig {
   creationError: unknown;
   /** Every agent actor with this id, in spawn order (a resume race spawns two). */
   readonly agentRefs: AnyActorRef[] = [];
+  /** What each agent actor went through, event by event from its start. */
+  readonly moves = new Map<AnyActorRef, AgentMove[]>();
 
   constructor(options: RigOptions = {}) {
     this.agentId = options.agentId ?? 'a';
@@ -116,12 +128,27 @@ export class AgentRig {
   }
 
   private observe(event: InspectionEvent): void {
-    if (event.type !== '@xstate.actor') return;
     const ref = event.actorRef as AnyActorRef;
+    if (event.type === '@xstate.snapshot') this.record(ref, event.event, event.snapshot);
+    if (event.type !== '@xstate.actor') return;
     // Agents are the children of the system's root (host) actor.
-    if (ref._parent && !ref._parent._parent) this.agentRefs.push(ref);
+    if (ref._parent && !ref._parent._parent) {
+      this.agentRefs.push(ref);
+      this.moves.set(ref, []);
+    }
     if (ref.id.startsWith('undo:') && this.agentRefs.some((agent) => isDescendant(ref, agent)))
       this.undos.push(ref.id);
+  }
+
+  private record(ref: AnyActorRef, event: AnyEventObject, snapshot: unknown): void {
+    const { value, context } = snapshot as SnapshotFrom<typeof agentMachine>;
+    // Only agent actors have an entry; the moves of their turns, steps and tools are not recorded.
+    this.moves.get(ref)?.push({
+      event,
+      value,
+      completedStages: [...context.completedStages],
+      storeWrites: this.store.writes.length,
+    });
   }
 }
 

@@ -14,6 +14,8 @@ export class GateStore implements SessionStore {
   private readonly holding = new Set<StoreOp>();
   private waiting: { op: StoreOp; resolve: () => void; reject: (error: Error) => void }[] = [];
   private arrivals: { op: StoreOp; resolve: () => void }[] = [];
+  /** Every write that reached the store (held or not), in call order. */
+  readonly writes: StoreOp[] = [];
 
   /** Holds exactly `ops` from now on (calls already waiting stay waiting). */
   holdOnly(ops: Iterable<StoreOp>): void {
@@ -57,16 +59,19 @@ export class GateStore implements SessionStore {
   }
 
   async create(sessionId: string): Promise<void> {
+    this.writes.push('create');
     await this.gate('create');
     return this.inner.create(sessionId);
   }
 
   async append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
+    this.writes.push('append');
     await this.gate('append');
     return this.inner.append(sessionId, events);
   }
 
   async remove(sessionId: string): Promise<void> {
+    this.writes.push('remove');
     await this.gate('remove');
     return this.inner.remove(sessionId);
   }
