@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { defaultRetryPolicy, retryDelay } from '../../src/machines/retry-policy.ts';
-import { type StepEvent, type StepInput, stepMachine, stepOutput } from '../../src/machines/step.ts';
+import {
+  type StepEvent,
+  type StepInput,
+  type StepOutcome,
+  stepMachine,
+  stepOutput,
+} from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { settle } from '../support/controllable.ts';
@@ -156,7 +162,14 @@ function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: 
     expect(actorAt(harness, ['turn', 'step'])?.value).toBe('requesting');
     return;
   }
-  const reason = { final: 'completed', canceled: 'canceled', model_error: 'model_error' }[outcome as string];
+  const reasons: Partial<Record<StepOutcome, string>> = {
+    final: 'completed',
+    canceled: 'canceled',
+    model_error: 'model_error',
+  };
+  // An outcome without a reason here is a path this check does not know: it fails rather than pass.
+  const reason = reasons[outcome];
+  expect(reason, `the turn.end reason for step outcome ${outcome}`).toBeDefined();
   expect(turnEnd?.data.reason).toBe(reason);
   if (outcome === 'model_error')
     expect(turnEnd?.data.error).toMatchObject({ kind: state.context.error?.kind });

@@ -205,6 +205,9 @@ for (const hasHook of [false, true]) {
         const driver: Driver = { rig, run: undefined, calls: 0 };
         await drive(driver, steps);
         await disposeAndVerify(rig);
+        // A run exists exactly when the path began a turn; only then is there a result to check.
+        const begun = steps.some((step) => step.event.type === 'turn.begin');
+        expect(driver.run !== undefined, 'a run was started').toBe(begun);
         if (!driver.run) return;
         // A turn that the path did not end is ended by the dispose: canceled{disposed}.
         const result = await driver.run;
