@@ -192,12 +192,15 @@ async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode
     const created = [initial, ...steps.slice(0, j + 1).map((step) => step.state)].some((state) =>
       state.matches('ready'),
     );
-    const real = () => [rig.ref.getSnapshot().value, rig.agent !== undefined];
-    await until(() => isDeepStrictEqual(real(), [settled.value, created]));
-    expect(real(), `${what}: the state, and whether the agent handle exists`).toEqual([
-      settled.value,
-      created,
-    ]);
+    const real = () => {
+      const { value, status } = rig.ref.getSnapshot();
+      return [value, status, rig.agent !== undefined];
+    };
+    const expected = [settled.value, settled.status, created];
+    await until(() => isDeepStrictEqual(real(), expected));
+    expect(real(), `${what}: the state, the actor status, and whether the agent handle exists`).toEqual(
+      expected,
+    );
     if (!created) continue;
     expectInboxKept(rig);
     expectResultsSoFar(rig);

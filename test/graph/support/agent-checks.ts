@@ -11,7 +11,8 @@ import { expectResultsInModelOrder } from './driver.ts';
 /**
  * A cancel never drops queued input: the ids the log still shows as pending (queued, never claimed or
  * cleared) are exactly the items the real agent and its running turn still hold. Needs the agent's
- * handle (the path reached `ready`); once the agent actor has stopped, no memory is left to compare.
+ * handle (the path reached `ready`); once the agent actor is done (the path checks its status), no
+ * memory is left to compare.
  */
 export function expectInboxKept(rig: AgentRig): void {
   const log = rig.live.log();
