@@ -4,13 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { defaultRetryPolicy, retryDelay } from '../../src/machines/retry-policy.ts';
-import {
-  type StepEvent,
-  type StepInput,
-  type StepOutcome,
-  stepMachine,
-  stepOutput,
-} from '../../src/machines/step.ts';
+import { type StepEvent, type StepInput, stepMachine, stepOutput } from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { settle } from '../support/controllable.ts';
@@ -162,7 +156,7 @@ function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: 
     expect(actorAt(harness, ['turn', 'step'])?.value).toBe('requesting');
     return;
   }
-  const reasons: Partial<Record<StepOutcome, string>> = {
+  const reasons: Partial<Record<typeof outcome, string>> = {
     final: 'completed',
     canceled: 'canceled',
     model_error: 'model_error',
