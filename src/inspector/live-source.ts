@@ -5,7 +5,6 @@ import type { Agent } from '../runtime/agent-handle.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import type { LogEvent } from '../session/types.ts';
 import { compactLogEvent, compactValue } from './compact.ts';
-import { parentOf, TurnsView } from './log-view.ts';
 import { InspectionProjector } from './project-inspection.ts';
 import type {
   AgentsPayload,
@@ -14,13 +13,10 @@ import type {
   InspectorMessage,
   InspectorSource,
 } from './protocol.ts';
+import { agentView, type Tracked, takeLogEvent, track } from './tracked-agent.ts';
 
 type Delta = Extract<InspectorMessage, { kind: 'delta' }>;
 
-/** An agent being followed while someone watches: its derived turns and its last log events. */
-type Tracked = { agent: Agent; turns: TurnsView; recent: LogEvent[]; lastSummary: string };
-
-const recentCount = 50;
 const keepEnded = 20;
 
 /**
@@ -122,7 +118,7 @@ export class LiveSource implements InspectorSource {
       }
     } catch (error) {
       // Inspection runs inside XState's dispatch: a failure here must not reach the agents.
-      this.emit({ kind: 'error', agentId: '', message: `inspector: ${describe(error)}` });
+      this.emit({ kind: 'error', agentId: '', message: `inspector: ${messageOf(error)}` });
     }
   }
 
@@ -161,7 +157,9 @@ export class LiveSource implements InspectorSource {
       this.ended.set(agent.id, entry);
       if (this.ended.size > keepEnded) this.ended.delete(this.ended.keys().next().value as string);
       this.markDirty(agent.id);
-    })().catch((error: unknown) => this.emit({ kind: 'error', agentId: agent.id, message: describe(error) }));
+    })().catch((error: unknown) =>
+      this.emit({ kind: 'error', agentId: agent.id, message: messageOf(error) }),
+    );
     this.pumps.add(pump);
     void pump.finally(() => this.pumps.delete(pump));
   }
@@ -170,11 +168,8 @@ export class LiveSource implements InspectorSource {
     const agentId = entry.agent.id;
     switch (event.type) {
       case 'log': {
-        if (event.event.seq < entry.turns.logLength) return;
-        entry.turns.apply(event.event);
-        const compact = compactLogEvent(event.event);
-        entry.recent.push(compact);
-        if (entry.recent.length > recentCount) entry.recent.shift();
+        const compact = takeLogEvent(entry, event.event);
+        if (!compact) return;
         this.emit({ kind: 'log', agentId, event: compact });
         this.markDirty(agentId);
         return;
@@ -252,41 +247,9 @@ export class LiveSource implements InspectorSource {
   }
 
   private viewOf(entry: Tracked): AgentView {
-    const { agent } = entry;
-    const live = this.tracked.has(agent.id) || !this.ended.has(agent.id);
-    const parent = parentOf(agent.log());
-    return {
-      id: agent.id,
-      ...(parent !== undefined ? { parent } : {}),
-      state: agent.state,
-      live,
-      tree: compactValue(agent.snapshot(), {
-        maxString: 200,
-        maxDepth: 40,
-        maxEntries: 100,
-      }) as AgentView['tree'],
-      turns: entry.turns.view(),
-      logLength: agent.log().length,
-      recent: [...entry.recent],
-    };
+    const { id } = entry.agent;
+    return agentView(entry, this.tracked.has(id) || !this.ended.has(id));
   }
-}
-
-/** A fresh entry for `agent`, built from the log it has so far. */
-function track(agent: Agent): Tracked {
-  const turns = new TurnsView();
-  const log = agent.log();
-  for (const event of log) turns.apply(event);
-  return {
-    agent,
-    turns,
-    recent: log.slice(-recentCount).map((event) => compactLogEvent(event)),
-    lastSummary: '',
-  };
-}
-
-function describe(error: unknown): string {
-  return messageOf(error);
 }
 
 /** Whether the log says the call asked for approval and has neither a decision nor a result yet. */

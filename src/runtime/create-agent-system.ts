@@ -1,21 +1,19 @@
-import { type AnyActorRef, createActor, type InspectionEvent, type Observer, waitFor } from 'xstate';
+import { type AnyActorRef, createActor, type InspectionEvent, type Observer } from 'xstate';
 import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { messageOf } from '../errors/describe-value.ts';
-import { LogFormatError } from '../errors/log-format-error.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { forkEvents } from '../session/fork.ts';
-import { assertSessionStarted } from '../session/log-text.ts';
 import { repair } from '../session/repair.ts';
-import { parseLoadedEvents } from '../session/schema.ts';
-import type { LogEvent, SessionStore } from '../session/types.ts';
+import type { SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
 import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
+import { Creations } from './creations.ts';
+import { inspectGuarded } from './guarded-inspect.ts';
 import { hostMachine } from './host.ts';
 import { LiveBus } from './live-bus.ts';
 import {
@@ -26,6 +24,7 @@ import {
 } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
+import { loadSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec } from './subagents.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
@@ -55,8 +54,7 @@ export class AgentSystem {
   private readonly host = createActor(hostMachine);
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
-  private readonly creating = new Set<{ ref: AnyActorRef; creation: Promise<unknown> }>();
-  private readonly launches = new Set<Promise<void>>();
+  private readonly creations = new Creations(() => this.disposed);
   private readonly tree: AgentTree;
   private readonly logic: AgentLogic;
   private disposed = false;
@@ -100,7 +98,7 @@ export class AgentSystem {
     // a log that another process is still writing.
     const lock = await this.store.lock?.(sessionId);
     try {
-      const events = await this.loadSession(sessionId, 'resume');
+      const events = await loadSession(this.store, sessionId, 'resume');
       const { appended } = repair(events, this.clock);
       return await this.launch(sessionId, { kind: 'resume', events, repaired: appended, lock }, options);
     } catch (error) {
@@ -115,7 +113,7 @@ export class AgentSystem {
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
-    const events = await this.loadSession(sessionId, 'fork');
+    const events = await loadSession(this.store, sessionId, 'fork');
     const newId = options.id ?? this.config.nextId('forkAgent');
     const seed = forkEvents(events, {
       newAgentId: newId,
@@ -133,22 +131,7 @@ export class AgentSystem {
    */
   inspect(observer: Observer<InspectionEvent> | ((event: InspectionEvent) => void)): () => void {
     parseHostValue('inspect', inspectSchema, { observer });
-    const next = typeof observer === 'function' ? observer : observer.next!.bind(observer);
-    let subscription: { unsubscribe(): void } | undefined;
-    let broken = false;
-    subscription = this.host.system.inspect((event) => {
-      if (broken) return;
-      try {
-        next(event);
-      } catch (error) {
-        broken = true;
-        subscription?.unsubscribe();
-        process.emitWarning(
-          `agentchart: an inspect() observer threw and was unsubscribed: ${messageOf(error)}`,
-        );
-      }
-    });
-    return () => subscription?.unsubscribe();
+    return inspectGuarded(this.host.system, observer);
   }
 
   /**
@@ -173,42 +156,12 @@ export class AgentSystem {
     if (this.disposed) return;
     this.disposed = true;
     // Agents still being created roll back (or, if they just became ready, dispose) before the host stops.
-    const creating = [...this.creating];
-    for (const { ref } of creating) ref.send({ type: 'agent.dispose' });
-    await Promise.allSettled([...this.launches]);
+    await this.creations.disposeAll();
     // Top-level agents first: each one cancels and disposes its own subagents before it is gone.
     const roots = [...this.agents].filter((agent) => !this.tree.isChild(agent.id));
     await Promise.all(roots.map((agent) => agent.dispose()));
     await Promise.all([...this.agents].map((agent) => agent.dispose()));
     this.host.stop();
-  }
-
-  /**
-   * Waits until the agent is ready; throws the original error when creation rolled back. A system
-   * disposed meanwhile asks the agent to dispose too: it finishes its current stage, rolls back, and
-   * this throws `AgentStateError` — nothing of it stays registered or written.
-   */
-  private async awaitCreation(agentId: string, ref: AnyActorRef, release: () => void): Promise<void> {
-    const creation = waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
-      timeout: Number.POSITIVE_INFINITY,
-    });
-    const entry = { ref, creation };
-    this.creating.add(entry);
-    const settled = await creation.finally(() => this.creating.delete(entry));
-    if (settled.status !== 'active') {
-      release();
-      const error: unknown = settled.context.creationError;
-      if (error instanceof Error) throw error;
-      throw new AgentStateError(
-        `agent ${agentId} was not created: ${this.disposed ? 'the system was disposed' : messageOf(error)}`,
-      );
-    }
-    if (this.disposed) {
-      ref.send({ type: 'agent.dispose' });
-      await waitFor(ref, (s) => s.status !== 'active', { timeout: Number.POSITIVE_INFINITY });
-      release();
-      throw new AgentStateError(`agent ${agentId} was not created: the system was disposed`);
-    }
   }
 
   /** What the agent's actors work with; dispose revokes children first, then the agent itself. */
@@ -305,9 +258,7 @@ export class AgentSystem {
       this.host.send({ type: 'host.release', ref });
       unregister();
     };
-    const created = this.awaitCreation(agentId, ref, release);
-    this.launches.add(created);
-    await created.finally(() => this.launches.delete(created));
+    await this.creations.wait({ agentId, ref, release });
     const agent = this.register(agentId, { ref, release, resources, bus });
     this.tree.add(agentId, {
       depth: options.child?.depth ?? 0,
@@ -323,21 +274,6 @@ export class AgentSystem {
   private rootPermissions(): PermissionSettings {
     const { permissionMode, permissions, approve } = this.config;
     return { mode: permissionMode, ...permissions, canAsk: approve !== undefined };
-  }
-
-  /**
-   * The session's events; a log this build cannot read, or an empty one (nothing of the agent was
-   * recorded, so there is nothing to continue), is refused naming the session.
-   */
-  private async loadSession(sessionId: string, action: 'resume' | 'fork'): Promise<LogEvent[]> {
-    try {
-      const events = parseLoadedEvents(await this.store.load(sessionId));
-      assertSessionStarted(events, 'remove the session to reuse its id');
-      return events;
-    } catch (error) {
-      if (!LogFormatError.isInstance(error)) throw error;
-      throw new LogFormatError(`cannot ${action} session "${sessionId}": ${error.message}`, { cause: error });
-    }
   }
 
   private assertOpen(): void {

@@ -33,24 +33,42 @@ type KillPoint = {
   torn?: boolean;
   /** The outcome repair gives the slow call, when the kill lost its result. */
   slowOutcome?: 'unknown' | 'not_started';
+  /** Ids of the input the log shows queued when the kill came. */
+  queued: readonly string[];
 };
 
 // The flush before a model request includes the step's `step.start`, so a kill before or during a
 // request leaves that step open too. Tool calls are written ahead of running (`tool.started` is durable
 // before the tool starts), so a kill inside a tool leaves a call whose outcome repair marks `unknown`.
 const closeTurn = ['step.end', 'turn.end'];
+// The child's ids: `c2` is the first question (the run's own input); `c3` (a follow-up, "second question")
+// and `c4` (an inject) are queued while the slow tool runs.
+const firstQuestion = ['c2'];
+const everyInput = ['c2', 'c3', 'c4'];
 const killPoints: KillPoint[] = [
-  { point: 'after-create', repaired: [], turns: [1] },
-  { point: 'before-model-1', repaired: closeTurn, turns: [1, 2] },
-  { point: 'mid-stream-1', repaired: closeTurn, turns: [1, 2] },
-  { point: 'in-note-tool', repaired: ['tool.result', 'tool.result', ...closeTurn], turns: [1, 2] },
-  { point: 'before-model-2', repaired: closeTurn, turns: [1, 2] },
-  { point: 'mid-stream-2', repaired: closeTurn, turns: [1, 2] },
-  { point: 'in-slow-tool', repaired: ['tool.result', ...closeTurn], turns: [1, 2], slowOutcome: 'unknown' },
+  { point: 'after-create', repaired: [], turns: [1], queued: [] },
+  { point: 'before-model-1', repaired: closeTurn, turns: [1, 2], queued: firstQuestion },
+  { point: 'mid-stream-1', repaired: closeTurn, turns: [1, 2], queued: firstQuestion },
+  {
+    point: 'in-note-tool',
+    repaired: ['tool.result', 'tool.result', ...closeTurn],
+    turns: [1, 2],
+    queued: firstQuestion,
+  },
+  { point: 'before-model-2', repaired: closeTurn, turns: [1, 2], queued: firstQuestion },
+  { point: 'mid-stream-2', repaired: closeTurn, turns: [1, 2], queued: firstQuestion },
+  {
+    point: 'in-slow-tool',
+    repaired: ['tool.result', ...closeTurn],
+    turns: [1, 2],
+    queued: firstQuestion,
+    slowOutcome: 'unknown',
+  },
   {
     point: 'flush-cut-after-call',
     repaired: ['tool.result', 'step.end', 'turn.end'],
     turns: [1, 2],
+    queued: firstQuestion,
     torn: true,
     slowOutcome: 'not_started',
   },
@@ -59,14 +77,15 @@ const killPoints: KillPoint[] = [
     point: 'flush-cut-after-started',
     repaired: ['tool.result', 'step.end', 'turn.end'],
     turns: [1, 2],
+    queued: firstQuestion,
     slowOutcome: 'unknown',
   },
   // From here the follow-up queued during the slow tool is durable: it must be answered after resume.
-  { point: 'before-model-3', repaired: closeTurn, turns: [1, 2, 3] },
-  { point: 'flush-turn-end', repaired: ['turn.end'], turns: [1, 2, 3], torn: true },
-  { point: 'before-model-4', repaired: closeTurn, turns: [1, 2, 3] },
-  { point: 'after-all', repaired: [], turns: [1, 2, 3] },
-  { point: 'flush-session-end', repaired: [], turns: [1, 2, 3], torn: true },
+  { point: 'before-model-3', repaired: closeTurn, turns: [1, 2, 3], queued: everyInput },
+  { point: 'flush-turn-end', repaired: ['turn.end'], turns: [1, 2, 3], queued: everyInput, torn: true },
+  { point: 'before-model-4', repaired: closeTurn, turns: [1, 2, 3], queued: everyInput },
+  { point: 'after-all', repaired: [], turns: [1, 2, 3], queued: everyInput },
+  { point: 'flush-session-end', repaired: [], turns: [1, 2, 3], queued: everyInput, torn: true },
 ];
 
 const dirs = new Map<string, string>();
@@ -115,7 +134,7 @@ function claimedIds(events: readonly LogEvent[]): string[] {
 }
 
 describe('crash consistency: SIGKILL at a point, then load, repair and resume to completion', () => {
-  it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome }) => {
+  it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome, queued }) => {
     const dir = dirs.get(point)!;
     // The killed process still "holds" the session: the one claim in its lock names a pid that is gone.
     const claims = await readdir(join(dir, 'crash.lock'));
@@ -127,6 +146,7 @@ describe('crash consistency: SIGKILL at a point, then load, repair and resume to
     const before = loaded.events;
     expect(repair(before, { now: () => 0 }).appended.map((e) => e.type)).toEqual(repaired);
     const queuedBefore = before.filter((e) => e.type === 'inbox.queued').map((e) => String(e.data.id));
+    expect(queuedBefore).toEqual(queued);
 
     const model = routedModel({}, (request) => {
       const last = request.messages.filter((m) => m.role === 'user').at(-1);
@@ -162,12 +182,8 @@ describe('crash consistency: SIGKILL at a point, then load, repair and resume to
     // No queued input is lost: everything queued before the kill is claimed exactly once in the end.
     expect(pendingInbox(final)).toEqual([]);
     const claimed = claimedIds(final);
-    for (const id of queuedBefore)
-      expect(
-        claimed.filter((c) => c === id),
-        id,
-      ).toHaveLength(1);
-    if (queuedBefore.length === 3) {
+    expect(queued.map((id) => claimed.filter((c) => c === id).length)).toEqual(queued.map(() => 1));
+    if (queued.includes('c3')) {
       const asked = final.filter((e) => e.type === 'user.message' && e.data.content === 'second question');
       expect(asked).toHaveLength(1);
     }

@@ -155,7 +155,9 @@ describe.each(scenarios)('stopping a parent while $name', (scenario) => {
       const parentLog = stop === 'cancel' ? parent.log() : logs.get('parent')!;
       const outcomes = parentLog.filter((e) => e.type === 'tool.result').map((e) => e.data.outcome);
       expect(outcomes).toEqual([...Array(scenario.completedChildren).fill('ok'), 'aborted']);
+      // A cancelled parent lives on; a disposed one ends its session, after every child has ended its own.
       const parentEnd = parentLog.find((e) => e.type === 'session.end');
+      expect(parentEnd?.type, 'the parent session end').toBe(stop === 'cancel' ? undefined : 'session.end');
       for (const [id, events] of logs) {
         const label = `session ${id} (${stop}, ${scenario.name})`;
         assertCallsPaired(events, label);
@@ -163,7 +165,7 @@ describe.each(scenarios)('stopping a parent while $name', (scenario) => {
         const end = events.at(-1)!;
         expect(end.type, label).toBe('session.end');
         // Dispose sequencing over the tree: a child is gone before its parent writes its own end.
-        if (parentEnd) expect(end.ts, label).toBeLessThan(parentEnd.ts);
+        if (stop !== 'cancel') expect(end.ts, label).toBeLessThan(parentEnd!.ts);
         const turnEnd = events.filter((e) => e.type === 'turn.end').at(-1)?.data;
         const completed = events.some((e) => e.type === 'user.message' && e.data.content === 'quick');
         expect(turnEnd, label).toMatchObject(

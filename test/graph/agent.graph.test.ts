@@ -6,20 +6,19 @@ import { getShortestPaths } from 'xstate/graph';
 import { z } from 'zod';
 import { AgentStateError } from '../../src/errors/agent-state-error.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import type { Agent, AnyTool } from '../../src/index.ts';
+import type { AnyTool } from '../../src/index.ts';
 import { type AgentEvent, type AgentInput, agentMachine, type SetupStage } from '../../src/machines/agent.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import { GateTool } from '../support/controllable.ts';
 import {
-  AgentRig,
   disposeAndVerify,
   expectInboxKept,
   expectResultsSoFar,
   rollbackAndVerify,
-  type StoreOp,
-  settleAll,
-  until,
-} from './support/agent-driver.ts';
+} from './support/agent-checks.ts';
+import { AgentRig, settleAll, until } from './support/agent-driver.ts';
+import type { StoreOp } from './support/gate-store.ts';
+import { raceAlong } from './support/resume-race.ts';
 
 type Snapshot = SnapshotFrom<typeof agentMachine>;
 type Step = { event: AgentEvent; state: Snapshot };
@@ -109,8 +108,7 @@ function modeOf(steps: Step[]): Mode {
 }
 
 /** Events the runtime produces by itself right after the previous stimulus (no outside hand needed). */
-function isAuto(event: AgentEvent, mode: Mode): boolean {
-  if (mode === 'resumeRace' && (event.type === 'setup.done' || event.type === 'setup.error')) return true;
+function isAuto(event: AgentEvent): boolean {
   if (event.type === 'setup.done' || event.type === 'setup.error')
     return event.stage === 'publish' || (event.type === 'setup.error' && event.stage === 'tools');
   if (event.type === 'undo.done') return event.stage !== 'session';
@@ -177,11 +175,11 @@ async function stimulate(rig: AgentRig, event: AgentEvent, before: Snapshot): Pr
 async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode): Promise<void> {
   let held: StoreOp[] = [];
   for (let i = -1; i < steps.length; i++) {
-    if (i >= 0 && isAuto(steps[i]!.event, mode)) continue;
+    if (i >= 0 && isAuto(steps[i]!.event)) continue;
     let j = i;
-    while (j + 1 < steps.length && isAuto(steps[j + 1]!.event, mode)) j++;
+    while (j + 1 < steps.length && isAuto(steps[j + 1]!.event)) j++;
     const settled = j < 0 ? initial : steps[j]!.state;
-    const holds = mode === 'resumeRace' ? [] : holdsFor(settled);
+    const holds = holdsFor(settled);
     // Keep holding what the stimulus may release, and already hold what the next resting state needs.
     rig.store.holdOnly([...held, ...(holds ?? [])]);
     if (i < 0) launch(rig, mode);
@@ -189,39 +187,32 @@ async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode
     held = holds ?? [];
     rig.store.holdOnly(held);
     await settleAll();
-    if (holds !== undefined && mode !== 'resumeRace') {
-      const what = `after ${i < 0 ? 'launch' : label(steps[i]!.event)}`;
-      await until(() => isDeepStrictEqual(rig.ref.getSnapshot().value, settled.value));
-      expect(rig.ref.getSnapshot().value, what).toEqual(settled.value);
-      expectInboxKept(rig);
-      expectResultsSoFar(rig);
-    }
+    if (holds === undefined) continue;
+    const what = `after ${i < 0 ? 'launch' : label(steps[i]!.event)}`;
+    // The handle exists once the path has been ready, and then the inbox and results are checked on it.
+    const created = [initial, ...steps.slice(0, j + 1).map((step) => step.state)].some((state) =>
+      state.matches('ready'),
+    );
+    const real = () => {
+      const { value, status } = rig.ref.getSnapshot();
+      return [value, status, rig.agent !== undefined];
+    };
+    const expected = [settled.value, settled.status, created];
+    await until(() => isDeepStrictEqual(real(), expected));
+    expect(real(), `${what}: the state, the actor status, and whether the agent handle exists`).toEqual(
+      expected,
+    );
+    if (!created) continue;
+    expectInboxKept(rig);
+    expectResultsSoFar(rig);
   }
 }
 
 function launch(rig: AgentRig, mode: Mode): void {
-  // Two resumes of one session race: both pass the early check, the second to publish must roll back.
-  if (mode === 'resumeRace') rig.launch(() => rig.system.resumeAgent(rig.agentId));
   // The tools stage fails for real on a tool whose input JSON Schema cannot express.
-  else if (mode === 'badTool')
+  if (mode === 'badTool')
     rig.launch(() => rig.system.createAgent({ id: rig.agentId, tools: [undescribable] }));
   else rig.launch();
-}
-
-/** Exactly one of the two racing resumes wins; the other undid tools then session and wrote nothing. */
-async function verifyResumeRace(rig: AgentRig, other: Promise<Agent>, stored: unknown): Promise<void> {
-  const [first, second] = await Promise.allSettled([other, rig.creation!]);
-  const outcomes = [first.status, second.status].sort();
-  expect(outcomes).toEqual(['fulfilled', 'rejected']);
-  const lost = first.status === 'rejected' ? first : (second as PromiseRejectedResult);
-  const won = first.status === 'fulfilled' ? first : (second as PromiseFulfilledResult<Agent>);
-  expect(lost.reason).toBeInstanceOf(ConfigError);
-  const values = rig.agentRefs.slice(-2).map((ref) => ref.getSnapshot().value);
-  expect(values.filter((value) => value === 'failed')).toHaveLength(1);
-  expect(rig.undos).toEqual(['undo:tools', 'undo:session']);
-  expect((await rig.store.load(rig.agentId)).events).toEqual(stored);
-  expect(rig.system.list()).toEqual([won.value]);
-  await rig.system.dispose();
 }
 
 describe('agent chart graph paths', () => {
@@ -236,16 +227,8 @@ describe('agent chart graph paths', () => {
     it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
       const mode = modeOf(steps);
       const rig = new AgentRig();
-      if (mode === 'resumeRace') {
-        const first = await rig.system.createAgent({ id: rig.agentId });
-        await first.dispose();
-        const stored = (await rig.store.load(rig.agentId)).events;
-        const other = rig.system.resumeAgent(rig.agentId);
-        // Either resume may lose the race while the path is driven; its rejection is checked below.
-        other.catch(() => undefined);
-        await drive(rig, steps, initial, mode);
-        return verifyResumeRace(rig, other, stored);
-      }
+      if (mode === 'resumeRace')
+        return raceAlong(rig, [{ event: { type: 'xstate.init' }, state: initial }, ...steps]);
       await drive(rig, steps, initial, mode);
       const failedStage = steps.find((step) => step.event.type === 'setup.error')?.event;
       const disposedEarly = steps.some(

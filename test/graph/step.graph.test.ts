@@ -157,7 +157,14 @@ function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: 
     expect(actorAt(harness, ['turn', 'step'])?.value).toBe('requesting');
     return;
   }
-  const reason = { final: 'completed', canceled: 'canceled', model_error: 'model_error' }[outcome as string];
+  const reasons: Partial<Record<typeof outcome, string>> = {
+    final: 'completed',
+    canceled: 'canceled',
+    model_error: 'model_error',
+  };
+  // An outcome without a reason here is a path this check does not know: it fails rather than pass.
+  const reason = reasons[outcome];
+  expect(reason, `the turn.end reason for step outcome ${outcome}`).toBeDefined();
   expect(turnEnd?.data.reason).toBe(reason);
   if (outcome === 'model_error')
     expect(turnEnd?.data.error).toMatchObject({ kind: state.context.error?.kind });

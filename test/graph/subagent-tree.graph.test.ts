@@ -217,13 +217,15 @@ describe('stopping a parent while its child rests in each state of the step char
         expect(parentLog.filter((e) => e.type === 'tool.result').map((e) => e.data.outcome)).toEqual([
           'aborted',
         ]);
+        // A cancelled parent lives on; a disposed one ends its session, after every child has ended its own.
         const parentEnd = parentLog.find((e) => e.type === 'session.end');
+        expect(parentEnd?.type, 'the parent session end').toBe(stop === 'cancel' ? undefined : 'session.end');
         for (const [id, events] of logs) {
           assertCallsPaired(events, `session ${id}`);
           if (id === 'parent') continue;
           expect(events.at(-1)?.type).toBe('session.end');
           // Dispose sequencing over the tree: the child's session ends before the parent's does.
-          if (parentEnd) expect(events.at(-1)!.ts).toBeLessThan(parentEnd.ts);
+          if (stop !== 'cancel') expect(events.at(-1)!.ts).toBeLessThan(parentEnd!.ts);
           expect(events.filter((e) => e.type === 'turn.end').at(-1)?.data).toMatchObject({
             reason: 'canceled',
             cause: 'parent',

@@ -9,14 +9,8 @@ import type { StepOutcome } from '../../src/machines/step.ts';
 import { type TurnEvent, type TurnInput, turnMachine } from '../../src/machines/turn.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import type { PendingRequest } from '../support/controllable.ts';
-import {
-  AgentRig,
-  disposeAndVerify,
-  expectInboxKept,
-  expectResultsSoFar,
-  settleAll,
-  until,
-} from './support/agent-driver.ts';
+import { disposeAndVerify, expectInboxKept, expectResultsSoFar } from './support/agent-checks.ts';
+import { AgentRig, settleAll, until } from './support/agent-driver.ts';
 
 type Snapshot = SnapshotFrom<typeof turnMachine>;
 type Step = { event: TurnEvent; state: Snapshot };
@@ -212,6 +206,9 @@ for (const hasHook of [false, true]) {
         const driver: Driver = { rig, run: undefined, calls: 0 };
         await drive(driver, steps);
         await disposeAndVerify(rig);
+        // A run exists exactly when the path began a turn; only then is there a result to check.
+        const begun = steps.some((step) => step.event.type === 'turn.begin');
+        expect(driver.run !== undefined, 'a run was started').toBe(begun);
         if (!driver.run) return;
         // A turn that the path did not end is ended by the dispose: canceled{disposed}.
         const result = await driver.run;

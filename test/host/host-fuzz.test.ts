@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentSystem, ConfigError, createAgentSystem, type LogEvent } from '../../src/index.ts';
-import { allValid, buildOptions, type OptionsPlan, optionsPlanArbitrary } from '../support/host-arbitrary.ts';
+import { allValid, type OptionsPlan, optionsPlanArbitrary } from '../support/host-arbitrary.ts';
+import { buildOptions } from '../support/host-options.ts';
 
 // The list test/support/process-guard.ts fills: read here after each attempt, so an escape fails (and
 // shrinks) the attempt that caused it, not just the test.

@@ -43,8 +43,11 @@ async function waitingAgent(decisions: boolean) {
   return { model, tool, inspector, agent, run };
 }
 
+/** Waits until the agent's log satisfies `done`; gives up with an error (a test then fails, never goes on). */
 async function until(agent: Agent, done: (types: string[]) => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(agent.log().map((event) => event.type)); i++) await settle();
+  const reached = () => done(agent.log().map((event) => event.type));
+  for (let i = 0; i < 200 && !reached(); i++) await settle();
+  if (!reached()) throw new Error(`the log never got there: ${agent.log().map((event) => event.type)}`);
 }
 
 async function pageToken(url: string): Promise<string | undefined> {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { anthropic } from '../../src/providers/anthropic.ts';
-import { collect, plain } from '../support/provider-contract.ts';
+import { collect, plain } from '../support/provider-stream.ts';
 import { type AnthropicServer, startAnthropicServer } from '../support/wire/anthropic-server.ts';
 import { sampleConversation } from '../support/wire/conversation.ts';
 import { sse } from '../support/wire/fake-server.ts';

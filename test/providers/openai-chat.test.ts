@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../../src/providers/openai.ts';
-import { collapse, collect, plain } from '../support/provider-contract.ts';
+import { collapse, collect, plain } from '../support/provider-stream.ts';
 import { sampleConversation } from '../support/wire/conversation.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../../src/providers/openai.ts';
-import { collect, plain } from '../support/provider-contract.ts';
+import { collect, plain } from '../support/provider-stream.ts';
 import { sampleConversation } from '../support/wire/conversation.ts';
 import { sse } from '../support/wire/fake-server.ts';
 import {

@@ -18,9 +18,10 @@ function deepFreeze<T>(value: T): T {
 
 /**
  * Checks that tool messages only ever follow their own assistant message, in its toolCalls order.
- * With `complete`, every call must have its result.
+ * With `complete`, every call must have its result. Returns how many tool messages it checked.
  */
-function expectPaired(messages: readonly ModelMessage[], complete: boolean): void {
+function expectPaired(messages: readonly ModelMessage[], complete: boolean): number {
+  let checked = 0;
   let index = 0;
   while (index < messages.length) {
     const message = messages[index++];
@@ -34,7 +35,9 @@ function expectPaired(messages: readonly ModelMessage[], complete: boolean): voi
     }
     if (complete) expect(actual).toEqual(expected);
     else expect(expected.filter((id) => actual.includes(id))).toEqual(actual);
+    checked += actual.length;
   }
+  return checked;
 }
 
 const options = { system: 'sys', tools: [] };
@@ -48,6 +51,7 @@ const keyOf = (event: LogEvent, callId: string) => `${event.turn}/${event.step}/
 
 describe('project (properties)', () => {
   it('is deterministic, does not mutate its input, and pairs every call with its result', () => {
+    let paired = 0;
     fc.assert(
       fc.property(withCut, ({ log, cut }) => {
         for (const [events, complete] of [
@@ -59,15 +63,18 @@ describe('project (properties)', () => {
           const first = project(events, options);
           expect(project(events, options)).toEqual(first);
           expect(JSON.stringify(events)).toBe(before);
-          expectPaired(first.messages, complete);
+          paired += expectPaired(first.messages, complete);
         }
       }),
     );
+    // The generated logs have tool calls to pair (a property over call-free logs would prove little).
+    expect(paired).toBeGreaterThan(0);
   });
 });
 
 describe('repair (properties)', () => {
   it('pairs every call exactly once, closes every step and turn, and is idempotent', () => {
+    const repairedOutcomes = { unknown: 0, not_started: 0 };
     fc.assert(
       fc.property(withCut, ({ cut }) => {
         const { appended } = repair(cut, new SimulatedClock(7));
@@ -90,7 +97,9 @@ describe('repair (properties)', () => {
             const key = keyOf(event, event.data.callId);
             results.set(key, (results.get(key) ?? 0) + 1);
             if (appended.includes(event)) {
-              expect(event.data.outcome).toBe(started.has(key) ? 'unknown' : 'not_started');
+              const outcome = started.has(key) ? 'unknown' : 'not_started';
+              expect(event.data.outcome).toBe(outcome);
+              repairedOutcomes[outcome]++;
             }
           }
           if (event.type === 'turn.start') openTurns++;
@@ -105,7 +114,12 @@ describe('repair (properties)', () => {
         expect(repair(repaired, new SimulatedClock(8))).toEqual({ appended: [], notes: [] });
         expectPaired(project(repaired, options).messages, true);
       }),
+      // A cut between a call's start and its result is rare; enough runs make sure some land there.
+      { numRuns: 500 },
     );
+    // The cuts leave calls open both before and after they started, so both repaired outcomes are checked.
+    expect(repairedOutcomes.unknown).toBeGreaterThan(0);
+    expect(repairedOutcomes.not_started).toBeGreaterThan(0);
   });
 
   it('appends nothing to a complete log', () => {

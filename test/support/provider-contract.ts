@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ProviderError } from '../../src/errors/provider-error.ts';
 import type { ModelEvent, ModelRequest, Provider, ProviderPart } from '../../src/providers/types.ts';
+import { collapse, collect, plain, sampleRequest } from './provider-stream.ts';
 import type { WireReply } from './wire/reply.ts';
 
 /** Every case of the shared provider contract. A harness lists the ones that make sense for it. */
@@ -47,63 +47,6 @@ export interface ProviderHarness {
   /** The provider part the adapter should emit for this thinking. */
   expectedPart(thinking: { pieces: string[]; signature: string }): ProviderPart;
   close(): Promise<void>;
-}
-
-const request: ModelRequest = {
-  system: 'You are a test.',
-  tools: [
-    { name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object', properties: {} } },
-  ],
-  messages: [{ role: 'user', content: 'Hello' }],
-};
-
-/** Reads a whole stream; `onEvent` may abort. Fails if the stream throws (the contract forbids it). */
-export async function collect(
-  provider: Provider,
-  modelRequest: ModelRequest = request,
-  onEvent?: (event: ModelEvent, controller: AbortController) => void,
-): Promise<ModelEvent[]> {
-  const controller = new AbortController();
-  const events: ModelEvent[] = [];
-  for await (const event of provider.stream(modelRequest, controller.signal)) {
-    events.push(event);
-    onEvent?.(event, controller);
-  }
-  return events;
-}
-
-/** Joins neighbouring text and thinking deltas, so streams chunked differently compare equal. */
-export function collapse(events: ModelEvent[]): ModelEvent[] {
-  const result: ModelEvent[] = [];
-  for (const event of events) {
-    const last = result.at(-1);
-    if (
-      last &&
-      (event.type === 'text.delta' || event.type === 'thinking.delta') &&
-      last.type === event.type
-    ) {
-      result[result.length - 1] = { type: event.type, text: last.text + event.text };
-    } else {
-      result.push(event);
-    }
-  }
-  return result;
-}
-
-/** The plain-data form of `error` events, so they compare with `toEqual`. */
-export function plain(events: ModelEvent[]): unknown[] {
-  return events.map((event) =>
-    event.type === 'error' ? { type: 'error', error: summary(event.error) } : event,
-  );
-}
-
-function summary(error: ProviderError) {
-  return {
-    kind: error.kind,
-    retryable: error.retryable,
-    retryAfterMs: error.retryAfterMs,
-    status: error.status,
-  };
 }
 
 const usage = { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 };
@@ -191,9 +134,9 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
     // The next request carries the part back verbatim.
     harness.reply({ turn: { text: ['ok'] } });
     const next: ModelRequest = {
-      ...request,
+      ...sampleRequest,
       messages: [
-        ...request.messages,
+        ...sampleRequest.messages,
         { role: 'assistant', text: 'Answer.', toolCalls: [], providerParts: [part] },
         { role: 'user', content: 'And?' },
       ],
@@ -229,7 +172,7 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
   },
   abort: async (harness) => {
     harness.reply({ turn: { text: ['first chunk ', 'second chunk ', 'third chunk'], ending: 'hang' } });
-    const events = await collect(harness.provider, request, (event, controller) => {
+    const events = await collect(harness.provider, sampleRequest, (event, controller) => {
       if (event.type === 'text.delta') controller.abort();
     });
     expect(plain(events.slice(-1))).toEqual([failure(harness, { kind: 'aborted', retryable: false })]);
@@ -240,7 +183,7 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
     const controller = new AbortController();
     const events: ModelEvent[] = [];
     const reading = (async () => {
-      for await (const event of harness.provider.stream(request, controller.signal)) events.push(event);
+      for await (const event of harness.provider.stream(sampleRequest, controller.signal)) events.push(event);
     })();
     await harness.whenRequests(1);
     controller.abort();

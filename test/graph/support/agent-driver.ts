@@ -1,123 +1,17 @@
-// Drives the agent and turn charts' graph paths through the real runtime. A gated session store holds
-// create/append/remove until the test lets them through, so states that only wait on the store
-// (creating.session, creating.tools, rollingBack, a turn's ending, disposing.quiescing/flushing) can be
-// observed and receive outside events; the gate provider and tool hold model requests and tool calls.
+// Drives the agent and turn charts' graph paths through the real runtime: one system with one agent on
+// controllable doubles. The gate store (gate-store.ts) holds store calls so states that wait on it can be
+// observed; the gate provider, tool and pre-step hook hold model requests, tool calls and hook answers.
 
-import { expect } from 'vitest';
-import type { AnyActorRef, InspectionEvent } from 'xstate';
+import type { AnyActorRef, AnyEventObject, InspectionEvent, SnapshotFrom, StateValue } from 'xstate';
 import { SimulatedClock } from '../../../src/core/clock.ts';
-import { AgentStateError } from '../../../src/errors/agent-state-error.ts';
 import type { Agent } from '../../../src/index.ts';
 import { createAgentSystem } from '../../../src/index.ts';
-import type { InboxItem } from '../../../src/machines/inbox.ts';
+import type { agentMachine } from '../../../src/machines/agent.ts';
 import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
-import { memoryStore } from '../../../src/session/memory-store.ts';
-import { pendingInbox } from '../../../src/session/repair.ts';
-import type { LoadedSession, LogEvent, SessionStore } from '../../../src/session/types.ts';
 import { GateProvider, GateTool, settle } from '../../support/controllable.ts';
-import { counterIds, expectResultsInModelOrder } from './driver.ts';
-
-export type StoreOp = 'create' | 'append' | 'remove';
-
-/** A memory store whose create/append/remove wait while held, and can be released or failed one by one. */
-export class GateStore implements SessionStore {
-  readonly kind = 'gate';
-  private readonly inner = memoryStore();
-  private readonly holding = new Set<StoreOp>();
-  private waiting: { op: StoreOp; resolve: () => void; reject: (error: Error) => void }[] = [];
-  private arrivals: { op: StoreOp; resolve: () => void }[] = [];
-
-  /** Holds exactly `ops` from now on (calls already waiting stay waiting). */
-  holdOnly(ops: Iterable<StoreOp>): void {
-    this.holding.clear();
-    for (const op of ops) this.holding.add(op);
-  }
-
-  pending(op: StoreOp): number {
-    return this.waiting.filter((entry) => entry.op === op).length;
-  }
-
-  /** Lets the waiting `op` calls through, first waiting for one to arrive (the runtime may still be on its way). */
-  async release(op: StoreOp): Promise<void> {
-    await this.arrival(op);
-    for (const entry of this.take(op)) entry.resolve();
-  }
-
-  async fail(op: StoreOp, error: Error): Promise<void> {
-    await this.arrival(op);
-    for (const entry of this.take(op)) entry.reject(error);
-  }
-
-  /**
-   * Lets everything through while `during` runs, then holds what was held before. A tool call writes
-   * the log ahead of running, so a test that holds appends must open them while it waits for a tool.
-   */
-  async whileOpen<T>(during: () => Promise<T>): Promise<T> {
-    const saved = [...this.holding];
-    this.open();
-    try {
-      return await during();
-    } finally {
-      this.holdOnly(saved);
-    }
-  }
-
-  /** Stops holding and lets every waiting call through. */
-  open(): void {
-    this.holding.clear();
-    for (const entry of this.waiting.splice(0)) entry.resolve();
-  }
-
-  async create(sessionId: string): Promise<void> {
-    await this.gate('create');
-    return this.inner.create(sessionId);
-  }
-
-  async append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
-    await this.gate('append');
-    return this.inner.append(sessionId, events);
-  }
-
-  async remove(sessionId: string): Promise<void> {
-    await this.gate('remove');
-    return this.inner.remove(sessionId);
-  }
-
-  load(sessionId: string): Promise<LoadedSession> {
-    return this.inner.load(sessionId);
-  }
-
-  exists(sessionId: string): Promise<boolean> {
-    return this.inner.exists(sessionId);
-  }
-
-  list(): Promise<string[]> {
-    return this.inner.list();
-  }
-
-  /** Resolves once a call of `op` waits (event-driven: real fs calls before it take unknown time). */
-  private arrival(op: StoreOp): Promise<void> {
-    if (this.pending(op) > 0) return Promise.resolve();
-    return new Promise((resolve) => this.arrivals.push({ op, resolve }));
-  }
-
-  private take(op: StoreOp) {
-    const taken = this.waiting.filter((entry) => entry.op === op);
-    this.waiting = this.waiting.filter((entry) => entry.op !== op);
-    return taken;
-  }
-
-  private gate(op: StoreOp): Promise<void> {
-    if (!this.holding.has(op)) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ op, resolve, reject });
-      const ready = this.arrivals.filter((arrival) => arrival.op === op);
-      this.arrivals = this.arrivals.filter((arrival) => arrival.op !== op);
-      for (const arrival of ready) arrival.resolve();
-    });
-  }
-}
+import { counterIds } from './driver.ts';
+import { GateStore } from './gate-store.ts';
 
 /** A pre-step hook whose every call waits until the test allows or vetoes it. */
 export class HookGate {
@@ -145,6 +39,15 @@ export class HookGate {
   }
 }
 
+/** One event an agent actor processed and the state it led to, as inspection reported it. */
+export type AgentMove = {
+  event: AnyEventObject;
+  value: StateValue;
+  completedStages: readonly string[];
+  /** How many writes had reached the store by then. */
+  storeWrites: number;
+};
+
 export type RigOptions = {
   agentId?: string;
   hook?: boolean;
@@ -169,6 +72,8 @@ export class AgentRig {
   creationError: unknown;
   /** Every agent actor with this id, in spawn order (a resume race spawns two). */
   readonly agentRefs: AnyActorRef[] = [];
+  /** What each agent actor went through, event by event from its start. */
+  readonly moves = new Map<AnyActorRef, AgentMove[]>();
 
   constructor(options: RigOptions = {}) {
     this.agentId = options.agentId ?? 'a';
@@ -223,12 +128,27 @@ export class AgentRig {
   }
 
   private observe(event: InspectionEvent): void {
-    if (event.type !== '@xstate.actor') return;
     const ref = event.actorRef as AnyActorRef;
+    if (event.type === '@xstate.snapshot') this.record(ref, event.event, event.snapshot);
+    if (event.type !== '@xstate.actor') return;
     // Agents are the children of the system's root (host) actor.
-    if (ref._parent && !ref._parent._parent) this.agentRefs.push(ref);
+    if (ref._parent && !ref._parent._parent) {
+      this.agentRefs.push(ref);
+      this.moves.set(ref, []);
+    }
     if (ref.id.startsWith('undo:') && this.agentRefs.some((agent) => isDescendant(ref, agent)))
       this.undos.push(ref.id);
+  }
+
+  private record(ref: AnyActorRef, event: AnyEventObject, snapshot: unknown): void {
+    const { value, context } = snapshot as SnapshotFrom<typeof agentMachine>;
+    // Only agent actors have an entry; the moves of their turns, steps and tools are not recorded.
+    this.moves.get(ref)?.push({
+      event,
+      value,
+      completedStages: [...context.completedStages],
+      storeWrites: this.store.writes.length,
+    });
   }
 }
 
@@ -253,82 +173,4 @@ export async function until(done: () => boolean, rounds = 20_000): Promise<boole
   const deadline = Date.now() + 5_000;
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
   return done();
-}
-
-/**
- * A cancel never drops queued input: the ids the log still shows as pending (queued, never claimed or
- * cleared) are exactly the items the real agent and its running turn still hold.
- */
-export function expectInboxKept(rig: AgentRig): void {
-  const snapshot = rig.ref.getSnapshot();
-  if (snapshot.status !== 'active' || !rig.agent) return;
-  const inMemory: InboxItem[] = [...(snapshot.context as { inbox: InboxItem[] }).inbox];
-  const turn = rig.turnRef?.getSnapshot();
-  if (turn?.status === 'active') inMemory.push(...(turn.context as { pending: InboxItem[] }).pending);
-  const logged = pendingInbox(rig.agent.log()).map((item) => item.id);
-  expect(inMemory.map((item) => item.id).sort(), 'pending inbox: memory vs log').toEqual(logged.sort());
-}
-
-/** Every `tool.call` has at most one `tool.result`, in model order. */
-export function expectResultsSoFar(rig: AgentRig): void {
-  if (rig.agent) expectResultsInModelOrder(rig.agent.log());
-}
-
-/**
- * Ends a path of a created agent: lets everything through, disposes (sharing any dispose already
- * under way) and checks: `disposed`, last event `session.end`, the store holds exactly the in-memory
- * log, every call has its result, API calls throw AgentStateError and nothing is appended afterwards.
- */
-export async function disposeAndVerify(rig: AgentRig): Promise<void> {
-  rig.store.open();
-  rig.hookGate.allowAll();
-  await until(() => rig.agent !== undefined || rig.creationError !== undefined);
-  const agent = rig.live;
-  await agent.dispose();
-  await settleAll();
-  expect(agent.state).toBe('disposed');
-  const events = agent.log();
-  expect(events.at(-1)?.type).toBe('session.end');
-  expect(events.filter((event) => event.type === 'session.end')).toHaveLength(1);
-  expect((await rig.store.load(agent.id)).events).toEqual(events);
-  expectResultsInModelOrder(events, true);
-  const count = events.length;
-  expect(() => agent.followup('late')).toThrow(AgentStateError);
-  expect(() => agent.steer('late')).toThrow(AgentStateError);
-  expect(() => agent.cancel()).toThrow(AgentStateError);
-  rig.clock.advance(3_600_000);
-  await settleAll();
-  expect(agent.log()).toHaveLength(count);
-  expect(rig.system.list()).toEqual([]);
-  await rig.system.dispose();
-}
-
-/**
- * Ends a path whose creation failed or was disposed: `createAgent` rejected with `error`, the undos ran
- * for exactly the completed stages in reverse, the store has no such session, the system has no such
- * agent, and a new agent with the same id can then be created.
- */
-export async function rollbackAndVerify(
-  rig: AgentRig,
-  expected: {
-    error: (error: unknown) => void;
-    completed: readonly string[];
-    final: 'failed' | 'disposed';
-  },
-): Promise<void> {
-  rig.store.open();
-  await until(() => rig.ref.getSnapshot().status !== 'active');
-  await settleAll();
-  expect(rig.agent).toBeUndefined();
-  expected.error(rig.creationError);
-  expect(rig.ref.getSnapshot().value).toBe(expected.final);
-  expect(rig.undos).toEqual([...expected.completed].reverse().map((stage) => `undo:${stage}`));
-  expect(await rig.store.exists(rig.agentId)).toBe(false);
-  expect(await rig.store.list()).toEqual([]);
-  expect(rig.system.list()).toEqual([]);
-  const again = await rig.system.createAgent({ id: rig.agentId, tools: [rig.probe.tool] });
-  expect(again.state).toBe('ready.idle');
-  expect(again.log().map((event) => event.type)).toEqual(['session.start']);
-  await again.dispose();
-  await rig.system.dispose();
 }
