@@ -78,5 +78,22 @@ export type ModelEvent =
 export interface Provider {
   readonly name: string;
   readonly model: string;
+  /**
+   * How many tokens the model's context window holds (input and output together). Adapters know the
+   * windows of their vendor's models and take a `contextWindow` option for others; without it the
+   * runtime assumes `defaultContextWindow`.
+   */
+  readonly contextWindow?: number;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}
+
+/**
+ * The window assumed for a model nobody described: small enough that a session compacts before a
+ * typical local model (8k–32k) overflows, large enough not to compact a short session at all.
+ */
+export const defaultContextWindow = 32_000;
+
+/** The context window of a provider's model, in tokens. */
+export function contextWindowOf(provider: Pick<Provider, 'contextWindow'>): number {
+  return provider.contextWindow ?? defaultContextWindow;
 }

@@ -34,7 +34,12 @@ import {
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
-  z.object({ name: nonEmptyString, model: z.string(must('a string')), stream: hostFunction }),
+  z.object({
+    name: nonEmptyString,
+    model: z.string(must('a string')),
+    contextWindow: positiveInteger.optional(),
+    stream: hostFunction,
+  }),
 );
 
 export const permissionModeSchema = oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]);

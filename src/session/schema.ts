@@ -105,6 +105,8 @@ export const logEventDataSchemas = {
       .tuple([count, count])
       .refine(([from, to]) => from <= to, 'replaces must be [from, to] with from <= to'),
     summary: z.string(),
+    tokensBefore: count,
+    trigger: z.enum(['auto', 'manual', 'overflow']),
   }),
   'agent.spawned': z.object({ childSessionId: z.string(), callId: z.string() }),
   'session.end': z.object({ reason: z.literal('disposed') }),

@@ -39,6 +39,9 @@ export type StopReason =
 
 export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 
+/** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
+export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
+
 /** The data of each event type: the contract between writers, readers and `project()`. */
 export type LogEventData = {
   'session.start': {
@@ -83,7 +86,16 @@ export type LogEventData = {
     error?: ProviderErrorData;
     vetoReason?: string;
   };
-  compaction: { replaces: [number, number]; summary: string };
+  /**
+   * The events with seq in `replaces` are shown to the model as `summary` from now on (they stay in the
+   * log). `tokensBefore`: the input tokens of the last request before it; `trigger`: why it happened.
+   */
+  compaction: {
+    replaces: [number, number];
+    summary: string;
+    tokensBefore: number;
+    trigger: CompactionTrigger;
+  };
   'agent.spawned': { childSessionId: string; callId: string };
   'session.end': { reason: 'disposed' };
 };

@@ -13,7 +13,12 @@ function source(): LogEvent[] {
     ...sampleLog(),
     makeEvent(7, 'turn.start', {}, { turn: 2 }),
     makeEvent(8, 'user.message', { channel: 'followup', content: 'again' }, { turn: 2 }),
-    makeEvent(9, 'compaction', { replaces: [1, 6], summary: 'turn one' }, { turn: 2 }),
+    makeEvent(
+      9,
+      'compaction',
+      { replaces: [1, 6], summary: 'turn one', tokensBefore: 1000, trigger: 'auto' },
+      { turn: 2 },
+    ),
     makeEvent(10, 'turn.end', { reason: 'completed', usage: emptyUsage }, { turn: 2 }),
     makeEvent(11, 'turn.start', {}, { turn: 3 }),
     makeEvent(12, 'user.message', { channel: 'followup', content: 'open' }, { turn: 3 }),

@@ -128,7 +128,12 @@ describe('project', () => {
       user(1, 'old question'),
       assistant(2, 'old answer'),
       user(3, 'newer question'),
-      makeEvent(4, 'compaction', { replaces: [1, 2], summary: 'They asked; we answered.' }),
+      makeEvent(4, 'compaction', {
+        replaces: [1, 2],
+        summary: 'They asked; we answered.',
+        tokensBefore: 1000,
+        trigger: 'auto',
+      }),
       assistant(5, 'newer answer'),
     ];
     expect(project(log, options).messages).toEqual([
@@ -143,12 +148,12 @@ describe('project', () => {
       start,
       user(1, 'a'),
       assistant(2, 'b'),
-      makeEvent(3, 'compaction', { replaces: [1, 2], summary: 'S1' }),
+      makeEvent(3, 'compaction', { replaces: [1, 2], summary: 'S1', tokensBefore: 1000, trigger: 'auto' }),
       user(4, 'c'),
       assistant(5, 'd'),
-      makeEvent(6, 'compaction', { replaces: [1, 5], summary: 'S2' }),
+      makeEvent(6, 'compaction', { replaces: [1, 5], summary: 'S2', tokensBefore: 1000, trigger: 'auto' }),
       user(7, 'e'),
-      makeEvent(8, 'compaction', { replaces: [7, 7], summary: 'S3' }),
+      makeEvent(8, 'compaction', { replaces: [7, 7], summary: 'S3', tokensBefore: 1000, trigger: 'auto' }),
     ];
     expect(project(log, options).messages).toEqual([
       { role: 'user', content: '[Summary of earlier conversation]\nS2' },

@@ -53,7 +53,12 @@ const samples: Record<LogEventType, LogEvent> = {
     cause: 'user',
     error: errorData,
   }),
-  compaction: makeEvent(16, 'compaction', { replaces: [1, 9], summary: 's' }),
+  compaction: makeEvent(16, 'compaction', {
+    replaces: [1, 9],
+    summary: 's',
+    tokensBefore: 1000,
+    trigger: 'auto',
+  }),
   'agent.spawned': makeEvent(17, 'agent.spawned', { childSessionId: 'child', callId: 'c1' }),
   'session.end': makeEvent(18, 'session.end', { reason: 'disposed' }),
 };

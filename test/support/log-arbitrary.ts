@@ -88,7 +88,16 @@ export function buildLog(plan: LogPlan): LogEvent[] {
     add('turn.end', { reason, usage }, { turn });
     if (turnPlan.compactFrom !== null) {
       const from = turnStarts[turnPlan.compactFrom % turnStarts.length] ?? 1;
-      add('compaction', { replaces: [from, events.length - 1], summary: `up to turn ${turn}` }, { turn });
+      add(
+        'compaction',
+        {
+          replaces: [from, events.length - 1],
+          summary: `up to turn ${turn}`,
+          tokensBefore: 1000,
+          trigger: 'auto' as const,
+        },
+        { turn },
+      );
     }
   });
   return events;
