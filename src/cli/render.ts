@@ -155,7 +155,13 @@ export class TranscriptRenderer {
         this.paint(style, `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage)}`),
       );
     } else if (isEvent(event, 'compaction')) {
-      this.print(this.paint('dim', `(compacted events ${event.data.replaces.join('–')})`));
+      const { replaces, trigger, tokensBefore } = event.data;
+      this.print(
+        this.paint(
+          'dim',
+          `(compacted events ${replaces.join('–')}, ${trigger}; the context held ${tokensBefore} tokens)`,
+        ),
+      );
     } else if (isEvent(event, 'agent.spawned')) {
       this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
     } else if (isEvent(event, 'session.end')) {

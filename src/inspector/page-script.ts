@@ -152,8 +152,25 @@ function renderTurns() {
   }
 }
 
+// The input tokens of the first request after each compaction: what the compaction brought the context to.
+function tokensAfterCompactions(events) {
+  const after = new Map();
+  let waiting = [];
+  for (const e of events) {
+    if (e.type === 'compaction') waiting.push(e.seq);
+    else if (e.type === 'assistant.message' && waiting.length) {
+      const u = e.data.usage;
+      for (const seq of waiting) after.set(seq, u.inputTokens + u.cacheReadTokens + u.cacheWriteTokens);
+      waiting = [];
+    }
+  }
+  return after;
+}
+function tokens(n) { return Number(n).toLocaleString('en-US'); }
+
 function renderTranscript(box) {
   const events = logOf(S.selected).events.filter(Boolean);
+  const compactedTo = tokensAfterCompactions(events);
   const tools = new Map();
   for (const e of events) {
     const d = e.data;
@@ -175,7 +192,13 @@ function renderTranscript(box) {
       case 'tool.result': { const t = tools.get(d.callId); if (t) { t.buttons?.remove(); t.pill.className = 'pill ' + d.outcome; t.pill.textContent = d.outcome; t.card.appendChild(el('pre', '', d.content)); } break; }
       case 'turn.end': box.appendChild(el('div', 'note ' + (d.reason === 'completed' ? '' : 'bad'), 'Turn ' + e.turn + ' ended: ' + d.reason + (d.usage ? ' · ' + d.usage.inputTokens + ' in / ' + d.usage.outputTokens + ' out tokens' : ''))); break;
       case 'agent.spawned': box.appendChild(el('div', 'note', 'spawned subagent ' + d.childSessionId)); break;
-      case 'compaction': box.appendChild(el('div', 'note', 'compacted events ' + d.replaces[0] + '–' + d.replaces[1])); break;
+      case 'compaction': {
+        const after = compactedTo.get(e.seq);
+        const head = 'Compacted events ' + d.replaces[0] + '–' + d.replaces[1] + ' (' + d.trigger + '): ' +
+          tokens(d.tokensBefore) + ' → ' + (after === undefined ? '…' : tokens(after)) + ' tokens';
+        box.appendChild(add(el('details', 'compaction'), el('summary', '', head), el('pre', '', d.summary)));
+        break;
+      }
       case 'session.end': box.appendChild(el('div', 'divider', 'Session ended')); break;
     }
   }

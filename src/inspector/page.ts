@@ -63,6 +63,8 @@ nav button.on { border-color:var(--line); background:var(--bg); color:var(--ink)
 .tool pre, .log pre { margin:0; padding:6px 10px; border-top:1px solid var(--line); font-size:12px; max-height:300px; overflow:auto; white-space:pre-wrap; }
 .note { color:var(--muted); font-size:12.5px; margin:6px 0; }
 .note.warn { color:var(--warn); } .note.bad { color:var(--bad); }
+.compaction { border:1px dashed var(--line); border-radius:6px; padding:4px 8px; margin:8px 0; font-size:12.5px; color:var(--muted); }
+.compaction pre { white-space:pre-wrap; color:var(--ink); }
 .divider { border-top:1px solid var(--line); margin:18px 0 6px; padding-top:4px; font-weight:600; font-size:12.5px; color:var(--muted); }
 table.log { border-collapse:collapse; width:100%; font-size:12.5px; }
 table.log td { border-bottom:1px solid var(--line); padding:3px 6px; vertical-align:top; }
