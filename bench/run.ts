@@ -4,6 +4,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../src/providers/types.
 import { createAgentSystem } from '../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../src/session/memory-store.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
+import { longSessionRows } from './long-session.ts';
 import { xstateFloorPerStep } from './xstate-floor.ts';
 
 const noop = defineTool({
@@ -147,4 +148,7 @@ for (const row of rows) console.log(row);
 console.log(
   `\nheap per idle agent: ${(heap / 1024).toFixed(1)} KiB (1000 agents${(globalThis as { gc?: unknown }).gc ? ', after gc' : ', run with --expose-gc for a cleaner figure'})`,
 );
-console.log(`node ${process.version}, median of ${rounds} rounds`);
+console.log('\n| long session, compaction off | per step |');
+console.log('|---|---|');
+for (const row of await longSessionRows()) console.log(row);
+console.log(`\nnode ${process.version}, median of ${rounds} rounds (long-session rows: median of 3)`);
