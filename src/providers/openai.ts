@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { type OpenAIContext, streamChat } from './openai-chat.ts';
+import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
@@ -107,6 +108,7 @@ export function openai(options: OpenAIOptions): Provider {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,
+      fetch: nestBareErrorBodies(),
     });
     return client;
   };
