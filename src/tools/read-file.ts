@@ -114,6 +114,9 @@ type Window = {
 // Streams the file so a huge log costs memory only for the lines shown.
 async function readWindow(window: Window) {
   const { handle, shown, first, limit, maxBytes, signal } = window;
+  // A stream given a signal that already fired errors at once, before anything listens to it, and that
+  // error would escape to the process: a call cancelled while the file was being opened stops here.
+  signal.throwIfAborted();
   const stream = addAbortSignal(signal, handle.createReadStream({ start: 0, autoClose: false }));
   const decoder = new Utf8Decoder();
   const lines = createInterface({
