@@ -117,10 +117,13 @@ class FileSessionStore implements FileStore {
   private readonly queues = new Map<string, Promise<void>>();
 
   private readonly dir: string;
+  // Resolved once: saved outputs stay where they are if the process later changes its directory.
+  private readonly absoluteDir: string;
   private readonly options: FileStoreOptions;
 
   constructor(dir: string, options: FileStoreOptions) {
     this.dir = dir;
+    this.absoluteDir = resolve(dir);
     this.options = options;
   }
 
@@ -227,8 +230,8 @@ class FileSessionStore implements FileStore {
   }
 
   outputsFolder(sessionId: string): string {
-    // Absolute, so a later change of the process's directory cannot move it.
-    return resolve(`${this.pathOf(sessionId).slice(0, -extension.length)}.outputs`);
+    checkId(sessionId);
+    return join(this.absoluteDir, `${sessionId}.outputs`);
   }
 
   async lock(sessionId: string): Promise<SessionLock> {
