@@ -40,6 +40,7 @@ export type {
   Hooks,
   Limits,
   SubagentLimits,
+  ToolOutputOptions,
 } from './runtime/options.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/run-job.ts';
 export { assertSameLog } from './session/compare-logs.ts';
@@ -68,4 +69,5 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './tools/define-tool.ts';
+export { type SavedOutputs, savedOutputRoot } from './tools/saved-output.ts';
 export { taskTool } from './tools/task.ts';

@@ -5,6 +5,8 @@ import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import { cutLongOutput, type WholeOutput } from '../tools/long-output.ts';
+import { type SavedOutputs, savedOutputName } from '../tools/saved-output.ts';
 import { resultOfOutput, resultOfThrow } from '../tools/tool-output.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import type { Publish } from './live-event.ts';
@@ -29,6 +31,20 @@ export type ToolCallDeps = {
    * (after the grace), so that dispose can wait for it to finish (bash is still stopping processes then).
    */
   lingering?: (work: Promise<unknown>) => void;
+  /** Where results too long for the model go; without it every result is logged as the tool gave it. */
+  longOutputs?: LongOutputs;
+};
+
+/**
+ * The runtime's cap on a result the model reads whole. A longer one is saved whole first (`save`
+ * resolves once the file is durable, with the path the model can read it at), then logged as its head,
+ * its tail and a note (`cutLongOutput`), so the log never mentions a file that is not there.
+ */
+export type LongOutputs = {
+  maxChars: number;
+  save(name: string, content: string): Promise<string>;
+  /** Handed to the tools, so `read_file` can read what was saved. */
+  saved: SavedOutputs;
 };
 
 export type ToolCallInput = AgentKeyed & {
@@ -109,16 +125,24 @@ export function createToolCallActor(depsOf: DependenciesOf<ToolCallDeps>) {
           callId: input.callId,
           progress: jsonSafe(progress),
         }),
+      maxOutputChars: deps.longOutputs?.maxChars,
+      savedOutputs: deps.longOutputs?.saved,
+    };
+    // A result the model could not read whole is saved first; the call settles when it is durable.
+    const finish = (result: Settlement) => {
+      if (deps.longOutputs === undefined || result.content.length <= deps.longOutputs.maxChars)
+        settle(result);
+      else void shorten(deps.longOutputs, input, result).then(settle);
     };
     work = runAfterWriteAhead(deps, () => (ending ? undefined : tool.run(input.input, context)));
     work.then(
       (output) => {
         returned = true;
-        settle(ending ? endedEarly(ending, timeoutMs) : resultOfOutput(output));
+        finish(ending ? endedEarly(ending, timeoutMs) : resultOfOutput(output));
       },
       (error: unknown) => {
         returned = true;
-        settle(ending ? endedEarly(ending, timeoutMs) : resultOfThrow(error));
+        finish(ending ? endedEarly(ending, timeoutMs) : resultOfThrow(error));
       },
     );
     return () => {
@@ -131,6 +155,26 @@ export function createToolCallActor(depsOf: DependenciesOf<ToolCallDeps>) {
       for (const cancel of timers) cancel();
     };
   });
+}
+
+/**
+ * The result as the model reads it when its content is over the cap: head, note, tail, with the whole
+ * text saved under a name fixed by the call (replay writes the same log). A save that fails is said in
+ * the note; the result is never lost. Never rejects.
+ */
+async function shorten(long: LongOutputs, call: ToolCallInput, result: Settlement): Promise<Settlement> {
+  let whole: WholeOutput;
+  try {
+    whole = { path: await long.save(savedOutputName(call), result.content) };
+  } catch (error) {
+    whole = { failure: messageOf(error) };
+  }
+  const content = cutLongOutput(result.content, long.maxChars, whole);
+  const error =
+    result.error !== undefined && result.error.length > long.maxChars
+      ? cutLongOutput(result.error, long.maxChars, whole)
+      : result.error;
+  return { ...result, content, ...(error !== undefined ? { error } : {}) };
 }
 
 /** Runs the tool once the log is durable; a call aborted meanwhile never runs (it resolves undefined). */

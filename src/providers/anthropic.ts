@@ -8,6 +8,7 @@ import type {
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicStreamState, providerName } from './anthropic-stream.ts';
+import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider } from './types.ts';
 
@@ -26,16 +27,32 @@ export type AnthropicOptions = {
   client?: Anthropic;
   /** Turns a `retry-after` HTTP date into a delay. */
   clock?: Clock;
+  /**
+   * The model's context window in tokens, for a model `anthropicContextWindows` does not know (or to
+   * use less of it). A positive integer; without it, the known window, else the runtime's default.
+   */
+  contextWindow?: number;
 };
+
+/**
+ * Context windows of Claude models by id prefix. Every current Claude model reads 200,000 tokens; the
+ * 1M window of some models needs a beta header this adapter does not send.
+ */
+export const anthropicContextWindows: ContextWindowTable = [['claude', 200_000]];
 
 /**
  * A provider for the Anthropic Messages API, streaming through `@anthropic-ai/sdk`. SDK retries are off:
  * retrying is the step machine's job, and it is logged.
  *
  * @example
- * const model = anthropic({ model: 'claude-sonnet-4-5' });
+ * const model = anthropic({ model: 'claude-sonnet-4-5' }); // model.contextWindow === 200_000
+ *
+ * @throws ConfigError when `contextWindow` is not a positive integer, or the thinking budget is too big.
  */
 export function anthropic(options: AnthropicOptions): Provider {
+  const contextWindow = resolveContextWindow('anthropic', options.contextWindow, () =>
+    knownContextWindow(anthropicContextWindows, options.model),
+  );
   const maxTokens = options.maxTokens ?? 8192;
   const budget = options.thinking?.budgetTokens;
   if (budget !== undefined && budget >= maxTokens) {
@@ -73,7 +90,12 @@ export function anthropic(options: AnthropicOptions): Provider {
     yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage() });
   }
 
-  return { name: providerName, model: options.model, stream };
+  return {
+    name: providerName,
+    model: options.model,
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
+    stream,
+  };
 }
 
 /** The Messages API request for a provider-neutral request. Exported for tests of the mapping. */

@@ -35,8 +35,14 @@ const networkCodes = new Set([
 const networkMessage =
   /socket hang up|ECONNRESET|terminated|other side closed|fetch failed|network|timed? ?out|premature close/i;
 const missingCredentials = /OPENAI_API_KEY|ANTHROPIC_API_KEY|apiKey or authToken|authentication method/i;
+// How vendors and OpenAI-compatible servers word a request too long for the context window: Anthropic
+// ("prompt is too long", "exceed context limit"), OpenAI and vLLM ("maximum context length", "longer than
+// the maximum model length"), llama.cpp ("exceeds the available context size"), Ollama ("exceeds the
+// context length"), LM Studio ("context length of only", "n_keep (…) >= n_ctx").
 const contextOverflowMessage =
-  /prompt is too long|context length|context window|context limit|maximum context|context_length_exceeded|too many tokens|input is too long|exceeds the context/i;
+  /prompt is too long|context length|context window|context limit|maximum context|context_length_exceeded|too many tokens|input is too long|exceeds (?:the )?(?:available )?context|longer than the maximum model length|n_keep \(\d+\) >= n_ctx/i;
+// Error types and codes that mean the same: OpenAI's code and llama.cpp's type.
+const contextOverflowTypes = new Set(['context_length_exceeded', 'exceed_context_size_error']);
 
 /**
  * Turns any failure of a model request (SDK error, socket error, mid-stream error event, abort) into a
@@ -81,15 +87,15 @@ function fromStatus(status: number, like: ErrorLike, message: string, clock: Clo
     const quota = types.includes('insufficient_quota');
     return new ProviderError({ kind: 'rate_limit', ...base, ...(quota ? { retryable: false } : {}) });
   }
+  if (status === 401 || status === 403) return new ProviderError({ kind: 'auth', ...base });
+  // Before the 5xx rule: some servers (llama.cpp builds, Ollama) refuse a too-long prompt with a 500,
+  // and retrying the same request could only fail the same way.
+  if (isContextOverflow(types, message)) return new ProviderError({ kind: 'context_overflow', ...base });
   if (status === 529 || types.includes('overloaded_error'))
     return new ProviderError({ kind: 'overloaded', ...base });
   if (status >= 500) return new ProviderError({ kind: 'server', ...base });
-  if (status === 401 || status === 403) return new ProviderError({ kind: 'auth', ...base });
   if (status === 408) return new ProviderError({ kind: 'network', ...base });
   if (status === 409) return new ProviderError({ kind: 'server', ...base });
-  if (types.includes('context_length_exceeded') || contextOverflowMessage.test(message)) {
-    return new ProviderError({ kind: 'context_overflow', ...base });
-  }
   return new ProviderError({ kind: 'bad_request', ...base });
 }
 
@@ -102,8 +108,15 @@ export function classifyVendorError(type: string | undefined, message: string | 
   return new ProviderError({ kind: kindFromType(type ? [type] : [], text) ?? 'server', message: text });
 }
 
+/** Whether the request was refused for not fitting the model's context window. */
+function isContextOverflow(types: readonly string[], message: string): boolean {
+  return types.some((type) => contextOverflowTypes.has(type)) || contextOverflowMessage.test(message);
+}
+
 /** Maps a vendor error type or code (Anthropic `error.type`, OpenAI `type`/`code`) onto a kind. */
 function kindFromType(types: string[], message: string): ProviderErrorKind | undefined {
+  // A code that says overflow wins over a generic type beside it (`invalid_request_error`).
+  if (types.some((type) => contextOverflowTypes.has(type))) return 'context_overflow';
   for (const type of types) {
     switch (type) {
       case 'overloaded_error':
@@ -120,8 +133,6 @@ function kindFromType(types: string[], message: string): ProviderErrorKind | und
       case 'permission_error':
       case 'invalid_api_key':
         return 'auth';
-      case 'context_length_exceeded':
-        return 'context_overflow';
       case 'invalid_request_error':
       case 'not_found_error':
       case 'request_too_large':

@@ -1,6 +1,8 @@
 import OpenAI from 'openai';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { type OpenAIContext, streamChat } from './openai-chat.ts';
+import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
@@ -33,7 +35,55 @@ export type OpenAIOptions = {
   client?: OpenAI;
   /** Turns a `retry-after` HTTP date into a delay. */
   clock?: Clock;
+  /**
+   * The model's context window in tokens. A positive integer; without it, the window of a model
+   * `openaiContextWindows` knows when the server is OpenAI's own, else the runtime's default. Set it
+   * for a local server: its window is what the server was started with (`num_ctx`, `-c`,
+   * `--max-model-len`), not the model's nominal one.
+   */
+  contextWindow?: number;
 };
+
+/**
+ * Context windows of OpenAI's models by id prefix, as OpenAI documents them. Used only when the adapter
+ * talks to OpenAI itself: behind another `baseURL` the same name may run with a smaller window.
+ */
+export const openaiContextWindows: ContextWindowTable = [
+  ['gpt-5.5', 1_050_000],
+  ['gpt-5.4', 1_050_000],
+  ['gpt-5.2', 400_000],
+  ['gpt-5.2-chat', 128_000],
+  ['gpt-5.1', 400_000],
+  ['gpt-5.1-chat', 128_000],
+  ['gpt-5', 400_000],
+  ['gpt-5-chat', 128_000],
+  ['gpt-4.1', 1_047_576],
+  ['gpt-4o', 128_000],
+  ['chatgpt-4o', 128_000],
+  ['gpt-4-turbo', 128_000],
+  ['gpt-4-1106-preview', 128_000],
+  ['gpt-4-0125-preview', 128_000],
+  ['gpt-4-32k', 32_768],
+  ['gpt-4', 8_192],
+  ['gpt-3.5-turbo', 16_385],
+  ['o1', 200_000],
+  ['o1-mini', 128_000],
+  ['o1-preview', 128_000],
+  ['o3', 200_000],
+  ['o4-mini', 200_000],
+  ['codex-mini', 200_000],
+];
+
+/** Whether `baseURL` is OpenAI's own API (or not set, which means the same). */
+function isOpenAIItself(baseURL: string | undefined): boolean {
+  if (baseURL === undefined) return true;
+  try {
+    return new URL(baseURL).hostname === 'api.openai.com';
+  } catch {
+    // Not a URL the SDK could use either; its requests fail and say so.
+    return false;
+  }
+}
 
 /**
  * A provider for OpenAI and any OpenAI-compatible server, streaming through the `openai` SDK. SDK retries
@@ -41,9 +91,16 @@ export type OpenAIOptions = {
  *
  * @example
  * const cloud = openai({ model: 'gpt-4.1' });
- * const local = openai({ model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama' });
+ * const local = openai({
+ *   model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', contextWindow: 40_960,
+ * });
+ *
+ * @throws ConfigError when `contextWindow` is not a positive integer.
  */
 export function openai(options: OpenAIOptions): Provider {
+  const contextWindow = resolveContextWindow('openai', options.contextWindow, () =>
+    isOpenAIItself(options.baseURL) ? knownContextWindow(openaiContextWindows, options.model) : undefined,
+  );
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
   const getClient = () => {
@@ -51,6 +108,7 @@ export function openai(options: OpenAIOptions): Provider {
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,
+      fetch: nestBareErrorBodies(),
     });
     return client;
   };
@@ -68,6 +126,7 @@ export function openai(options: OpenAIOptions): Provider {
   return {
     name: 'openai',
     model: options.model,
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       return api === 'responses'
         ? streamResponses(context, request, signal)

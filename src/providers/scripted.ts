@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
+import { parseContextWindow } from './context-windows.ts';
 import type { ModelEvent, ModelRequest, ModelStopReason, Provider, Usage } from './types.ts';
 
 /** One scripted model response. `error` after `text` fails the stream mid-way, after the text. */
@@ -21,6 +22,8 @@ export type ScriptedOptions = {
   /** Time source for `delayMs`; pass the runtime's clock to drive delays from a simulated clock. */
   clock?: Clock;
   model?: string;
+  /** The context window the model reports (a positive integer of tokens); default none. */
+  contextWindow?: number;
 };
 
 /** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
@@ -36,8 +39,11 @@ export interface ScriptedProvider extends Provider {
  *
  * @example
  * const model = scripted([{ toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }] }, { text: 'Done.' }]);
+ *
+ * @throws ConfigError when `contextWindow` is not a positive integer.
  */
 export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}): ScriptedProvider {
+  const contextWindow = parseContextWindow('scripted', options.contextWindow);
   const chunkSize = Math.max(1, options.chunkSize ?? 8);
   const clock = options.clock ?? systemClock;
   const requests: ModelRequest[] = [];
@@ -92,6 +98,7 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
   return {
     name: 'scripted',
     model: options.model ?? 'scripted',
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
     requests,
     stream,
     assertConsumed() {

@@ -6,7 +6,7 @@ import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
-import { createToolCallActor, type ToolCallDeps } from '../actors/tool-call.ts';
+import { createToolCallActor, type LongOutputs, type ToolCallDeps } from '../actors/tool-call.ts';
 import { createToolCheckActor, type ToolCheckDeps } from '../actors/tool-check.ts';
 import { createUndoStageActor, type UndoStageDeps } from '../actors/undo-stage.ts';
 import type { Clock } from '../core/clock.ts';
@@ -30,6 +30,8 @@ export type AgentLogicDeps = {
   preStep: PreStepHook | undefined;
   /** Called after dispose flushed the log; unregisters the agent and closes its session. */
   revoke: () => Promise<void>;
+  /** The cap on results the model reads whole, and where longer ones are saved. */
+  longOutputs: LongOutputs;
 };
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
@@ -76,6 +78,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       publish,
       writeAhead: flush,
       lingering: lingering.add,
+      longOutputs: deps.longOutputs,
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },

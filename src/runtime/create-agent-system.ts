@@ -24,6 +24,7 @@ import {
 } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
+import { SavedOutputFolders } from './saved-outputs.ts';
 import { loadSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec } from './subagents.ts';
 
@@ -57,6 +58,7 @@ export class AgentSystem {
   private readonly creations = new Creations(() => this.disposed);
   private readonly tree: AgentTree;
   private readonly logic: AgentLogic;
+  private readonly savedOutputs: SavedOutputFolders;
   private disposed = false;
 
   private readonly config: SystemConfig;
@@ -69,6 +71,7 @@ export class AgentSystem {
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
     this.logic = new AgentLogic(this.clock);
+    this.savedOutputs = new SavedOutputFolders(this.store);
     this.tree = new AgentTree({
       ids: () => config.nextId('task'),
       limits: this.limits,
@@ -161,6 +164,7 @@ export class AgentSystem {
     const roots = [...this.agents].filter((agent) => !this.tree.isChild(agent.id));
     await Promise.all(roots.map((agent) => agent.dispose()));
     await Promise.all([...this.agents].map((agent) => agent.dispose()));
+    await this.savedOutputs.dispose();
     this.host.stop();
   }
 
@@ -178,6 +182,7 @@ export class AgentSystem {
       // Children cannot ask anybody: their ask means deny.
       approve: parts.child ? undefined : this.config.approve,
       preStep: this.config.preStep,
+      longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await this.tree.disposeChildren(agentId);

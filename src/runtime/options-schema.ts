@@ -21,6 +21,7 @@ import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
@@ -61,8 +62,12 @@ const storeSchema = intact<SessionStore>(
     remove: hostFunction,
     list: hostFunction,
     lock: hostFunction.optional(),
+    outputsFolder: hostFunction.optional(),
   }),
 );
+
+const maxCharsRule = must(`a whole number of characters, at least ${minMaxOutputChars}`);
+const maxChars = z.number(maxCharsRule).int(maxCharsRule).min(minMaxOutputChars, maxCharsRule);
 
 const clockSchema = intact<Clock>(
   'a Clock ({ now, setTimer })',
@@ -119,6 +124,7 @@ const systemOptionsSchema = z.strictObject(
       )
       .optional(),
     projectInstructions: flag.optional(),
+    toolOutput: z.strictObject({ maxChars: maxChars.optional() }, must('an object')).optional(),
     subagents: z
       .strictObject(
         {
@@ -149,6 +155,8 @@ export type SystemConfig = {
   preStep: PreStepHook | undefined;
   approve: Approver | undefined;
   projectInstructions: boolean;
+  /** Results longer than `maxChars` are saved to a file and shown cut. */
+  toolOutput: { maxChars: number };
   subagents: Required<Omit<SubagentLimits, 'permissionMode'>> & Pick<SubagentLimits, 'permissionMode'>;
 };
 
@@ -178,6 +186,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     preStep: parsed.hooks?.preStep,
     approve: parsed.approve,
     projectInstructions: parsed.projectInstructions ?? true,
+    toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
     subagents: {
       maxDepth: subagents?.maxDepth ?? defaultSubagentLimits.maxDepth,
       maxSteps: subagents?.maxSteps ?? defaultSubagentLimits.maxSteps,

@@ -56,6 +56,17 @@ export type AgentSystemOptions = {
   projectInstructions?: boolean;
   /** Limits for subagents started by the `task` tool. */
   subagents?: SubagentLimits;
+  /** How long a tool result the model reads whole may be. */
+  toolOutput?: ToolOutputOptions;
+};
+
+export type ToolOutputOptions = {
+  /**
+   * Characters of a tool result the model reads whole (default 30 000, at least 2 000). A longer result is
+   * saved whole beside the session log (`SessionStore.outputsFolder`) before its `tool.result` is logged,
+   * and the model gets its head, its tail and a note with the path to read the rest with `read_file`.
+   */
+  maxChars?: number;
 };
 
 export type SubagentLimits = {

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import { acquireFileLock } from './file-lock.ts';
 import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
@@ -74,8 +74,8 @@ export type FileStore = SessionStore & {
 };
 
 /**
- * A session store with one JSONL file per session: `<dir>/<sessionId>.jsonl`. The directory is
- * created on demand. Appends to one session are written in call order, each in a single write. A live
+ * A session store with one JSONL file per session: `<dir>/<sessionId>.jsonl`, and beside it
+ * `<dir>/<sessionId>.outputs/` for tool outputs too long for the model. The directory is created on demand. Appends to one session are written in call order, each in a single write. A live
  * agent holds the lock `<dir>/<sessionId>.lock`, so two processes never write one session.
  *
  * A load cuts off only a last line torn by a crash (no newline, after a valid session), and only while
@@ -117,10 +117,13 @@ class FileSessionStore implements FileStore {
   private readonly queues = new Map<string, Promise<void>>();
 
   private readonly dir: string;
+  // Resolved once: saved outputs stay where they are if the process later changes its directory.
+  private readonly absoluteDir: string;
   private readonly options: FileStoreOptions;
 
   constructor(dir: string, options: FileStoreOptions) {
     this.dir = dir;
+    this.absoluteDir = resolve(dir);
     this.options = options;
   }
 
@@ -215,11 +218,20 @@ class FileSessionStore implements FileStore {
 
   async remove(sessionId: string): Promise<void> {
     const file = this.pathOf(sessionId);
+    const outputs = this.outputsFolder(sessionId);
     return this.enqueue(sessionId, async () => {
       await rm(file, { force: true }).catch((error: unknown) => {
         throw pathError(error, `remove session "${sessionId}"`, file);
       });
+      await rm(outputs, { recursive: true, force: true }).catch((error: unknown) => {
+        throw pathError(error, `remove the saved outputs of session "${sessionId}"`, outputs);
+      });
     });
+  }
+
+  outputsFolder(sessionId: string): string {
+    checkId(sessionId);
+    return join(this.absoluteDir, `${sessionId}.outputs`);
   }
 
   async lock(sessionId: string): Promise<SessionLock> {

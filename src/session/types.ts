@@ -164,4 +164,15 @@ export interface SessionStore {
    * without it, only the one-live-owner rule inside each agent system protects a session.
    */
   lock?(sessionId: string): Promise<SessionLock>;
+  /**
+   * The folder beside the session's log where the runtime saves its tool outputs too long for the model
+   * (`<dir>/<sessionId>.outputs` for the file store), so they live and go with the log. Optional: without
+   * it the runtime keeps them in a temporary folder of the agent system, removed when the system is
+   * disposed.
+   *
+   * Contract: returns an absolute path, the same for the same id every time, without touching the disk
+   * (the runtime creates the folder when it first saves there); `remove(sessionId)` removes the folder
+   * with the log.
+   */
+  outputsFolder?(sessionId: string): string;
 }

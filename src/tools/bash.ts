@@ -14,7 +14,11 @@ import { parseToolOptions } from './tool-options.ts';
 export type BashOptions = {
   /** Timeout when the model gives none (default 120 000 ms). */
   defaultTimeoutMs?: number;
-  /** Bytes of output kept, half from the start and half from the end (default 30 000). */
+  /**
+   * Bytes of a command's output kept in memory, half from the start and half from the end (default
+   * 1 000 000). Inside an agent system the model reads at most `toolOutput.maxChars` of it; the runtime
+   * saves the whole kept output to a file the model can page through with `read_file`.
+   */
   outputCapBytes?: number;
   /** Time between SIGTERM and SIGKILL when a command is stopped (default 2000 ms). */
   killGraceMs?: number;
@@ -88,7 +92,7 @@ export type CommandEnd = {
 export function bashTool(options: BashOptions = {}) {
   const parsed = parseToolOptions(optionsSchema, options, 'bash');
   const defaultTimeoutMs = parsed.defaultTimeoutMs ?? 120_000;
-  const capBytes = parsed.outputCapBytes ?? 30_000;
+  const capBytes = parsed.outputCapBytes ?? 1_000_000;
   const graceMs = parsed.killGraceMs ?? 2000;
   const passes = environmentFilter(parsed.env);
   return defineTool({

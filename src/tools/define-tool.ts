@@ -4,6 +4,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
+import type { SavedOutputs } from './saved-output.ts';
 import { toolDefinitionSchema } from './tool-schema.ts';
 
 export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
@@ -39,6 +40,14 @@ export type ToolContext = {
    * request is not allowed (depth limit, a tool the caller does not have).
    */
   spawnSubagent?: (request: SubagentRequest) => Promise<SubagentResult>;
+  /**
+   * The most characters of a result the model reads whole (the runtime's `toolOutput.maxChars`). A longer
+   * result is saved to a file and shown as its head and tail; a tool that pages its output (`read_file`,
+   * `grep`) keeps a page under this, so reading on never produces another cut result.
+   */
+  maxOutputChars?: number | undefined;
+  /** Where the runtime saved long results, so `read_file` can read them (read-only). */
+  savedOutputs?: SavedOutputs | undefined;
 };
 
 /** What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn. */

@@ -6,7 +6,7 @@ import { specialIgnoreFiles } from './file-walk.ts';
 import { compilePattern } from './grep-pattern.ts';
 import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgrep.ts';
 import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
-import { byteLength, truncateLine } from './output-cap.ts';
+import { byteLength, pageBytes, truncateLine } from './output-cap.ts';
 import { describeKind } from './regular-file.ts';
 import { atWorkspacePath, failure } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
@@ -17,7 +17,7 @@ export type GrepOptions = {
   useRipgrep?: boolean;
   /** Most output lines, matches and context together (default 250). */
   maxLines?: number;
-  /** Most bytes of output (default 50 000). */
+  /** Most bytes of output (default 50 000; inside an agent system under its `toolOutput.maxChars`). */
   maxBytes?: number;
 };
 
@@ -103,7 +103,8 @@ export function grepTool(options: GrepOptions = {}) {
           if (outcome.hits.length === 0) {
             return `No matches for ${JSON.stringify(args.pattern)} in ${where(query.targetRelative)}.`;
           }
-          return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes });
+          const pageSize = pageBytes(maxBytes, ctx.maxOutputChars);
+          return formatHits(outcome.hits, { context: query.context, maxLines, maxBytes: pageSize });
         },
       );
     },

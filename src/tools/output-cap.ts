@@ -94,3 +94,16 @@ export function looksBinary(sample: Uint8Array): boolean {
 export function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+// Room kept under the runtime's cap for a paging tool's own notes (where to continue, the encoding).
+const noteRoom = 1_000;
+
+/**
+ * The page size, in bytes, of a tool that pages its output (`read_file`, `grep`): its own cap, kept under
+ * the runtime's cap on a result the model reads whole (`ctx.maxOutputChars`), so a page is never cut
+ * and saved again. Bytes bound characters: a string is never longer in UTF-16 units than in UTF-8 bytes.
+ */
+export function pageBytes(own: number, maxOutputChars: number | undefined): number {
+  if (maxOutputChars === undefined) return own;
+  return Math.max(1, Math.min(own, maxOutputChars - noteRoom));
+}

@@ -6,15 +6,19 @@ import { z } from 'zod';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { describeImage } from './image-info.ts';
-import { byteLength, looksBinary, truncateLine } from './output-cap.ts';
+import { byteLength, looksBinary, pageBytes, truncateLine } from './output-cap.ts';
 import { openRegularFile } from './regular-file.ts';
+import { resolveSavedOutput } from './saved-output.ts';
 import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
 
 export type ReadFileOptions = {
-  /** Most bytes of numbered text returned by one call (default 100 000). */
+  /**
+   * Most bytes of numbered text returned by one call (default 100 000); inside an agent system never more
+   * than its `toolOutput.maxChars` allows, so a page is never cut again.
+   */
   maxBytes?: number;
   /** Lines returned when the model gives no `limit` (default 2000). */
   defaultLimit?: number;
@@ -42,7 +46,8 @@ const input = z.object({
 /**
  * `read_file`: a text file as numbered lines (`cat -n` style), a window of it with `offset`/`limit`.
  * Binary files are refused and images are described, never dumped; FIFOs, sockets and devices are refused
- * without waiting on them. Bytes that are not UTF-8 show as U+FFFD, and a note says so.
+ * without waiting on them. Besides the workspace it reads the tool outputs the runtime saved
+ * (`/agentchart-outputs/<session>/<file>`), and nothing else outside. Bytes that are not UTF-8 show as U+FFFD, and a note says so.
  *
  * @throws ConfigError when an option is invalid.
  */
@@ -56,14 +61,17 @@ export function readFileTool(options: ReadFileOptions = {}) {
       'Read a text file from the workspace. Returns numbered lines ("   12\\tcode"); the numbers are not part ' +
       `of the file. Reads up to ${defaultLimit} lines from the start unless you pass offset (1-based first ` +
       'line) and limit (line count); when more remains, the result ends with the offset to continue from. ' +
+      'Also reads a long tool result saved under /agentchart-outputs/, by the path its result gave. ' +
       'Images are described by type and size; other binary files are refused.',
     input,
     access: 'read',
     concurrencySafe: true,
     run: (args, ctx) =>
       guardFileErrors(args.path, async () => {
-        const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
-        const shown = toWorkspacePath(await realpath(ctx.cwd), file);
+        // A saved tool output is read by the path its result gave; everything else is in the workspace.
+        const saved = await resolveSavedOutput(ctx.savedOutputs, args.path);
+        const file = saved ?? (await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true }));
+        const shown = saved !== undefined ? args.path : toWorkspacePath(await realpath(ctx.cwd), file);
         const opened = await openRegularFile(file, 'read');
         if (!('handle' in opened)) {
           return opened.isDirectory
@@ -86,7 +94,7 @@ export function readFileTool(options: ReadFileOptions = {}) {
             shown,
             first,
             limit: args.limit ?? defaultLimit,
-            maxBytes,
+            maxBytes: pageBytes(maxBytes, ctx.maxOutputChars),
             signal: ctx.signal,
           });
         } finally {
@@ -114,6 +122,9 @@ type Window = {
 // Streams the file so a huge log costs memory only for the lines shown.
 async function readWindow(window: Window) {
   const { handle, shown, first, limit, maxBytes, signal } = window;
+  // A stream given a signal that already fired errors at once, before anything listens to it, and that
+  // error would escape to the process: a call cancelled while the file was being opened stops here.
+  signal.throwIfAborted();
   const stream = addAbortSignal(signal, handle.createReadStream({ start: 0, autoClose: false }));
   const decoder = new Utf8Decoder();
   const lines = createInterface({

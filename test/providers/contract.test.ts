@@ -30,7 +30,13 @@ const everyWireCase: ContractCase[] = [
   'error_event',
   'truncated',
   'invalid_tool_json',
+  'context_overflow',
+  'context_overflow_event',
 ];
+
+// What OpenAI-compatible servers (vLLM, llama.cpp, Ollama, LM Studio) answer; only the OpenAI adapter
+// talks to them.
+const compatibleCases: ContractCase[] = ['context_overflow_compatible'];
 
 function blocksOf(body: Record<string, unknown>, key: 'messages' | 'input'): Record<string, unknown>[] {
   const list = (body[key] ?? []) as Record<string, unknown>[];
@@ -84,33 +90,29 @@ runProviderContract(
     } satisfies ProviderHarness;
   },
   // Chat Completions has nothing to send back; its reasoning deltas are tested in openai-chat.test.ts.
-  everyWireCase.filter((name) => name !== 'thinking'),
+  [...everyWireCase.filter((name) => name !== 'thinking'), ...compatibleCases],
 );
 
-runProviderContract(
-  'openai responses',
-  async () => {
-    const server = await startOpenAIResponsesServer();
-    return {
-      provider: openai({
-        model: 'gpt-test',
-        apiKey: 'test-key',
-        baseURL: `${server.url}/v1`,
-        api: 'responses',
-      }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: (index) =>
-        blocksOf(server.requests[index]!.body, 'input').filter((item) => item.type === 'reasoning'),
-      expectedPart: (thinking) => ({ provider: 'openai', type: 'reasoning', data: reasoningItem(thinking) }),
-      close: () => server.close(),
-    } satisfies ProviderHarness;
-  },
-  everyWireCase,
-);
+runProviderContract('openai responses', async () => {
+  const server = await startOpenAIResponsesServer();
+  return {
+    provider: openai({
+      model: 'gpt-test',
+      apiKey: 'test-key',
+      baseURL: `${server.url}/v1`,
+      api: 'responses',
+    }),
+    wire: true,
+    reply: server.reply,
+    stall: () => server.enqueue({ type: 'stall' }),
+    whenRequests: (count) => server.whenRequests(count),
+    requestCount: () => server.requests.length,
+    sentParts: (index) =>
+      blocksOf(server.requests[index]!.body, 'input').filter((item) => item.type === 'reasoning'),
+    expectedPart: (thinking) => ({ provider: 'openai', type: 'reasoning', data: reasoningItem(thinking) }),
+    close: () => server.close(),
+  } satisfies ProviderHarness;
+}, [...everyWireCase, ...compatibleCases]);
 
 const statusKinds: Record<number, ProviderErrorKind> = {
   429: 'rate_limit',
@@ -120,6 +122,7 @@ const statusKinds: Record<number, ProviderErrorKind> = {
 
 /** The scripted provider's answer to a neutral reply: what a script author would write for it. */
 function scriptStep(reply: WireReply): ScriptStep {
+  if ('overflow' in reply) return { error: { kind: 'context_overflow' } };
   if ('httpError' in reply) {
     const retryAfterMs = reply.httpError.headers?.['retry-after-ms'];
     return {
@@ -149,6 +152,7 @@ function scriptStep(reply: WireReply): ScriptStep {
       cacheWriteTokens: usage?.cacheWrite ?? 0,
     },
     ...(turn.ending === 'error_event' ? { error: { kind: 'server' } } : {}),
+    ...(turn.ending === 'overflow_event' ? { error: { kind: 'context_overflow' } } : {}),
   };
 }
 
@@ -187,5 +191,7 @@ runProviderContract(
     'server_error',
     'error_event',
     'invalid_tool_json',
+    'context_overflow',
+    'context_overflow_event',
   ],
 );

@@ -9,6 +9,7 @@ import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
+import { readFileTool } from '../../src/tools/read-file.ts';
 
 const lookup = defineTool({
   name: 'lookup',
@@ -25,6 +26,16 @@ const record = defineTool({
   access: 'write',
   input: z.object({ note: z.string() }),
   run: async ({ note }) => `recorded ${note.length} characters`,
+});
+
+// Sixty numbered lines of 200 characters: past the 2,000-character cap of its scenario.
+const report = defineTool({
+  name: 'report',
+  description: 'Prints a long report.',
+  access: 'read',
+  concurrencySafe: true,
+  input: z.object({}),
+  run: async () => Array.from({ length: 60 }, (_, i) => `${i + 1}: ${'#'.repeat(196)}\n`).join(''),
 });
 
 export type Scenario = {
@@ -87,6 +98,28 @@ export const scenarios: Scenario[] = [
       // Claimed before the second step of the running turn.
       agent.steer('Keep it short.');
       await pump(answer);
+    },
+  },
+  {
+    name: 'long-tool-output',
+    // The note names the saved file the same way on every machine, whichever folder holds it.
+    options: { tools: [report, readFileTool()], toolOutput: { maxChars: 2_000 } },
+    script: [
+      { toolCalls: [{ id: 'r1', name: 'report', input: {} }] },
+      {
+        toolCalls: [
+          {
+            id: 'r2',
+            name: 'read_file',
+            input: { path: '/agentchart-outputs/long-tool-output/1-1-r1.txt', offset: 30, limit: 2 },
+          },
+        ],
+      },
+      { text: 'Lines 30 and 31 read.' },
+    ],
+    // No pump: saving and reading files is real I/O, which the pump would take for waiting on the clock.
+    async drive(agent) {
+      await agent.run('Report, then read the middle.');
     },
   },
 ];

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelEvent, ModelRequest, Provider, ProviderPart } from '../../src/providers/types.ts';
+import { overflowCases } from './provider-contract-overflow.ts';
 import { collapse, collect, plain, sampleRequest } from './provider-stream.ts';
 import type { WireReply } from './wire/reply.ts';
 
@@ -21,6 +22,9 @@ export const allContractCases = [
   'error_event',
   'truncated',
   'invalid_tool_json',
+  'context_overflow',
+  'context_overflow_event',
+  'context_overflow_compatible',
 ] as const;
 export type ContractCase = (typeof allContractCases)[number];
 
@@ -65,6 +69,7 @@ function failure(
 
 /** Each case drives one harness through one situation and checks the exact event sequence. */
 const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<void>> = {
+  ...overflowCases,
   text: async (harness) => {
     harness.reply({ turn: { text: ['Hel', 'lo, ', 'world'] } });
     const events = await collect(harness.provider);

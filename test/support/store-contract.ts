@@ -1,3 +1,5 @@
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentchartError } from '../../src/errors/agentchart-error.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
@@ -133,6 +135,26 @@ export function runStoreContract(name: string, makeStore: () => SessionStore | P
       await expectAgentchartError(store.load('gone'), 'config', /does not exist/);
       await store.create('gone');
       expect(await store.load('gone')).toEqual({ events: [], warnings: [] });
+    });
+
+    it('names a folder beside each log for saved outputs, when it has one, and removes it with the log', async () => {
+      const store = await makeStore();
+      if (store.outputsFolder === undefined) {
+        // Without the method the runtime keeps saved outputs itself; nothing to check here.
+        expect(store.kind).toBe('memory');
+        return;
+      }
+      const folder = store.outputsFolder('kept');
+      expect([
+        isAbsolute(folder),
+        store.outputsFolder('kept'),
+        store.outputsFolder('other') !== folder,
+      ]).toEqual([true, folder, true]);
+      await store.create('kept');
+      await mkdir(folder, { recursive: true });
+      await writeFile(join(folder, '1-1-call.txt'), 'whole output');
+      await store.remove('kept');
+      expect(await readdir(folder).catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
     });
 
     it('lists sessions sorted by id', async () => {

@@ -96,3 +96,67 @@ describe('escape corpus', () => {
     }
   });
 });
+
+describe('saved tool outputs: read-only, and nothing else outside', () => {
+  // `<base>/outputs/s1` is a session's saved outputs; `evil` is a session folder that is a link outside.
+  const saved = (fx: Fixture) => path.join(fx.base, 'outputs', 's1');
+  const savedFile = '/agentchart-outputs/s1/1-1-call_1.txt';
+  const withOutputs = (fx: Fixture) =>
+    context(fx.root, {
+      savedOutputs: { s1: saved(fx), evil: path.join(fx.base, 'outputs', 'evil'), gone: '/nonexistent' },
+    });
+
+  beforeEach(async () => {
+    await writeFiles(saved(fx), { '1-1-call_1.txt': 'line one\nline two\n' });
+    await link(fx.sentinel, path.join(saved(fx), 'planted.txt'));
+    await link(fx.outside, path.join(fx.base, 'outputs', 'evil'));
+  });
+
+  const escapes = [
+    '/agentchart-outputs/s1/../../outside/secret.txt',
+    '/agentchart-outputs/../outside/secret.txt',
+    '/agentchart-outputs/s1/planted.txt',
+    '/agentchart-outputs/evil/secret.txt',
+    '/agentchart-outputs/s1/sub/1-1-call_1.txt',
+    '/agentchart-outputs/s1/',
+    '/agentchart-outputs/s1',
+    '/agentchart-outputs',
+    '/agentchart-outputs/gone/1-1-call_1.txt',
+    '/agentchart-outputs/nobody/1-1-call_1.txt',
+    '/agentchart-outputs/s1/1-1-call_1.txt\0',
+  ];
+
+  it('reads a saved output by the path its result gave, in the workspace tools only through read_file', async () => {
+    const read = fileTools().find((tool) => tool.name === 'read_file')!;
+    expect(result(await read.run({ path: savedFile, offset: 2 }, withOutputs(fx)))).toEqual({
+      content: '     2\tline two',
+      isError: false,
+    });
+    // Without the runtime's saved outputs nothing outside the workspace is readable at all.
+    const alone = result(await read.run({ path: savedFile }, context(fx.root)));
+    expect([alone.isError, alone.content.includes('line one')]).toEqual([true, false]);
+  });
+
+  it('refuses every trick on the saved-output path in every file tool, and writes nothing there', async () => {
+    const before = await snapshotTree(fx.base);
+    const outcomes: unknown[] = [];
+    for (const tool of fileTools()) {
+      const paths = tool.name === 'read_file' ? escapes : [...escapes, savedFile];
+      for (const userPath of paths) {
+        const out = result(await tool.run(inputsFor[tool.name]!(userPath), withOutputs(fx)));
+        outcomes.push([tool.name, userPath, out.isError, out.content.includes('SENTINEL')]);
+      }
+    }
+    const expected = fileTools().flatMap((tool) =>
+      (tool.name === 'read_file' ? escapes : [...escapes, savedFile]).map((userPath) => [
+        tool.name,
+        userPath,
+        true,
+        false,
+      ]),
+    );
+    expect(outcomes).toEqual(expected);
+    expect(outcomes).toHaveLength(6 * escapes.length + 5);
+    expect(await snapshotTree(fx.base)).toEqual(before);
+  });
+});

@@ -51,6 +51,21 @@ describe('read_file', () => {
     );
   });
 
+  it('answers a call aborted before the file is read, with no stream error left to escape', async () => {
+    await writeFiles(fx.root, { 'log.txt': lines(10) });
+    const controller = new AbortController();
+    controller.abort(new Error('tool timed out'));
+    const outcome = await readFileTool()
+      .run({ path: 'log.txt' }, context(fx.root, { controller }))
+      .then(
+        (output) => ['resolved', output],
+        (error: unknown) => ['rejected', (error as Error).message],
+      );
+    // A stray stream 'error' event would surface on the next turns of the event loop.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(outcome).toEqual(['rejected', 'tool timed out']);
+  });
+
   it('caps the output in bytes and says how to read further', async () => {
     await writeFiles(fx.root, { 'log.txt': lines(20) });
     const out = await read({ path: 'log.txt' }, readFileTool({ maxBytes: 60 }));

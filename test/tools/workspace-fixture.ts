@@ -61,6 +61,8 @@ export function context(
     progress?: unknown[];
     onProgress?: (progress: unknown) => void;
     logs?: string[];
+    /** The runtime's saved tool outputs, by session: `{ s1: '<folder>' }`. */
+    savedOutputs?: Record<string, string>;
   } = {},
 ): ToolContext {
   const controller = options.controller ?? new AbortController();
@@ -74,6 +76,9 @@ export function context(
       options.progress?.push(progress);
       options.onProgress?.(progress);
     },
+    ...(options.savedOutputs
+      ? { savedOutputs: { folderOf: (sessionId: string) => options.savedOutputs?.[sessionId] } }
+      : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
+import { anthropicOverflowAction, anthropicOverflowError } from './overflow.ts';
 import {
   type RawCounts,
   rawUsage,
@@ -21,6 +22,7 @@ export async function startAnthropicServer(): Promise<AnthropicServer> {
 
 export function anthropicAction(reply: WireReply): WireAction {
   if ('httpError' in reply) return httpError(reply.httpError);
+  if ('overflow' in reply) return anthropicOverflowAction(reply.overflow);
   const turn = reply.turn;
   const messages = [...contentMessages(turn)];
   const ending = turn.ending ?? 'complete';
@@ -38,6 +40,8 @@ export function anthropicAction(reply: WireReply): WireAction {
   } else if (ending === 'error_event') {
     const type = turn.errorType ?? 'api_error';
     messages.push(sse({ type: 'error', error: { type, message: `fake ${type}` } }, 'error'));
+  } else if (ending === 'overflow_event') {
+    messages.push(sse({ type: 'error', error: anthropicOverflowError }, 'error'));
   }
   const wireEnding = ending === 'hang' ? 'hang' : ending === 'reset' ? 'reset' : 'end';
   return { type: 'sse', messages, ending: wireEnding };

@@ -1,5 +1,6 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
 import { openaiHttpError } from './openai-errors.ts';
+import { openaiOverflowAction, openaiOverflowError } from './overflow.ts';
 import {
   argumentOrder,
   type RawCounts,
@@ -24,6 +25,7 @@ const finishReasons = { end_turn: 'stop', tool_use: 'tool_calls', max_tokens: 'l
 
 export function openaiChatAction(reply: WireReply): WireAction {
   if ('httpError' in reply) return openaiHttpError(reply.httpError);
+  if ('overflow' in reply) return openaiOverflowAction(reply.overflow);
   const turn = reply.turn;
   const messages = [...contentChunks(turn)];
   const ending = turn.ending ?? 'complete';
@@ -49,6 +51,8 @@ export function openaiChatAction(reply: WireReply): WireAction {
   } else if (ending === 'error_event') {
     const type = turn.errorType ?? 'server_error';
     messages.push(sse({ error: { message: `fake ${type}`, type, code: null, param: null } }));
+  } else if (ending === 'overflow_event') {
+    messages.push(sse({ error: openaiOverflowError }));
   }
   const wireEnding = ending === 'hang' ? 'hang' : ending === 'reset' ? 'reset' : 'end';
   return { type: 'sse', messages, ending: wireEnding };

@@ -1,5 +1,6 @@
 import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
 import { openaiHttpError } from './openai-errors.ts';
+import { openaiOverflowAction } from './overflow.ts';
 import { argumentOrder, rawUsage, stopOf, usageOf, type WireReply, type WireTurn } from './reply.ts';
 
 /** A fake OpenAI Responses API: the SDK (baseURL `${url}/v1`) posts to `/v1/responses`. */
@@ -24,6 +25,7 @@ export function reasoningItem(thinking: { pieces: string[]; signature: string })
 
 export function openaiResponsesAction(reply: WireReply): WireAction {
   if ('httpError' in reply) return openaiHttpError(reply.httpError);
+  if ('overflow' in reply) return openaiOverflowAction(reply.overflow);
   const turn = reply.turn;
   const writer = new EventWriter();
   const output = writeContent(turn, writer);
@@ -61,10 +63,17 @@ export function openaiResponsesAction(reply: WireReply): WireAction {
       message: 'fake in-stream error',
       param: null,
     });
+  } else if (ending === 'overflow_event') {
+    // The Responses API reports a failed response; its error carries the code.
+    const error = { code: 'context_length_exceeded', message: responsesOverflowMessage };
+    writer.add('response.failed', { response: { ...responseShell('failed'), output, error } });
   }
   const wireEnding = ending === 'hang' ? 'hang' : ending === 'reset' ? 'reset' : 'end';
   return { type: 'sse', messages: writer.messages, ending: wireEnding };
 }
+
+const responsesOverflowMessage =
+  'Your input exceeds the context window of this model. Please adjust your input and try again.';
 
 class EventWriter {
   readonly messages: string[] = [];

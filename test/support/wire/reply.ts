@@ -1,3 +1,5 @@
+import type { OverflowServer } from './overflow.ts';
+
 /**
  * A vendor-neutral description of one model response, which each fake vendor server turns into its own
  * streaming wire format. The shared provider contract is written against these.
@@ -20,9 +22,10 @@ export type WireTurn = {
   /**
    * How the stream ends: `complete` normally; `hang` stays open until the client aborts; `reset`
    * destroys the socket; `malformed` sends a broken message; `truncated` ends without a stop reason;
-   * `error_event` sends the vendor's in-stream error event.
+   * `error_event` sends the vendor's in-stream error event; `overflow_event` the vendor's in-stream
+   * refusal of a request too long for the context window.
    */
-  ending?: 'complete' | 'hang' | 'reset' | 'malformed' | 'truncated' | 'error_event';
+  ending?: 'complete' | 'hang' | 'reset' | 'malformed' | 'truncated' | 'error_event' | 'overflow_event';
   /** The vendor error type of `error_event` (default: the vendor's generic server error). */
   errorType?: string;
 };
@@ -51,7 +54,8 @@ export type WireHttpError = {
   headers?: Record<string, string>;
 };
 
-export type WireReply = { turn: WireTurn } | { httpError: WireHttpError };
+/** `overflow`: the server refuses the request as too long for the context window, in its own words. */
+export type WireReply = { turn: WireTurn } | { httpError: WireHttpError } | { overflow: OverflowServer };
 
 export function usageOf(turn: WireTurn) {
   return {
