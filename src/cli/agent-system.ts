@@ -20,6 +20,8 @@ export type AgentFlags = {
   mode?: PermissionMode;
   yes?: boolean;
   json?: boolean;
+  /** `--context-window`: the model's window in tokens, for a model its adapter does not know. */
+  contextWindow?: number;
 };
 
 /** The workspace directory (`--cwd`, or the one a session recorded), checked to exist. */
@@ -42,10 +44,23 @@ export function providerFor(
   const choice = selectProvider({
     provider: flags.provider,
     model: flags.model ?? fallbackModel,
+    contextWindow: flags.contextWindow ?? windowFromEnvironment(io.env),
     env: io.env,
   });
   if ('error' in choice) throw new CliError(choice.error, { exitCode: 2 });
   return choice;
+}
+
+/** `AGENTCHART_CONTEXT_WINDOW`, when `--context-window` is not given; a bad value is a `CliError`. */
+function windowFromEnvironment(env: Record<string, string | undefined>): number | undefined {
+  const text = env.AGENTCHART_CONTEXT_WINDOW?.trim();
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0)
+    throw new CliError(`AGENTCHART_CONTEXT_WINDOW must be a positive whole number of tokens, got "${text}"`, {
+      exitCode: 2,
+    });
+  return value;
 }
 
 /**

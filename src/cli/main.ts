@@ -34,6 +34,11 @@ function agentOptions(command: Command): Command {
       ).choices(permissionModes),
     )
     .option('-y, --yes', 'allow file edits without asking (the same as --mode accept-edits)')
+    .option(
+      '--context-window <tokens>',
+      "the model's context window, for a model agentchart does not know (default: AGENTCHART_CONTEXT_WINDOW, the adapter's table, else 32000)",
+      (value) => positiveInteger(value),
+    )
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
 }
 

@@ -33,22 +33,25 @@ const howToConfigure = [
 export function selectProvider(options: {
   provider?: string | undefined;
   model?: string | undefined;
+  /** Tokens the model's window holds, for a model the adapter does not know (a local server's). */
+  contextWindow?: number | undefined;
   env: Record<string, string | undefined>;
 }): ProviderChoice {
   const { env } = options;
   const model = nonEmpty(options.model);
+  const window = options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow };
   switch (options.provider) {
     case undefined:
     case '':
-      if (nonEmpty(env.ANTHROPIC_API_KEY)) return anthropicChoice(env, model);
+      if (nonEmpty(env.ANTHROPIC_API_KEY)) return anthropicChoice(env, model, window);
       if (nonEmpty(env.OPENAI_API_KEY) || nonEmpty(env.OPENAI_BASE_URL))
-        return openaiChoice(env, model, 'chat');
+        return openaiChoice(env, model, 'chat', window);
       return { error: howToConfigure };
     case 'anthropic':
       if (!nonEmpty(env.ANTHROPIC_API_KEY)) {
         return { error: `--provider anthropic needs ANTHROPIC_API_KEY to be set.\n\n${howToConfigure}` };
       }
-      return anthropicChoice(env, model);
+      return anthropicChoice(env, model, window);
     case 'openai':
     case 'openai-responses': {
       if (!nonEmpty(env.OPENAI_API_KEY) && !nonEmpty(env.OPENAI_BASE_URL)) {
@@ -56,7 +59,7 @@ export function selectProvider(options: {
           error: `--provider ${options.provider} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server).\n\n${howToConfigure}`,
         };
       }
-      return openaiChoice(env, model, options.provider === 'openai' ? 'chat' : 'responses');
+      return openaiChoice(env, model, options.provider === 'openai' ? 'chat' : 'responses', window);
     }
     case 'scripted':
       return {
@@ -69,11 +72,22 @@ export function selectProvider(options: {
   }
 }
 
-function anthropicChoice(env: Record<string, string | undefined>, model: string | undefined): ProviderChoice {
+type WindowOption = { contextWindow?: number };
+
+function anthropicChoice(
+  env: Record<string, string | undefined>,
+  model: string | undefined,
+  window: WindowOption,
+): ProviderChoice {
   const chosen = model ?? nonEmpty(env.ANTHROPIC_MODEL) ?? defaultAnthropicModel;
   const baseURL = nonEmpty(env.ANTHROPIC_BASE_URL);
   return {
-    provider: anthropic({ model: chosen, apiKey: env.ANTHROPIC_API_KEY!, ...(baseURL ? { baseURL } : {}) }),
+    provider: anthropic({
+      model: chosen,
+      apiKey: env.ANTHROPIC_API_KEY!,
+      ...(baseURL ? { baseURL } : {}),
+      ...window,
+    }),
     description: `Anthropic ${chosen} (key from ANTHROPIC_API_KEY${baseURL ? `, at ${baseURL}` : ''})`,
   };
 }
@@ -82,6 +96,7 @@ function openaiChoice(
   env: Record<string, string | undefined>,
   model: string | undefined,
   api: 'chat' | 'responses',
+  window: WindowOption,
 ): ProviderChoice {
   const chosen = model ?? nonEmpty(env.OPENAI_MODEL) ?? defaultOpenAIModel;
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
@@ -92,6 +107,7 @@ function openaiChoice(
     api,
     apiKey: apiKey ?? 'no-key',
     ...(baseURL ? { baseURL } : {}),
+    ...window,
   });
   const where = baseURL ? ` at ${baseURL}` : '';
   const key = apiKey ? 'key from OPENAI_API_KEY' : 'no key';

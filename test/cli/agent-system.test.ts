@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { permissionModeOf, sessionsFolder } from '../../src/cli/agent-system.ts';
+import { permissionModeOf, providerFor, sessionsFolder } from '../../src/cli/agent-system.ts';
 
 describe('the CLI system from flags', () => {
   it('takes the mode from --mode, else --yes, else the recorded mode, else the default', () => {
@@ -16,5 +16,31 @@ describe('the CLI system from flags', () => {
 
   it('keeps session logs in .agentchart/sessions of the workspace', () => {
     expect(sessionsFolder('/work/project')).toBe(join('/work/project', '.agentchart', 'sessions'));
+  });
+});
+
+describe('the context window from the command line', () => {
+  const io = (env: Record<string, string>) =>
+    ({ env, cwd: '/', stdout: process.stdout, stderr: process.stderr }) as never;
+  const local = { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_MODEL: 'qwen3:8b' };
+
+  it('comes from --context-window, else AGENTCHART_CONTEXT_WINDOW, else the adapter (unknown: undefined)', () => {
+    expect([
+      providerFor(io(local), { contextWindow: 8192 }).provider.contextWindow,
+      providerFor(io({ ...local, AGENTCHART_CONTEXT_WINDOW: '16384' }), {}).provider.contextWindow,
+      providerFor(io({ ...local, AGENTCHART_CONTEXT_WINDOW: '16384' }), { contextWindow: 4096 }).provider
+        .contextWindow,
+      providerFor(io(local), {}).provider.contextWindow,
+      providerFor(io({ ANTHROPIC_API_KEY: 'k' }), {}).provider.contextWindow,
+    ]).toEqual([8192, 16384, 4096, undefined, 200_000]);
+  });
+
+  it('refuses an AGENTCHART_CONTEXT_WINDOW that is not a positive whole number, with exit code 2', () => {
+    for (const bad of ['0', '-5', '8k', '1.5']) {
+      const attempt = () => providerFor(io({ ...local, AGENTCHART_CONTEXT_WINDOW: bad }), {});
+      expect(attempt).toThrow(
+        `AGENTCHART_CONTEXT_WINDOW must be a positive whole number of tokens, got "${bad}"`,
+      );
+    }
   });
 });
