@@ -64,7 +64,10 @@ function events(snapshot: Snapshot): AgentEvent[] {
     );
   }
   if (snapshot.matches({ ready: 'running' }) || snapshot.matches({ disposing: 'quiescing' })) {
-    const output = { turn: 1, reason: 'completed' as const, usage: emptyUsage, unclaimed: [] };
+    const output = {
+      ...{ turn: 1, reason: 'completed' as const, usage: emptyUsage, unclaimed: [] },
+      ...{ contextUsage: { usedTokens: 0, contextWindow: 32_000 }, compactionTried: false },
+    };
     out.push({ type: 'xstate.done.actor.turn', output });
   }
   if (snapshot.matches({ disposing: 'flushing' })) out.push({ type: 'log.flushed' });
