@@ -113,10 +113,12 @@ export const turnMachine = setup({
         } satisfies TurnCompactedEvent);
       }
       const failed = output.outcome === 'model_error';
+      // A canceled or failed compaction did not happen: the next chance tries again.
+      const ran = output.outcome === 'compacted' || output.outcome === 'nothing_to_compact';
       enqueue.assign({
         serving: undefined,
         usage: addUsage(context.usage, output.usage),
-        compactionTried: true,
+        compactionTried: context.compactionTried || ran,
         ...(failed ? { lastOutcome: 'model_error' as const, error: output.error } : {}),
       });
     }),

@@ -36,7 +36,7 @@ type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => 
 export class Agent {
   readonly id: string;
   private readonly waiters = new Map<string, Waiter>();
-  private compactWaiters: ((result: CompactResult) => void)[] = [];
+  private compactWaiters: { resolve: (result: CompactResult) => void; reject: (error: Error) => void }[] = [];
   private disposing: Promise<void> | undefined;
 
   constructor(
@@ -126,10 +126,10 @@ export class Agent {
    * made while one is pending share its result. Rejects (never throws) on a bad argument.
    */
   compact(options: { instructions?: string } = {}): Promise<CompactResult> {
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const parsed = parseHostValue('agent.compact', compactSchema, { options }).options ?? {};
       this.assertLive('compact');
-      this.compactWaiters.push(resolve);
+      this.compactWaiters.push({ resolve, reject });
       const instructions = parsed.instructions !== undefined ? { instructions: parsed.instructions } : {};
       this.ref.send({ type: 'agent.compact', ...instructions });
     });
@@ -220,10 +220,13 @@ export class Agent {
     return { ...context.contextUsage };
   }
 
+  /** Like a run's result, a compaction's is given once the log holds it durably. */
   private settleCompaction(result: CompactResult): void {
     const waiters = this.compactWaiters;
     this.compactWaiters = [];
-    for (const resolve of waiters) resolve(result);
+    if (waiters.length === 0) return;
+    const flushed = this.sessionLog.flush();
+    for (const waiter of waiters) flushed.then(() => waiter.resolve(result), waiter.reject);
   }
 
   private batchRef(): AnyActorRef | undefined {
