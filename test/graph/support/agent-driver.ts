@@ -54,6 +54,9 @@ export type RigOptions = {
   limits?: AgentSystemOptions['limits'];
   /** Tools as given to the system (defaults to one safe gate tool `probe`). */
   tools?: GateTool[];
+  compaction?: AgentSystemOptions['compaction'];
+  /** The gate model's context window (default: none, so the runtime's default). */
+  contextWindow?: number;
 };
 
 /** One system with one agent being created or alive, on controllable doubles. */
@@ -77,6 +80,7 @@ export class AgentRig {
 
   constructor(options: RigOptions = {}) {
     this.agentId = options.agentId ?? 'a';
+    if (options.contextWindow) Object.assign(this.model, { contextWindow: options.contextWindow });
     this.system = createAgentSystem({
       model: this.model,
       tools: (options.tools ?? [this.probe]).map((tool) => tool.tool),
@@ -87,6 +91,7 @@ export class AgentRig {
       permissionMode: 'bypass',
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.hook ? { hooks: { preStep: this.hookGate.hook } } : {}),
+      ...(options.compaction ? { compaction: options.compaction } : {}),
     });
     this.system.inspect((event) => this.observe(event));
   }
