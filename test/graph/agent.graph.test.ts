@@ -60,6 +60,7 @@ function events(snapshot: Snapshot): AgentEvent[] {
       { type: 'agent.steer', id: 's', message: 'steer' },
       { type: 'agent.inject', id: 'i', message: 'inject' },
       { type: 'agent.cancel', cause: 'user' },
+      { type: 'agent.compact' },
       { type: 'agent.dispose' },
     );
   }
@@ -75,13 +76,16 @@ function events(snapshot: Snapshot): AgentEvent[] {
   return out;
 }
 
-/** Bounded key: the state, the undo record, dispose/held flags, the channels waiting, and next-step input sent to a running turn. */
+/**
+ * Bounded key: the state, the undo record, dispose/held flags, the channels waiting, next-step input
+ * sent to a running turn, and a compaction asked for (a turn that only compacts, or one passed on).
+ */
 function serializeState(snapshot: Snapshot, event?: AgentEvent): string {
   const { completedStages, disposeRequested, held, inbox } = snapshot.context;
   const channels = [...new Set(inbox.map((item) => item.channel))].sort();
   const forwarded =
     snapshot.matches({ ready: 'running' }) &&
-    (event?.type === 'agent.steer' || event?.type === 'agent.inject')
+    (event?.type === 'agent.steer' || event?.type === 'agent.inject' || event?.type === 'agent.compact')
       ? event.type
       : '';
   return JSON.stringify([snapshot.value, completedStages, disposeRequested, held, channels, forwarded]);
@@ -118,8 +122,22 @@ function isAuto(event: AgentEvent): boolean {
   return event.type === 'revoke.done';
 }
 
-/** States the runtime rests in (with the store gate holding `holds`), where the real state is compared. */
-function holdsFor(snapshot: Snapshot): StoreOp[] | undefined {
+/** Whether the turn running at step `j` of the path is one that only compacts (asked for while idle). */
+function compactOnly(steps: Step[], j: number, initial: Snapshot): boolean {
+  for (let k = j; k >= 0; k--) {
+    const before = k > 0 ? steps[k - 1]!.state : initial;
+    if (!before.matches({ ready: 'running' })) return steps[k]!.event.type === 'agent.compact';
+  }
+  return false;
+}
+
+/**
+ * States the runtime rests in (with the store gate holding `holds`), where the real state is compared.
+ * A turn that only compacts finds nothing in a new session and would end at once: holding its appends
+ * keeps it running.
+ */
+function holdsFor(snapshot: Snapshot, compacting = false): StoreOp[] | undefined {
+  if (compacting && snapshot.matches({ ready: 'running' })) return ['append'];
   if (snapshot.matches({ creating: 'session' })) return ['create'];
   if (snapshot.matches({ creating: 'tools' })) return ['append'];
   if (snapshot.matches('rollingBack')) return lastStage(snapshot) === 'session' ? ['remove'] : undefined;
@@ -143,7 +161,26 @@ async function finishTurn(rig: AgentRig): Promise<void> {
   expect(ends()).toBe(before + 1);
 }
 
-async function stimulate(rig: AgentRig, event: AgentEvent, before: Snapshot): Promise<void> {
+/**
+ * Ends a turn that only compacts: its writes are held (one by one: the flush before planning, then the
+ * turn's own at its end), and a steering message may have given it a step to answer.
+ */
+async function finishCompactingTurn(rig: AgentRig): Promise<void> {
+  for (let round = 0; round < 10 && rig.turnRef; round++) {
+    for (const request of rig.model.requests)
+      if (!request.finished && !request.aborted) request.answer('Done.');
+    if (rig.store.pending('append') > 0) await rig.store.release('append');
+    await settleAll();
+  }
+  expect(rig.turnRef, 'the turn that only compacts has ended').toBeUndefined();
+}
+
+async function stimulate(
+  rig: AgentRig,
+  event: AgentEvent,
+  before: Snapshot,
+  compacting: boolean,
+): Promise<void> {
   switch (event.type) {
     case 'setup.done':
       return rig.store.release(event.stage === 'session' ? 'create' : 'append');
@@ -164,7 +201,10 @@ async function stimulate(rig: AgentRig, event: AgentEvent, before: Snapshot): Pr
       return void rig.live.inject(event.message);
     case 'agent.cancel':
       return rig.live.cancel(event.cause);
+    case 'agent.compact':
+      return void rig.live.compact();
     case 'xstate.done.actor.turn':
+      if (compacting) return finishCompactingTurn(rig);
       if (before.matches({ ready: 'running' }) && !before.context.held) return finishTurn(rig);
       return rig.store.release('append');
     case 'log.flushed':
@@ -182,11 +222,14 @@ async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode
     let j = i;
     while (j + 1 < steps.length && isAuto(steps[j + 1]!.event)) j++;
     const settled = j < 0 ? initial : steps[j]!.state;
-    const holds = holdsFor(settled);
+    const holds = holdsFor(settled, compactOnly(steps, j, initial));
     // Keep holding what the stimulus may release, and already hold what the next resting state needs.
     rig.store.holdOnly([...held, ...(holds ?? [])]);
     if (i < 0) launch(rig, mode);
-    else await stimulate(rig, steps[i]!.event, i === 0 ? initial : steps[i - 1]!.state);
+    else {
+      const before = i === 0 ? initial : steps[i - 1]!.state;
+      await stimulate(rig, steps[i]!.event, before, compactOnly(steps, i - 1, initial));
+    }
     held = holds ?? [];
     rig.store.holdOnly(held);
     await settleAll();
@@ -220,7 +263,7 @@ function launch(rig: AgentRig, mode: Mode): void {
 
 describe('agent chart graph paths', () => {
   it('has the expected number of shortest paths', () => {
-    expect(paths).toHaveLength(55);
+    expect(paths).toHaveLength(81);
   });
 
   for (const path of paths) {
