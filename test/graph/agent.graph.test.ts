@@ -16,7 +16,7 @@ import {
   expectResultsSoFar,
   rollbackAndVerify,
 } from './support/agent-checks.ts';
-import { AgentRig, settleAll, until } from './support/agent-driver.ts';
+import { AgentRig, finishCompactingTurn, finishTurn, settleAll, until } from './support/agent-driver.ts';
 import type { StoreOp } from './support/gate-store.ts';
 import { raceAlong } from './support/resume-race.ts';
 
@@ -149,31 +149,6 @@ function holdsFor(snapshot: Snapshot, compacting = false): StoreOp[] | undefined
 }
 
 const sessionError = new Error('the store refused the session');
-
-async function finishTurn(rig: AgentRig): Promise<void> {
-  const ends = () => rig.live.log().filter((event) => event.type === 'turn.end').length;
-  const before = ends();
-  for (let round = 0; round < 5 && ends() === before; round++) {
-    for (const request of rig.model.requests)
-      if (!request.finished && !request.aborted) request.answer('Done.');
-    await settleAll();
-  }
-  expect(ends()).toBe(before + 1);
-}
-
-/**
- * Ends a turn that only compacts: its writes are held (one by one: the flush before planning, then the
- * turn's own at its end), and a steering message may have given it a step to answer.
- */
-async function finishCompactingTurn(rig: AgentRig): Promise<void> {
-  for (let round = 0; round < 10 && rig.turnRef; round++) {
-    for (const request of rig.model.requests)
-      if (!request.finished && !request.aborted) request.answer('Done.');
-    if (rig.store.pending('append') > 0) await rig.store.release('append');
-    await settleAll();
-  }
-  expect(rig.turnRef, 'the turn that only compacts has ended').toBeUndefined();
-}
 
 async function stimulate(
   rig: AgentRig,
