@@ -194,13 +194,6 @@ describe('crash consistency: SIGKILL at a point, then load, repair and resume to
       await expect(readFile(join(dir, 'crash.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
 
       const final = (await fileStore(dir).load('crash')).events;
-        console.log(
-          final
-            .map(
-              (e) => e.seq + ' ' + e.type + ' ' + (e.turn ?? '') + ' ' + JSON.stringify(e.data).slice(0, 80),
-            )
-            .join('\n'),
-        );
       expect(final.filter((e) => e.type === 'compaction')).toHaveLength(compactions ?? 0);
       expect(final.slice(0, before.length)).toEqual(before); // the log is appended to, never rewritten
       assertCallsPaired(final, point);

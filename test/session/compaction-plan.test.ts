@@ -54,7 +54,9 @@ class Log {
   /** A whole turn: a prompt, then steps with the given numbers of calls. */
   wholeTurn(prompt: string, ...calls: number[]): number {
     const start = this.startTurn(prompt);
-    calls.forEach((count, index) => this.step(index + 1, count));
+    calls.forEach((count, index) => {
+      this.step(index + 1, count);
+    });
     this.endTurn();
     return start;
   }
