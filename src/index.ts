@@ -15,6 +15,7 @@ export {
   startInspector,
 } from './inspector/server.ts';
 export { agentMachine } from './machines/agent.ts';
+export type { CompactResult, ContextUsage } from './machines/compaction-types.ts';
 export { stepMachine } from './machines/step.ts';
 export { toolBatchMachine } from './machines/tool-batch.ts';
 export { turnMachine } from './machines/turn.ts';
@@ -29,13 +30,14 @@ export type {
   ToolSpec,
   Usage,
 } from './providers/types.ts';
-export { type ActorSnapshot, Agent, type RunResult } from './runtime/agent-handle.ts';
+export { type ActorSnapshot, Agent, type AgentSnapshot, type RunResult } from './runtime/agent-handle.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type {
   AgentSystemOptions,
   ApprovalAnswer,
   ApprovalRequest,
   Approver,
+  CompactionOptions,
   CreateAgentOptions,
   Hooks,
   Limits,
@@ -43,6 +45,8 @@ export type {
   ToolOutputOptions,
 } from './runtime/options.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/run-job.ts';
+export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
+export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog } from './session/compare-logs.ts';
 export { type FileStore, fileStore } from './session/file-store.ts';
 export { memoryStore } from './session/memory-store.ts';

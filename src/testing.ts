@@ -8,5 +8,6 @@ export {
   type ScriptStep,
   scripted,
 } from './providers/scripted.ts';
+export { isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog } from './session/compare-logs.ts';
 export { recordedResponses, replay } from './session/replay-provider.ts';

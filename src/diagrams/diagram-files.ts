@@ -27,7 +27,8 @@ const sources: DiagramSource[] = [
       '`setup.error`, or a dispose asked for during creation, leads to `rollingBack`, which undoes the ' +
       'completed stages in reverse, one `undo.done` at a time, and ends in `failed` (or in `disposed` when ' +
       'a dispose, not a failure, stopped the creation). `ready` moves ' +
-      'between `idle` and `running` (one turn actor alive) as waking input arrives and turns finish. ' +
+      'between `idle` and `running` (one turn actor alive) as waking input arrives and turns finish; ' +
+      '`agent.compact` wakes an idle agent too (a turn that only compacts) or is passed to the running turn. ' +
       '`agent.dispose` from `ready` walks through `disposing`: cancel the turn if one runs, wait for it, ' +
       'flush the log, revoke, then `disposed`.',
   },
@@ -40,8 +41,10 @@ const sources: DiagramSource[] = [
       'One turn: the steps that answer one batch of input. `created` waits for `turn.begin`, `starting` ' +
       'logs `turn.start`, `preStep` claims next-step input and, when a pre-step hook is configured, waits ' +
       'for it to allow or veto the step. `stepping` runs one step actor; on `done(step)`, `deciding` tries ' +
-      'its guards in the order drawn and either loops back to `preStep` or goes to `ending`, which logs ' +
-      '`turn.end` and waits for the log flush before the final `done`.',
+      'its guards in the order drawn and either loops back to `preStep`, goes through `compacting` first ' +
+      '(the host asked with `agent.compact`, or the last request filled the window past the threshold: the ' +
+      'step actor then runs a compaction instead of a step), or goes to `ending`, which logs `turn.end` and ' +
+      'waits for the log flush before the final `done`.',
   },
   {
     name: 'step',
@@ -54,7 +57,10 @@ const sources: DiagramSource[] = [
       'to `executingTools` until the tool batch is done; without tool calls the step is `done`. A ' +
       '`model.error` goes to `recovering`, where the retry policy either schedules another attempt ' +
       '(`waitingToRetry` until `retry.due`) or gives up. `step.cancel` ends a waiting step at once; ' +
-      'while tools run it is passed on to the batch, which settles every call before it reports done.',
+      'while tools run it is passed on to the batch, which settles every call before it reports done. ' +
+      'A compaction is served by the same states: `step.begin` with a compaction goes straight to ' +
+      '`requesting` (no `step.start`) and ends on `compaction.done` or `compaction.skipped`; a first ' +
+      '`context_overflow` of a step logs the attempt and requests a compaction, then the step again.',
   },
   {
     name: 'tool-batch',

@@ -1,65 +1,26 @@
-import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
-import type { CancelCause, LogEntry } from '../session/types.ts';
+import { assertEvent, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
+import type { LogEntry } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
-import { type InboxEvent, type InboxItem, isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
+import {
+  type AgentContext,
+  type AgentEmitted,
+  type AgentEvent,
+  type AgentInput,
+  type SetupStage,
+  setupStageState,
+  setupStages,
+} from './agent-types.ts';
+import { isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
 import { logNothing } from './log-action.ts';
-import type { StepSettings } from './step.ts';
-import { type TurnDoneEvent, type TurnInput, type TurnLimits, turnMachine } from './turn.ts';
+import { turnMachine } from './turn.ts';
+import { noCompaction, type TurnInput, unknownContext } from './turn-types.ts';
 
-/** The ordered stages of creating an agent. Each one that completes can be undone. */
-export const setupStages = ['session', 'tools', 'publish'] as const;
-export type SetupStage = (typeof setupStages)[number];
+export type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } from './agent-types.ts';
+export { setupStages } from './agent-types.ts';
 
-export type AgentInput = AgentKeyed & {
-  agentId: string;
-  /** The number of the last turn already in the log (0 for a new session). */
-  lastTurn: number;
-  /** Input queued in an earlier life of this session and never claimed. */
-  inbox: InboxItem[];
-  limits: TurnLimits;
-  hasPreStepHook: boolean;
-  /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
-  step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
-};
-
-export type AgentEvent =
-  | { type: 'setup.done'; stage: SetupStage; toolNames?: string[]; systemHash?: string }
-  | { type: 'setup.error'; stage: SetupStage; error: unknown }
-  | { type: 'undo.done'; stage: SetupStage }
-  | InboxEvent
-  | { type: 'agent.cancel'; cause: CancelCause; clearInbox?: boolean }
-  | { type: 'agent.dispose' }
-  | TurnDoneEvent
-  | { type: 'log.flushed' }
-  | { type: 'revoke.done' };
-
-export type AgentContext = AgentInput & {
-  completedStages: SetupStage[];
-  toolNames: string[];
-  systemHash: string;
-  creationError: unknown;
-  disposeRequested: boolean;
-  turnAlive: boolean;
-  /** After a cancel, queued input waits for new input (or an explicit wake) instead of running at once. */
-  held: boolean;
-};
-
-/**
- * A state of the creation transaction: it runs the next stage through the `setupStage` actor, records it
- * (with its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
- */
-function setupStageState(next: string) {
-  return {
-    entry: 'runNextStage',
-    exit: 'stopStage',
-    on: {
-      'setup.done': [
-        { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
-        { target: next, actions: 'recordStage' },
-      ],
-    },
-  } as const;
-}
+/** Queued input that starts a turn: anything but injected notes, unless a cancel holds it back. */
+const hasWakingInput = (context: AgentContext) =>
+  !context.held && context.inbox.some((item) => item.channel !== 'inject');
 
 /**
  * The agent's lifecycle and inbox. Creation is a transaction of ordered stages whose undos run in
@@ -67,7 +28,7 @@ function setupStageState(next: string) {
  * to settle, flushes the log and unregisters, in that order, from any state.
  */
 export const agentMachine = setup({
-  types: {} as { context: AgentContext; events: AgentEvent; input: AgentInput },
+  types: {} as { context: AgentContext; events: AgentEvent; input: AgentInput; emitted: AgentEmitted },
   actors: {
     turn: turnMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
@@ -119,26 +80,55 @@ export const agentMachine = setup({
       });
       enqueue.assign({ inbox: [] });
     }),
+    /**
+     * Starts a turn with the waiting input, or, woken only by a compaction request, a turn that only
+     * compacts: it leaves queued input (injected notes included) where it is.
+     */
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
+      const taken = hasWakingInput(context) ? context.inbox : [];
+      const { compaction, contextUsage, compactionTried, compactRequest } = context;
       const input: TurnInput = {
         agentKey: context.agentKey,
         turn,
-        followups: context.inbox.filter((item) => !isNextStepItem(item)),
-        nextStep: context.inbox.filter(isNextStepItem),
+        followups: taken.filter((item) => !isNextStepItem(item)),
+        nextStep: taken.filter(isNextStepItem),
         limits: context.limits,
         hasPreStepHook: context.hasPreStepHook,
         step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
+        compaction,
+        contextUsage,
+        compactionTried,
+        ...(compactRequest ? { compactRequest } : {}),
       };
       enqueue.spawnChild('turn', { id: 'turn', input });
       enqueue.sendTo('turn', { type: 'turn.begin' });
-      enqueue.assign({ lastTurn: turn, inbox: [], turnAlive: true });
+      const inbox = context.inbox.filter((item) => !taken.includes(item));
+      enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, compactRequest: undefined });
     }),
     /** The turn is over: input it never claimed goes back to the front of the inbox. */
     endTurn: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'xstate.done.actor.turn');
+      const { unclaimed, contextUsage, compactionTried, compactRequest } = event.output;
       enqueue.stopChild('turn');
-      enqueue.assign({ turnAlive: false, inbox: [...event.output.unclaimed, ...context.inbox] });
+      enqueue.assign({
+        turnAlive: false,
+        inbox: [...unclaimed, ...context.inbox],
+        contextUsage,
+        compactionTried,
+        compactRequest: compactRequest ?? context.compactRequest,
+      });
+    }),
+    /** A compaction asked for: the running turn takes it, else the next turn (one that only compacts). */
+    requestCompaction: assign(({ context, event }) => {
+      assertEvent(event, 'agent.compact');
+      const request = event.instructions ? { instructions: event.instructions } : {};
+      return { compactRequest: context.compactRequest ?? request };
+    }),
+    forwardCompaction: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'agent.compact');
+      const instructions = event.instructions ? { instructions: event.instructions } : {};
+      enqueue.sendTo('turn', { type: 'turn.compact', ...instructions });
     }),
     cancelTurn: enqueueActions(({ event, enqueue }) => {
       assertEvent(event, 'agent.cancel');
@@ -155,7 +145,7 @@ export const agentMachine = setup({
     nothingToUndo: ({ context }) => context.completedStages.length === 0,
     undoneAfterFailure: ({ context }) =>
       context.completedStages.length === 0 && context.creationError !== undefined,
-    hasWakingInput: ({ context }) => !context.held && context.inbox.some((item) => item.channel !== 'inject'),
+    hasWork: ({ context }) => hasWakingInput(context) || context.compactRequest !== undefined,
     turnAlive: ({ context }) => context.turnAlive,
   },
 }).createMachine({
@@ -169,7 +159,17 @@ export const agentMachine = setup({
     disposeRequested: false,
     turnAlive: false,
     held: false,
+    compaction: input.compaction ?? noCompaction,
+    contextUsage: input.contextUsage ?? unknownContext,
+    compactionTried: input.compactionTried ?? false,
+    compactRequest: undefined,
   }),
+  // How a compaction the host asked for ended, for the agent handle (`actor.on('compaction.settled')`).
+  on: {
+    'turn.compacted': {
+      actions: emit(({ event }) => ({ type: 'compaction.settled', result: event.result })),
+    },
+  },
   initial: 'creating',
   states: {
     creating: {
@@ -227,11 +227,12 @@ export const agentMachine = setup({
         'agent.steer': { actions: 'queue' },
         'agent.inject': { actions: 'queue' },
         'agent.cancel': { actions: ['clearInbox', assign({ held: true })] },
+        'agent.compact': { actions: 'requestCompaction' },
         'agent.dispose': 'disposing',
       },
       states: {
         idle: {
-          always: { guard: 'hasWakingInput', target: 'running' },
+          always: { guard: 'hasWork', target: 'running' },
         },
         running: {
           entry: 'startTurn',
@@ -240,6 +241,7 @@ export const agentMachine = setup({
             'agent.steer': { actions: 'forwardToTurn' },
             'agent.inject': { actions: 'forwardToTurn' },
             'agent.cancel': { actions: ['clearInbox', assign({ held: true }), 'cancelTurn'] },
+            'agent.compact': { actions: 'forwardCompaction' },
             'xstate.done.actor.turn': { target: 'idle', actions: 'endTurn' },
           },
         },

@@ -3,6 +3,7 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
+import type { CompactionOrder, CompactionReport } from './compaction-types.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { BatchDoneEvent } from './tool-batch-types.ts';
 
@@ -15,6 +16,8 @@ export type StepSettings = {
   maxParallelTools: number;
   /** Seeds the deterministic backoff jitter (the agent id is a good one). */
   jitterKey: string;
+  /** A request the provider refuses as too long is compacted and tried once more (default false). */
+  compactOnOverflow?: boolean;
 };
 
 /** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
@@ -31,23 +34,49 @@ export type ModelDoneEvent = {
   notes?: string[];
 };
 
+/** The model answered a compaction request: the runtime planned `replaces`, the model wrote `summary`. */
+export type CompactionDoneEvent = {
+  type: 'compaction.done';
+  replaces: [number, number];
+  summary: string;
+  tokensBefore: number;
+  usage: Usage;
+};
+
 export type StepEvent =
-  | { type: 'step.begin'; step: number }
+  /** Starts a step; with `compaction`, a step that only compacts the conversation (no `step.start`). */
+  | { type: 'step.begin'; step: number; compaction?: CompactionOrder }
   | { type: 'model.delta'; text: string }
   | ModelDoneEvent
   | { type: 'model.error'; error: ProviderErrorData }
+  | CompactionDoneEvent
+  /** The planner found nothing older to compact; no model request was made. */
+  | { type: 'compaction.skipped' }
   | { type: 'retry.due' }
   | { type: 'step.cancel' }
   | BatchDoneEvent;
 
-/** How a step ended, as the turn needs to know it. */
-export type StepOutcome = 'tools' | 'final' | 'continue' | 'max_tokens' | 'model_error' | 'canceled';
+/** How a step ended, as the turn needs to know it; a compaction step ends `compacted` or `nothing_to_compact`. */
+export type StepOutcome =
+  | 'tools'
+  | 'final'
+  | 'continue'
+  | 'max_tokens'
+  | 'model_error'
+  | 'canceled'
+  | 'compacted'
+  | 'nothing_to_compact';
 
 export type StepOutput = {
   outcome: StepOutcome;
   toolCalls: number;
   unknownTools: number;
+  /** Every answered request of the step, a compaction's included. */
   usage: Usage;
+  /** The context the step's answered request used (input and cache tokens); absent when none was answered. */
+  usedTokens?: number;
+  /** The compaction the step logged, if any. */
+  compaction?: CompactionReport;
   error?: ProviderErrorData;
 };
 
@@ -56,7 +85,14 @@ export type StepDoneEvent = { type: 'step.done'; output: StepOutput };
 
 /** What the step asks of its model-call actor: stream this attempt, or abandon the one streaming. */
 export type ModelCallCommand =
-  | { type: 'model.request'; turn: number; step: number; attempt: number }
+  | {
+      type: 'model.request';
+      turn: number;
+      step: number;
+      attempt: number;
+      /** Plan a compaction and ask for its summary instead of the next step of the conversation. */
+      compaction?: { instructions?: string };
+    }
   | { type: 'model.abort' };
 
 export type StepContext = StepInput & {
@@ -72,4 +108,12 @@ export type StepContext = StepInput & {
   retryInMs: number | undefined;
   unknownTools: number;
   canceled: boolean;
+  /** `compaction` when `step.begin` asked for one: no `step.start`/`step.end`, and no tools. */
+  kind: 'step' | 'compaction';
+  /** The compaction the request in flight (or waiting to retry) asks for; undefined for a step request. */
+  compacting: CompactionOrder | undefined;
+  /** The `context_overflow` that made this step compact; a second one ends the step. */
+  overflow: ProviderErrorData | undefined;
+  compaction: CompactionReport | undefined;
+  usedTokens: number | undefined;
 };

@@ -1,22 +1,27 @@
 import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
-import { emptyUsage } from '../providers/types.ts';
-import type { LogEntry } from '../session/types.ts';
+import { addUsage } from '../providers/types.ts';
+import { contextTokens } from '../session/context-tokens.ts';
 import type { AgentKeyed } from './agent-key.ts';
+import { cannotShrink } from './compaction-types.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { defaultRetryPolicy, retryDelay } from './retry-policy.ts';
-import type {
-  ModelCallCommand,
-  StepContext,
-  StepDoneEvent,
-  StepEvent,
-  StepInput,
-  StepOutcome,
-  StepOutput,
-} from './step-types.ts';
+import {
+  attemptEntry,
+  compactionEntry,
+  freshStep,
+  interruptedEntry,
+  responseEntry,
+  stepEndEntry,
+  stepOutput,
+  stepStartEntry,
+} from './step-entries.ts';
+import type { ModelCallCommand, StepContext, StepDoneEvent, StepEvent, StepInput } from './step-types.ts';
 import { type BatchBeginEvent, toolBatchMachine } from './tool-batch.ts';
 
+export { stepOutput } from './step-entries.ts';
 export type {
+  CompactionDoneEvent,
   ModelCallCommand,
   ModelDoneEvent,
   StepContext,
@@ -28,30 +33,8 @@ export type {
   StepSettings,
 } from './step-types.ts';
 
-const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
-
-function outcomeOf(context: StepContext): StepOutcome {
-  if (context.canceled) return 'canceled';
-  if (context.error) return 'model_error';
-  if (context.toolCalls.length > 0) return 'tools';
-  if (context.stopReason === 'max_tokens') return 'max_tokens';
-  if (context.stopReason === 'pause_turn') return 'continue';
-  return 'final';
-}
-
-/** Everything a step starts without; `step.begin` resets to this, so no state leaks between steps. */
-const freshStep = (step: number) => ({
-  step,
-  attempt: 1,
-  streamedText: '',
-  toolCalls: [],
-  usage: emptyUsage,
-  stopReason: undefined,
-  error: undefined,
-  retryInMs: undefined,
-  unknownTools: 0,
-  canceled: false,
-});
+const isOverflow = (event: StepEvent) =>
+  event.type === 'model.error' && event.error.kind === 'context_overflow';
 
 /**
  * One model request and the tools it asks for, for every step of a turn: the actor lives as long as its
@@ -59,6 +42,10 @@ const freshStep = (step: number) => ({
  * model-call actor and tool batch live as long, and are told what to do by events. Retrying is a state:
  * a failed attempt is logged, a timer actor (on the injected clock) says when to try again, and a cancel
  * while streaming keeps the text that consumers already saw as an interrupted assistant message.
+ *
+ * The same states serve a compaction: `step.begin{compaction}` asks the model call for a summary instead
+ * of the next answer (same actor, same retry policy, no `step.start`), and a step whose request the
+ * provider refuses as too long (`context_overflow`) logs the attempt, compacts once and tries again.
  */
 export const stepMachine = setup({
   types: {} as { context: StepContext; events: StepEvent; input: StepInput },
@@ -70,43 +57,74 @@ export const stepMachine = setup({
   },
   actions: {
     log: logNothing,
-    recordResponse: assign(({ event }) => {
+    begin: assign(({ event }) => {
+      assertEvent(event, 'step.begin');
+      return {
+        ...freshStep(event.step),
+        ...(event.compaction ? { kind: 'compaction' as const, compacting: event.compaction } : {}),
+      };
+    }),
+    recordResponse: assign(({ context, event }) => {
       assertEvent(event, 'model.done');
-      return { toolCalls: event.toolCalls, usage: event.usage, stopReason: event.stopReason };
+      const { toolCalls, stopReason } = event;
+      return {
+        toolCalls,
+        stopReason,
+        usage: addUsage(context.usage, event.usage),
+        usedTokens: contextTokens(event.usage),
+      };
     }),
     logResponse: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'model.done');
-      const data = {
-        text: event.text,
-        toolCalls: event.toolCalls,
-        usage: event.usage,
-        stopReason: event.stopReason,
-        ...(event.providerParts?.length ? { providerParts: event.providerParts } : {}),
-        ...(event.notes?.length ? { notes: event.notes } : {}),
-      };
-      enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
+      enqueue({ type: 'log', params: responseEntry(context, event) });
     }),
+    /** Logs the summary, then the step goes on with the request it was making (overflow) or ends. */
+    recordCompaction: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'compaction.done');
+      enqueue({ type: 'log', params: compactionEntry(context, event) });
+      const { replaces, summary, tokensBefore } = event;
+      const trigger = context.compacting?.trigger ?? 'auto';
+      enqueue.assign({
+        compaction: { replaces, summary, tokensBefore, trigger },
+        usage: addUsage(context.usage, event.usage),
+      });
+    }),
+    /** The overflowed attempt is logged; the step compacts at once, then asks again (next attempt). */
+    compactAfterOverflow: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'model.error');
+      enqueue({ type: 'log', params: attemptEntry({ ...context, error: event.error }, 0) });
+      enqueue.assign({
+        overflow: event.error,
+        compacting: { trigger: 'overflow' },
+        attempt: context.attempt + 1,
+      });
+    }),
+    resumeAfterCompaction: assign({ compacting: undefined, attempt: ({ context }) => context.attempt + 1 }),
     markCanceled: assign({ canceled: true }),
-    /** Text that consumers already saw stays in the log; half-built tool calls do not. */
-    logInterrupted: enqueueActions(({ context, enqueue }) => {
-      const data = {
-        text: context.streamedText,
-        toolCalls: [],
-        usage: emptyUsage,
-        stopReason: 'interrupted' as const,
-        interrupted: true,
-      };
-      enqueue({ type: 'log', params: { type: 'assistant.message', ...where(context), data } });
-    }),
+    logInterrupted: enqueueActions(({ context, enqueue }) =>
+      enqueue({ type: 'log', params: interruptedEntry(context) }),
+    ),
     abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
   },
   guards: {
+    beginsCompaction: ({ event }) => event.type === 'step.begin' && event.compaction !== undefined,
     answerHasToolCalls: ({ event }) => {
       assertEvent(event, 'model.done');
       return event.toolCalls.length > 0;
     },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamedText.length > 0,
+    compactingForOverflow: ({ context }) => context.compacting?.trigger === 'overflow',
+    /** A step's first overflow, with overflow compaction on: compact and ask again. */
+    overflowToCompact: ({ context, event }) =>
+      isOverflow(event) &&
+      context.compactOnOverflow === true &&
+      context.kind === 'step' &&
+      context.overflow === undefined,
+    /** The summarising request itself overflowed. */
+    summaryOverflowed: ({ context, event }) => isOverflow(event) && context.compacting !== undefined,
+    /** The request was still too long after this step's compaction. */
+    overflowedAgain: ({ context, event }) => isOverflow(event) && context.overflow !== undefined,
   },
 }).createMachine({
   id: 'step',
@@ -123,25 +141,27 @@ export const stepMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { 'step.begin': { target: 'preparing', actions: assign(({ event }) => freshStep(event.step)) } },
+      on: {
+        'step.begin': [
+          { guard: 'beginsCompaction', target: 'requesting', actions: 'begin' },
+          { target: 'preparing', actions: 'begin' },
+        ],
+      },
     },
     preparing: {
-      entry: {
-        type: 'log',
-        params: ({ context }): LogEntry => ({
-          type: 'step.start',
-          ...where(context),
-          data: { model: context.model, toolNames: context.toolNames, systemHash: context.systemHash },
-        }),
-      },
+      entry: { type: 'log', params: ({ context }) => stepStartEntry(context) },
       always: 'requesting',
     },
     requesting: {
       entry: [
         assign({ streamedText: '', error: undefined }),
-        enqueueActions(({ context, enqueue }) =>
-          enqueue.sendTo('model', { type: 'model.request', ...where(context), attempt: context.attempt }),
-        ),
+        enqueueActions(({ context, enqueue }) => {
+          const { turn, step, attempt, compacting } = context;
+          const compaction = compacting
+            ? { compaction: compacting.instructions ? { instructions: compacting.instructions } : {} }
+            : {};
+          enqueue.sendTo('model', { type: 'model.request', turn, step, attempt, ...compaction });
+        }),
       ],
       on: {
         'model.delta': {
@@ -155,19 +175,54 @@ export const stepMachine = setup({
           },
           { target: 'done', actions: ['recordResponse', 'logResponse'] },
         ],
-        'model.error': {
-          target: 'recovering',
-          actions: assign({
-            error: ({ event }) => event.error,
-            retryInMs: ({ context, event }) =>
-              retryDelay(
-                event.error,
-                context.attempt,
-                context.retry,
-                `${context.jitterKey}:${context.turn}:${context.step}`,
-              ),
-          }),
-        },
+        'compaction.done': [
+          {
+            guard: 'compactingForOverflow',
+            target: 'requesting',
+            reenter: true,
+            actions: ['recordCompaction', 'resumeAfterCompaction'],
+          },
+          { target: 'done', actions: 'recordCompaction' },
+        ],
+        'compaction.skipped': [
+          {
+            guard: 'compactingForOverflow',
+            target: 'done',
+            actions: assign({ error: ({ context }) => cannotShrink(context.overflow!, 'nothing_older') }),
+          },
+          { target: 'done' },
+        ],
+        'model.error': [
+          {
+            guard: 'overflowToCompact',
+            target: 'requesting',
+            reenter: true,
+            actions: 'compactAfterOverflow',
+          },
+          {
+            guard: 'summaryOverflowed',
+            target: 'done',
+            actions: assign({ error: ({ event }) => cannotShrink(event.error, 'summary_too_long') }),
+          },
+          {
+            guard: 'overflowedAgain',
+            target: 'done',
+            actions: assign({ error: ({ event }) => cannotShrink(event.error, 'still_too_long') }),
+          },
+          {
+            target: 'recovering',
+            actions: assign({
+              error: ({ event }) => event.error,
+              retryInMs: ({ context, event }) =>
+                retryDelay(
+                  event.error,
+                  context.attempt,
+                  context.retry,
+                  `${context.jitterKey}:${context.turn}:${context.step}`,
+                ),
+            }),
+          },
+        ],
         // The model call reports nothing after an abort, so no stale event can reach a later attempt.
         'step.cancel': [
           {
@@ -184,14 +239,7 @@ export const stepMachine = setup({
         {
           guard: 'mayRetry',
           target: 'waitingToRetry',
-          actions: {
-            type: 'log',
-            params: ({ context }): LogEntry => ({
-              type: 'assistant.attempt',
-              ...where(context),
-              data: { error: context.error!, attempt: context.attempt, retryInMs: context.retryInMs! },
-            }),
-          },
+          actions: { type: 'log', params: ({ context }) => attemptEntry(context, context.retryInMs!) },
         },
         { target: 'done' },
       ],
@@ -234,14 +282,9 @@ export const stepMachine = setup({
     // The step is over: logged, reported to the turn, and the actor waits for the next `step.begin`.
     done: {
       entry: [
-        {
-          type: 'log',
-          params: ({ context }): LogEntry => ({
-            type: 'step.end',
-            ...where(context),
-            data: { toolResults: context.toolCalls.length },
-          }),
-        },
+        enqueueActions(({ context, enqueue }) => {
+          if (context.kind === 'step') enqueue({ type: 'log', params: stepEndEntry(context) });
+        }),
         sendTo(
           parentOf,
           ({ context }): StepDoneEvent => ({ type: 'step.done', output: stepOutput(context) }),
@@ -251,14 +294,3 @@ export const stepMachine = setup({
     },
   },
 });
-
-/** How the step ended, for the turn. */
-export function stepOutput(context: StepContext): StepOutput {
-  return {
-    outcome: outcomeOf(context),
-    toolCalls: context.toolCalls.length,
-    unknownTools: context.unknownTools,
-    usage: context.usage,
-    ...(context.error && !context.canceled ? { error: context.error } : {}),
-  };
-}

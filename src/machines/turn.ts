@@ -1,78 +1,39 @@
 import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
-import type { ProviderErrorData } from '../errors/provider-error.ts';
-import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
-import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
+import { addUsage, emptyUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
-import type { InboxItem } from './inbox.ts';
+import { compactionDue, compactResultOf } from './compaction-types.ts';
 import { logNothing } from './log-action.ts';
-import { type StepDoneEvent, type StepOutcome, type StepSettings, stepMachine } from './step.ts';
+import { parentOf } from './parent.ts';
+import { stepMachine } from './step.ts';
+import {
+  claimEntries,
+  noCompaction,
+  stepDue,
+  type TurnCompactedEvent,
+  type TurnContext,
+  type TurnEvent,
+  type TurnInput,
+  type TurnOutput,
+  turnEndEntry,
+  unknownContext,
+} from './turn-types.ts';
 
-export type TurnLimits = { maxSteps: number; maxUnknownToolCalls: number };
-
-export type TurnInput = AgentKeyed & {
-  turn: number;
-  /** Follow-ups this turn answers, claimed when it starts. */
-  followups: InboxItem[];
-  /** Steer/inject items already waiting, claimed before the first step. */
-  nextStep: InboxItem[];
-  limits: TurnLimits;
-  hasPreStepHook: boolean;
-  step: StepSettings;
-};
-
-export type TurnEvent =
-  | StepDoneEvent
-  | { type: 'turn.begin' }
-  | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
-  | { type: 'inbox.nextStep'; items: InboxItem[] }
-  | { type: 'hook.allow' }
-  | { type: 'hook.veto'; reason: string }
-  | { type: 'log.flushed' };
-
-export type TurnOutput = {
-  turn: number;
-  reason: StopReason;
-  usage: Usage;
-  /** Next-step input that no step claimed; the agent keeps it queued, so nothing is dropped. */
-  unclaimed: InboxItem[];
-};
-
-/** What the agent receives when the turn reaches its final state. */
-export type TurnDoneEvent = { type: 'xstate.done.actor.turn'; output: TurnOutput };
-
-export type TurnContext = Omit<TurnInput, 'nextStep'> & {
-  stepCount: number;
-  pending: InboxItem[];
-  usage: Usage;
-  consecutiveUnknown: number;
-  lastOutcome: StepOutcome | undefined;
-  cancelCause: CancelCause | undefined;
-  reason: StopReason | undefined;
-  error: ProviderErrorData | undefined;
-  vetoReason: string | undefined;
-};
-
-function claimEntries(turn: number, items: readonly InboxItem[]): LogEntry[] {
-  if (items.length === 0) return [];
-  return [
-    { type: 'inbox.claimed', turn, data: { ids: items.map((item) => item.id) } },
-    ...items.map(
-      (item): LogEntry => ({
-        type: 'user.message',
-        turn,
-        data: { channel: item.channel, content: item.message, inboxId: item.id },
-      }),
-    ),
-  ];
-}
-
-const wantsAnotherStep = (context: TurnContext) =>
-  context.lastOutcome === 'tools' || context.lastOutcome === 'continue' || context.pending.length > 0;
+export type {
+  TurnCompactedEvent,
+  TurnContext,
+  TurnDoneEvent,
+  TurnEvent,
+  TurnInput,
+  TurnLimits,
+  TurnOutput,
+} from './turn-types.ts';
 
 /**
  * One turn: the steps that answer one batch of input. It claims queued input before each step, runs
  * steps until the model stops asking for tools (or a limit, an error, a hook or a cancel ends it) and
- * writes `turn.end` before reporting to the agent, after the log is flushed.
+ * writes `turn.end` before reporting to the agent, after the log is flushed. Before a step it may go
+ * through `compacting`: when the host asked for it (`turn.compact`), or when the last request filled the
+ * window past the threshold; the step actor then runs a compaction instead of a step.
  */
 export const turnMachine = setup({
   types: {} as { context: TurnContext; events: TurnEvent; input: TurnInput; output: TurnOutput },
@@ -93,14 +54,8 @@ export const turnMachine = setup({
     clearPendingIfAsked: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'turn.cancel');
       if (!event.clearInbox || context.pending.length === 0) return;
-      enqueue({
-        type: 'log',
-        params: {
-          type: 'inbox.cleared',
-          turn: context.turn,
-          data: { ids: context.pending.map((item) => item.id) },
-        },
-      });
+      const ids = context.pending.map((item) => item.id);
+      enqueue({ type: 'log', params: { type: 'inbox.cleared', turn: context.turn, data: { ids } } });
       enqueue.assign({ pending: [] });
     }),
     /** A cancel while no step runs ends the turn `canceled` at once (a running step is told first). */
@@ -109,10 +64,70 @@ export const turnMachine = setup({
       enqueue('clearPendingIfAsked');
       enqueue.assign({ cancelCause: event.cause, reason: 'canceled' });
     }),
+    /** A cancel while the step actor works: it is told, and reports `step.done` when it has stopped. */
+    cancelStep: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'turn.cancel');
+      enqueue('clearPendingIfAsked');
+      enqueue.assign({ cancelCause: context.cancelCause ?? event.cause });
+      enqueue.sendTo('step', { type: 'step.cancel' });
+    }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
         enqueue({ type: 'log', params: entry });
       enqueue.assign({ pending: [] });
+    }),
+    recordStep: assign(({ context, event }) => {
+      assertEvent(event, 'step.done');
+      const { output } = event;
+      const answered = output.usedTokens !== undefined;
+      return {
+        lastOutcome: output.outcome,
+        usage: addUsage(context.usage, output.usage),
+        error: output.error,
+        // A step counts towards the limit only when every call it made named an unknown tool.
+        consecutiveUnknown:
+          output.toolCalls > 0 && output.unknownTools === output.toolCalls
+            ? context.consecutiveUnknown + 1
+            : 0,
+        contextUsage: answered
+          ? { ...context.contextUsage, usedTokens: output.usedTokens! }
+          : context.contextUsage,
+        compactionTried: answered ? false : context.compactionTried || output.compaction !== undefined,
+      };
+    }),
+    /** Starts the compaction a request or the threshold asks for; a host's request takes precedence. */
+    beginCompaction: enqueueActions(({ context, enqueue }) => {
+      const request = context.compactRequest;
+      const serving = request ? { trigger: 'manual' as const, ...request } : { trigger: 'auto' as const };
+      enqueue.assign({ serving, compactRequest: undefined });
+      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, compaction: serving });
+    }),
+    /** A failed compaction fails the turn like a failed step; a host's request learns how it ended. */
+    recordCompaction: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'step.done');
+      const { output } = event;
+      if (context.serving?.trigger === 'manual') {
+        enqueue.sendTo(parentOf, {
+          type: 'turn.compacted',
+          result: compactResultOf(output),
+        } satisfies TurnCompactedEvent);
+      }
+      const failed = output.outcome === 'model_error';
+      // A canceled or failed compaction did not happen: the next chance tries again.
+      const ran = output.outcome === 'compacted' || output.outcome === 'nothing_to_compact';
+      enqueue.assign({
+        serving: undefined,
+        usage: addUsage(context.usage, output.usage),
+        compactionTried: context.compactionTried || ran,
+        ...(failed ? { lastOutcome: 'model_error' as const, error: output.error } : {}),
+      });
+    }),
+    /** A request the turn never served: a cancel ends it; otherwise the agent runs it after this turn. */
+    settleUnserved: enqueueActions(({ context, enqueue }) => {
+      if (!context.compactRequest || !context.cancelCause) return;
+      const result = { compacted: false as const, reason: 'canceled' as const };
+      enqueue.sendTo(parentOf, { type: 'turn.compacted', result } satisfies TurnCompactedEvent);
+      enqueue.assign({ compactRequest: undefined });
     }),
   },
   guards: {
@@ -120,9 +135,13 @@ export const turnMachine = setup({
     modelError: ({ context }) => context.lastOutcome === 'model_error',
     maxTokens: ({ context }) => context.lastOutcome === 'max_tokens',
     unknownToolLimit: ({ context }) => context.consecutiveUnknown >= context.limits.maxUnknownToolCalls,
-    stepLimit: ({ context }) => wantsAnotherStep(context) && context.stepCount >= context.limits.maxSteps,
-    anotherStep: ({ context }) => wantsAnotherStep(context),
+    stepLimit: ({ context }) => stepDue(context) && context.stepCount >= context.limits.maxSteps,
+    compactRequested: ({ context }) => context.compactRequest !== undefined,
+    compactionDue: ({ context }) =>
+      stepDue(context) && compactionDue(context.contextUsage, context.compaction, context.compactionTried),
+    anotherStep: ({ context }) => stepDue(context),
     hasPreStepHook: ({ context }) => context.hasPreStepHook,
+    notServingRequest: ({ context }) => context.serving?.trigger !== 'manual',
   },
 }).createMachine({
   id: 'turn',
@@ -142,10 +161,23 @@ export const turnMachine = setup({
     reason: undefined,
     error: undefined,
     vetoReason: undefined,
+    compaction: input.compaction ?? noCompaction,
+    contextUsage: input.contextUsage ?? unknownContext,
+    compactionTried: input.compactionTried ?? false,
+    compactRequest: input.compactRequest,
+    serving: undefined,
   }),
   on: {
     'inbox.nextStep': {
       actions: assign({ pending: ({ context, event }) => [...context.pending, ...event.items] }),
+    },
+    // Requests made while one is being served share its result.
+    'turn.compact': {
+      guard: 'notServingRequest',
+      actions: assign({
+        compactRequest: ({ context, event }) =>
+          context.compactRequest ?? (event.instructions ? { instructions: event.instructions } : {}),
+      }),
     },
   },
   initial: 'created',
@@ -160,10 +192,7 @@ export const turnMachine = setup({
     },
     starting: {
       entry: [
-        {
-          type: 'log',
-          params: ({ context }): LogEntry => ({ type: 'turn.start', turn: context.turn, data: {} }),
-        },
+        { type: 'log', params: ({ context }) => ({ type: 'turn.start', turn: context.turn, data: {} }) },
         'claimFollowups',
         // One step actor serves every step of the turn; `step.begin` starts each one.
         enqueueActions(({ context, enqueue }) =>
@@ -173,7 +202,14 @@ export const turnMachine = setup({
           }),
         ),
       ],
-      always: 'preStep',
+      always: 'deciding',
+    },
+    compacting: {
+      entry: 'beginCompaction',
+      on: {
+        'step.done': { target: 'deciding', actions: 'recordCompaction' },
+        'turn.cancel': { actions: 'cancelStep' },
+      },
     },
     preStep: {
       entry: 'claimPending',
@@ -192,10 +228,7 @@ export const turnMachine = setup({
             'hook.allow': '#turn.stepping',
             'hook.veto': {
               target: '#turn.ending',
-              actions: [
-                assign({ vetoReason: ({ event }) => event.reason }),
-                assign({ reason: 'blocked' as const }),
-              ],
+              actions: assign({ vetoReason: ({ event }) => event.reason, reason: 'blocked' as const }),
             },
             'turn.cancel': { target: '#turn.ending', actions: 'cancelBeforeStep' },
           },
@@ -210,34 +243,17 @@ export const turnMachine = setup({
         ),
       ],
       on: {
-        'step.done': {
-          target: 'deciding',
-          actions: [
-            assign(({ context, event }) => ({
-              lastOutcome: event.output.outcome,
-              usage: addUsage(context.usage, event.output.usage),
-              error: event.output.error,
-              // A step counts towards the limit only when every call it made named an unknown tool.
-              consecutiveUnknown:
-                event.output.toolCalls > 0 && event.output.unknownTools === event.output.toolCalls
-                  ? context.consecutiveUnknown + 1
-                  : 0,
-            })),
-          ],
-        },
-        'turn.cancel': {
-          actions: [
-            'clearPendingIfAsked',
-            assign({ cancelCause: ({ context, event }) => context.cancelCause ?? event.cause }),
-            enqueueActions(({ enqueue }) => enqueue.sendTo('step', { type: 'step.cancel' })),
-          ],
-        },
+        'step.done': { target: 'deciding', actions: 'recordStep' },
+        'turn.cancel': { actions: 'cancelStep' },
       },
     },
+    // Tried in order: what ends the turn, then a compaction the host asked for, then the limits, then a
+    // compaction the window asks for before the next step, then the step.
     deciding: {
       always: [
         { guard: 'canceled', target: 'ending', actions: assign({ reason: 'canceled' as const }) },
         { guard: 'modelError', target: 'ending', actions: assign({ reason: 'model_error' as const }) },
+        { guard: 'compactRequested', target: 'compacting' },
         { guard: 'maxTokens', target: 'ending', actions: assign({ reason: 'max_tokens' as const }) },
         {
           guard: 'unknownToolLimit',
@@ -245,26 +261,15 @@ export const turnMachine = setup({
           actions: assign({ reason: 'unknown_tool_limit' as const }),
         },
         { guard: 'stepLimit', target: 'ending', actions: assign({ reason: 'max_steps' as const }) },
+        { guard: 'compactionDue', target: 'compacting' },
         { guard: 'anotherStep', target: 'preStep' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
     },
     ending: {
       entry: [
-        {
-          type: 'log',
-          params: ({ context }): LogEntry => ({
-            type: 'turn.end',
-            turn: context.turn,
-            data: {
-              reason: context.reason!,
-              usage: context.usage,
-              ...(context.cancelCause ? { cause: context.cancelCause } : {}),
-              ...(context.reason === 'model_error' && context.error ? { error: context.error } : {}),
-              ...(context.vetoReason !== undefined ? { vetoReason: context.vetoReason } : {}),
-            },
-          }),
-        },
+        'settleUnserved',
+        { type: 'log', params: ({ context }) => turnEndEntry(context) },
         enqueueActions(({ context, enqueue }) =>
           enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
         ),
@@ -281,5 +286,8 @@ export const turnMachine = setup({
     reason: context.reason!,
     usage: context.usage,
     unclaimed: context.pending,
+    contextUsage: context.contextUsage,
+    compactionTried: context.compactionTried,
+    ...(context.compactRequest ? { compactRequest: context.compactRequest } : {}),
   }),
 });

@@ -3,10 +3,19 @@ import { waitFor } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
+import type { AgentEmitted } from '../machines/agent-types.ts';
+import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
-import { approveSchema, cancelSchema, denySchema, eventsSchema, messageSchema } from './call-schemas.ts';
+import {
+  approveSchema,
+  cancelSchema,
+  compactSchema,
+  denySchema,
+  eventsSchema,
+  messageSchema,
+} from './call-schemas.ts';
 import type { LiveBus } from './live-bus.ts';
 
 export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
@@ -14,12 +23,20 @@ export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: 
 /** The state of one actor and its children, as `agent.snapshot()` reports it. */
 export type ActorSnapshot = { id: string; value: unknown; status: string; children: ActorSnapshot[] };
 
+/**
+ * `agent.snapshot()`: the agent's actor tree, and how full its context is — the input and cache tokens
+ * of the last answered request of a step (as its provider reported them; 0 before the first) and the
+ * model's context window.
+ */
+export type AgentSnapshot = ActorSnapshot & { contextUsage: ContextUsage };
+
 type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => void; turn?: number };
 
 /** A live agent. Obtain one from `system.createAgent()`, `resumeAgent()` or `forkAgent()`. */
 export class Agent {
   readonly id: string;
   private readonly waiters = new Map<string, Waiter>();
+  private compactWaiters: { resolve: (result: CompactResult) => void; reject: (error: Error) => void }[] = [];
   private disposing: Promise<void> | undefined;
 
   constructor(
@@ -32,6 +49,7 @@ export class Agent {
   ) {
     this.id = sessionLog.sessionId;
     sessionLog.subscribe((event) => this.settleWaiters(event));
+    ref.on('compaction.settled', (event: AgentEmitted) => this.settleCompaction(event.result));
   }
 
   /** The session id; the same as the agent id. */
@@ -98,6 +116,25 @@ export class Agent {
     });
   }
 
+  /**
+   * Replaces the older part of the conversation, for the model, by a summary the model writes (the log
+   * keeps every event and records a `compaction`). An idle agent runs a turn that only compacts, at once;
+   * a running one compacts before its next step, or right after its turn when no step is due.
+   * `instructions` are added to the summarising request. Resolves with what it did:
+   * `{ compacted: true, replaces, tokensBefore, summary }`, or `{ compacted: false, reason }` when there
+   * was nothing older to compact, a cancel or dispose came first, or the model failed (`error`). Calls
+   * made while one is pending share its result. Rejects (never throws) on a bad argument.
+   */
+  compact(options: { instructions?: string } = {}): Promise<CompactResult> {
+    return new Promise((resolve, reject) => {
+      const parsed = parseHostValue('agent.compact', compactSchema, { options }).options ?? {};
+      this.assertLive('compact');
+      this.compactWaiters.push({ resolve, reject });
+      const instructions = parsed.instructions !== undefined ? { instructions: parsed.instructions } : {};
+      this.ref.send({ type: 'agent.compact', ...instructions });
+    });
+  }
+
   /** Resolves when no turn is running and none is about to start (or the agent is gone). */
   async whenIdle(): Promise<void> {
     await waitFor(
@@ -124,6 +161,7 @@ export class Agent {
         waiter.reject(new AgentStateError(`agent ${this.id} was disposed before input ${id} was answered`));
       }
       this.waiters.clear();
+      this.settleCompaction({ compacted: false, reason: 'canceled' });
     })();
     return this.disposing;
   }
@@ -137,9 +175,9 @@ export class Agent {
     return this.bus.iterate(parseHostValue('agent.events', eventsSchema, { options }).options ?? {});
   }
 
-  /** The state of every machine of this agent right now. */
-  snapshot(): ActorSnapshot {
-    return describe(this.ref, 'agent');
+  /** The state of every machine of this agent right now, and how full its context is. */
+  snapshot(): AgentSnapshot {
+    return { ...describe(this.ref, 'agent'), contextUsage: this.contextUsage() };
   }
 
   /** The session's events so far. */
@@ -172,6 +210,23 @@ export class Agent {
     if (this.disposing || snapshot.status !== 'active' || !snapshot.matches('ready')) {
       throw new AgentStateError(`cannot ${what}: agent ${this.id} is ${this.state}`);
     }
+  }
+
+  /** The running turn knows the latest request; between turns the agent keeps what the last turn left. */
+  private contextUsage(): ContextUsage {
+    const agent = this.ref.getSnapshot();
+    const turn = agent.children.turn as AnyActorRef | undefined;
+    const context = (turn?.getSnapshot().context ?? agent.context) as { contextUsage: ContextUsage };
+    return { ...context.contextUsage };
+  }
+
+  /** Like a run's result, a compaction's is given once the log holds it durably. */
+  private settleCompaction(result: CompactResult): void {
+    const waiters = this.compactWaiters;
+    this.compactWaiters = [];
+    if (waiters.length === 0) return;
+    const flushed = this.sessionLog.flush();
+    for (const waiter of waiters) flushed.then(() => waiter.resolve(result), waiter.reject);
   }
 
   private batchRef(): AnyActorRef | undefined {

@@ -1,10 +1,12 @@
 import type { AgentInput } from '../machines/agent.ts';
+import type { CompactionPolicy } from '../machines/compaction-types.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
+import { lastContextUse } from '../session/context-tokens.ts';
 import { nextTurnNumber, pendingInbox } from '../session/repair.ts';
 import type { AgentOrigin } from './agent-resources.ts';
 import type { Limits } from './options.ts';
 
-/** The agent chart's input: where the session stands (turns, queued input) and how steps behave. */
+/** The agent chart's input: where the session stands (turns, queued input, context) and how steps behave. */
 export function agentInput(options: {
   agentId: string;
   /** The key the agent's ports are registered under (`AgentLogic.register`). */
@@ -14,6 +16,9 @@ export function agentInput(options: {
   limits: Limits;
   hasPreStepHook: boolean;
   retry: RetryPolicy;
+  compaction: CompactionPolicy;
+  /** The model's context window, in tokens. */
+  contextWindow: number;
 }): AgentInput {
   const { agentId, origin, limits } = options;
   const events =
@@ -22,6 +27,7 @@ export function agentInput(options: {
       : origin.kind === 'fork'
         ? origin.seed
         : [];
+  const { usedTokens, compactedSince } = lastContextUse(events);
   return {
     agentId,
     agentKey: options.agentKey,
@@ -34,6 +40,11 @@ export function agentInput(options: {
       retry: options.retry,
       maxParallelTools: limits.maxParallelTools,
       jitterKey: agentId,
+      compactOnOverflow: options.compaction.enabled,
     },
+    compaction: options.compaction,
+    // A resumed session knows its context from the last answered request in its log.
+    contextUsage: { usedTokens, contextWindow: options.contextWindow },
+    compactionTried: compactedSince,
   };
 }

@@ -1,7 +1,7 @@
 import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
-import { createModelCallActor, type ModelCallDeps } from '../actors/model-call.ts';
+import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
 import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
@@ -17,9 +17,13 @@ import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
+import { planCompaction } from '../session/compaction-plan.ts';
+import { compactionRequest } from '../session/compaction-request.ts';
+import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
-import type { LogEntry } from '../session/types.ts';
+import type { LogEntry, LogEvent } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
+import type { CompactionConfig } from './options-schema.ts';
 
 export type AgentLogicDeps = {
   resources: AgentResources;
@@ -32,6 +36,7 @@ export type AgentLogicDeps = {
   revoke: () => Promise<void>;
   /** The cap on results the model reads whole, and where longer ones are saved. */
   longOutputs: LongOutputs;
+  compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
 };
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
@@ -69,6 +74,8 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       flush,
       buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
       publish,
+      planCompaction: (instructions) => planned(resources.requireLog().events, deps.compaction, instructions),
+      compactionProvider: deps.compaction.model ?? resources.plan.provider,
     },
     toolCall: {
       agentId,
@@ -93,6 +100,22 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       },
       onError,
     },
+  };
+}
+
+/** The compaction of the log as it stands, with the host's instructions and those of this request. */
+function planned(
+  events: readonly LogEvent[],
+  config: AgentLogicDeps['compaction'],
+  instructions: string | undefined,
+): PlannedCompaction | undefined {
+  const plan = planCompaction(events, config);
+  if (plan === undefined) return undefined;
+  const all = [config.instructions, instructions].filter((text) => text !== undefined).join('\n');
+  return {
+    replaces: plan.replaces,
+    tokensBefore: lastContextUse(events).usedTokens,
+    request: compactionRequest(events, plan, all === '' ? {} : { instructions: all }),
   };
 }
 

@@ -92,6 +92,11 @@ export const denySchema = z.strictObject({
   reason: z.string(must('a string')).optional(),
 });
 
+/** `agent.compact(options)`. */
+export const compactSchema = z.strictObject({
+  options: z.strictObject({ instructions: nonEmptyString.optional() }, must('an object')).optional(),
+});
+
 /** `agent.events(options)`. */
 export const eventsSchema = z.strictObject({
   options: z.strictObject({ maxBuffered: positiveInteger.optional() }, must('an object')).optional(),

@@ -4,6 +4,7 @@ import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
+import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
 import { repair } from '../session/repair.ts';
 import type { SessionStore } from '../session/types.ts';
@@ -183,6 +184,7 @@ export class AgentSystem {
       approve: parts.child ? undefined : this.config.approve,
       preStep: this.config.preStep,
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
+      compaction: this.config.compaction,
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await this.tree.disposeChildren(agentId);
@@ -255,6 +257,8 @@ export class AgentSystem {
       limits,
       hasPreStepHook: config.preStep !== undefined,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
+      compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
+      contextWindow: contextWindowOf(provider),
     });
     const unregister = this.logic.register(systemId, deps);
     this.host.send({ type: 'host.spawn', systemId, logic: this.logic.machine, input });

@@ -26,6 +26,7 @@ import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
   type Approver,
+  defaultCompaction,
   defaultLimits,
   defaultSubagentLimits,
   type Limits,
@@ -72,6 +73,18 @@ const maxChars = z.number(maxCharsRule).int(maxCharsRule).min(minMaxOutputChars,
 const clockSchema = intact<Clock>(
   'a Clock ({ now, setTimer })',
   z.object({ now: hostFunction, setTimer: hostFunction }),
+);
+
+const thresholdMessage = must('a number greater than 0 and at most 1');
+const compactionSchema = z.strictObject(
+  {
+    enabled: flag.optional(),
+    threshold: z.number(thresholdMessage).gt(0, thresholdMessage).lte(1, thresholdMessage).optional(),
+    keepRecentTurns: positiveInteger.optional(),
+    instructions: nonEmptyString.optional(),
+    model: providerSchema.optional(),
+  },
+  must('an object'),
 );
 
 const cwd = z
@@ -135,6 +148,7 @@ const systemOptionsSchema = z.strictObject(
         must('an object'),
       )
       .optional(),
+    compaction: compactionSchema.optional(),
   },
   must('an object'),
 );
@@ -158,12 +172,22 @@ export type SystemConfig = {
   /** Results longer than `maxChars` are saved to a file and shown cut. */
   toolOutput: { maxChars: number };
   subagents: Required<Omit<SubagentLimits, 'permissionMode'>> & Pick<SubagentLimits, 'permissionMode'>;
+  compaction: CompactionConfig;
+};
+
+/** The `compaction` option with its defaults filled in. */
+export type CompactionConfig = {
+  enabled: boolean;
+  threshold: number;
+  keepRecentTurns: number;
+  instructions: string | undefined;
+  model: Provider | undefined;
 };
 
 /** Parses `createAgentSystem` options; throws a ConfigError naming the first bad options. */
 export function parseSystemOptions(options: unknown): SystemConfig {
   const parsed = parseHostValue('createAgentSystem', systemOptionsSchema, options);
-  const { limits, retry, subagents } = parsed;
+  const { limits, retry, subagents, compaction } = parsed;
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
@@ -191,6 +215,13 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       maxDepth: subagents?.maxDepth ?? defaultSubagentLimits.maxDepth,
       maxSteps: subagents?.maxSteps ?? defaultSubagentLimits.maxSteps,
       ...(subagents?.permissionMode !== undefined ? { permissionMode: subagents.permissionMode } : {}),
+    },
+    compaction: {
+      enabled: compaction?.enabled ?? defaultCompaction.enabled,
+      threshold: compaction?.threshold ?? defaultCompaction.threshold,
+      keepRecentTurns: compaction?.keepRecentTurns ?? defaultCompaction.keepRecentTurns,
+      instructions: compaction?.instructions,
+      model: compaction?.model,
     },
   };
 }

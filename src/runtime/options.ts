@@ -58,6 +58,8 @@ export type AgentSystemOptions = {
   subagents?: SubagentLimits;
   /** How long a tool result the model reads whole may be. */
   toolOutput?: ToolOutputOptions;
+  /** How long sessions are compacted (see README, "Long sessions"). */
+  compaction?: CompactionOptions;
 };
 
 export type ToolOutputOptions = {
@@ -68,6 +70,28 @@ export type ToolOutputOptions = {
    */
   maxChars?: number;
 };
+
+/**
+ * Compaction replaces the older part of a conversation by a summary the model writes, logged as a
+ * `compaction` event (the raw events stay in the log).
+ */
+export type CompactionOptions = {
+  /**
+   * Compact automatically when the window fills up, and once after a request the provider refuses as too
+   * long (default true). `agent.compact()` works either way.
+   */
+  enabled?: boolean;
+  /** The share of the context window, from above 0 to 1, at which a turn compacts before its next step (default 0.8). */
+  threshold?: number;
+  /** Turns kept word for word, the running one included (default 2). */
+  keepRecentTurns?: number;
+  /** Added to every summarising request, e.g. what the summary must keep. */
+  instructions?: string;
+  /** The model that writes the summaries (default: the agent's own). */
+  model?: Provider;
+};
+
+export const defaultCompaction = { enabled: true, threshold: 0.8, keepRecentTurns: 2 } as const;
 
 export type SubagentLimits = {
   /**

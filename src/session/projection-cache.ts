@@ -7,8 +7,11 @@ import { isEvent, type LogEvent } from './types.ts';
  *
  * The messages of the events already projected are reused when that projection was closed (every
  * assistant tool call had its result) and the new events stand alone (no compaction, no result for a
- * call made before them); otherwise it projects the whole log again. Either way the result equals
- * `project(events, options)` — a test holds it to that on every prefix of recorded logs.
+ * call made before them). After a compaction that starts at the top of the conversation (the planner's
+ * are all such) only the events after its range are projected: everything up to its end is hidden, and
+ * every compaction logged before that end is superseded. Otherwise it projects the whole log again.
+ * Either way the result equals `project(events, options)` — a test holds it to that on every prefix of
+ * generated and recorded logs.
  */
 export class ProjectionCache {
   private projected = 0;
@@ -20,8 +23,14 @@ export class ProjectionCache {
   project(events: readonly LogEvent[], options: ProjectOptions): ModelRequest {
     const reusable = this.closed && options === this.options && events.length >= this.projected;
     const suffix = reusable ? events.slice(this.projected) : events;
-    if (!reusable || !standsAlone(suffix))
-      return this.remember(events, options, project(events, options).messages);
+    if (!reusable || !standsAlone(suffix)) {
+      const start = afterLatestCompaction(suffix, events);
+      return this.remember(
+        events,
+        options,
+        project(start > 0 ? events.slice(start) : events, options).messages,
+      );
+    }
     const tail = project(suffix, options).messages;
     return this.remember(
       events,
@@ -46,6 +55,20 @@ export class ProjectionCache {
     // the array (typed readonly) instead of copying it again.
     return { system: options.system, tools: options.tools, messages };
   }
+}
+
+/**
+ * Where projecting may start: just after the range of the latest compaction in `recent`, when that range
+ * starts at the top (seq 1, or 0) and `log` is numbered from 0; else 0, the whole log.
+ */
+function afterLatestCompaction(recent: readonly LogEvent[], log: readonly LogEvent[]): number {
+  for (let index = recent.length - 1; index >= 0; index--) {
+    const event = recent[index]!;
+    if (!isEvent(event, 'compaction')) continue;
+    const [from, to] = event.data.replaces;
+    return from <= 1 && log[to]?.seq === to && log[0]?.seq === 0 ? to + 1 : 0;
+  }
+  return 0;
 }
 
 function standsAlone(events: readonly LogEvent[]): boolean {

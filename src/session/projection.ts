@@ -1,4 +1,5 @@
 import type { ModelMessage, ModelRequest, ToolCallRequest, ToolSpec } from '../providers/types.ts';
+import { compactionCoverage, isHidden } from './compaction-ranges.ts';
 import { isEvent, type LogEvent, type LogEventOf } from './types.ts';
 
 /** The text that opens the user message standing in for a compacted range. */
@@ -6,8 +7,6 @@ export const summaryPrefix = '[Summary of earlier conversation]\n';
 
 export type ProjectOptions = { system: string; tools: ToolSpec[] };
 
-type Range = { from: number; to: number };
-type Summary = { from: number; seq: number; text: string };
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 // An assistant message reserves one slot per tool call, filled when (and if) its result shows up.
 type Entry = { message: ModelMessage; results?: (ToolMessage | undefined)[] };
@@ -22,13 +21,14 @@ type Slot = { entry: Entry; index: number; call: ToolCallRequest };
  *   message's tool calls; a call with no result yet gets none, and a result that matches no visible
  *   call is dropped (vendors reject orphan results);
  * - `compaction{replaces:[from,to]}` hides the events with seq in [from, to] and puts one summary user
- *   message where the range started. A compaction inside a later compaction's range is itself hidden.
+ *   message where the range started. A compaction inside a later compaction's range, or whose whole
+ *   range a later one hides, is itself superseded (see `compactionCoverage`).
  *
  * Linear in the log length (plus a log factor in the number of compactions): it runs before every
  * model request. The input is never mutated.
  */
 export function project(events: readonly LogEvent[], options: ProjectOptions): ModelRequest {
-  const { hidden, summaries } = compactionPlan(events);
+  const { hidden, summaries } = compactionCoverage(events);
   const names = toolCallNames(events);
   const entries: Entry[] = [];
   // Results attach to the latest assistant message that issued the call id (ids can repeat across steps).
@@ -88,53 +88,4 @@ function toolCallNames(events: readonly LogEvent[]): Map<string, string> {
   const names = new Map<string, string>();
   for (const event of events) if (isEvent(event, 'tool.call')) names.set(event.data.callId, event.data.name);
   return names;
-}
-
-/**
- * Which compactions count and what they hide. Later compactions win: one whose own event lies inside
- * a later active range is superseded (its summary was summarised again).
- */
-function compactionPlan(events: readonly LogEvent[]): { hidden: Range[]; summaries: Summary[] } {
-  const compactions: LogEventOf<'compaction'>[] = [];
-  for (const event of events) if (isEvent(event, 'compaction')) compactions.push(event);
-  if (compactions.length === 0) return { hidden: [], summaries: [] };
-  const active: LogEventOf<'compaction'>[] = [];
-  let covered: Range[] = [];
-  for (let index = compactions.length - 1; index >= 0; index--) {
-    const compaction = compactions[index];
-    if (!compaction || isHidden(covered, compaction.seq)) continue;
-    active.push(compaction);
-    const [from, to] = compaction.data.replaces;
-    covered = mergeRanges([...covered, { from, to }]);
-  }
-  const summaries = active
-    .map((c) => ({ from: c.data.replaces[0], seq: c.seq, text: c.data.summary }))
-    .sort((a, b) => a.from - b.from || a.seq - b.seq);
-  return { hidden: covered, summaries };
-}
-
-function mergeRanges(ranges: Range[]): Range[] {
-  const sorted = [...ranges].sort((a, b) => a.from - b.from);
-  const merged: Range[] = [];
-  for (const range of sorted) {
-    const last = merged[merged.length - 1];
-    if (last && range.from <= last.to + 1) last.to = Math.max(last.to, range.to);
-    else merged.push({ ...range });
-  }
-  return merged;
-}
-
-/** Binary search in sorted, disjoint ranges. */
-function isHidden(ranges: readonly Range[], seq: number): boolean {
-  let low = 0;
-  let high = ranges.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const range = ranges[middle];
-    if (!range) return false;
-    if (seq < range.from) high = middle - 1;
-    else if (seq > range.to) low = middle + 1;
-    else return true;
-  }
-  return false;
 }

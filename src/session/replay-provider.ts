@@ -5,8 +5,9 @@ import { isEvent, type LogEvent } from './types.ts';
 /**
  * The model responses recorded in a session log, one per model request, in order: each failed attempt
  * (`assistant.attempt`) becomes an error of the same kind and retry-after, each `assistant.message`
- * the same text, tool calls, usage and stop reason. Interrupted messages are skipped: a cancel is an
- * input of the run, not an answer of the model.
+ * the same text, tool calls, usage and stop reason, and each `compaction` the summary the model wrote
+ * (a compaction is one model request, answered with its summary and usage). Interrupted messages are
+ * skipped: a cancel is an input of the run, not an answer of the model.
  */
 export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   const steps: ScriptStep[] = [];
@@ -22,6 +23,9 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
         usage,
         stopReason: stopReason === 'interrupted' ? 'other' : stopReason,
       });
+    } else if (isEvent(event, 'compaction')) {
+      const { summary, usage } = event.data;
+      steps.push({ text: summary, ...(usage ? { usage } : {}) });
     }
   }
   return steps;

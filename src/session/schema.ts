@@ -107,6 +107,7 @@ export const logEventDataSchemas = {
     summary: z.string(),
     tokensBefore: count,
     trigger: z.enum(['auto', 'manual', 'overflow']),
+    usage: usage.optional(),
   }),
   'agent.spawned': z.object({ childSessionId: z.string(), callId: z.string() }),
   'session.end': z.object({ reason: z.literal('disposed') }),

@@ -88,13 +88,16 @@ export type LogEventData = {
   };
   /**
    * The events with seq in `replaces` are shown to the model as `summary` from now on (they stay in the
-   * log). `tokensBefore`: the input tokens of the last request before it; `trigger`: why it happened.
+   * log). `tokensBefore`: the input tokens of the last request before it; `trigger`: why it happened;
+   * `usage`: what the summarising request cost (it counts towards the turn's usage, and a replay gives it
+   * back), absent in logs written before it was recorded.
    */
   compaction: {
     replaces: [number, number];
     summary: string;
     tokensBefore: number;
     trigger: CompactionTrigger;
+    usage?: Usage;
   };
   'agent.spawned': { childSessionId: string; callId: string };
   'session.end': { reason: 'disposed' };

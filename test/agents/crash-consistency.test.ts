@@ -35,6 +35,10 @@ type KillPoint = {
   slowOutcome?: 'unknown' | 'not_started';
   /** Ids of the input the log shows queued when the kill came. */
   queued: readonly string[];
+  /** The model's context window in the child and after resume (a small one makes turns compact). */
+  window?: number;
+  /** Compactions in the final log. */
+  compactions?: number;
 };
 
 // The flush before a model request includes the step's `step.start`, so a kill before or during a
@@ -86,6 +90,17 @@ const killPoints: KillPoint[] = [
   { point: 'before-model-4', repaired: closeTurn, turns: [1, 2, 3], queued: everyInput },
   { point: 'after-all', repaired: [], turns: [1, 2, 3], queued: everyInput },
   { point: 'flush-session-end', repaired: [], turns: [1, 2, 3], queued: everyInput, torn: true },
+  // Killed while the summarising request before the first turn's last step is out (the window is full and
+  // the turn's first two steps can be summarised): no half summary is in the log, the open turn is
+  // closed, and after resume each turn compacts before its first step instead.
+  {
+    point: 'in-compaction',
+    repaired: ['turn.end'],
+    turns: [1, 2, 3],
+    queued: everyInput,
+    window: 12,
+    compactions: 2,
+  },
 ];
 
 const dirs = new Map<string, string>();
@@ -134,62 +149,68 @@ function claimedIds(events: readonly LogEvent[]): string[] {
 }
 
 describe('crash consistency: SIGKILL at a point, then load, repair and resume to completion', () => {
-  it.each(killPoints)('$point', async ({ point, repaired, turns, torn, slowOutcome, queued }) => {
-    const dir = dirs.get(point)!;
-    // The killed process still "holds" the session: the one claim in its lock names a pid that is gone.
-    const claims = await readdir(join(dir, 'crash.lock'));
-    expect(claims).toHaveLength(1);
-    const lock = JSON.parse(await readFile(join(dir, 'crash.lock', claims[0]!), 'utf8')) as { pid: number };
-    expect(lock.pid).not.toBe(process.pid);
-    const loaded = await fileStore(dir).load('crash');
-    expect(loaded.warnings).toHaveLength(torn ? 1 : 0);
-    const before = loaded.events;
-    expect(repair(before, { now: () => 0 }).appended.map((e) => e.type)).toEqual(repaired);
-    const queuedBefore = before.filter((e) => e.type === 'inbox.queued').map((e) => String(e.data.id));
-    expect(queuedBefore).toEqual(queued);
+  it.each(killPoints)(
+    '$point',
+    async ({ point, repaired, turns, torn, slowOutcome, queued, window, compactions }) => {
+      const dir = dirs.get(point)!;
+      // The killed process still "holds" the session: the one claim in its lock names a pid that is gone.
+      const claims = await readdir(join(dir, 'crash.lock'));
+      expect(claims).toHaveLength(1);
+      const lock = JSON.parse(await readFile(join(dir, 'crash.lock', claims[0]!), 'utf8')) as { pid: number };
+      expect(lock.pid).not.toBe(process.pid);
+      const loaded = await fileStore(dir).load('crash');
+      expect(loaded.warnings).toHaveLength(torn ? 1 : 0);
+      const before = loaded.events;
+      expect(repair(before, { now: () => 0 }).appended.map((e) => e.type)).toEqual(repaired);
+      const queuedBefore = before.filter((e) => e.type === 'inbox.queued').map((e) => String(e.data.id));
+      expect(queuedBefore).toEqual(queued);
 
-    const model = routedModel({}, (request) => {
-      const last = request.messages.filter((m) => m.role === 'user').at(-1);
-      return { text: `resumed: ${last?.role === 'user' ? last.content : ''}` };
-    });
-    const system = createAgentSystem({
-      model,
-      tools: [echoTool],
-      store: fileStore(dir),
-      ids: counterIds('r'),
-      clock: tickingClock(5_000),
-      projectInstructions: false,
-      permissionMode: 'bypass',
-    });
-    const agent = await system.resumeAgent('crash');
-    expect(
-      agent
-        .log()
-        .slice(before.length, before.length + repaired.length)
-        .map((e) => e.type),
-    ).toEqual(repaired);
-    await agent.whenIdle(); // a follow-up that was queued but never answered runs first
-    expect(await agent.run('finish')).toMatchObject({ reason: 'completed', text: 'resumed: finish' });
-    await system.dispose();
-    // The resume took the dead process's lock over and gave it back on dispose.
-    await expect(readFile(join(dir, 'crash.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
+      const routed = routedModel({}, (request) => {
+        const last = request.messages.filter((m) => m.role === 'user').at(-1);
+        return { text: `resumed: ${last?.role === 'user' ? last.content : ''}` };
+      });
+      const model = window ? { ...routed, contextWindow: window } : routed;
+      expect(before.filter((e) => e.type === 'compaction')).toEqual([]);
+      const system = createAgentSystem({
+        model,
+        tools: [echoTool],
+        store: fileStore(dir),
+        ids: counterIds('r'),
+        clock: tickingClock(5_000),
+        projectInstructions: false,
+        permissionMode: 'bypass',
+      });
+      const agent = await system.resumeAgent('crash');
+      expect(
+        agent
+          .log()
+          .slice(before.length, before.length + repaired.length)
+          .map((e) => e.type),
+      ).toEqual(repaired);
+      await agent.whenIdle(); // a follow-up that was queued but never answered runs first
+      expect(await agent.run('finish')).toMatchObject({ reason: 'completed', text: 'resumed: finish' });
+      await system.dispose();
+      // The resume took the dead process's lock over and gave it back on dispose.
+      await expect(readFile(join(dir, 'crash.lock'))).rejects.toMatchObject({ code: 'ENOENT' });
 
-    const final = (await fileStore(dir).load('crash')).events;
-    expect(final.slice(0, before.length)).toEqual(before); // the log is appended to, never rewritten
-    assertCallsPaired(final, point);
-    expect(turnStarts(final)).toEqual(turns);
-    expect(final.filter((e) => e.type === 'turn.end').map((e) => e.turn)).toEqual(turns);
-    // No queued input is lost: everything queued before the kill is claimed exactly once in the end.
-    expect(pendingInbox(final)).toEqual([]);
-    const claimed = claimedIds(final);
-    expect(queued.map((id) => claimed.filter((c) => c === id).length)).toEqual(queued.map(() => 1));
-    if (queued.includes('c3')) {
-      const asked = final.filter((e) => e.type === 'user.message' && e.data.content === 'second question');
-      expect(asked).toHaveLength(1);
-    }
-    if (slowOutcome) {
-      const result = final.find((e) => e.type === 'tool.result' && e.data.callId === 'slow_1');
-      expect(result?.data.outcome).toBe(slowOutcome);
-    }
-  });
+      const final = (await fileStore(dir).load('crash')).events;
+      expect(final.filter((e) => e.type === 'compaction')).toHaveLength(compactions ?? 0);
+      expect(final.slice(0, before.length)).toEqual(before); // the log is appended to, never rewritten
+      assertCallsPaired(final, point);
+      expect(turnStarts(final)).toEqual(turns);
+      expect(final.filter((e) => e.type === 'turn.end').map((e) => e.turn)).toEqual(turns);
+      // No queued input is lost: everything queued before the kill is claimed exactly once in the end.
+      expect(pendingInbox(final)).toEqual([]);
+      const claimed = claimedIds(final);
+      expect(queued.map((id) => claimed.filter((c) => c === id).length)).toEqual(queued.map(() => 1));
+      if (queued.includes('c3')) {
+        const asked = final.filter((e) => e.type === 'user.message' && e.data.content === 'second question');
+        expect(asked).toHaveLength(1);
+      }
+      if (slowOutcome) {
+        const result = final.find((e) => e.type === 'tool.result' && e.data.callId === 'slow_1');
+        expect(result?.data.outcome).toBe(slowOutcome);
+      }
+    },
+  );
 });

@@ -31,7 +31,7 @@ describe('agentchart demo', () => {
     const events = parseLines<LiveEvent>(json.stdout);
     expect(events.length).toBeGreaterThan(20);
     expect(new Set(events.map((event) => event.type))).toEqual(
-      new Set(['log', 'model.delta', 'tool.progress']),
+      new Set(['log', 'model.delta', 'tool.progress', 'context.usage']),
     );
     const last = events.at(-1)!;
     expect(last.type === 'log' && last.event.type).toBe('session.end');

@@ -1,12 +1,13 @@
 // Graph paths of the step chart, each driven through the real runtime: streaming, answers with and
-// without tool calls, retryable and fatal model errors, the retry timer, and a cancel in every state.
+// without tool calls, retryable and fatal model errors, the retry timer, a cancel in every state, a step
+// that only compacts (as `agent.compact()` starts one) and the compaction after a `context_overflow`.
 import { describe, expect, it } from 'vitest';
 import type { SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { defaultRetryPolicy, retryDelay } from '../../src/machines/retry-policy.ts';
 import { type StepEvent, type StepInput, stepMachine, stepOutput } from '../../src/machines/step.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { isCompactionRequest } from '../../src/session/compaction-request.ts';
 import { settle } from '../support/controllable.ts';
 import {
   actorAt,
@@ -19,6 +20,7 @@ import {
   startRun,
 } from './support/driver.ts';
 import { HoldingTool } from './support/holding-tool.ts';
+import { describeEvent, eventsOf, expectedMessages, finished, setupOf } from './support/step-paths.ts';
 
 type StepSnapshot = SnapshotFrom<typeof stepMachine>;
 
@@ -27,6 +29,8 @@ const agentId = 'a';
 const call = { id: 'c1', name: 'probe', input: { value: '1' } };
 const overloaded = { kind: 'overloaded' as const, message: 'test overloaded', retryable: true };
 const auth = { kind: 'auth' as const, message: 'test auth', retryable: false };
+const overflow = { kind: 'context_overflow' as const, message: 'test context_overflow', retryable: false };
+const summary = { replaces: [1, 1] as [number, number], summary: 'S', tokensBefore: 1, usage: emptyUsage };
 
 const input: StepInput = {
   agentKey: `agent:${agentId}`,
@@ -37,13 +41,31 @@ const input: StepInput = {
   retry: { ...defaultRetryPolicy, maxAttempts },
   maxParallelTools: 10,
   jitterKey: agentId,
+  compactOnOverflow: true,
 };
 
 /** The catalogue: what can happen in each state, with sample payloads. */
 function events(snapshot: StepSnapshot): StepEvent[] {
   const { context } = snapshot;
   // One step per path: begun once, over when the actor is back in idle.
-  if (snapshot.matches('idle')) return context.step === 0 ? [{ type: 'step.begin', step: 1 }] : [];
+  if (snapshot.matches('idle')) {
+    if (context.step > 0) return [];
+    return [
+      { type: 'step.begin', step: 1 },
+      { type: 'step.begin', step: 1, compaction: { trigger: 'manual' } },
+    ];
+  }
+  if (snapshot.matches('requesting') && context.compacting) {
+    // The planner decides before the first request; once one was made, a retry plans the same range.
+    const firstTry = context.kind === 'compaction' ? context.attempt === 1 : context.retryInMs === undefined;
+    return [
+      { type: 'compaction.done', ...summary },
+      ...(firstTry ? [{ type: 'compaction.skipped' } as const] : []),
+      { type: 'model.error', error: overloaded },
+      { type: 'model.error', error: overflow },
+      { type: 'step.cancel' },
+    ];
+  }
   if (snapshot.matches('requesting')) {
     const done = { type: 'model.done' as const, text: context.streamedText, usage: emptyUsage };
     return [
@@ -52,6 +74,7 @@ function events(snapshot: StepSnapshot): StepEvent[] {
       { ...done, toolCalls: [call], stopReason: 'tool_use' },
       { type: 'model.error', error: overloaded },
       { type: 'model.error', error: auth },
+      { type: 'model.error', error: overflow },
       { type: 'step.cancel' },
     ];
   }
@@ -75,15 +98,16 @@ function serializeState(snapshot: StepSnapshot): string {
     context.streamedText !== '',
     context.canceled,
     context.toolCalls.length,
-    context.error?.kind ?? '',
+    // Overflows that cannot be recovered from differ only by the cause in their message.
+    context.error?.message ?? '',
     // Tells a cancel while waiting to retry from one before any error.
     context.retryInMs !== undefined,
     finished(snapshot) ? stepOutput(context).outcome : '',
+    context.kind,
+    context.compacting?.trigger ?? '',
+    context.overflow !== undefined,
   ]);
 }
-
-/** The step has ended and reported (its actor waits in idle for the next one). */
-const finished = (snapshot: StepSnapshot) => snapshot.matches('idle') && snapshot.context.step > 0;
 
 const paths = getShortestPaths(stepMachine, {
   input,
@@ -91,12 +115,6 @@ const paths = getShortestPaths(stepMachine, {
   serializeState: serializeState as never,
   limit: 10_000,
 });
-
-function describeEvent(event: StepEvent): string {
-  if (event.type === 'model.error') return `model.error(${event.error.kind})`;
-  if (event.type === 'model.done') return event.toolCalls.length > 0 ? 'model.done(tools)' : 'model.done';
-  return event.type;
-}
 
 /** Translates one abstract event into the real stimulus. */
 async function drive(harness: Harness, probe: HoldingTool, event: StepEvent): Promise<void> {
@@ -108,6 +126,13 @@ async function drive(harness: Harness, probe: HoldingTool, event: StepEvent): Pr
       const request = await currentRequest(harness);
       for (const toolCall of event.toolCalls) request.toolCall(toolCall.id, toolCall.name, toolCall.input);
       request.done(event.stopReason === 'tool_use' ? 'tool_use' : 'end_turn');
+      requestEnded(harness);
+      break;
+    }
+    case 'compaction.done': {
+      const request = await currentRequest(harness);
+      expect(isCompactionRequest(request.request)).toBe(true);
+      request.answer('Summary.');
       requestEnded(harness);
       break;
     }
@@ -125,32 +150,42 @@ async function drive(harness: Harness, probe: HoldingTool, event: StepEvent): Pr
       probe.finish(call.id);
       break;
     case 'step.begin':
-      // The turn begins step 1 as the run starts (see startRun); nothing to do here.
+      // A step begins as its run starts (startRun); a compaction step as `agent.compact()` asks for one.
+      if (event.compaction) void harness.agent.compact();
+      else await startRun(harness);
+      break;
+    case 'compaction.skipped':
+      // The planner found nothing: the runtime answered at once, with no model request.
       break;
   }
   await settle();
 }
 
-const ofStep = (log: readonly LogEvent[], type: string) =>
-  log.filter((event) => event.type === type && event.turn === 1 && event.step === 1);
-
 /** Checks the real actor and log against one state of the path. */
-function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: [number, number][]): void {
+function expectMatches(
+  harness: Harness,
+  state: StepSnapshot,
+  expected: { attempts: [number, number][]; turn: number; requestsBefore: number },
+): void {
   const log = harness.agent.log();
+  const ofStep = (type: string) =>
+    log.filter((event) => event.type === type && event.turn === expected.turn && event.step === 1);
   expectResultsInModelOrder(log);
-  expect(ofStep(log, 'assistant.attempt').map((event) => [event.data.attempt, event.data.retryInMs])).toEqual(
-    expectedAttempts,
+  expect(ofStep('assistant.attempt').map((event) => [event.data.attempt, event.data.retryInMs])).toEqual(
+    expected.attempts,
   );
-  const ended = ofStep(log, 'step.end').length;
+  const compactions = ofStep('compaction').map((event) => event.data.trigger);
+  expect(compactions).toEqual(state.context.compaction ? [state.context.compaction.trigger] : []);
+  const ended = ofStep('step.end').length;
   if (!finished(state)) {
     expect(ended).toBe(0);
     expect(actorAt(harness, ['turn', 'step'])?.value).toEqual(state.value);
-    expect(harness.model.requests).toHaveLength(state.context.attempt);
+    expect(harness.model.requests).toHaveLength(expected.requestsBefore + state.context.attempt);
     return;
   }
-  expect(ended).toBe(1);
+  expect(ended).toBe(state.context.kind === 'step' ? 1 : 0);
   const outcome = stepOutput(state.context).outcome;
-  const turnEnd = log.find((event) => event.type === 'turn.end');
+  const turnEnd = log.find((event) => event.type === 'turn.end' && event.turn === expected.turn);
   if (outcome === 'tools') {
     // The turn goes on: the next step asks the model again.
     expect(turnEnd).toBeUndefined();
@@ -161,71 +196,70 @@ function expectMatches(harness: Harness, state: StepSnapshot, expectedAttempts: 
     final: 'completed',
     canceled: 'canceled',
     model_error: 'model_error',
+    // A turn that only compacts has no step to take afterwards.
+    compacted: 'completed',
+    nothing_to_compact: 'completed',
   };
   // An outcome without a reason here is a path this check does not know: it fails rather than pass.
   const reason = reasons[outcome];
   expect(reason, `the turn.end reason for step outcome ${outcome}`).toBeDefined();
   expect(turnEnd?.data.reason).toBe(reason);
-  if (outcome === 'model_error')
-    expect(turnEnd?.data.error).toMatchObject({ kind: state.context.error?.kind });
-}
-
-/** What the step's assistant messages must be at the end of the path: text and whether interrupted. */
-function expectedMessages(path: { steps: { event: unknown; state: unknown }[] }): [string, boolean][] {
-  const messages: [string, boolean][] = [];
-  let text = '';
-  for (const step of path.steps.slice(1)) {
-    const event = step.event as StepEvent;
-    const before = text;
-    if (event.type === 'model.delta') text += event.text;
-    if (event.type === 'model.done') messages.push([before, false]);
-    if (event.type === 'model.error' || event.type === 'retry.due') text = '';
-    const state = step.state as StepSnapshot;
-    if (
-      event.type === 'step.cancel' &&
-      finished(state) &&
-      before !== '' &&
-      state.context.toolCalls.length === 0
-    )
-      messages.push([before, true]);
-  }
-  return messages;
+  if (outcome === 'model_error') expect(turnEnd?.data.error).toEqual(state.context.error);
 }
 
 describe('step graph paths', () => {
   it('has the expected number of shortest paths', () => {
-    // 56 states of one step, plus the idle actor before `step.begin`.
-    expect(paths).toHaveLength(57);
+    // 57 before compaction (56 states of one step, plus the idle actor before `step.begin`); 91 more for
+    // steps that only compact and for the compaction after an overflow.
+    expect(paths).toHaveLength(148);
   });
 
-  it.each(
-    paths.map((path) => [
-      path.steps
-        .slice(1)
-        .map((s) => describeEvent(s.event as StepEvent))
-        .join(' → ') || '(start)',
-      path,
-    ]),
-  )('%s', async (_name, path) => {
-    const probe = new HoldingTool('probe');
-    const harness = await createHarness({ tools: [probe], agentId, limits: { maxAttempts } });
-    await startRun(harness);
-    const attempts: [number, number][] = [];
-    for (const step of path.steps.slice(1)) {
-      const event = step.event as StepEvent;
-      const state = step.state as StepSnapshot;
-      if (event.type === 'model.error' && state.matches('waitingToRetry')) {
-        const attempt = state.context.attempt;
-        attempts.push([attempt, retryDelay(event.error, attempt, input.retry!, `${agentId}:1:1`)!]);
+  it.each(paths.map((path) => [eventsOf(path).map(describeEvent).join(' → ') || '(start)', path]))(
+    '%s',
+    async (_name, path) => {
+      const probe = new HoldingTool('probe');
+      const harness = await createHarness({
+        tools: [probe],
+        agentId,
+        limits: { maxAttempts },
+        compaction: { keepRecentTurns: 1 },
+      });
+      const { prepared, turn } = setupOf(path);
+      for (const prep of prepared ? ['one', 'two'] : []) {
+        await startRun(harness, `prepare ${prep}`);
+        (await currentRequest(harness)).answer(`Prepared ${prep}.`);
+        requestEnded(harness);
+        await harness.run;
+        await harness.agent.whenIdle();
       }
-      await drive(harness, probe, event);
-      expectMatches(harness, state, attempts);
-    }
-    const messages = ofStep(harness.agent.log(), 'assistant.message').map((event) => [
-      event.data.text,
-      event.data.interrupted === true,
-    ]);
-    expect(messages).toEqual(expectedMessages(path));
-    await disposeAndCheck(harness);
-  });
+      const requestsBefore = harness.nextRequest;
+      const attempts: [number, number][] = [];
+      const steps = path.steps.slice(1);
+      for (const [index, step] of steps.entries()) {
+        const event = step.event as StepEvent;
+        const state = step.state as StepSnapshot;
+        if (event.type === 'model.error' && state.matches('waitingToRetry')) {
+          const attempt = state.context.attempt;
+          attempts.push([attempt, retryDelay(event.error, attempt, input.retry!, `${agentId}:${turn}:1`)!]);
+        }
+        if (
+          event.type === 'model.error' &&
+          state.context.compacting?.trigger === 'overflow' &&
+          state.matches('requesting')
+        )
+          attempts.push([state.context.attempt - 1, 0]);
+        await drive(harness, probe, event);
+        // When the planner finds nothing the runtime moves on at once: it is checked after the skip.
+        const next = steps[index + 1]?.event as StepEvent | undefined;
+        if (next?.type !== 'compaction.skipped')
+          expectMatches(harness, state, { attempts, turn, requestsBefore });
+      }
+      const messages = harness.agent
+        .log()
+        .filter((event) => event.type === 'assistant.message' && event.turn === turn && event.step === 1)
+        .map((event) => [event.data.text, event.data.interrupted === true]);
+      expect(messages).toEqual(expectedMessages(path));
+      await disposeAndCheck(harness);
+    },
+  );
 });

@@ -214,6 +214,21 @@ const cases: [string, () => unknown, string][] = [
     withModel({ projectInstructions: 'no' }),
     'projectInstructions must be true or false, got "no"',
   ],
+  ...(
+    [
+      [{ threshold: 0 }, 'compaction.threshold must be a number greater than 0 and at most 1, got 0'],
+      [{ threshold: 1.5 }, 'compaction.threshold must be a number greater than 0 and at most 1, got 1.5'],
+      [{ keepRecentTurns: 0 }, 'compaction.keepRecentTurns must be a positive integer, got 0'],
+      [{ instructions: '' }, 'compaction.instructions must be a non-empty string, got ""'],
+      [{ model: 'haiku' }, `compaction.model must be ${provider}, got "haiku"`],
+      [{ enabled: 'yes' }, 'compaction.enabled must be true or false, got "yes"'],
+      [{ treshold: 0.5 }, 'compaction has an unknown key "treshold"'],
+    ] as const
+  ).map(([compaction, message]): [string, () => unknown, string] => [
+    `compaction ${JSON.stringify(compaction)}`,
+    withModel({ compaction }),
+    message,
+  ]),
   [
     'a misspelt option (it would silently drop deny rules)',
     withModel({ permisions: { deny: ['bash'] } }),
@@ -243,6 +258,7 @@ describe('createAgentSystem parses its options once and names the bad one', () =
       approve: 'manual',
       projectInstructions: false,
       subagents: { maxDepth: 0, maxSteps: 2, permissionMode: 'plan' },
+      compaction: { enabled: true, threshold: 1, keepRecentTurns: 3, instructions: 'Keep paths.', model },
     } satisfies AgentSystemOptions;
     const system = createAgentSystem(options);
     expect(system.store).toBe(store);
@@ -261,5 +277,15 @@ describe('createAgentSystem fills what the host leaves out', () => {
     const config = parseSystemOptions({ model });
     expect({ ...config.retry, maxAttempts: config.limits.maxAttempts }).toEqual(defaultRetryPolicy);
     expect(config.retry).toEqual({ baseDelayMs: 1_000, maxDelayMs: 32_000 });
+  });
+
+  it('compacts automatically at 80 % of the window, keeping the last two turns', () => {
+    expect(parseSystemOptions({ model }).compaction).toEqual({
+      enabled: true,
+      threshold: 0.8,
+      keepRecentTurns: 2,
+      instructions: undefined,
+      model: undefined,
+    });
   });
 });

@@ -66,6 +66,8 @@ describe('live inspector', () => {
     expect(statesOf(turn!)).toEqual([
       'created active',
       'starting active',
+      // Before each step, the first included, the turn decides (whether to compact first, or to end).
+      'deciding active',
       'preStep.choosing active',
       'stepping active',
       'deciding active',
@@ -153,8 +155,8 @@ describe('live inspector', () => {
       status: 'active',
       children,
     });
-    expect(view!.tree).toEqual(
-      leaf('agent', { ready: 'running' }, [
+    expect(view!.tree).toEqual({
+      ...leaf('agent', { ready: 'running' }, [
         leaf('turn', 'stepping', [
           leaf('step', 'executingTools', [
             leaf('model', null),
@@ -162,7 +164,8 @@ describe('live inspector', () => {
           ]),
         ]),
       ]),
-    );
+      contextUsage: { usedTokens: 0, contextWindow: 32_000 },
+    });
     expect(view!.recent.map((event) => event.type).slice(-3)).toEqual([
       'tool.call',
       'approval.decided',
@@ -177,6 +180,9 @@ describe('live inspector', () => {
     expect(done!.turns[0]!.steps[0]!.calls).toEqual([
       { callId: 'c1', name: 'hold', input: { value: 'x' }, state: 'done', outcome: 'ok' },
     ]);
-    expect(done!.tree).toEqual({ id: 'agent', value: { ready: 'idle' }, status: 'active', children: [] });
+    expect(done!.tree).toEqual({
+      ...{ id: 'agent', value: { ready: 'idle' }, status: 'active', children: [] },
+      contextUsage: { usedTokens: 1, contextWindow: 32_000 },
+    });
   });
 });

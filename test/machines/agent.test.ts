@@ -50,10 +50,11 @@ const sent = (actions: Action[]) =>
   actions
     .filter((action) => action.type === 'xstate.sendTo')
     .map((action) => (action.params as { event: { type: string } }).event);
+const contextUsage = { usedTokens: 0, contextWindow: 1_000 };
 const ids = (items: InboxItem[]) => items.map((item) => item.id);
 const turnDone = (unclaimed: InboxItem[] = []): AgentEvent => ({
   type: 'xstate.done.actor.turn',
-  output: { turn: 1, reason: 'canceled', usage: emptyUsage, unclaimed },
+  output: { turn: 1, reason: 'canceled', usage: emptyUsage, unclaimed, contextUsage, compactionTried: false },
 });
 const steer = (id: string): AgentEvent => ({ type: 'agent.steer', id, message: id });
 const inject = (id: string): AgentEvent => ({ type: 'agent.inject', id, message: id });

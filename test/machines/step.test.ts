@@ -116,7 +116,7 @@ describe('stepMachine (pure transitions)', () => {
       stopReason: 'end_turn',
     });
     expect(step.snapshot.value).toBe('idle');
-    expect(step.output).toEqual({ outcome: 'final', toolCalls: 0, unknownTools: 0, usage });
+    expect(step.output).toEqual({ outcome: 'final', toolCalls: 0, unknownTools: 0, usage, usedTokens: 5 });
   });
 
   it('starts every step afresh: nothing of the last step leaks into the next', () => {
@@ -163,7 +163,7 @@ describe('stepMachine (pure transitions)', () => {
     step.send({ type: 'batch.done', output: { results: 1, unknownTools: 1, calls: 1 } });
     expect(step.out).toEqual(['log step.end', 'report step.done']);
     expect(logged(step.actions)[0]?.data).toEqual({ toolResults: 1 });
-    expect(step.output).toEqual({ outcome: 'tools', toolCalls: 1, unknownTools: 1, usage });
+    expect(step.output).toEqual({ outcome: 'tools', toolCalls: 1, unknownTools: 1, usage, usedTokens: 5 });
   });
 
   it('logs a retryable failure with its delay, waits for the timer, and tries again', () => {
@@ -272,7 +272,7 @@ describe('stepMachine (pure transitions)', () => {
     expect(step.snapshot.value).toBe('executingTools');
     step.send({ type: 'batch.done', output: { results: 1, unknownTools: 0, calls: 1 } });
     expect(step.out).toEqual(['log step.end', 'report step.done']);
-    expect(step.output).toEqual({ outcome: 'canceled', toolCalls: 1, unknownTools: 0, usage });
+    expect(step.output).toEqual({ outcome: 'canceled', toolCalls: 1, unknownTools: 0, usage, usedTokens: 5 });
   });
 
   it('ignores events that do not belong to the current state', () => {

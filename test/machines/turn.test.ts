@@ -98,6 +98,8 @@ describe('turn chart (pure transitions)', () => {
       reason: 'completed',
       usage: { ...usage, inputTokens: 4, outputTokens: 6 },
       unclaimed: [],
+      contextUsage: { usedTokens: 0, contextWindow: Number.MAX_SAFE_INTEGER },
+      compactionTried: false,
     });
   });
 

@@ -44,6 +44,8 @@ export type Scenario = {
   options?: Partial<AgentSystemOptions>;
   /** What the scripted model answers when the scenario is recorded. */
   script: ScriptStep[];
+  /** The model's context window in tokens (the scripted and replay providers have none of their own). */
+  contextWindow?: number;
   drive(agent: Agent, pump: (work: Promise<unknown>) => Promise<void>): Promise<void>;
 };
 
@@ -124,6 +126,30 @@ export const scenarios: Scenario[] = [
   },
 ];
 
+// Compactions of all three kinds: one when the window fills up, one asked for, one after an overflow.
+scenarios.push({
+  name: 'compactions',
+  contextWindow: 1_000,
+  options: { compaction: { keepRecentTurns: 1 } },
+  script: [
+    { toolCalls: [{ id: 'a1', name: 'lookup', input: { key: 'a' } }], usage: { inputTokens: 300 } },
+    { text: 'a is known.', usage: { inputTokens: 400 } },
+    { toolCalls: [{ id: 'b1', name: 'lookup', input: { key: 'b' } }], usage: { inputTokens: 850 } },
+    { text: 'Summary: a was looked up.', usage: { inputTokens: 200, outputTokens: 9 } },
+    { text: 'b is known.', usage: { inputTokens: 300 } },
+    { text: 'Summary: a and b were looked up.', usage: { inputTokens: 250, outputTokens: 11 } },
+    { error: { kind: 'context_overflow', message: 'prompt is too long' } },
+    { text: 'Summary: a and b are known; c was asked for.', usage: { inputTokens: 260, outputTokens: 14 } },
+    { text: 'c is known.', usage: { inputTokens: 120 } },
+  ],
+  async drive(agent, pump) {
+    await pump(agent.run('Look up a.'));
+    await pump(agent.run('Now b.'));
+    await pump(agent.compact({ instructions: 'Name every key.' }));
+    await pump(agent.run('And c.'));
+  },
+});
+
 /** Runs a scenario through the real runtime with a simulated clock and counter ids. */
 export async function runScenario(
   scenario: Scenario,
@@ -132,7 +158,7 @@ export async function runScenario(
 ): Promise<LogEvent[]> {
   let next = 0;
   const system = createAgentSystem({
-    model,
+    model: scenario.contextWindow ? { ...model, contextWindow: scenario.contextWindow } : model,
     tools: [lookup, record],
     ids: () => `id-${++next}`,
     clock,

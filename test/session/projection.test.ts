@@ -161,6 +161,22 @@ describe('project', () => {
     ]);
   });
 
+  it('lets a later compaction supersede one whose whole range it holds, wherever that one was logged', () => {
+    const log = [
+      start,
+      user(1, 'a'),
+      assistant(2, 'b'),
+      user(3, 'c'),
+      makeEvent(4, 'compaction', { replaces: [1, 2], summary: 'S1', tokensBefore: 1000, trigger: 'auto' }),
+      assistant(5, 'd'),
+      makeEvent(6, 'compaction', { replaces: [1, 3], summary: 'S2', tokensBefore: 1000, trigger: 'manual' }),
+    ];
+    expect(project(log, options).messages).toEqual([
+      { role: 'user', content: '[Summary of earlier conversation]\nS2' },
+      { role: 'assistant', text: 'd', toolCalls: [] },
+    ]);
+  });
+
   it('does not mutate its input and is deterministic', () => {
     const log = [start, assistant(1, 'a', [call('c1')]), result(2, 'c1', 'r')];
     const copy = structuredClone(log);

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelMessage } from '../../src/providers/types.ts';
-import { project } from '../../src/session/projection.ts';
+import { planCompaction } from '../../src/session/compaction-plan.ts';
+import { project, summaryPrefix } from '../../src/session/projection.ts';
 import { repair } from '../../src/session/repair.ts';
 import { validateSequence } from '../../src/session/schema.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
@@ -69,6 +70,65 @@ describe('project (properties)', () => {
     );
     // The generated logs have tool calls to pair (a property over call-free logs would prove little).
     expect(paired).toBeGreaterThan(0);
+  });
+});
+
+/** Prefixes of a log that end where a turn may compact: after a step, or after a turn's input. */
+function boundaries(log: readonly LogEvent[]): LogEvent[][] {
+  const prefixes: LogEvent[][] = [];
+  log.forEach((event, index) => {
+    const next = log[index + 1];
+    if (event.type === 'step.end' || (event.type === 'user.message' && next?.type !== 'user.message'))
+      prefixes.push(log.slice(0, index + 1));
+  });
+  return prefixes;
+}
+
+const isSummary = (message: ModelMessage) =>
+  message.role === 'user' && message.content.startsWith(summaryPrefix);
+
+describe('planCompaction (properties)', () => {
+  it('plans ranges that start at the top, part no call from its result, keep unanswered input, and leave one summary', () => {
+    const seen = { planned: 0, paired: 0 };
+    fc.assert(
+      fc.property(planArbitrary, fc.integer({ min: 1, max: 3 }), (plan, keepRecentTurns) => {
+        for (const prefix of boundaries(buildLog(plan))) {
+          const planned = planCompaction(prefix, { keepRecentTurns });
+          if (!planned) continue;
+          seen.planned++;
+          const [from, to] = planned.replaces;
+          expect(from).toBe(1);
+          const answered = prefix.findLastIndex(
+            (e) => isEvent(e, 'assistant.message') && !e.data.interrupted,
+          );
+          const unanswered = prefix.slice(answered + 1).filter((event) => event.type === 'user.message');
+          expect(unanswered.every((event) => event.seq > to)).toBe(true);
+          const before = project(prefix, options).messages;
+          const data = {
+            replaces: planned.replaces,
+            summary: 'NEW',
+            tokensBefore: 1,
+            trigger: 'auto' as const,
+          };
+          const compacted = [
+            ...prefix,
+            { v: 1, seq: prefix.length, ts: 0, type: 'compaction' as const, data },
+          ];
+          const after = project(compacted, options).messages;
+          // One summary, at the top; then exactly what comes after the range, word for word.
+          expect(after.filter(isSummary)).toEqual([{ role: 'user', content: `${summaryPrefix}NEW` }]);
+          expect(after[0]).toEqual({ role: 'user', content: `${summaryPrefix}NEW` });
+          const rest = prefix.filter((event) => event.seq > to && event.type !== 'compaction');
+          expect(after.slice(1)).toEqual(project(rest, options).messages);
+          expect(after.length).toBeLessThanOrEqual(before.length);
+          seen.paired += expectPaired(after, true);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    // The generated logs give the planner work, with tool calls in the parts it keeps.
+    expect(seen.planned).toBeGreaterThan(100);
+    expect(seen.paired).toBeGreaterThan(0);
   });
 });
 

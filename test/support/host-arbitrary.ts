@@ -112,6 +112,18 @@ export const optionsPlanArbitrary = fc.record({
     fc.record({ maxDepth: fc.integer({ min: 0, max: 2 }), maxSteps: fc.integer({ min: 1, max: 2 }) }),
     fc.constantFrom({ maxDepth: -1 }, { permissionMode: 'yolo' }, 'deep'),
   ),
+  // A tiny threshold makes every turn compact before its steps, so summaries take script entries too.
+  compaction: field(
+    fc.record(
+      {
+        threshold: fc.constantFrom(0.0001, 0.8, 1),
+        keepRecentTurns: fc.integer({ min: 1, max: 2 }),
+        enabled: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    ),
+    fc.constantFrom({ threshold: 0 }, { threshold: 2 }, { keepRecentTurns: 0 }, { instructions: '' }, 'on'),
+  ),
   store: field(fc.constant('memory'), fc.constantFrom('empty-object', 'path', 'load-only')),
   extra: fc.oneof({ weight: 9, arbitrary: good(fc.constant(undefined)) }, bad(fc.constant('permisions'))),
   calls: fc.array(fc.constantFrom('probe', 'write_note', 'nope'), { maxLength: 4 }),

@@ -161,6 +161,7 @@ export function buildOptions(plan: OptionsPlan, workspace: string): Record<strin
   set('cwd', cwd === 'workspace' ? workspace : cwd === 'missing' ? `${workspace}/missing` : cwd);
   set('projectInstructions', planOf(plan.projectInstructions));
   set('subagents', planOf(plan.subagents));
+  set('compaction', planOf(plan.compaction));
   const stores: Record<string, () => unknown> = {
     memory: memoryStore,
     'empty-object': () => ({}),

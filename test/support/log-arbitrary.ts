@@ -1,19 +1,29 @@
 // A fast-check generator of valid session logs: turns, steps, tool calls with results in random order,
-// interrupted steps, repeated call ids and compactions. Shared by the projection property tests.
+// interrupted steps, repeated call ids and compactions (after a turn, from any turn start; and before a
+// step, where the runtime's planner puts them). Shared by the projection property tests.
 import fc from 'fast-check';
 import { addUsage, emptyUsage, type ToolCallRequest } from '../../src/providers/types.ts';
+import { planCompaction } from '../../src/session/compaction-plan.ts';
 import type { LogEvent, LogEventData, LogEventType } from '../../src/session/types.ts';
 
 type Outcome = 'ok' | 'error' | 'denied' | 'timeout';
-type StepPlan = { steer: string[]; calls: Outcome[]; resultOrder: number[]; interrupted: boolean };
+type StepPlan = {
+  steer: string[];
+  calls: Outcome[];
+  resultOrder: number[];
+  interrupted: boolean;
+  /** Ask the planner for a compaction before this step, as a turn does when the window is full. */
+  compactBefore: boolean;
+};
 type TurnPlan = { prompt: string; steps: StepPlan[]; compactFrom: number | null };
-type LogPlan = { turns: TurnPlan[]; repeatIds: boolean };
+type LogPlan = { turns: TurnPlan[]; repeatIds: boolean; keepRecentTurns: number };
 
 const stepArbitrary: fc.Arbitrary<StepPlan> = fc
   .record({
     steer: fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
     calls: fc.array(fc.constantFrom<Outcome>('ok', 'error', 'denied', 'timeout'), { maxLength: 3 }),
     interrupted: fc.boolean(),
+    compactBefore: fc.boolean(),
   })
   .chain((step) =>
     fc
@@ -34,6 +44,7 @@ export const planArbitrary: fc.Arbitrary<LogPlan> = fc.record({
     { minLength: 1, maxLength: 4 },
   ),
   repeatIds: fc.boolean(),
+  keepRecentTurns: fc.integer({ min: 1, max: 3 }),
 });
 
 /** Turns a plan into the log the runtime would write: every call settled, every step and turn closed. */
@@ -58,6 +69,11 @@ export function buildLog(plan: LogPlan): LogEvent[] {
     let reason: 'completed' | 'canceled' = 'completed';
     for (const [stepIndex, stepPlan] of turnPlan.steps.entries()) {
       const at = { turn, step: stepIndex + 1 };
+      const planned = stepPlan.compactBefore ? planCompaction(events, plan) : undefined;
+      if (planned) {
+        const summary = `before ${turn}.${stepIndex + 1}`;
+        add('compaction', { ...planned, summary, tokensBefore: 900, trigger: 'auto' }, at);
+      }
       add('step.start', { model: 'm', toolNames: ['t'], systemHash: 'h' }, at);
       for (const text of stepPlan.steer) add('user.message', { channel: 'steer', content: text }, at);
       const calls: ToolCallRequest[] = stepPlan.calls.map((_, index) => ({

@@ -2,6 +2,7 @@
 // controllable doubles. The gate store (gate-store.ts) holds store calls so states that wait on it can be
 // observed; the gate provider, tool and pre-step hook hold model requests, tool calls and hook answers.
 
+import { expect } from 'vitest';
 import type { AnyActorRef, AnyEventObject, InspectionEvent, SnapshotFrom, StateValue } from 'xstate';
 import { SimulatedClock } from '../../../src/core/clock.ts';
 import type { Agent } from '../../../src/index.ts';
@@ -54,6 +55,9 @@ export type RigOptions = {
   limits?: AgentSystemOptions['limits'];
   /** Tools as given to the system (defaults to one safe gate tool `probe`). */
   tools?: GateTool[];
+  compaction?: AgentSystemOptions['compaction'];
+  /** The gate model's context window (default: none, so the runtime's default). */
+  contextWindow?: number;
 };
 
 /** One system with one agent being created or alive, on controllable doubles. */
@@ -77,6 +81,7 @@ export class AgentRig {
 
   constructor(options: RigOptions = {}) {
     this.agentId = options.agentId ?? 'a';
+    if (options.contextWindow) Object.assign(this.model, { contextWindow: options.contextWindow });
     this.system = createAgentSystem({
       model: this.model,
       tools: (options.tools ?? [this.probe]).map((tool) => tool.tool),
@@ -87,6 +92,7 @@ export class AgentRig {
       permissionMode: 'bypass',
       ...(options.limits ? { limits: options.limits } : {}),
       ...(options.hook ? { hooks: { preStep: this.hookGate.hook } } : {}),
+      ...(options.compaction ? { compaction: options.compaction } : {}),
     });
     this.system.inspect((event) => this.observe(event));
   }
@@ -155,6 +161,32 @@ export class AgentRig {
 function isDescendant(ref: AnyActorRef, ancestor: AnyActorRef | undefined): boolean {
   for (let node = ref._parent; node; node = node._parent) if (node === ancestor) return true;
   return false;
+}
+
+/** Answers whatever the running turn asks the model until it has ended (one more `turn.end`). */
+export async function finishTurn(rig: AgentRig): Promise<void> {
+  const ends = () => rig.live.log().filter((event) => event.type === 'turn.end').length;
+  const before = ends();
+  for (let round = 0; round < 5 && ends() === before; round++) {
+    for (const request of rig.model.requests)
+      if (!request.finished && !request.aborted) request.answer('Done.');
+    await settleAll();
+  }
+  expect(ends()).toBe(before + 1);
+}
+
+/**
+ * Ends a turn that only compacts: its writes are held (one by one: the flush before planning, then the
+ * turn's own at its end), and a steering message may have given it a step to answer.
+ */
+export async function finishCompactingTurn(rig: AgentRig): Promise<void> {
+  for (let round = 0; round < 10 && rig.turnRef; round++) {
+    for (const request of rig.model.requests)
+      if (!request.finished && !request.aborted) request.answer('Done.');
+    if (rig.store.pending('append') > 0) await rig.store.release('append');
+    await settleAll();
+  }
+  expect(rig.turnRef, 'the turn that only compacts has ended').toBeUndefined();
 }
 
 /** Lets actors, store calls and stage promises run (they chain many microtasks). */

@@ -1,0 +1,78 @@
+// The agent chart's input, events and context, and the emitted event a host listens to.
+import type { CancelCause } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
+import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
+import type { InboxEvent, InboxItem } from './inbox.ts';
+import type { StepSettings } from './step-types.ts';
+import type { TurnCompactedEvent, TurnDoneEvent, TurnLimits } from './turn-types.ts';
+
+/** The ordered stages of creating an agent. Each one that completes can be undone. */
+export const setupStages = ['session', 'tools', 'publish'] as const;
+export type SetupStage = (typeof setupStages)[number];
+
+export type AgentInput = AgentKeyed & {
+  agentId: string;
+  /** The number of the last turn already in the log (0 for a new session). */
+  lastTurn: number;
+  /** Input queued in an earlier life of this session and never claimed. */
+  inbox: InboxItem[];
+  limits: TurnLimits;
+  hasPreStepHook: boolean;
+  /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
+  step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
+  /** When turns compact by themselves (absent: never). */
+  compaction?: CompactionPolicy;
+  /** The context as the log leaves it (a resumed session's last request). */
+  contextUsage?: ContextUsage;
+  /** A compaction followed that request. */
+  compactionTried?: boolean;
+};
+
+export type AgentEvent =
+  | { type: 'setup.done'; stage: SetupStage; toolNames?: string[]; systemHash?: string }
+  | { type: 'setup.error'; stage: SetupStage; error: unknown }
+  | { type: 'undo.done'; stage: SetupStage }
+  | InboxEvent
+  | { type: 'agent.cancel'; cause: CancelCause; clearInbox?: boolean }
+  | { type: 'agent.compact'; instructions?: string }
+  | { type: 'agent.dispose' }
+  | TurnDoneEvent
+  | TurnCompactedEvent
+  | { type: 'log.flushed' }
+  | { type: 'revoke.done' };
+
+/** What the agent actor emits (`actor.on(…)`): how a compaction the host asked for ended. */
+export type AgentEmitted = { type: 'compaction.settled'; result: CompactResult };
+
+export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'compactionTried'> & {
+  completedStages: SetupStage[];
+  toolNames: string[];
+  systemHash: string;
+  creationError: unknown;
+  disposeRequested: boolean;
+  turnAlive: boolean;
+  /** After a cancel, queued input waits for new input (or an explicit wake) instead of running at once. */
+  held: boolean;
+  compaction: CompactionPolicy;
+  contextUsage: ContextUsage;
+  compactionTried: boolean;
+  /** A compaction the host asked for while no turn could take it; the next turn runs it first. */
+  compactRequest: CompactRequest | undefined;
+};
+
+/**
+ * A state of the creation transaction: it runs the next stage through the `setupStage` actor, records it
+ * (with its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
+ */
+export function setupStageState(next: string) {
+  return {
+    entry: 'runNextStage',
+    exit: 'stopStage',
+    on: {
+      'setup.done': [
+        { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
+        { target: next, actions: 'recordStage' },
+      ],
+    },
+  } as const;
+}

@@ -1,0 +1,100 @@
+// Pure helpers of the step chart: the log entries it writes, the state each step starts from, and the
+// report it gives its turn. Kept beside the chart so the chart file reads as states and transitions.
+import { emptyUsage } from '../providers/types.ts';
+import type { LogEntry } from '../session/types.ts';
+import type {
+  CompactionDoneEvent,
+  ModelDoneEvent,
+  StepContext,
+  StepOutcome,
+  StepOutput,
+} from './step-types.ts';
+
+const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
+
+/** Everything a step starts without; `step.begin` resets to this, so no state leaks between steps. */
+export const freshStep = (step: number) => ({
+  step,
+  attempt: 1,
+  streamedText: '',
+  toolCalls: [],
+  usage: emptyUsage,
+  stopReason: undefined,
+  error: undefined,
+  retryInMs: undefined,
+  unknownTools: 0,
+  canceled: false,
+  kind: 'step' as const,
+  compacting: undefined,
+  overflow: undefined,
+  compaction: undefined,
+  usedTokens: undefined,
+});
+
+export function stepStartEntry(context: StepContext): LogEntry {
+  const { model, toolNames, systemHash } = context;
+  return { type: 'step.start', ...where(context), data: { model, toolNames, systemHash } };
+}
+
+export function stepEndEntry(context: StepContext): LogEntry {
+  return { type: 'step.end', ...where(context), data: { toolResults: context.toolCalls.length } };
+}
+
+export function responseEntry(context: StepContext, event: ModelDoneEvent): LogEntry {
+  const data = {
+    text: event.text,
+    toolCalls: event.toolCalls,
+    usage: event.usage,
+    stopReason: event.stopReason,
+    ...(event.providerParts?.length ? { providerParts: event.providerParts } : {}),
+    ...(event.notes?.length ? { notes: event.notes } : {}),
+  };
+  return { type: 'assistant.message', ...where(context), data };
+}
+
+/** Text that consumers already saw stays in the log; half-built tool calls do not. */
+export function interruptedEntry(context: StepContext): LogEntry {
+  const data = {
+    text: context.streamedText,
+    toolCalls: [],
+    usage: emptyUsage,
+    stopReason: 'interrupted' as const,
+    interrupted: true,
+  };
+  return { type: 'assistant.message', ...where(context), data };
+}
+
+/** A failed attempt; `retryInMs` is how long the step waits before the next one (0: it compacts first). */
+export function attemptEntry(context: StepContext, retryInMs: number): LogEntry {
+  const data = { error: context.error!, attempt: context.attempt, retryInMs };
+  return { type: 'assistant.attempt', ...where(context), data };
+}
+
+export function compactionEntry(context: StepContext, event: CompactionDoneEvent): LogEntry {
+  const { replaces, summary, tokensBefore, usage } = event;
+  const trigger = context.compacting?.trigger ?? 'auto';
+  return { type: 'compaction', ...where(context), data: { replaces, summary, tokensBefore, trigger, usage } };
+}
+
+function outcomeOf(context: StepContext): StepOutcome {
+  if (context.canceled) return 'canceled';
+  if (context.error) return 'model_error';
+  if (context.kind === 'compaction') return context.compaction ? 'compacted' : 'nothing_to_compact';
+  if (context.toolCalls.length > 0) return 'tools';
+  if (context.stopReason === 'max_tokens') return 'max_tokens';
+  if (context.stopReason === 'pause_turn') return 'continue';
+  return 'final';
+}
+
+/** How the step ended, for the turn. */
+export function stepOutput(context: StepContext): StepOutput {
+  return {
+    outcome: outcomeOf(context),
+    toolCalls: context.toolCalls.length,
+    unknownTools: context.unknownTools,
+    usage: context.usage,
+    ...(context.usedTokens !== undefined ? { usedTokens: context.usedTokens } : {}),
+    ...(context.compaction ? { compaction: context.compaction } : {}),
+    ...(context.error && !context.canceled ? { error: context.error } : {}),
+  };
+}

@@ -1,0 +1,123 @@
+// The turn's input, events, context and report, and the pure helpers its chart uses to write the log.
+import type { ProviderErrorData } from '../errors/provider-error.ts';
+import type { Usage } from '../providers/types.ts';
+import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
+import type { AgentKeyed } from './agent-key.ts';
+import type {
+  CompactionOrder,
+  CompactionPolicy,
+  CompactRequest,
+  CompactResult,
+  ContextUsage,
+} from './compaction-types.ts';
+import type { InboxItem } from './inbox.ts';
+import type { StepDoneEvent, StepOutcome, StepSettings } from './step-types.ts';
+
+export type TurnLimits = { maxSteps: number; maxUnknownToolCalls: number };
+
+export type TurnInput = AgentKeyed & {
+  turn: number;
+  /** Follow-ups this turn answers, claimed when it starts. */
+  followups: InboxItem[];
+  /** Steer/inject items already waiting, claimed before the first step. */
+  nextStep: InboxItem[];
+  limits: TurnLimits;
+  hasPreStepHook: boolean;
+  step: StepSettings;
+  /** When to compact by itself (absent: never; a manual request is still served). */
+  compaction?: CompactionPolicy;
+  /** The context as the last turn left it. */
+  contextUsage?: ContextUsage;
+  /** A compaction ran (or found nothing) since the request `contextUsage` describes. */
+  compactionTried?: boolean;
+  /** A compaction the host asked for; this turn runs it before its next step. */
+  compactRequest?: CompactRequest;
+};
+
+export type TurnEvent =
+  | StepDoneEvent
+  | { type: 'turn.begin' }
+  | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
+  | { type: 'inbox.nextStep'; items: InboxItem[] }
+  | { type: 'turn.compact'; instructions?: string }
+  | { type: 'hook.allow' }
+  | { type: 'hook.veto'; reason: string }
+  | { type: 'log.flushed' };
+
+export type TurnOutput = {
+  turn: number;
+  reason: StopReason;
+  usage: Usage;
+  /** Next-step input that no step claimed; the agent keeps it queued, so nothing is dropped. */
+  unclaimed: InboxItem[];
+  contextUsage: ContextUsage;
+  compactionTried: boolean;
+  /** A compaction asked for too late for this turn (it was ending); the agent runs it next. */
+  compactRequest?: CompactRequest;
+};
+
+/** What the agent receives when the turn reaches its final state. */
+export type TurnDoneEvent = { type: 'xstate.done.actor.turn'; output: TurnOutput };
+
+/** What the turn tells its agent when a compaction the host asked for has ended, one way or another. */
+export type TurnCompactedEvent = { type: 'turn.compacted'; result: CompactResult };
+
+export type TurnContext = Omit<
+  TurnInput,
+  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest'
+> & {
+  stepCount: number;
+  pending: InboxItem[];
+  usage: Usage;
+  consecutiveUnknown: number;
+  lastOutcome: StepOutcome | undefined;
+  cancelCause: CancelCause | undefined;
+  reason: StopReason | undefined;
+  error: ProviderErrorData | undefined;
+  vetoReason: string | undefined;
+  compaction: CompactionPolicy;
+  contextUsage: ContextUsage;
+  compactionTried: boolean;
+  compactRequest: CompactRequest | undefined;
+  /** The compaction the step actor is running for this turn. */
+  serving: CompactionOrder | undefined;
+};
+
+/** No automatic compaction, and a window nothing fills: for charts driven without a runtime. */
+export const noCompaction: CompactionPolicy = { enabled: false, threshold: 1 };
+export const unknownContext: ContextUsage = { usedTokens: 0, contextWindow: Number.MAX_SAFE_INTEGER };
+
+/** The log entries that claim queued input: `inbox.claimed`, then each item as a user message. */
+export function claimEntries(turn: number, items: readonly InboxItem[]): LogEntry[] {
+  if (items.length === 0) return [];
+  return [
+    { type: 'inbox.claimed', turn, data: { ids: items.map((item) => item.id) } },
+    ...items.map(
+      (item): LogEntry => ({
+        type: 'user.message',
+        turn,
+        data: { channel: item.channel, content: item.message, inboxId: item.id },
+      }),
+    ),
+  ];
+}
+
+export function turnEndEntry(context: TurnContext): LogEntry {
+  return {
+    type: 'turn.end',
+    turn: context.turn,
+    data: {
+      reason: context.reason!,
+      usage: context.usage,
+      ...(context.cancelCause ? { cause: context.cancelCause } : {}),
+      ...(context.reason === 'model_error' && context.error ? { error: context.error } : {}),
+      ...(context.vetoReason !== undefined ? { vetoReason: context.vetoReason } : {}),
+    },
+  };
+}
+
+/** Whether the turn has a step to take: its first (with input), or another after tools, a pause or steering. */
+export function stepDue(context: TurnContext): boolean {
+  if (context.stepCount === 0 && context.followups.length > 0) return true;
+  return context.lastOutcome === 'tools' || context.lastOutcome === 'continue' || context.pending.length > 0;
+}

@@ -1,0 +1,53 @@
+// Pure helpers of the step chart's graph-path test: naming a path's events, how a path is set up in the
+// runtime, and the assistant messages a path must leave in the log.
+import type { SnapshotFrom } from 'xstate';
+import type { StepEvent, stepMachine } from '../../../src/machines/step.ts';
+
+type StepSnapshot = SnapshotFrom<typeof stepMachine>;
+
+/** The step has ended and reported (its actor waits in idle for the next one). */
+export const finished = (snapshot: StepSnapshot) => snapshot.matches('idle') && snapshot.context.step > 0;
+
+export function describeEvent(event: StepEvent): string {
+  if (event.type === 'model.error') return `model.error(${event.error.kind})`;
+  if (event.type === 'model.done') return event.toolCalls.length > 0 ? 'model.done(tools)' : 'model.done';
+  if (event.type === 'step.begin') return event.compaction ? 'step.begin(compaction)' : 'step.begin';
+  return event.type;
+}
+
+export type Path = { steps: { event: unknown; state: unknown }[] };
+export const eventsOf = (path: Path) => path.steps.slice(1).map((step) => step.event as StepEvent);
+
+/**
+ * How the path is set up in the runtime. A path that summarises something needs a conversation before
+ * its own turn: two answered turns, since one turn with messages is kept (a turn that only compacts has
+ * none), so the first can be summarised. A path where the planner finds nothing runs on a new session.
+ * A compaction step is what `agent.compact()` starts.
+ */
+export function setupOf(path: Path) {
+  const events = eventsOf(path);
+  const prepared = !events.some((event) => event.type === 'compaction.skipped');
+  return { prepared, turn: prepared ? 3 : 1 };
+}
+
+/** What the step's assistant messages must be at the end of the path: text and whether interrupted. */
+export function expectedMessages(path: Path): [string, boolean][] {
+  const messages: [string, boolean][] = [];
+  let text = '';
+  for (const step of path.steps.slice(1)) {
+    const event = step.event as StepEvent;
+    const before = text;
+    if (event.type === 'model.delta') text += event.text;
+    if (event.type === 'model.done') messages.push([before, false]);
+    if (event.type === 'model.error' || event.type === 'retry.due') text = '';
+    const state = step.state as StepSnapshot;
+    if (
+      event.type === 'step.cancel' &&
+      finished(state) &&
+      before !== '' &&
+      state.context.toolCalls.length === 0
+    )
+      messages.push([before, true]);
+  }
+  return messages;
+}
