@@ -40,6 +40,7 @@ describe('agentchart command line', () => {
       '--model',
       '--mode',
       '--yes',
+      '--context-window',
       '--json',
       '--session',
       '--help',
