@@ -33,15 +33,24 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
 
 /**
  * A provider that answers with the responses recorded in `events`, so a session can be re-run through
- * the real runtime without a model. With the same inputs, ids and clock the re-run must write the same
- * log byte for byte (see `assertSameLog`).
+ * the real runtime without a model, reporting the context window the recording had. With the same inputs,
+ * ids and clock the re-run must write the same log byte for byte (see `assertSameLog`).
  */
 export function replay(
   events: readonly LogEvent[],
   options: { clock?: Clock; model?: string } = {},
 ): ScriptedProvider {
   const start = events[0];
-  const config = start && isEvent(start, 'session.start') ? (start.data.config as { model?: unknown }) : {};
+  const config =
+    start && isEvent(start, 'session.start')
+      ? (start.data.config as { model?: unknown; contextWindow?: unknown })
+      : {};
   const model = options.model ?? (typeof config.model === 'string' ? config.model : 'replay');
-  return scripted(recordedResponses(events), { model, ...(options.clock ? { clock: options.clock } : {}) });
+  // The recorded window, so automatic compaction happens at the same steps as in the recording.
+  const window = config.contextWindow;
+  return scripted(recordedResponses(events), {
+    model,
+    ...(typeof window === 'number' && Number.isInteger(window) && window > 0 ? { contextWindow: window } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
 }

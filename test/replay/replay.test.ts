@@ -33,6 +33,14 @@ describe.each(scenarios)('replay fixture $name', (scenario) => {
   });
 });
 
+describe('the replay provider', () => {
+  it('reports the context window the recording was made with, so compaction happens at the same steps', async () => {
+    const recorded = await loadFixture('compactions');
+    const start = recorded[0]!.data.config as { contextWindow: number };
+    expect([start.contextWindow, replay(recorded).contextWindow]).toEqual([1_000, 1_000]);
+  });
+});
+
 describe('assertSameLog', () => {
   it('names the first diverging seq with both lines', async () => {
     const recorded = await loadFixture('parallel-retry-unknown');
