@@ -236,6 +236,8 @@ export class AgentSystem {
         config: {
           provider: provider.name,
           model: provider.model,
+          // The window accounting and automatic compaction used: a replay reports the same one.
+          contextWindow: contextWindowOf(provider),
           cwd,
           permissionMode: permissions.mode,
           limits,
