@@ -1,5 +1,6 @@
 import type { LiveEvent } from '../actors/live-event.ts';
 import type { Usage } from '../providers/types.ts';
+import { contextTokens } from '../session/context-tokens.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { TextOut } from './io.ts';
 
@@ -64,6 +65,8 @@ export class TranscriptRenderer {
   private readonly streamed = new Set<string>();
   private readonly toolNames = new Map<string, string>();
   private readonly stepsInTurn = new Map<number, number>();
+  /** How full the context is: from `context.usage` live, or from the log (the window in session.start). */
+  private context: { used: number; window: number | undefined } = { used: 0, window: undefined };
 
   constructor(
     private readonly out: TextOut,
@@ -87,6 +90,12 @@ export class TranscriptRenderer {
         return;
       case 'runtime.error':
         this.print(this.paint('red', `runtime error: ${live.message}`));
+        return;
+      case 'context.usage':
+        this.context = { used: live.usedTokens, window: live.contextWindow };
+        return;
+      case 'compaction.start':
+        this.print(this.paint('dim', '(compacting the conversation: the model summarises its older part…)'));
         return;
       case 'log':
         this.logEvent(live.event);
@@ -114,6 +123,7 @@ export class TranscriptRenderer {
     if (isEvent(event, 'session.start')) {
       const { config } = event.data;
       const described = `${String(config.provider)}/${String(config.model)}, mode ${String(config.permissionMode)}`;
+      if (typeof config.contextWindow === 'number') this.context.window = config.contextWindow;
       this.print(this.paint('dim', `session ${event.data.agentId} (${described})`));
     } else if (isEvent(event, 'inbox.queued')) {
       this.print(
@@ -152,7 +162,10 @@ export class TranscriptRenderer {
       const why = cause ? `${reason} (${cause})` : error ? `${reason} (${error.kind})` : reason;
       const style = reason === 'completed' ? 'green' : 'red';
       this.print(
-        this.paint(style, `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage)}`),
+        this.paint(
+          style,
+          `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage)}${this.contextNote()}`,
+        ),
       );
     } else if (isEvent(event, 'compaction')) {
       const { replaces, trigger, tokensBefore } = event.data;
@@ -169,7 +182,18 @@ export class TranscriptRenderer {
     }
   }
 
+  /** ` · context 3,812 / 200,000 tokens (2%)`, or nothing before the first answered request. */
+  private contextNote(): string {
+    const { used, window } = this.context;
+    if (used === 0) return '';
+    const count = (n: number) => n.toLocaleString('en-US');
+    if (window === undefined) return ` · context ${count(used)} tokens`;
+    return ` · context ${count(used)} / ${count(window)} tokens (${Math.round((used / window) * 100)}%)`;
+  }
+
   private assistantMessage(event: LogEvent & { type: 'assistant.message' }): void {
+    // A recorded log has no live `context.usage`: its messages' usage says the same.
+    if (!event.data.interrupted) this.context.used = contextTokens(event.data.usage as Usage);
     const { text, interrupted } = event.data as { text: string; interrupted?: boolean };
     // Live runs already streamed the text; a replayed log has no deltas, so the text is printed here.
     if (!this.streamed.has(`${event.turn}.${event.step}`) && text !== '') this.print(text);

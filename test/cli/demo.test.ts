@@ -125,7 +125,7 @@ describe('agentchart demo', () => {
       '→ bash node --test --test-reporter=spec',
       '← bash ok (N lines)',
       '· step 5 (scripted)',
-      '■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25',
+      '■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25 · context 10 / 32,000 tokens (0%)',
       'End of replay: 1 turn(s), 5 step(s), 7 tool call(s).',
     ]);
     expect(replay.stdout).toContain(
@@ -146,7 +146,9 @@ describe('agentchart demo', () => {
     expect(out).toContain('  turn: preStep.choosing → stepping');
     expect(out).toContain('  step: requesting → executingTools');
     expect(out).toContain('  toolBatch: checking → running');
-    expect(out).toContain('■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25');
+    expect(out).toContain(
+      '■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25 · context 10 / 32,000 tokens (0%)',
+    );
     expect(out).toContain('The workspace was removed (--keep keeps it).');
     expect(
       out.filter((entry) => entry.startsWith('That was a SCRIPTED model (no LLM was called).')),
