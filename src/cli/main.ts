@@ -6,6 +6,7 @@ import { AgentchartError } from '../errors/agentchart-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
+import type { CompactFlags } from './commands/compact.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
 import type { JobFlags } from './commands/job.ts';
@@ -86,6 +87,18 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     .action(async (file: string, message: string | undefined, flags: AgentFlags) => {
       const { resumeCommand } = await import('./commands/resume.ts');
       setExitCode(await resumeCommand(file, message, flags, io));
+    });
+
+  agentOptions(
+    program
+      .command('compact')
+      .description('summarise the older part of a recorded session now (the raw events stay in the log)'),
+  )
+    .argument('<file>', 'the session log (.jsonl)')
+    .option('--instructions <text>', 'what the summary must keep, added to the summarising request')
+    .action(async (file: string, flags: CompactFlags) => {
+      const { compactCommand } = await import('./commands/compact.ts');
+      setExitCode(await compactCommand(file, flags, io));
     });
 
   agentOptions(

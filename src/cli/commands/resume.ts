@@ -1,20 +1,11 @@
-import { resolve } from 'node:path';
-import { type PermissionMode, permissionModes } from '../../permissions/modes.ts';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
-import { fileStore, sessionFileLocation } from '../../session/file-store.ts';
-import { assertSessionStarted } from '../../session/log-text.ts';
 import { pendingInbox } from '../../session/repair.ts';
-import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
-import {
-  type AgentFlags,
-  cliAgentSystem,
-  permissionModeOf,
-  providerFor,
-  workspaceOf,
-} from '../agent-system.ts';
+import { isEvent, type StopReason } from '../../session/types.ts';
+import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { openRecordedSession } from '../recorded-session.ts';
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
@@ -26,12 +17,8 @@ export async function resumeCommand(
   flags: AgentFlags,
   io: CliIo,
 ): Promise<number> {
-  const sessionFile = resolve(io.cwd, file);
-  const { dir, sessionId } = sessionFileLocation(sessionFile);
-  const store = fileStore(dir);
-  const { events, warnings } = await store.load(sessionId);
-  assertSessionStarted(events, 'delete the file to reuse the id', sessionFile);
-  for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+  const session = await openRecordedSession(file, flags, io);
+  const { sessionFile, sessionId, store, events, cwd, provider, description, mode } = session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   if (message === undefined && waiting.length === 0) {
     throw new CliError(
@@ -39,18 +26,6 @@ export async function resumeCommand(
       { exitCode: 2 },
     );
   }
-  const config = sessionConfig(events);
-  const cwd = await workspaceOf(
-    io,
-    flags.cwd ?? config.cwd,
-    flags.cwd === undefined ? 'recorded in the session; pass --cwd to use another' : '--cwd',
-  );
-  const chosen = providerFor(io, flags);
-  // Keep the recorded model when the same provider is chosen again and no --model says otherwise.
-  const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
-  const { provider, description } =
-    sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
-  const mode = permissionModeOf(flags, config.mode);
   const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
   try {
     const agent = await system.resumeAgent(sessionId);
@@ -76,25 +51,6 @@ export async function resumeCommand(
     closePrompt();
     await system.dispose();
   }
-}
-
-/** What `session.start` recorded about how the session ran. */
-function sessionConfig(events: readonly LogEvent[]): {
-  cwd?: string;
-  provider?: string;
-  model?: string;
-  mode?: PermissionMode;
-} {
-  const start = events[0];
-  if (!start || !isEvent(start, 'session.start')) return {};
-  const { cwd, provider, model, permissionMode } = start.data.config;
-  const mode = permissionModes.find((known) => known === permissionMode);
-  return {
-    ...(typeof cwd === 'string' ? { cwd } : {}),
-    ...(typeof provider === 'string' ? { provider } : {}),
-    ...(typeof model === 'string' ? { model } : {}),
-    ...(mode ? { mode } : {}),
-  };
 }
 
 /** The result of the last turn that ended after the first `from` events. */

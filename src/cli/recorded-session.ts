@@ -1,0 +1,78 @@
+// What `resume` and `compact` share: open a recorded session file and choose how to run it again (its
+// workspace, model and permission mode, from the flags first and the session's own record second).
+import { resolve } from 'node:path';
+import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import type { Provider } from '../providers/types.ts';
+import { fileStore, sessionFileLocation } from '../session/file-store.ts';
+import { assertSessionStarted } from '../session/log-text.ts';
+import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
+import { type AgentFlags, permissionModeOf, providerFor, workspaceOf } from './agent-system.ts';
+import { type CliIo, line } from './io.ts';
+
+export type RecordedSession = {
+  sessionFile: string;
+  sessionId: string;
+  store: SessionStore;
+  events: LogEvent[];
+  cwd: string;
+  provider: Provider;
+  /** The model, in words, for the line that says what runs. */
+  description: string;
+  mode: PermissionMode;
+};
+
+/**
+ * Loads `file` (warnings go to stderr), refuses an empty session, and picks the workspace, the model and
+ * the mode. The recorded model is kept when the same provider is chosen again and `--model` is not given.
+ */
+export async function openRecordedSession(
+  file: string,
+  flags: AgentFlags,
+  io: CliIo,
+): Promise<RecordedSession> {
+  const sessionFile = resolve(io.cwd, file);
+  const { dir, sessionId } = sessionFileLocation(sessionFile);
+  const store = fileStore(dir);
+  const { events, warnings } = await store.load(sessionId);
+  assertSessionStarted(events, 'delete the file to reuse the id', sessionFile);
+  for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+  const config = sessionConfig(events);
+  const cwd = await workspaceOf(
+    io,
+    flags.cwd ?? config.cwd,
+    flags.cwd === undefined ? 'recorded in the session; pass --cwd to use another' : '--cwd',
+  );
+  const chosen = providerFor(io, flags);
+  const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
+  const { provider, description } =
+    sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
+  return {
+    sessionFile,
+    sessionId,
+    store,
+    events,
+    cwd,
+    provider,
+    description,
+    mode: permissionModeOf(flags, config.mode),
+  };
+}
+
+/** What `session.start` recorded about how the session ran. */
+function sessionConfig(events: readonly LogEvent[]): {
+  cwd?: string;
+  provider?: string;
+  model?: string;
+  mode?: PermissionMode;
+} {
+  const start = events[0];
+  if (!start || !isEvent(start, 'session.start')) return {};
+  const { cwd, provider, model, permissionMode } = start.data.config;
+  const mode = permissionModes.find((known) => known === permissionMode);
+  return {
+    ...(typeof cwd === 'string' ? { cwd } : {}),
+    ...(typeof provider === 'string' ? { provider } : {}),
+    ...(typeof model === 'string' ? { model } : {}),
+    ...(mode ? { mode } : {}),
+  };
+}

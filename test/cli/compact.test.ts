@@ -1,0 +1,91 @@
+// `agentchart compact FILE` against a local OpenAI-compatible server: the real SDK, the real runtime, a
+// session file made by `run` and `resume`.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summaryPrefix } from '../../src/session/projection.ts';
+import type { LogEvent } from '../../src/session/types.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { runCli } from './cli-harness.ts';
+
+const readLog = async (file: string) =>
+  (await readFile(file, 'utf8'))
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LogEvent);
+
+describe('agentchart compact FILE', () => {
+  let server: OpenAIChatServer;
+  let workspace: string;
+  let env: Record<string, string>;
+  let file: string;
+
+  beforeEach(async () => {
+    server = await startOpenAIChatServer();
+    workspace = await mkdtemp(join(tmpdir(), 'agentchart-compact-'));
+    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
+    file = join(workspace, 'session.jsonl');
+    // Three turns, so the first one is older than the two kept word for word.
+    server.reply({ turn: { text: ['One.'] } });
+    expect((await runCli(['run', 'first', '--cwd', workspace, '--session', file], { env })).code).toBe(0);
+    for (const [message, answer] of [
+      ['second', 'Two.'],
+      ['third', 'Three.'],
+    ]) {
+      server.reply({ turn: { text: [answer!] } });
+      expect((await runCli(['resume', file, message!], { env })).code).toBe(0);
+    }
+  });
+  afterEach(async () => {
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+  });
+
+  it('summarises the older turns, logs a manual compaction, and the next request shows the summary', async () => {
+    const before = await readLog(file);
+    server.reply({ turn: { text: ['They said first; I said One.'] } });
+    const run = await runCli(['compact', file, '--instructions', 'Keep the numbers.'], { env });
+    expect(run.code).toBe(0);
+    const log = await readLog(file);
+    const compaction = log.find((event) => event.type === 'compaction')!;
+    expect(compaction.data).toMatchObject({ summary: 'They said first; I said One.', trigger: 'manual' });
+    const [from, to] = compaction.data.replaces as [number, number];
+    expect(run.stdout.split('\n')).toEqual([
+      expect.stringMatching(
+        /^agentchart: compacting session \(\d+ events\) with OpenAI-compatible gpt-4\.1 at /,
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^Compacted events ${from}–${to} \\(the context held \\d+ tokens\\) into a summary of 28 characters\\.$`,
+        ),
+      ),
+      '',
+    ]);
+    // The raw events stay: the log only grew.
+    expect(log.slice(0, before.length)).toEqual(before);
+    const summarising = server.requests.at(-1)!.body as { tools?: unknown; messages: { content: string }[] };
+    expect(summarising.tools).toBeUndefined();
+    expect(JSON.stringify(summarising.messages)).toContain('Keep the numbers.');
+
+    server.reply({ turn: { text: ['Four.'] } });
+    expect((await runCli(['resume', file, 'fourth'], { env })).code).toBe(0);
+    const next = server.requests.at(-1)!.body.messages as { role: string; content: string }[];
+    const user = next.filter((message) => message.role === 'user').map((message) => message.content);
+    expect(user).toEqual([`${summaryPrefix}They said first; I said One.`, 'second', 'third', 'fourth']);
+  });
+
+  it('prints the result as JSON with --json, and exits 1 when the model fails', async () => {
+    server.reply({ httpError: { status: 400, message: 'this model cannot summarise' } });
+    const run = await runCli(['compact', file, '--json'], { env });
+    expect(run.code).toBe(1);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(result).toMatchObject({
+      type: 'result',
+      sessionFile: file,
+      compacted: false,
+      reason: 'model_error',
+    });
+    expect((await readLog(file)).filter((event) => event.type === 'compaction')).toEqual([]);
+  });
+});
