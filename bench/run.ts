@@ -148,7 +148,7 @@ for (const row of rows) console.log(row);
 console.log(
   `\nheap per idle agent: ${(heap / 1024).toFixed(1)} KiB (1000 agents${(globalThis as { gc?: unknown }).gc ? ', after gc' : ', run with --expose-gc for a cleaner figure'})`,
 );
-console.log('\n| long session, compaction off | per step |');
+console.log('\n| long session (compaction off while it grows) | cost |');
 console.log('|---|---|');
 for (const row of await longSessionRows()) console.log(row);
 console.log(`\nnode ${process.version}, median of ${rounds} rounds (long-session rows: median of 3)`);
