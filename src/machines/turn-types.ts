@@ -75,10 +75,20 @@ export type TurnContext = Omit<
   reason: StopReason | undefined;
   error: ProviderErrorData | undefined;
   vetoReason: string | undefined;
-  compaction: CompactionPolicy;
-  contextUsage: ContextUsage;
-  compactionTried: boolean;
-  compactRequest: CompactRequest | undefined;
+  /**
+   * Everything about compaction, in one field: XState copies the context on every `assign`, and V8 keeps
+   * an object with about 18 or more properties as a slow dictionary, which made each copy ~20× dearer.
+   */
+  compacting: TurnCompaction;
+};
+
+export type TurnCompaction = {
+  policy: CompactionPolicy;
+  usage: ContextUsage;
+  /** A compaction ran (or found nothing) since the request `usage` describes. */
+  tried: boolean;
+  /** A compaction the host asked for, not served yet. */
+  request: CompactRequest | undefined;
   /** The compaction the step actor is running for this turn. */
   serving: CompactionOrder | undefined;
 };

@@ -89,24 +89,27 @@ export const turnMachine = setup({
           output.toolCalls > 0 && output.unknownTools === output.toolCalls
             ? context.consecutiveUnknown + 1
             : 0,
-        contextUsage: answered
-          ? { ...context.contextUsage, usedTokens: output.usedTokens! }
-          : context.contextUsage,
-        compactionTried: answered ? false : context.compactionTried || output.compaction !== undefined,
+        compacting: {
+          ...context.compacting,
+          usage: answered
+            ? { ...context.compacting.usage, usedTokens: output.usedTokens! }
+            : context.compacting.usage,
+          tried: answered ? false : context.compacting.tried || output.compaction !== undefined,
+        },
       };
     }),
     /** Starts the compaction a request or the threshold asks for; a host's request takes precedence. */
     beginCompaction: enqueueActions(({ context, enqueue }) => {
-      const request = context.compactRequest;
+      const { request } = context.compacting;
       const serving = request ? { trigger: 'manual' as const, ...request } : { trigger: 'auto' as const };
-      enqueue.assign({ serving, compactRequest: undefined });
+      enqueue.assign({ compacting: { ...context.compacting, serving, request: undefined } });
       enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, compaction: serving });
     }),
     /** A failed compaction fails the turn like a failed step; a host's request learns how it ended. */
     recordCompaction: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'step.done');
       const { output } = event;
-      if (context.serving?.trigger === 'manual') {
+      if (context.compacting.serving?.trigger === 'manual') {
         enqueue.sendTo(parentOf, {
           type: 'turn.compacted',
           result: compactResultOf(output),
@@ -116,18 +119,17 @@ export const turnMachine = setup({
       // A canceled or failed compaction did not happen: the next chance tries again.
       const ran = output.outcome === 'compacted' || output.outcome === 'nothing_to_compact';
       enqueue.assign({
-        serving: undefined,
+        compacting: { ...context.compacting, serving: undefined, tried: context.compacting.tried || ran },
         usage: addUsage(context.usage, output.usage),
-        compactionTried: context.compactionTried || ran,
         ...(failed ? { lastOutcome: 'model_error' as const, error: output.error } : {}),
       });
     }),
     /** A request the turn never served: a cancel ends it; otherwise the agent runs it after this turn. */
     settleUnserved: enqueueActions(({ context, enqueue }) => {
-      if (!context.compactRequest || !context.cancelCause) return;
+      if (!context.compacting.request || !context.cancelCause) return;
       const result = { compacted: false as const, reason: 'canceled' as const };
       enqueue.sendTo(parentOf, { type: 'turn.compacted', result } satisfies TurnCompactedEvent);
-      enqueue.assign({ compactRequest: undefined });
+      enqueue.assign({ compacting: { ...context.compacting, request: undefined } });
     }),
   },
   guards: {
@@ -136,12 +138,14 @@ export const turnMachine = setup({
     maxTokens: ({ context }) => context.lastOutcome === 'max_tokens',
     unknownToolLimit: ({ context }) => context.consecutiveUnknown >= context.limits.maxUnknownToolCalls,
     stepLimit: ({ context }) => stepDue(context) && context.stepCount >= context.limits.maxSteps,
-    compactRequested: ({ context }) => context.compactRequest !== undefined,
-    compactionDue: ({ context }) =>
-      stepDue(context) && compactionDue(context.contextUsage, context.compaction, context.compactionTried),
+    compactRequested: ({ context }) => context.compacting.request !== undefined,
+    compactionDue: ({ context }) => {
+      const { usage, policy, tried } = context.compacting;
+      return stepDue(context) && compactionDue(usage, policy, tried);
+    },
     anotherStep: ({ context }) => stepDue(context),
     hasPreStepHook: ({ context }) => context.hasPreStepHook,
-    notServingRequest: ({ context }) => context.serving?.trigger !== 'manual',
+    notServingRequest: ({ context }) => context.compacting.serving?.trigger !== 'manual',
   },
 }).createMachine({
   id: 'turn',
@@ -161,11 +165,13 @@ export const turnMachine = setup({
     reason: undefined,
     error: undefined,
     vetoReason: undefined,
-    compaction: input.compaction ?? noCompaction,
-    contextUsage: input.contextUsage ?? unknownContext,
-    compactionTried: input.compactionTried ?? false,
-    compactRequest: input.compactRequest,
-    serving: undefined,
+    compacting: {
+      policy: input.compaction ?? noCompaction,
+      usage: input.contextUsage ?? unknownContext,
+      tried: input.compactionTried ?? false,
+      request: input.compactRequest,
+      serving: undefined,
+    },
   }),
   on: {
     'inbox.nextStep': {
@@ -175,8 +181,11 @@ export const turnMachine = setup({
     'turn.compact': {
       guard: 'notServingRequest',
       actions: assign({
-        compactRequest: ({ context, event }) =>
-          context.compactRequest ?? (event.instructions ? { instructions: event.instructions } : {}),
+        compacting: ({ context, event }) => ({
+          ...context.compacting,
+          request:
+            context.compacting.request ?? (event.instructions ? { instructions: event.instructions } : {}),
+        }),
       }),
     },
   },
@@ -286,8 +295,8 @@ export const turnMachine = setup({
     reason: context.reason!,
     usage: context.usage,
     unclaimed: context.pending,
-    contextUsage: context.contextUsage,
-    compactionTried: context.compactionTried,
-    ...(context.compactRequest ? { compactRequest: context.compactRequest } : {}),
+    contextUsage: context.compacting.usage,
+    compactionTried: context.compacting.tried,
+    ...(context.compacting.request ? { compactRequest: context.compacting.request } : {}),
   }),
 });

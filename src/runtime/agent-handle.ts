@@ -5,6 +5,7 @@ import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
+import type { TurnContext } from '../machines/turn-types.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
@@ -216,8 +217,10 @@ export class Agent {
   private contextUsage(): ContextUsage {
     const agent = this.ref.getSnapshot();
     const turn = agent.children.turn as AnyActorRef | undefined;
-    const context = (turn?.getSnapshot().context ?? agent.context) as { contextUsage: ContextUsage };
-    return { ...context.contextUsage };
+    const running = turn?.getSnapshot().context as TurnContext | undefined;
+    return {
+      ...(running?.compacting.usage ?? (agent.context as { contextUsage: ContextUsage }).contextUsage),
+    };
   }
 
   /** Like a run's result, a compaction's is given once the log holds it durably. */

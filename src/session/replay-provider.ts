@@ -50,7 +50,9 @@ export function replay(
   const window = config.contextWindow;
   return scripted(recordedResponses(events), {
     model,
-    ...(typeof window === 'number' && Number.isInteger(window) && window > 0 ? { contextWindow: window } : {}),
+    ...(typeof window === 'number' && Number.isInteger(window) && window > 0
+      ? { contextWindow: window }
+      : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
 }

@@ -24,7 +24,17 @@ describe('agentchart command line', () => {
     const commands = lines(stdout)
       .map((entry) => /^ {2}(\w+) /.exec(entry)?.[1])
       .filter((name) => name !== undefined);
-    expect(commands).toEqual(['run', 'resume', 'compact', 'job', 'replay', 'demo', 'inspect', 'diagrams', 'help']);
+    expect(commands).toEqual([
+      'run',
+      'resume',
+      'compact',
+      'job',
+      'replay',
+      'demo',
+      'inspect',
+      'diagrams',
+      'help',
+    ]);
     expect(stdout).toContain('No key? `agentchart demo` runs a scripted model through the real runtime.');
   });
 

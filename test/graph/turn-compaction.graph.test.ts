@@ -52,7 +52,7 @@ const stepDone = (outcome: StepOutcome, usedTokens?: number): TurnEvent => ({
  * steps or more behind it (the latest is kept) and no compaction ran since the latest.
  */
 const planFinds = (snapshot: Snapshot) =>
-  snapshot.context.stepCount >= 2 && !snapshot.context.compactionTried;
+  snapshot.context.stepCount >= 2 && !snapshot.context.compacting.tried;
 
 /** The states the runtime rests in: a step or a summary waiting for the model, and `ending` (held flush). */
 function resting(snapshot: Snapshot): boolean {
@@ -93,10 +93,10 @@ function serializeState(snapshot: Snapshot): string {
     context.stepCount,
     context.cancelCause !== undefined,
     context.reason ?? null,
-    context.compactionTried,
-    context.compactRequest !== undefined,
-    context.serving?.trigger ?? null,
-    context.contextUsage.usedTokens >= 800,
+    context.compacting.tried,
+    context.compacting.request !== undefined,
+    context.compacting.serving?.trigger ?? null,
+    context.compacting.usage.usedTokens >= 800,
   ]);
 }
 
@@ -188,10 +188,10 @@ async function drive(driver: Driver, steps: Step[]): Promise<void> {
     expect(actual?.value, what).toEqual(settled.value);
     const context = actual?.context as Snapshot['context'];
     const expected = settled.context;
-    expect([context.stepCount, context.compactionTried, context.serving], what).toEqual([
+    expect([context.stepCount, context.compacting.tried, context.compacting.serving], what).toEqual([
       expected.stepCount,
-      expected.compactionTried,
-      expected.serving,
+      expected.compacting.tried,
+      expected.compacting.serving,
     ]);
     expectInboxKept(rig);
     expectResultsSoFar(rig);
@@ -219,7 +219,7 @@ describe('turn chart graph paths through compacting', () => {
       );
       const triggers = compacted.map((step) => {
         const index = steps.indexOf(step);
-        return (index > 0 ? steps[index - 1]!.state : undefined)?.context.serving?.trigger;
+        return (index > 0 ? steps[index - 1]!.state : undefined)?.context.compacting.serving?.trigger;
       });
       expect(
         turnOne.filter((event) => event.type === 'compaction').map((event) => event.data.trigger),

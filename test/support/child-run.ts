@@ -24,6 +24,8 @@ export type ChildRunOptions = {
   timeoutMs?: number;
   /** Written to the child's stdin, which is then closed. */
   stdin?: string;
+  /** Flags for node itself, before the script (e.g. `--allow-natives-syntax`). */
+  nodeArgs?: string[];
 };
 
 /**
@@ -35,7 +37,7 @@ export type ChildRunOptions = {
  */
 export function runScript(script: string, options: ChildRunOptions = {}): Promise<ChildRun> {
   const path = resolve(repoRoot, script);
-  return runNode(['--import', 'tsx', path, ...(options.args ?? [])], options);
+  return runNode([...(options.nodeArgs ?? []), '--import', 'tsx', path, ...(options.args ?? [])], options);
 }
 
 /** Runs the agentchart CLI from source as a person would (`agentchart <args>`). */
