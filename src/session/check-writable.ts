@@ -51,16 +51,13 @@ function jsonProblem(value: unknown, depth: number): string | undefined {
   }
   if (value === null) return undefined;
   if (depth >= maxDepth) return `data nests more than ${maxDepth} levels deep (or is circular)`;
-  const inside = (key: string, item: unknown) => {
-    if (item === undefined) return undefined;
-    const problem = jsonProblem(item, depth + 1);
-    return problem?.replace(/^at data/, `at data${key}`);
-  };
+  // Plain loops, no closure per object: this runs on every event the log writes.
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
-      if (value[index] === undefined) return `at data[${index}]: undefined would be written as null`;
-      const problem = inside(`[${index}]`, value[index]);
-      if (problem !== undefined) return problem;
+      const item: unknown = value[index];
+      if (item === undefined) return `at data[${index}]: undefined would be written as null`;
+      const problem = jsonProblem(item, depth + 1);
+      if (problem !== undefined) return within(`[${index}]`, problem);
     }
     return undefined;
   }
@@ -68,9 +65,17 @@ function jsonProblem(value: unknown, depth: number): string | undefined {
   if (prototype !== Object.prototype && prototype !== null) {
     return `at data: a ${prototype?.constructor?.name ?? 'class'} instance would lose its class in JSON`;
   }
-  for (const key of Object.keys(value)) {
-    const problem = inside(`.${key}`, (value as Record<string, unknown>)[key]);
-    if (problem !== undefined) return problem;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (item === undefined) continue;
+    const problem = jsonProblem(item, depth + 1);
+    if (problem !== undefined) return within(`.${key}`, problem);
   }
   return undefined;
+}
+
+/** A problem found inside a field, named from the field's parent: `at data.x` + `[2]: …`. */
+function within(key: string, problem: string): string {
+  return problem.replace(/^at data/, `at data${key}`);
 }
