@@ -141,7 +141,8 @@ function renderTurns() {
   if (!a) return;
   if (!a.turns.length) box.appendChild(el('div', 'note', 'No turn yet.'));
   for (const t of a.turns) {
-    const turn = add(el('div', 'turn'), el('b', '', 'turn ' + t.turn + ' '), el('span', 'pill ' + (t.reason || t.state), t.reason || t.state));
+    const turn = add(el('div', 'turn'), el('b', '', 'turn ' + t.turn + ' '), el('span', 'pill ' + (t.reason || t.state), t.reason || t.state),
+      t.compactions ? el('span', 'note', ' compacted' + (t.compactions > 1 ? ' ×' + t.compactions : '')) : null);
     for (const s of t.steps) {
       add(turn, add(el('div', ''), el('span', '', 'step ' + s.step + ' '), el('span', 'pill ' + s.state, s.state.replace('_', ' ')),
         s.attempts ? el('span', 'note', ' retry ' + s.attempts) : null));

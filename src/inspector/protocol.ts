@@ -25,6 +25,8 @@ export type TurnView = {
   state: 'running' | 'ended';
   reason?: StopReason;
   steps: StepView[];
+  /** Compactions logged in this turn (automatic, asked for, or after an overflow). */
+  compactions?: number;
 };
 
 /** One agent as the inspector shows it: lifecycle, live actor tree (live only) and recent turns. */
