@@ -41,6 +41,8 @@ export type AgentView = {
   /** The last few turns, newest last. */
   turns: TurnView[];
   logLength: number;
+  /** How full the context was at the last answered request (the window is unknown for old recordings). */
+  context?: { usedTokens: number; contextWindow?: number };
   /** The last log events, with long strings cut. */
   recent: LogEvent[];
 };

@@ -1,7 +1,7 @@
 // The inspector's turns view, derived from a log one event at a time.
 import { describe, expect, it } from 'vitest';
 import { TurnsView } from '../../src/inspector/log-view.ts';
-import { loadRecording } from '../../src/inspector/recorded-source.ts';
+import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
 
 describe('the turns view', () => {
   it('counts the compactions of each turn: automatic, asked for, and after an overflow', async () => {
@@ -16,5 +16,11 @@ describe('the turns view', () => {
       [3, 'completed', 0, 1],
       [4, 'completed', 1, 1],
     ]);
+  });
+
+  it('says how full the context was at the last request, against the window the recording used', async () => {
+    const { sessions } = await loadRecording('test/fixtures/replay/compactions.jsonl');
+    const [view] = new RecordedSource(sessions, 'r').agents().agents;
+    expect(view?.context).toEqual({ usedTokens: 120, contextWindow: 1_000 });
   });
 });
