@@ -126,6 +126,22 @@ export const scenarios: Scenario[] = [
   },
 ];
 
+// Retries that run out: the turn ends in model_error with the last attempt's error, and the session goes on.
+scenarios.push({
+  name: 'retries-exhausted',
+  options: { limits: { maxAttempts: 2 } },
+  script: [
+    { text: 'Looking it up.', toolCalls: [{ id: 'k1', name: 'lookup', input: { key: 'k' } }] },
+    { error: { kind: 'overloaded', message: 'busy' } },
+    { error: { kind: 'server', message: 'upstream 502' } },
+    { text: 'Back again: k has its value.' },
+  ],
+  async drive(agent, pump) {
+    await pump(agent.run('Look up k.').catch(() => undefined));
+    await pump(agent.run('Try again, please.'));
+  },
+});
+
 // Compactions of all three kinds: one when the window fills up, one asked for, one after an overflow.
 scenarios.push({
   name: 'compactions',
