@@ -30,6 +30,7 @@ export class TurnsView {
       turn: turn.turn,
       state: turn.state,
       ...(turn.reason !== undefined ? { reason: turn.reason } : {}),
+      ...(turn.compactions > 0 ? { compactions: turn.compactions } : {}),
       steps: turn.steps.map((step) => ({
         step: step.step,
         state: step.state,

@@ -48,6 +48,8 @@ export type TurnPosition = {
   reason?: StopReason;
   /** What the turn's answered requests cost so far (steps and compactions). */
   usage: Usage;
+  /** Compactions logged in this turn (automatic, asked for, or after an overflow). */
+  compactions: number;
   steps: StepPosition[];
 };
 
@@ -76,7 +78,13 @@ export class LogPosition {
     if (event.seq < this.length) return;
     this.length = event.seq + 1;
     if (isEvent(event, 'turn.start')) {
-      this.kept.push({ turn: event.turn ?? 0, state: 'running', usage: emptyUsage, steps: [] });
+      this.kept.push({
+        turn: event.turn ?? 0,
+        state: 'running',
+        usage: emptyUsage,
+        compactions: 0,
+        steps: [],
+      });
       if (this.kept.length > this.keepTurns) this.kept.shift();
       return;
     }
@@ -92,6 +100,7 @@ export class LogPosition {
       turn.steps.push({ step: event.step ?? 0, state: 'requesting', attempts: 0, calls: [] });
       return;
     }
+    if (isEvent(event, 'compaction')) turn.compactions++;
     if (isEvent(event, 'assistant.message') || isEvent(event, 'compaction')) {
       if (event.data.usage) turn.usage = addUsage(turn.usage, event.data.usage);
     }
