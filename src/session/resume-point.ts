@@ -45,8 +45,8 @@ export type WaitingPoint = {
   calls: ResumeCall[];
   /** The calls of this agent waiting for a decision. */
   questions: PendingQuestion[];
-  /** The calls whose subagent waits, with the subagent's session. */
-  children: { callId: string; sessionId: string }[];
+  /** The calls whose subagent waits, with the subagent's session and where it waits. */
+  children: { callId: string; sessionId: string; point: WaitingPoint }[];
 };
 
 /**
@@ -69,15 +69,19 @@ export function resumePoint(
   if (!turn) return { kind: 'idle' };
   const step = waitingStep(turn);
   if (!step?.answer) return { kind: 'repair' };
-  const childWaits = (call: CallPosition) =>
-    call.child !== undefined && children.get(call.child)?.kind === 'waiting';
+  const waitingChild = (call: CallPosition): WaitingPoint | undefined => {
+    const point = call.child === undefined ? undefined : children.get(call.child);
+    return point?.kind === 'waiting' ? point : undefined;
+  };
+  const childWaits = (call: CallPosition) => waitingChild(call) !== undefined;
   const calls = step.calls.map((call) => resumeCall(call, childWaits(call)));
   const questions = step.calls
     .filter((call) => call.state === 'awaiting_approval')
     .map(({ callId, name, input }) => ({ callId, name, input }));
-  const waitingChildren = step.calls
-    .filter(childWaits)
-    .map((call) => ({ callId: call.callId, sessionId: call.child! }));
+  const waitingChildren = step.calls.flatMap((call) => {
+    const point = waitingChild(call);
+    return point ? [{ callId: call.callId, sessionId: call.child!, point }] : [];
+  });
   if (questions.length === 0 && waitingChildren.length === 0) return { kind: 'repair' };
   return {
     kind: 'waiting',
@@ -160,4 +164,15 @@ export function pendingQuestions(events: readonly LogEvent[]): PendingQuestion[]
   return (step?.calls ?? [])
     .filter((call) => call.state === 'awaiting_approval')
     .map(({ callId, name, input }) => ({ callId, name, input }));
+}
+
+/** Every question a waiting point holds, its subagents' included, each with the session that asks it. */
+export function questionsOf(
+  point: WaitingPoint,
+  sessionId: string,
+): (PendingQuestion & { sessionId: string })[] {
+  return [
+    ...point.questions.map((question) => ({ ...question, sessionId })),
+    ...point.children.flatMap((child) => questionsOf(child.point, child.sessionId)),
+  ];
 }

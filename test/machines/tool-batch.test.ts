@@ -164,7 +164,12 @@ describe('toolBatchMachine (pure transitions)', () => {
     expect(batch.out).toEqual([]);
     batch.send(ok('c1'));
     // The question is logged, and asked only once the log holding it is durable.
-    expect(batch.out).toEqual(['stop call:c1', 'log tool.result c1 ok', 'log approval.asked c2', 'spawn flush']);
+    expect(batch.out).toEqual([
+      'stop call:c1',
+      'log tool.result c1 ok',
+      'log approval.asked c2',
+      'spawn flush',
+    ]);
     expect(batch.snapshot.value).toEqual({ awaitingApproval: 'persisting' });
     expect(batch.send({ type: 'log.flushed' })).toEqual(['stop flush', 'spawn approval:c2']);
     expect(batch.snapshot.value).toEqual({ awaitingApproval: 'asking' });
