@@ -30,6 +30,7 @@ import {
 } from './tool-batch-plan.ts';
 import type {
   BatchDoneEvent,
+  CallCheck,
   ToolBatchContext,
   ToolBatchEvent,
   ToolBatchInput,
@@ -46,6 +47,15 @@ export type {
   ToolBatchInput,
   ToolCheckCommand,
 } from './tool-batch-types.ts';
+
+/** What a check's answer changes: the decisions to log, the unknown-tool count and the checked calls. */
+function checkedBatch(context: ToolBatchContext, checks: CallCheck[], resumed: boolean) {
+  return {
+    entries: resumed ? resumedDecisionEntries(context, checks) : decisionEntries(context, checks),
+    unknownTools: unknownToolCount(checks),
+    calls: (resumed ? applyResumeChecks : applyChecks)(context.calls, checks),
+  };
+}
 
 /**
  * One batch of tool calls from one model response. Calls are checked, begun in model order (safe calls
@@ -85,6 +95,20 @@ export const toolBatchMachine = setup({
       assertEvent(event, 'tool.settled');
       enqueue.stopChild(`call:${event.callId}`);
       enqueue.assign({ calls: settleCall(context.calls, event.callId, event) });
+    }),
+    /** Logs the check's decisions and applies them to the calls. */
+    recordChecks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'batch.checked');
+      const { entries, ...update } = checkedBatch(context, event.checks, false);
+      for (const entry of entries) enqueue({ type: 'log', params: entry });
+      enqueue.assign(update);
+    }),
+    /** The same for a resumed batch: only decisions its log lacks are logged, and logged ones stand. */
+    recordResumeChecks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'batch.checked');
+      const { entries, ...update } = checkedBatch(context, event.checks, true);
+      for (const entry of entries) enqueue({ type: 'log', params: entry });
+      enqueue.assign(update);
     }),
     /** Begins every call the plan allows now: logs the question of one that needs approval, or starts the tool. */
     beginCalls: enqueueActions(({ context, enqueue }) => {
@@ -176,18 +200,7 @@ export const toolBatchMachine = setup({
       on: {
         'batch.checked': {
           target: 'running',
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              for (const entry of decisionEntries(context, event.checks))
-                enqueue({ type: 'log', params: entry });
-              enqueue.assign({
-                unknownTools: unknownToolCount(event.checks),
-                calls: applyChecks(context.calls, event.checks),
-              });
-            }),
-            'commitResults',
-            'beginCalls',
-          ],
+          actions: ['recordChecks', 'commitResults', 'beginCalls'],
         },
         // The check answers at once, so this only happens when a cancel was queued before the answer.
         'batch.cancel': 'cancelling',
@@ -199,19 +212,7 @@ export const toolBatchMachine = setup({
       on: {
         'batch.checked': {
           target: 'running',
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              for (const entry of resumedDecisionEntries(context, event.checks))
-                enqueue({ type: 'log', params: entry });
-              enqueue.assign({
-                unknownTools: unknownToolCount(event.checks),
-                calls: applyResumeChecks(context.calls, event.checks),
-              });
-            }),
-            'commitResults',
-            'rejoinCalls',
-            'beginCalls',
-          ],
+          actions: ['recordResumeChecks', 'commitResults', 'rejoinCalls', 'beginCalls'],
         },
         'batch.cancel': 'cancelling',
       },
