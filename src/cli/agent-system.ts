@@ -94,7 +94,12 @@ export type CliSystemOptions = {
  * the terminal when stdin is one. Without a terminal a call that would ask is denied; that is said once.
  * Contract: call `closePrompt()` when done, so the terminal's input is released.
  */
-export function cliAgentSystem(options: CliSystemOptions): { system: AgentSystem; closePrompt: () => void } {
+export function cliAgentSystem(options: CliSystemOptions): {
+  system: AgentSystem;
+  closePrompt: () => void;
+  /** Whether someone at the terminal answers approvals (otherwise they are denied). */
+  canAsk: boolean;
+} {
   const { io, mode } = options;
   const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass' && mode !== 'plan';
   const prompt = interactive ? promptApprover({ input: io.stdin, output: io.stderr }) : undefined;
@@ -114,5 +119,5 @@ export function cliAgentSystem(options: CliSystemOptions): { system: AgentSystem
     permissionMode: mode,
     ...(prompt ? { approve: prompt.approve } : {}),
   });
-  return { system, closePrompt: () => prompt?.close() };
+  return { system, closePrompt: () => prompt?.close(), canAsk: prompt !== undefined };
 }

@@ -27,7 +27,9 @@ const sources: DiagramSource[] = [
       '`setup.error`, or a dispose asked for during creation, leads to `rollingBack`, which undoes the ' +
       'completed stages in reverse, one `undo.done` at a time, and ends in `failed` (or in `disposed` when ' +
       'a dispose, not a failure, stopped the creation). `ready` moves ' +
-      'between `idle` and `running` (one turn actor alive) as waking input arrives and turns finish; ' +
+      'between `idle` and `running` (one turn actor alive) as waking input arrives and turns finish; an ' +
+      'agent resumed from a log whose turn was left waiting goes straight back to `running` with that turn ' +
+      '(`[resuming]`); ' +
       '`agent.compact` wakes an idle agent too (a turn that only compacts) or is passed to the running turn. ' +
       '`agent.dispose` from `ready` walks through `disposing`: cancel the turn if one runs, wait for it, ' +
       'flush the log, revoke, then `disposed`.',
@@ -44,7 +46,8 @@ const sources: DiagramSource[] = [
       'its guards in the order drawn and either loops back to `preStep`, goes through `compacting` first ' +
       '(the host asked with `agent.compact`, or the last request filled the window past the threshold: the ' +
       'step actor then runs a compaction instead of a step), or goes to `ending`, which logs `turn.end` and ' +
-      'waits for the log flush before the final `done`.',
+      'waits for the log flush before the final `done`. `turn.resume` takes a turn that a stopped process ' +
+      'left waiting from `created` straight back to `stepping`, its step resumed with it.',
   },
   {
     name: 'step',
@@ -60,7 +63,8 @@ const sources: DiagramSource[] = [
       'while tools run it is passed on to the batch, which settles every call before it reports done. ' +
       'A compaction is served by the same states: `step.begin` with a compaction goes straight to ' +
       '`requesting` (no `step.start`) and ends on `compaction.done` or `compaction.skipped`; a first ' +
-      '`context_overflow` of a step logs the attempt and requests a compaction, then the step again.',
+      '`context_overflow` of a step logs the attempt and requests a compaction, then the step again. ' +
+      '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch.',
   },
   {
     name: 'tool-batch',
@@ -70,9 +74,13 @@ const sources: DiagramSource[] = [
     about:
       'The tool calls of one step. `checking` logs every call and waits for `batch.checked` (arguments ' +
       'validated, permissions decided); `running` starts calls in model order, side by side where the ' +
-      'tools allow it, and handles `tool.settled`, `tool.approve` and `tool.deny` without leaving the ' +
-      'state. `batch.cancel` leads to `cancelling`, which starts nothing new and waits for running calls ' +
-      'to settle. Both reach the final `done` once every call has a committed result (`allCommitted`).',
+      'tools allow it, and commits each `tool.settled` in model order. A call that needs approval is a ' +
+      'barrier: `awaitingApproval` first makes the log durable (`persisting`, until `log.flushed`), then ' +
+      'asks (`asking`) and goes back to `running` on `tool.approve` or `tool.deny`. `batch.resume` ' +
+      'continues a batch a stopped process left waiting: `resuming` checks again the calls without a ' +
+      'result, and the same question is asked again. `batch.cancel` leads to `cancelling`, which starts ' +
+      'nothing new and waits for running calls to settle. Both reach `done` once every call has a ' +
+      'committed result (`allCommitted`).',
   },
 ];
 

@@ -4,6 +4,7 @@ import { lastContextUse } from '../session/context-tokens.ts';
 import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
+import { type ResumePoint, resumePoint, subagentsToLoad } from '../session/resume-point.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { compactLogEvent } from './compact.ts';
 import { parentOf, recordedState, TurnsView } from './log-view.ts';
@@ -73,7 +74,8 @@ export class RecordedSource implements InspectorSource {
     private readonly sessions: readonly RecordedSession[],
     private readonly title: string,
   ) {
-    this.views = sessions.map((session) => recordedView(session));
+    const points = resumePoints(sessions);
+    this.views = sessions.map((session) => recordedView(session, points.get(session.sessionId)!));
   }
 
   agents(): AgentsPayload {
@@ -94,14 +96,34 @@ export class RecordedSource implements InspectorSource {
   async close(): Promise<void> {}
 }
 
-function recordedView(session: RecordedSession): AgentView {
+/** Where each recorded session would continue, its subagents' sessions read from the recording too. */
+function resumePoints(sessions: readonly RecordedSession[]): Map<string, ResumePoint> {
+  const byId = new Map(sessions.map((session) => [session.sessionId, session.events]));
+  const points = new Map<string, ResumePoint>();
+  const pointOf = (sessionId: string, events: readonly LogEvent[], depth: number): ResumePoint => {
+    const known = points.get(sessionId);
+    if (known) return known;
+    const children = new Map<string, ResumePoint>();
+    for (const childId of depth < maxSessions ? subagentsToLoad(events) : []) {
+      const childEvents = byId.get(childId);
+      if (childEvents) children.set(childId, pointOf(childId, childEvents, depth + 1));
+    }
+    const point = resumePoint(events, children);
+    points.set(sessionId, point);
+    return point;
+  };
+  for (const session of sessions) pointOf(session.sessionId, session.events, 0);
+  return points;
+}
+
+function recordedView(session: RecordedSession, point: ResumePoint): AgentView {
   const turns = new TurnsView(Number.POSITIVE_INFINITY);
   for (const event of session.events) turns.apply(event);
   const parent = parentOf(session.events);
   return {
     id: session.sessionId,
     ...(parent !== undefined ? { parent } : {}),
-    state: recordedState(session.events),
+    state: recordedState(session.events, point),
     live: false,
     turns: turns.view(Number.POSITIVE_INFINITY),
     logLength: session.events.length,

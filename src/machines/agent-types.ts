@@ -2,9 +2,15 @@
 import type { CancelCause } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
-import type { InboxEvent, InboxItem } from './inbox.ts';
+import { type InboxEvent, type InboxItem, isNextStepItem } from './inbox.ts';
 import type { StepSettings } from './step-types.ts';
-import type { TurnCompactedEvent, TurnDoneEvent, TurnLimits } from './turn-types.ts';
+import type {
+  TurnCompactedEvent,
+  TurnDoneEvent,
+  TurnInput,
+  TurnLimits,
+  TurnResumeEvent,
+} from './turn-types.ts';
 
 /** The ordered stages of creating an agent. Each one that completes can be undone. */
 export const setupStages = ['session', 'tools', 'publish'] as const;
@@ -26,7 +32,12 @@ export type AgentInput = AgentKeyed & {
   contextUsage?: ContextUsage;
   /** A compaction followed that request. */
   compactionTried?: boolean;
+  /** A turn that a stopped process left waiting: the agent continues it as soon as it is ready. */
+  resume?: TurnResume;
 };
+
+/** Where a waiting turn continues (from `resumePoint`): its number and what `turn.resume` carries. */
+export type TurnResume = Omit<TurnResumeEvent, 'type'> & { turn: number };
 
 export type AgentEvent =
   | { type: 'setup.done'; stage: SetupStage; toolNames?: string[]; systemHash?: string }
@@ -44,7 +55,9 @@ export type AgentEvent =
 /** What the agent actor emits (`actor.on(…)`): how a compaction the host asked for ended. */
 export type AgentEmitted = { type: 'compaction.settled'; result: CompactResult };
 
-export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'compactionTried'> & {
+export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'compactionTried' | 'resume'> & {
+  /** The waiting turn to continue, until the agent is ready and has started it. */
+  resume: TurnResume | undefined;
   completedStages: SetupStage[];
   toolNames: string[];
   systemHash: string;
@@ -75,4 +88,22 @@ export function setupStageState(next: string) {
       ],
     },
   } as const;
+}
+
+/** A turn's input: the agent's settings and where the session stands, with the queued input it takes. */
+export function turnInput(context: AgentContext, turn: number, taken: readonly InboxItem[]): TurnInput {
+  const { compaction, contextUsage, compactionTried, compactRequest } = context;
+  return {
+    agentKey: context.agentKey,
+    turn,
+    followups: taken.filter((item) => !isNextStepItem(item)),
+    nextStep: taken.filter(isNextStepItem),
+    limits: context.limits,
+    hasPreStepHook: context.hasPreStepHook,
+    step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
+    compaction,
+    contextUsage,
+    compactionTried,
+    ...(compactRequest ? { compactRequest } : {}),
+  };
 }

@@ -9,11 +9,12 @@ import {
   type SetupStage,
   setupStageState,
   setupStages,
+  turnInput,
 } from './agent-types.ts';
 import { isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { turnMachine } from './turn.ts';
-import { noCompaction, type TurnInput, unknownContext } from './turn-types.ts';
+import { noCompaction, unknownContext } from './turn-types.ts';
 
 export type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } from './agent-types.ts';
 export { setupStages } from './agent-types.ts';
@@ -87,24 +88,19 @@ export const agentMachine = setup({
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
       const taken = hasWakingInput(context) ? context.inbox : [];
-      const { compaction, contextUsage, compactionTried, compactRequest } = context;
-      const input: TurnInput = {
-        agentKey: context.agentKey,
-        turn,
-        followups: taken.filter((item) => !isNextStepItem(item)),
-        nextStep: taken.filter(isNextStepItem),
-        limits: context.limits,
-        hasPreStepHook: context.hasPreStepHook,
-        step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
-        compaction,
-        contextUsage,
-        compactionTried,
-        ...(compactRequest ? { compactRequest } : {}),
-      };
-      enqueue.spawnChild('turn', { id: 'turn', input });
+      enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
       enqueue.sendTo('turn', { type: 'turn.begin' });
       const inbox = context.inbox.filter((item) => !taken.includes(item));
       enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, compactRequest: undefined });
+    }),
+    /** Continues the turn a stopped process left waiting; next-step input queued meanwhile is its own. */
+    resumeTurn: enqueueActions(({ context, enqueue }) => {
+      const { turn, ...resume } = context.resume!;
+      const taken = context.inbox.filter(isNextStepItem);
+      enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
+      enqueue.sendTo('turn', { type: 'turn.resume', ...resume });
+      const inbox = context.inbox.filter((item) => !taken.includes(item));
+      enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, resume: undefined });
     }),
     /** The turn is over: input it never claimed goes back to the front of the inbox. */
     endTurn: enqueueActions(({ context, event, enqueue }) => {
@@ -147,6 +143,7 @@ export const agentMachine = setup({
       context.completedStages.length === 0 && context.creationError !== undefined,
     hasWork: ({ context }) => hasWakingInput(context) || context.compactRequest !== undefined,
     turnAlive: ({ context }) => context.turnAlive,
+    resuming: ({ context }) => context.resume !== undefined,
   },
 }).createMachine({
   id: 'agent',
@@ -163,6 +160,7 @@ export const agentMachine = setup({
     contextUsage: input.contextUsage ?? unknownContext,
     compactionTried: input.compactionTried ?? false,
     compactRequest: undefined,
+    resume: input.resume,
   }),
   // How a compaction the host asked for ended, for the agent handle (`actor.on('compaction.settled')`).
   on: {
@@ -232,10 +230,13 @@ export const agentMachine = setup({
       },
       states: {
         idle: {
-          always: { guard: 'hasWork', target: 'running' },
+          always: [
+            { guard: 'resuming', target: 'running', actions: 'resumeTurn' },
+            { guard: 'hasWork', target: 'running', actions: 'startTurn' },
+          ],
         },
+        // The turn was started (`startTurn`) or continued (`resumeTurn`) by the transition that led here.
         running: {
-          entry: 'startTurn',
           on: {
             // Next-step input goes straight to the running turn, which claims it before its next step.
             'agent.steer': { actions: 'forwardToTurn' },

@@ -1,6 +1,7 @@
 // Pure helpers of the step chart: the log entries it writes, the state each step starts from, and the
 // report it gives its turn. Kept beside the chart so the chart file reads as states and transitions.
-import { emptyUsage } from '../providers/types.ts';
+import { addUsage, emptyUsage } from '../providers/types.ts';
+import { contextTokens } from '../session/context-tokens.ts';
 import type { LogEntry } from '../session/types.ts';
 import type {
   CompactionDoneEvent,
@@ -8,7 +9,9 @@ import type {
   StepContext,
   StepOutcome,
   StepOutput,
+  StepResumeEvent,
 } from './step-types.ts';
+import type { BatchBeginEvent } from './tool-batch-types.ts';
 
 const where = (context: StepContext) => ({ turn: context.turn, step: context.step });
 
@@ -30,6 +33,35 @@ export const freshStep = (step: number) => ({
   compaction: undefined,
   usedTokens: undefined,
 });
+
+/** What the step keeps of the model's answer. */
+export function responseRecord(context: StepContext, event: ModelDoneEvent) {
+  const { toolCalls, stopReason } = event;
+  return {
+    toolCalls,
+    stopReason,
+    usage: addUsage(context.usage, event.usage),
+    usedTokens: contextTokens(event.usage),
+  };
+}
+
+/** The batch of the answer's tool calls. */
+export function batchBegin(context: StepContext): BatchBeginEvent {
+  return { type: 'batch.begin', step: context.step, calls: context.toolCalls };
+}
+
+/** A resumed step: the answer the log holds, and no attempt left to make. */
+export function resumedStep(event: StepResumeEvent) {
+  const { toolCalls, usage, stopReason } = event.answer;
+  return {
+    ...freshStep(event.step),
+    toolCalls,
+    usage,
+    // An answer with tool calls is never an interrupted one.
+    stopReason: stopReason === 'interrupted' ? undefined : stopReason,
+    usedTokens: contextTokens(usage),
+  };
+}
 
 export function stepStartEntry(context: StepContext): LogEntry {
   const { model, toolNames, systemHash } = context;

@@ -2,6 +2,8 @@
 // turn exchange.
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type { StepAnswer } from '../session/log-position.ts';
+import type { ResumeCall } from '../session/resume-point.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionOrder, CompactionReport } from './compaction-types.ts';
 import type { RetryPolicy } from './retry-policy.ts';
@@ -46,6 +48,7 @@ export type CompactionDoneEvent = {
 export type StepEvent =
   /** Starts a step; with `compaction`, a step that only compacts the conversation (no `step.start`). */
   | { type: 'step.begin'; step: number; compaction?: CompactionOrder }
+  | StepResumeEvent
   | { type: 'model.delta'; text: string }
   | ModelDoneEvent
   | { type: 'model.error'; error: ProviderErrorData }
@@ -55,6 +58,12 @@ export type StepEvent =
   | { type: 'retry.due' }
   | { type: 'step.cancel' }
   | BatchDoneEvent;
+
+/**
+ * Continues a step that a stopped process left waiting on its tools (see `resumePoint`): the model's answer
+ * is in the log, so the step goes straight back to its tool batch with the calls as the log left them.
+ */
+export type StepResumeEvent = { type: 'step.resume'; step: number; answer: StepAnswer; calls: ResumeCall[] };
 
 /** How a step ended, as the turn needs to know it; a compaction step ends `compacted` or `nothing_to_compact`. */
 export type StepOutcome =

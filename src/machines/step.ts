@@ -1,6 +1,5 @@
 import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import { addUsage } from '../providers/types.ts';
-import { contextTokens } from '../session/context-tokens.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { cannotShrink } from './compaction-types.ts';
 import { logNothing } from './log-action.ts';
@@ -8,10 +7,13 @@ import { parentOf } from './parent.ts';
 import { defaultRetryPolicy, retryDelay } from './retry-policy.ts';
 import {
   attemptEntry,
+  batchBegin,
   compactionEntry,
   freshStep,
   interruptedEntry,
   responseEntry,
+  responseRecord,
+  resumedStep,
   stepEndEntry,
   stepOutput,
   stepStartEntry,
@@ -30,6 +32,7 @@ export type {
   StepInput,
   StepOutcome,
   StepOutput,
+  StepResumeEvent,
   StepSettings,
 } from './step-types.ts';
 
@@ -66,13 +69,7 @@ export const stepMachine = setup({
     }),
     recordResponse: assign(({ context, event }) => {
       assertEvent(event, 'model.done');
-      const { toolCalls, stopReason } = event;
-      return {
-        toolCalls,
-        stopReason,
-        usage: addUsage(context.usage, event.usage),
-        usedTokens: contextTokens(event.usage),
-      };
+      return responseRecord(context, event);
     }),
     logResponse: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'model.done');
@@ -100,6 +97,7 @@ export const stepMachine = setup({
       });
     }),
     resumeAfterCompaction: assign({ compacting: undefined, attempt: ({ context }) => context.attempt + 1 }),
+    beginBatch: sendTo('batch', ({ context }): BatchBeginEvent => batchBegin(context)),
     markCanceled: assign({ canceled: true }),
     logInterrupted: enqueueActions(({ context, enqueue }) =>
       enqueue({ type: 'log', params: interruptedEntry(context) }),
@@ -146,6 +144,14 @@ export const stepMachine = setup({
           { guard: 'beginsCompaction', target: 'requesting', actions: 'begin' },
           { target: 'preparing', actions: 'begin' },
         ],
+        // A step a stopped process left waiting on its tools: its answer is in the log, the batch goes on.
+        'step.resume': {
+          target: 'executingTools',
+          actions: [
+            assign(({ event }) => resumedStep(event)),
+            sendTo('batch', ({ event }) => ({ type: 'batch.resume', step: event.step, calls: event.calls })),
+          ],
+        },
       },
     },
     preparing: {
@@ -171,7 +177,7 @@ export const stepMachine = setup({
           {
             target: 'executingTools',
             guard: 'answerHasToolCalls',
-            actions: ['recordResponse', 'logResponse'],
+            actions: ['recordResponse', 'logResponse', 'beginBatch'],
           },
           { target: 'done', actions: ['recordResponse', 'logResponse'] },
         ],
@@ -257,14 +263,8 @@ export const stepMachine = setup({
         'step.cancel': { target: 'done', actions: ['markCanceled', assign({ error: undefined })] },
       },
     },
+    // The batch was begun (`model.done`) or resumed (`step.resume`) by the transition that led here.
     executingTools: {
-      entry: enqueueActions(({ context, enqueue }) =>
-        enqueue.sendTo('batch', {
-          type: 'batch.begin',
-          step: context.step,
-          calls: context.toolCalls,
-        } satisfies BatchBeginEvent),
-      ),
       on: {
         'batch.done': {
           target: 'done',

@@ -1,6 +1,7 @@
 // The tool batch's events, input, context and report: what the batch chart, its actors and its parent
 // step exchange.
 import type { ToolCallRequest } from '../providers/types.ts';
+import type { ResumeCall } from '../session/resume-point.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { BatchCall } from './tool-batch-plan.ts';
@@ -26,16 +27,25 @@ export type ToolBatchInput = AgentKeyed & { turn: number; maxParallel: number };
 /** Starts the batch of one step: the calls of one model response, in model order. */
 export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequest[] };
 
+/**
+ * Continues the batch of a step that a stopped process left waiting (see `resumePoint`): the calls as the
+ * log left them. Nothing is logged twice: results in the log stay committed, and decisions stand.
+ */
+export type BatchResumeEvent = { type: 'batch.resume'; step: number; calls: ResumeCall[] };
+
 /** What the batch asks of its check actor, which answers with `batch.checked`. */
 export type ToolCheckCommand = { type: 'check'; calls: ToolCallRequest[] };
 
 export type ToolBatchEvent =
   | BatchBeginEvent
+  | BatchResumeEvent
   | { type: 'batch.checked'; checks: CallCheck[] }
   | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
   | { type: 'tool.approve'; callId: string; remember?: 'session'; by?: 'host' | 'user' }
   | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
-  | { type: 'batch.cancel' };
+  | { type: 'batch.cancel' }
+  /** The log is durable up to here: the batch may ask for approval now. */
+  | { type: 'log.flushed' };
 
 export type ToolBatchContext = AgentKeyed & {
   turn: number;

@@ -1,19 +1,36 @@
 import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
-import type { LogEntry, LogEventData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import {
+  answerEntry,
+  batchOutput,
+  type CallInput,
+  callEntry,
+  checkCommand,
+  decisionEntries,
+  entryAt,
+  resultEntry,
+  resumedDecisionEntries,
+  toolCallInput,
+  unknownToolCount,
+} from './tool-batch-entries.ts';
+import {
   allCommitted,
   applyChecks,
+  applyResumeChecks,
   type BatchCall,
   callsToBegin,
   callsToCommit,
+  newCalls,
+  resumedCalls,
   settleCall,
   settleUnbegun,
+  withPhase,
 } from './tool-batch-plan.ts';
 import type {
   BatchDoneEvent,
+  CallCheck,
   ToolBatchContext,
   ToolBatchEvent,
   ToolBatchInput,
@@ -31,24 +48,14 @@ export type {
   ToolCheckCommand,
 } from './tool-batch-types.ts';
 
-type Meta = { turn: number; step: number };
-type CallInput = AgentKeyed & { callId: string; name: string; input: unknown };
-
-/** A log entry of this batch's step. */
-function entryAt<
-  Type extends 'tool.call' | 'tool.started' | 'tool.result' | 'approval.asked' | 'approval.decided',
->(context: Meta, type: Type, data: LogEventData[Type]): LogEntry {
-  return { type, turn: context.turn, step: context.step, data } as LogEntry;
+/** What a check's answer changes: the decisions to log, the unknown-tool count and the checked calls. */
+function checkedBatch(context: ToolBatchContext, checks: CallCheck[], resumed: boolean) {
+  return {
+    entries: resumed ? resumedDecisionEntries(context, checks) : decisionEntries(context, checks),
+    unknownTools: unknownToolCount(checks),
+    calls: (resumed ? applyResumeChecks : applyChecks)(context.calls, checks),
+  };
 }
-
-const toolCallInput = (context: ToolBatchContext, call: BatchCall): CallInput & Meta => ({
-  agentKey: context.agentKey,
-  callId: call.callId,
-  name: call.name,
-  input: call.input,
-  turn: context.turn,
-  step: context.step,
-});
 
 /**
  * One batch of tool calls from one model response. Calls are checked, begun in model order (safe calls
@@ -56,14 +63,19 @@ const toolCallInput = (context: ToolBatchContext, call: BatchCall): CallInput & 
  * they finish. A cancel begins nothing new, aborts what runs and gives every call that never began an
  * `aborted_before_start` result: every `tool.call` gets exactly one `tool.result` on every path.
  * The actor lives as long as its turn and waits in `idle` between batches; each call is its own child.
+ *
+ * Waiting for a person is durable: `awaitingApproval` flushes the log (`persisting`) before anyone is
+ * asked (`asking`), so a process that stops while it waits loses nothing, and `batch.resume` continues
+ * such a batch in a new process from what the log holds (`resuming`): the same question is asked again.
  */
 export const toolBatchMachine = setup({
   types: {} as { context: ToolBatchContext; events: ToolBatchEvent; input: ToolBatchInput },
   actors: {
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
     toolCheck: fromCallback<ToolCheckCommand, AgentKeyed>(() => {}),
-    toolCall: fromCallback<{ type: 'tool.abort' }, CallInput & Meta>(() => {}),
+    toolCall: fromCallback<{ type: 'tool.abort' }, CallInput & { turn: number; step: number }>(() => {}),
     approval: fromCallback<{ type: 'noop' }, CallInput>(() => {}),
+    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -71,16 +83,8 @@ export const toolBatchMachine = setup({
     commitResults: enqueueActions(({ context, enqueue }) => {
       const indexes = callsToCommit(context.calls);
       if (indexes.length === 0) return;
-      for (const index of indexes) {
-        const { callId, outcome, content, error } = context.calls[index]!;
-        const data = {
-          callId,
-          outcome: outcome!,
-          content: content ?? '',
-          ...(error !== undefined ? { error } : {}),
-        };
-        enqueue({ type: 'log', params: entryAt(context, 'tool.result', data) });
-      }
+      for (const index of indexes)
+        enqueue({ type: 'log', params: resultEntry(context, context.calls[index]!) });
       const committed = new Set(indexes);
       enqueue.assign({
         calls: context.calls.map((call, i) => (committed.has(i) ? { ...call, committed: true } : call)),
@@ -92,7 +96,21 @@ export const toolBatchMachine = setup({
       enqueue.stopChild(`call:${event.callId}`);
       enqueue.assign({ calls: settleCall(context.calls, event.callId, event) });
     }),
-    /** Begins every call the plan allows now: asks for approval or starts the tool. */
+    /** Logs the check's decisions and applies them to the calls. */
+    recordChecks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'batch.checked');
+      const { entries, ...update } = checkedBatch(context, event.checks, false);
+      for (const entry of entries) enqueue({ type: 'log', params: entry });
+      enqueue.assign(update);
+    }),
+    /** The same for a resumed batch: only decisions its log lacks are logged, and logged ones stand. */
+    recordResumeChecks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'batch.checked');
+      const { entries, ...update } = checkedBatch(context, event.checks, true);
+      for (const entry of entries) enqueue({ type: 'log', params: entry });
+      enqueue.assign(update);
+    }),
+    /** Begins every call the plan allows now: logs the question of one that needs approval, or starts the tool. */
     beginCalls: enqueueActions(({ context, enqueue }) => {
       const indexes = callsToBegin(context.calls, context.maxParallel);
       if (indexes.length === 0) return;
@@ -100,11 +118,8 @@ export const toolBatchMachine = setup({
       for (const index of indexes) {
         const call = context.calls[index]!;
         if (call.verdict === 'ask') {
+          // Asked in `awaitingApproval.asking`, once this entry is durable.
           enqueue({ type: 'log', params: entryAt(context, 'approval.asked', { callId: call.callId }) });
-          enqueue.spawnChild('approval', {
-            id: `approval:${call.callId}`,
-            input: { agentKey: context.agentKey, callId: call.callId, name: call.name, input: call.input },
-          });
           begun.set(index, 'awaitingApproval');
         } else {
           enqueue({ type: 'log', params: entryAt(context, 'tool.started', { callId: call.callId }) });
@@ -115,6 +130,22 @@ export const toolBatchMachine = setup({
       enqueue.assign({
         calls: context.calls.map((call, i) => ({ ...call, phase: begun.get(i) ?? call.phase })),
       });
+    }),
+    /** Runs again the calls whose subagent waits too (their `tool.started` is in the log already). */
+    rejoinCalls: enqueueActions(({ context, enqueue }) => {
+      for (const call of context.calls.filter((c) => c.rejoin && c.phase === 'running'))
+        enqueue.spawnChild('toolCall', { id: `call:${call.callId}`, input: toolCallInput(context, call) });
+    }),
+    askApprovals: enqueueActions(({ context, enqueue }) => {
+      for (const call of context.calls) {
+        if (call.phase !== 'awaitingApproval') continue;
+        const input = { ...toolCallInput(context, call), agentKey: context.agentKey };
+        enqueue.spawnChild('approval', { id: `approval:${call.callId}`, input });
+      }
+    }),
+    stopAsking: enqueueActions(({ context, enqueue }) => {
+      for (const call of context.calls)
+        if (call.phase === 'awaitingApproval') enqueue.stopChild(`approval:${call.callId}`);
     }),
   },
   guards: {
@@ -148,47 +179,41 @@ export const toolBatchMachine = setup({
           actions: assign(({ event }) => ({
             step: event.step,
             unknownTools: 0,
-            calls: event.calls.map((call) => ({
-              callId: call.id,
-              name: call.name,
-              input: call.input,
-              safe: false,
-              verdict: 'run' as const,
-              phase: 'pending' as const,
-              committed: false,
-            })),
+            calls: newCalls(event.calls),
+          })),
+        },
+        'batch.resume': {
+          target: 'resuming',
+          actions: assign(({ event }) => ({
+            step: event.step,
+            unknownTools: 0,
+            calls: resumedCalls(event.calls),
           })),
         },
       },
     },
     checking: {
       entry: enqueueActions(({ context, enqueue }) => {
-        for (const { callId, name, input } of context.calls) {
-          enqueue({ type: 'log', params: entryAt(context, 'tool.call', { callId, name, input }) });
-        }
-        const calls = context.calls.map((c) => ({ id: c.callId, name: c.name, input: c.input }));
-        enqueue.sendTo('check', { type: 'check', calls });
+        for (const call of context.calls) enqueue({ type: 'log', params: callEntry(context, call) });
+        enqueue.sendTo('check', checkCommand(context));
       }),
       on: {
         'batch.checked': {
           target: 'running',
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              for (const { callId, decision } of event.checks) {
-                if (!decision) continue;
-                const data = { callId, outcome: decision.outcome, by: decision.by, reason: decision.reason };
-                enqueue({ type: 'log', params: entryAt(context, 'approval.decided', data) });
-              }
-              enqueue.assign({
-                unknownTools: event.checks.filter((check) => check.unknownTool).length,
-                calls: applyChecks(context.calls, event.checks),
-              });
-            }),
-            'commitResults',
-            'beginCalls',
-          ],
+          actions: ['recordChecks', 'commitResults', 'beginCalls'],
         },
         // The check answers at once, so this only happens when a cancel was queued before the answer.
+        'batch.cancel': 'cancelling',
+      },
+    },
+    // A resumed batch: its calls are in the log already; the ones without a result are checked again.
+    resuming: {
+      entry: enqueueActions(({ context, enqueue }) => enqueue.sendTo('check', checkCommand(context))),
+      on: {
+        'batch.checked': {
+          target: 'running',
+          actions: ['recordResumeChecks', 'commitResults', 'rejoinCalls', 'beginCalls'],
+        },
         'batch.cancel': 'cancelling',
       },
     },
@@ -202,52 +227,43 @@ export const toolBatchMachine = setup({
         'batch.cancel': 'cancelling',
       },
     },
-    // A call that needs approval is a barrier: while it waits, nothing else in the batch runs.
+    // A call that needs approval is a barrier: nothing else runs while it waits. The question is durable
+    // before anyone is asked; an answer before the flush (to the live `approval.asked`) still counts.
     awaitingApproval: {
+      initial: 'persisting',
+      exit: 'stopAsking',
+      states: {
+        persisting: {
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
+          ),
+          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
+          on: { 'log.flushed': 'asking' },
+        },
+        asking: { entry: 'askApprovals' },
+      },
       on: {
         'tool.approve': {
           guard: 'isAwaitingApproval',
           target: 'running',
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              const call = context.calls.find((c) => c.callId === event.callId)!;
-              enqueue.stopChild(`approval:${call.callId}`);
-              const outcome = event.remember === 'session' ? 'allow_session' : 'allow';
-              const decided = { callId: call.callId, outcome, by: event.by ?? 'user' } as const;
-              enqueue({ type: 'log', params: entryAt(context, 'approval.decided', decided) });
-              enqueue({ type: 'log', params: entryAt(context, 'tool.started', { callId: call.callId }) });
-              enqueue.spawnChild('toolCall', {
-                id: `call:${call.callId}`,
-                input: toolCallInput(context, call),
-              });
-              enqueue.assign({
-                calls: context.calls.map((c) =>
-                  c.callId === call.callId ? { ...c, phase: 'running' as const } : c,
-                ),
-              });
-            }),
-          ],
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const call = context.calls.find((c) => c.callId === event.callId)!;
+            const input = toolCallInput(context, call);
+            enqueue({ type: 'log', params: answerEntry(context, event) });
+            enqueue({ type: 'log', params: entryAt(context, 'tool.started', { callId: call.callId }) });
+            enqueue.spawnChild('toolCall', { id: `call:${call.callId}`, input });
+            enqueue.assign({ calls: withPhase(context.calls, call.callId, 'running') });
+          }),
         },
         'tool.deny': {
           guard: 'isAwaitingApproval',
           target: 'running',
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
-              enqueue.stopChild(`approval:${event.callId}`);
               const reason = event.reason ?? 'the user denied this call';
-              const decided = {
-                callId: event.callId,
-                outcome: 'deny',
-                by: event.by ?? 'user',
-                reason,
-              } as const;
-              enqueue({ type: 'log', params: entryAt(context, 'approval.decided', decided) });
-              enqueue.assign({
-                calls: settleCall(context.calls, event.callId, {
-                  outcome: 'denied',
-                  content: `Permission denied: ${reason}`,
-                }),
-              });
+              enqueue({ type: 'log', params: answerEntry(context, event, reason) });
+              const denied = { outcome: 'denied' as const, content: `Permission denied: ${reason}` };
+              enqueue.assign({ calls: settleCall(context.calls, event.callId, denied) });
             }),
             'commitResults',
             'beginCalls',
@@ -259,11 +275,9 @@ export const toolBatchMachine = setup({
     cancelling: {
       entry: [
         enqueueActions(({ context, enqueue }) => {
-          for (const call of context.calls) {
-            if (call.phase === 'awaitingApproval') enqueue.stopChild(`approval:${call.callId}`);
-            // Running calls are told to abort and report back; their result is still committed.
+          // Running calls are told to abort and report back; their result is still committed.
+          for (const call of context.calls)
             if (call.phase === 'running') enqueue.sendTo(`call:${call.callId}`, { type: 'tool.abort' });
-          }
           enqueue.assign({ calls: settleUnbegun(context.calls) });
         }),
         'commitResults',
@@ -277,14 +291,7 @@ export const toolBatchMachine = setup({
     done: {
       entry: sendTo(
         parentOf,
-        ({ context }): BatchDoneEvent => ({
-          type: 'batch.done',
-          output: {
-            results: context.calls.filter((call) => call.committed).length,
-            unknownTools: context.unknownTools,
-            calls: context.calls.length,
-          },
-        }),
+        ({ context }): BatchDoneEvent => ({ type: 'batch.done', output: batchOutput(context) }),
       ),
       always: 'idle',
     },

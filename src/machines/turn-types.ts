@@ -1,6 +1,8 @@
 // The turn's input, events, context and report, and the pure helpers its chart uses to write the log.
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
+import type { StepAnswer } from '../session/log-position.ts';
+import type { ResumeCall } from '../session/resume-point.ts';
 import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
@@ -34,9 +36,24 @@ export type TurnInput = AgentKeyed & {
   compactRequest?: CompactRequest;
 };
 
+/**
+ * Continues a turn that a stopped process left waiting (see `resumePoint`): its step `step` had its answer
+ * and was running tools; `usage` is what the turn cost before that answer, `consecutiveUnknown` the steps
+ * before it that asked only for unknown tools.
+ */
+export type TurnResumeEvent = {
+  type: 'turn.resume';
+  step: number;
+  usage: Usage;
+  consecutiveUnknown: number;
+  answer: StepAnswer;
+  calls: ResumeCall[];
+};
+
 export type TurnEvent =
   | StepDoneEvent
   | { type: 'turn.begin' }
+  | TurnResumeEvent
   | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'turn.compact'; instructions?: string }

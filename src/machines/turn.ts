@@ -1,13 +1,13 @@
-import { assertEvent, assign, enqueueActions, fromCallback, setup } from 'xstate';
-import { addUsage, emptyUsage } from '../providers/types.ts';
+import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
-import { stepMachine } from './step.ts';
+import { type StepResumeEvent, stepMachine } from './step.ts';
+import { stepRecord, turnContext, turnOutput } from './turn-records.ts';
 import {
   claimEntries,
-  noCompaction,
   stepDue,
   type TurnCompactedEvent,
   type TurnContext,
@@ -15,7 +15,6 @@ import {
   type TurnInput,
   type TurnOutput,
   turnEndEntry,
-  unknownContext,
 } from './turn-types.ts';
 
 export type {
@@ -26,6 +25,7 @@ export type {
   TurnInput,
   TurnLimits,
   TurnOutput,
+  TurnResumeEvent,
 } from './turn-types.ts';
 
 /**
@@ -71,6 +71,17 @@ export const turnMachine = setup({
       enqueue.assign({ cancelCause: context.cancelCause ?? event.cause });
       enqueue.sendTo('step', { type: 'step.cancel' });
     }),
+    // One step actor serves every step of the turn; `step.begin` starts each one.
+    spawnStep: enqueueActions(({ context, enqueue }) =>
+      enqueue.spawnChild('step', {
+        id: 'step',
+        input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
+      }),
+    ),
+    beginStep: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ stepCount: context.stepCount + 1 });
+      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1 });
+    }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
         enqueue({ type: 'log', params: entry });
@@ -78,25 +89,7 @@ export const turnMachine = setup({
     }),
     recordStep: assign(({ context, event }) => {
       assertEvent(event, 'step.done');
-      const { output } = event;
-      const answered = output.usedTokens !== undefined;
-      return {
-        lastOutcome: output.outcome,
-        usage: addUsage(context.usage, output.usage),
-        error: output.error,
-        // A step counts towards the limit only when every call it made named an unknown tool.
-        consecutiveUnknown:
-          output.toolCalls > 0 && output.unknownTools === output.toolCalls
-            ? context.consecutiveUnknown + 1
-            : 0,
-        compacting: {
-          ...context.compacting,
-          usage: answered
-            ? { ...context.compacting.usage, usedTokens: output.usedTokens! }
-            : context.compacting.usage,
-          tried: answered ? false : context.compacting.tried || output.compaction !== undefined,
-        },
-      };
+      return stepRecord(context, event.output);
     }),
     /** Starts the compaction a request or the threshold asks for; a host's request takes precedence. */
     beginCompaction: enqueueActions(({ context, enqueue }) => {
@@ -149,30 +142,7 @@ export const turnMachine = setup({
   },
 }).createMachine({
   id: 'turn',
-  context: ({ input }) => ({
-    agentKey: input.agentKey,
-    turn: input.turn,
-    followups: input.followups,
-    limits: input.limits,
-    hasPreStepHook: input.hasPreStepHook,
-    step: input.step,
-    stepCount: 0,
-    pending: input.nextStep,
-    usage: emptyUsage,
-    consecutiveUnknown: 0,
-    lastOutcome: undefined,
-    cancelCause: undefined,
-    reason: undefined,
-    error: undefined,
-    vetoReason: undefined,
-    compacting: {
-      policy: input.compaction ?? noCompaction,
-      usage: input.contextUsage ?? unknownContext,
-      tried: input.compactionTried ?? false,
-      request: input.compactRequest,
-      serving: undefined,
-    },
-  }),
+  context: ({ input }) => turnContext(input),
   on: {
     'inbox.nextStep': {
       actions: assign({ pending: ({ context, event }) => [...context.pending, ...event.items] }),
@@ -196,6 +166,21 @@ export const turnMachine = setup({
     created: {
       on: {
         'turn.begin': 'starting',
+        // A turn a stopped process left waiting: back to the step that waits, nothing logged twice.
+        'turn.resume': {
+          target: 'stepping',
+          actions: [
+            'spawnStep',
+            assign(({ event }) => {
+              const { step, usage, consecutiveUnknown } = event;
+              return { stepCount: step, usage, consecutiveUnknown };
+            }),
+            sendTo('step', ({ event }): StepResumeEvent => {
+              const { step, answer, calls } = event;
+              return { type: 'step.resume', step, answer, calls };
+            }),
+          ],
+        },
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
@@ -203,13 +188,7 @@ export const turnMachine = setup({
       entry: [
         { type: 'log', params: ({ context }) => ({ type: 'turn.start', turn: context.turn, data: {} }) },
         'claimFollowups',
-        // One step actor serves every step of the turn; `step.begin` starts each one.
-        enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('step', {
-            id: 'step',
-            input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
-          }),
-        ),
+        'spawnStep',
       ],
       always: 'deciding',
     },
@@ -224,7 +203,12 @@ export const turnMachine = setup({
       entry: 'claimPending',
       initial: 'choosing',
       states: {
-        choosing: { always: [{ guard: 'hasPreStepHook', target: 'hook' }, { target: '#turn.stepping' }] },
+        choosing: {
+          always: [
+            { guard: 'hasPreStepHook', target: 'hook' },
+            { target: '#turn.stepping', actions: 'beginStep' },
+          ],
+        },
         hook: {
           entry: enqueueActions(({ context, enqueue }) =>
             enqueue.spawnChild('preStepHook', {
@@ -234,7 +218,7 @@ export const turnMachine = setup({
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
           on: {
-            'hook.allow': '#turn.stepping',
+            'hook.allow': { target: '#turn.stepping', actions: 'beginStep' },
             'hook.veto': {
               target: '#turn.ending',
               actions: assign({ vetoReason: ({ event }) => event.reason, reason: 'blocked' as const }),
@@ -244,13 +228,8 @@ export const turnMachine = setup({
         },
       },
     },
+    // The step was begun (`beginStep`) or resumed (`turn.resume`) by the transition that led here.
     stepping: {
-      entry: [
-        assign({ stepCount: ({ context }) => context.stepCount + 1 }),
-        enqueueActions(({ context, enqueue }) =>
-          enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount }),
-        ),
-      ],
       on: {
         'step.done': { target: 'deciding', actions: 'recordStep' },
         'turn.cancel': { actions: 'cancelStep' },
@@ -290,13 +269,5 @@ export const turnMachine = setup({
       entry: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
     },
   },
-  output: ({ context }) => ({
-    turn: context.turn,
-    reason: context.reason!,
-    usage: context.usage,
-    unclaimed: context.pending,
-    contextUsage: context.compacting.usage,
-    compactionTried: context.compacting.tried,
-    ...(context.compacting.request ? { compactRequest: context.compacting.request } : {}),
-  }),
+  output: ({ context }) => turnOutput(context),
 });

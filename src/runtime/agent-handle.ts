@@ -6,9 +6,10 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
-import { emptyUsage, type Usage } from '../providers/types.ts';
+import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import { type CancelCause, isEvent, type LogEvent, type StopReason } from '../session/types.ts';
+import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
+import { type ActorSnapshot, describeActor, type RunResult, stateName, turnResult } from './agent-view.ts';
 import {
   approveSchema,
   cancelSchema,
@@ -16,13 +17,11 @@ import {
   denySchema,
   eventsSchema,
   messageSchema,
+  turnSchema,
 } from './call-schemas.ts';
 import type { LiveBus } from './live-bus.ts';
 
-export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
-
-/** The state of one actor and its children, as `agent.snapshot()` reports it. */
-export type ActorSnapshot = { id: string; value: unknown; status: string; children: ActorSnapshot[] };
+export type { ActorSnapshot, RunResult } from './agent-view.ts';
 
 /**
  * `agent.snapshot()`: the agent's actor tree, and how full its context is — the input and cache tokens
@@ -136,6 +135,36 @@ export class Agent {
     });
   }
 
+  /**
+   * Resolves with the result of turn `turn` once it has ended and its log is flushed, at once when the log
+   * already holds its end; rejects when the agent is disposed first. After `resumeAgent` continued a turn
+   * that was waiting (`pendingApprovals()` lists its questions), this is how a host learns how it ended.
+   */
+  whenTurnEnds(turn: number): Promise<RunResult> {
+    const parsed = parseHostValue('agent.whenTurnEnds', turnSchema, { turn }).turn;
+    const end = this.sessionLog.events.findLast(
+      (event) => isEvent(event, 'turn.end') && event.turn === parsed,
+    );
+    if (end && isEvent(end, 'turn.end')) {
+      const result = turnResult(this.sessionLog.events, end);
+      return this.sessionLog.flush().then(() => result);
+    }
+    return new Promise((resolve, reject) => {
+      if (this.disposing)
+        reject(new AgentStateError(`agent ${this.id} was disposed before turn ${parsed} ended`));
+      // A key no inbox id can take (ids have no `#`), one per call.
+      else this.waiters.set(`#turn:${parsed}:${this.waiters.size}`, { resolve, reject, turn: parsed });
+    });
+  }
+
+  /**
+   * The calls waiting for a person's decision now, from the log: what `agent.approve()` / `agent.deny()`
+   * answer. A resumed agent that was waiting asks the same questions again.
+   */
+  pendingApprovals(): PendingQuestion[] {
+    return pendingQuestions(this.sessionLog.events);
+  }
+
   /** Resolves when no turn is running and none is about to start (or the agent is gone). */
   async whenIdle(): Promise<void> {
     await waitFor(
@@ -178,7 +207,7 @@ export class Agent {
 
   /** The state of every machine of this agent right now, and how full its context is. */
   snapshot(): AgentSnapshot {
-    return { ...describe(this.ref, 'agent'), contextUsage: this.contextUsage() };
+    return { ...describeActor(this.ref, 'agent'), contextUsage: this.contextUsage() };
   }
 
   /** The session's events so far. */
@@ -246,7 +275,7 @@ export class Agent {
         if (waiter) waiter.turn = event.turn;
       }
     } else if (isEvent(event, 'turn.end')) {
-      const result = this.resultOf(event);
+      const result = turnResult(this.sessionLog.events, event);
       const flushed = this.sessionLog.flush();
       for (const [id, waiter] of this.waiters) {
         if (waiter.turn !== event.turn) continue;
@@ -255,33 +284,4 @@ export class Agent {
       }
     }
   }
-
-  private resultOf(end: LogEvent & { type: 'turn.end' }): RunResult {
-    const events = this.sessionLog.events;
-    let text = '';
-    for (let i = events.length - 1; i >= 0; i--) {
-      const event = events[i]!;
-      if (event.turn !== end.turn) break;
-      if (isEvent(event, 'assistant.message')) {
-        text = event.data.text;
-        break;
-      }
-    }
-    const data = end.data as { reason: StopReason; usage?: Usage };
-    return { reason: data.reason, text, usage: data.usage ?? emptyUsage, turn: end.turn ?? 0 };
-  }
-}
-
-function stateName(value: unknown): string {
-  if (typeof value === 'string') return value;
-  const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? ['?', undefined];
-  return child === undefined ? key : `${key}.${stateName(child)}`;
-}
-
-function describe(ref: AnyActorRef, id: string): ActorSnapshot {
-  const snapshot = ref.getSnapshot();
-  const children = Object.entries((snapshot.children ?? {}) as Record<string, AnyActorRef>).map(
-    ([childId, child]) => describe(child, childId),
-  );
-  return { id, value: snapshot.value ?? null, status: snapshot.status, children };
 }

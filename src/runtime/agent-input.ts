@@ -46,5 +46,14 @@ export function agentInput(options: {
     // A resumed session knows its context from the last answered request in its log.
     contextUsage: { usedTokens, contextWindow: options.contextWindow },
     compactionTried: compactedSince,
+    ...resumeOf(origin),
   };
+}
+
+/** A resumed session's turn that was left waiting, for the agent to continue. */
+function resumeOf(origin: AgentOrigin): Pick<AgentInput, 'resume'> {
+  const point = origin.kind === 'resume' ? origin.point : undefined;
+  if (point?.kind !== 'waiting') return {};
+  const { turn, step, usage, consecutiveUnknown, answer, calls } = point;
+  return { resume: { turn, step, usage, consecutiveUnknown, answer, calls } };
 }

@@ -179,6 +179,7 @@ export class AgentLogic {
         toolCheck: createToolCheckActor((key) => ports(key).toolCheck),
         toolCall: createToolCallActor((key) => ports(key).toolCall),
         approval: createApprovalActor((key) => ports(key).approval),
+        logFlush: flush,
       },
     });
     const step = stepMachine.provide({

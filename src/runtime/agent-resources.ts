@@ -6,10 +6,12 @@ import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
-import type { Provider, ToolSpec } from '../providers/types.ts';
+import { contextWindowOf, type Provider, type ToolSpec } from '../providers/types.ts';
+import type { ResumePoint } from '../session/resume-point.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
+import { defaultInstructions, type Limits } from './options.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -19,7 +21,14 @@ export type AgentOrigin =
    * `events` are the loaded log; `repaired` what repair appends to close it; `lock` the session's lock,
    * taken before the log was read, which the agent then owns.
    */
-  | { kind: 'resume'; events: LogEvent[]; repaired: LogEvent[]; lock?: SessionLock | undefined }
+  | {
+      kind: 'resume';
+      events: LogEvent[];
+      repaired: LogEvent[];
+      lock?: SessionLock | undefined;
+      /** Where it continues: a turn left waiting is continued, not repaired. */
+      point?: ResumePoint;
+    }
   /** `seed` is the new session's first events (a new session.start and the copied prefix). */
   | { kind: 'fork'; seed: LogEvent[] };
 
@@ -35,6 +44,44 @@ export type AgentPlan = {
   config: Record<string, unknown>;
   parent?: string;
 };
+
+/**
+ * What an agent is made of: its origin, model, tools (as the runtime runs them), workspace and permissions,
+ * and what `session.start` records about how it runs (the tools stage adds the system prompt and tools).
+ */
+export function agentPlan(parts: {
+  agentId: string;
+  origin: AgentOrigin;
+  provider: Provider;
+  tools: AnyTool[];
+  cwd: string;
+  permissions: { mode: PermissionMode };
+  limits: Limits;
+  projectInstructions: boolean;
+  options: { instructions?: string; child?: { parent: string } };
+}): AgentPlan {
+  const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
+  return {
+    agentId,
+    origin,
+    provider,
+    tools,
+    instructions: options.instructions ?? defaultInstructions,
+    cwd,
+    permissionMode: permissions.mode,
+    projectInstructions: parts.projectInstructions,
+    config: {
+      provider: provider.name,
+      model: provider.model,
+      // The window accounting and automatic compaction used: a replay reports the same one.
+      contextWindow: contextWindowOf(provider),
+      cwd,
+      permissionMode: permissions.mode,
+      limits,
+    },
+    ...(options.child ? { parent: options.child.parent } : {}),
+  };
+}
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;
@@ -60,6 +107,8 @@ export class AgentResources {
       clock: Clock;
       registry: AgentRegistry;
       gate: AgentPermissionGate;
+      /** Joins (and leaves) the system's tree of agents when the agent is published (and unpublished). */
+      members?: { join: () => void; leave: () => void };
     },
   ) {}
 
@@ -104,6 +153,7 @@ export class AgentResources {
       case 'publish':
         if (this.env.registry.has(this.plan.agentId)) throw liveInThisSystem(this.plan.agentId);
         this.env.registry.set(this.plan.agentId, this);
+        this.env.members?.join();
         this.published = true;
         return {};
     }
@@ -122,7 +172,10 @@ export class AgentResources {
         this.specs = [];
         return;
       case 'publish':
-        if (this.published) this.env.registry.delete(this.plan.agentId);
+        if (this.published) {
+          this.env.registry.delete(this.plan.agentId);
+          this.env.members?.leave();
+        }
         this.published = false;
         return;
     }

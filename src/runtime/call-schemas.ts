@@ -86,6 +86,9 @@ export const approveSchema = z.strictObject({
     .optional(),
 });
 
+/** `agent.whenTurnEnds(turn)`. */
+export const turnSchema = z.strictObject({ turn: positiveInteger });
+
 /** `agent.deny(callId, reason)`. */
 export const denySchema = z.strictObject({
   callId: nonEmptyString,

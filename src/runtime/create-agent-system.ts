@@ -6,27 +6,21 @@ import { ConfigError } from '../errors/config-error.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
-import { repair } from '../session/repair.ts';
 import type { SessionStore } from '../session/types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
-import { type AgentOrigin, type AgentRegistry, AgentResources } from './agent-resources.ts';
+import { type AgentOrigin, type AgentRegistry, AgentResources, agentPlan } from './agent-resources.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { hostMachine } from './host.ts';
 import { LiveBus } from './live-bus.ts';
-import {
-  type AgentSystemOptions,
-  type CreateAgentOptions,
-  defaultInstructions,
-  type Limits,
-} from './options.ts';
+import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
 import { SavedOutputFolders } from './saved-outputs.ts';
-import { loadSession } from './stored-session.ts';
+import { loadSession, takeStoredSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec } from './subagents.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
@@ -78,6 +72,7 @@ export class AgentSystem {
       limits: this.limits,
       subagents: config.subagents,
       launchChild: (id, childOptions, child) => this.launch(id, { kind: 'new' }, { ...childOptions, child }),
+      resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
     });
     this.host.start();
   }
@@ -92,25 +87,16 @@ export class AgentSystem {
     return this.launch(parsed.id ?? this.config.nextId('createAgent'), { kind: 'new' }, parsed);
   }
 
-  /** Loads a session, repairs what a crash left open, and continues it with a live agent. */
+  /**
+   * Loads a session and continues it with a live agent. A turn left waiting for the outside world (a call
+   * waiting for approval, or a subagent that waits) is continued where it waited: the same questions are
+   * asked again. Anything else a crash left open is repaired: calls without a result get `not_started` or
+   * `unknown`, and the open turn ends `interrupted`.
+   */
   async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
-    if (this.registry.has(sessionId))
-      throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
-    // Take the session before reading it: a load truncates a torn last line, which must never happen to
-    // a log that another process is still writing.
-    const lock = await this.store.lock?.(sessionId);
-    try {
-      const events = await loadSession(this.store, sessionId, 'resume');
-      const { appended } = repair(events, this.clock);
-      return await this.launch(sessionId, { kind: 'resume', events, repaired: appended, lock }, options);
-    } catch (error) {
-      // The agent's session stage owns the lock once it ran (its rollback releases it); releasing twice
-      // is harmless, and this covers failures before that stage.
-      await lock?.release();
-      throw error;
-    }
+    return this.resumeSession(sessionId, options);
   }
 
   /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */
@@ -172,7 +158,7 @@ export class AgentSystem {
   /** What the agent's actors work with; dispose revokes children first, then the agent itself. */
   private depsFor(
     agentId: string,
-    parts: { resources: AgentResources; gate: AgentPermissionGate; bus: LiveBus; child: boolean },
+    parts: { resources: AgentResources; gate: AgentPermissionGate; bus: LiveBus },
   ): AgentLogicDeps {
     const { resources } = parts;
     return {
@@ -180,8 +166,8 @@ export class AgentSystem {
       gate: parts.gate,
       clock: this.clock,
       publish: parts.bus.publish,
-      // Children cannot ask anybody: their ask means deny.
-      approve: parts.child ? undefined : this.config.approve,
+      // Children ask the host their parent asks (their permissions say whether anyone can answer).
+      approve: this.config.approve,
       preStep: this.config.preStep,
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
       compaction: this.config.compaction,
@@ -212,6 +198,21 @@ export class AgentSystem {
     return agent;
   }
 
+  /** Takes a stored session and launches an agent where it continues (see `takeStoredSession`). */
+  private async resumeSession(sessionId: string, options: LaunchOptions): Promise<Agent> {
+    if (this.registry.has(sessionId))
+      throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
+    const origin = await takeStoredSession(this.store, this.clock, sessionId);
+    try {
+      return await this.launch(sessionId, origin, options);
+    } catch (error) {
+      // The agent's session stage owns the lock once it ran (its rollback releases it); releasing twice
+      // is harmless, and this covers failures before that stage.
+      await origin.lock?.release();
+      throw error;
+    }
+  }
+
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
     const { config } = this;
@@ -223,33 +224,39 @@ export class AgentSystem {
     const bus = new LiveBus();
     const gate = new AgentPermissionGate({ ...permissions, cwd });
     const resources = new AgentResources(
-      {
+      agentPlan({
         agentId,
         origin,
         provider,
         tools: tools.map((tool) => this.tree.wrap(tool)),
-        instructions: options.instructions ?? defaultInstructions,
         cwd,
-        permissionMode: permissions.mode,
+        permissions,
+        limits,
+        options,
         projectInstructions: config.projectInstructions,
-        // What session.start records; the system prompt and tool specs are added by the tools stage.
-        config: {
-          provider: provider.name,
-          model: provider.model,
-          // The window accounting and automatic compaction used: a replay reports the same one.
-          contextWindow: contextWindowOf(provider),
-          cwd,
-          permissionMode: permissions.mode,
-          limits,
+      }),
+      {
+        store: this.store,
+        clock: this.clock,
+        registry: this.registry,
+        gate,
+        // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
+        members: {
+          join: () => {
+            const toolNames = [...resources.tools.keys()];
+            const member = { depth: options.child?.depth ?? 0, tools, toolNames, provider, permissions };
+            const rejoins =
+              origin.kind === 'resume' && origin.point?.kind === 'waiting' ? origin.point.children : [];
+            this.tree.add(agentId, { ...member, log: resources.requireLog() }, rejoins);
+          },
+          leave: () => this.tree.remove(agentId),
         },
-        ...(options.child ? { parent: options.child.parent } : {}),
       },
-      { store: this.store, clock: this.clock, registry: this.registry, gate },
     );
     // Named by the public call that needed the id (a subagent's launch is the `task` tool's).
     const call = options.child ? 'task' : launchCalls[origin.kind];
     const hostKey = `${agentId}#${config.nextId(call)}`;
-    const deps = this.depsFor(agentId, { resources, gate, bus, child: options.child !== undefined });
+    const deps = this.depsFor(agentId, { resources, gate, bus });
     const systemId = `agent:${hostKey}`;
     const input = agentInput({
       agentId,
@@ -270,16 +277,7 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId, ref, release });
-    const agent = this.register(agentId, { ref, release, resources, bus });
-    this.tree.add(agentId, {
-      depth: options.child?.depth ?? 0,
-      tools,
-      toolNames: [...resources.tools.keys()],
-      provider,
-      permissions,
-      log: resources.requireLog(),
-    });
-    return agent;
+    return this.register(agentId, { ref, release, resources, bus });
   }
 
   private rootPermissions(): PermissionSettings {

@@ -7,7 +7,7 @@ import { emptyUsage, type Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
-import type { Agent } from './agent-handle.ts';
+import type { Agent, RunResult } from './agent-handle.ts';
 import {
   type CreateAgentOptions,
   defaultSubagentLimits,
@@ -37,6 +37,8 @@ export type AgentTreeDeps = {
   subagents: SubagentLimits | undefined;
   /** Creates a child agent in the same system (the host spawns it like any agent). */
   launchChild: (agentId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
+  /** Continues a child's stored session in the same system (`resumeAgent` for a subagent). */
+  resumeChild: (sessionId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
 };
 
 /**
@@ -48,6 +50,8 @@ export class AgentTree {
   private readonly members = new Map<string, TreeMember>();
   private readonly children = new Map<string, Set<Agent>>();
   private readonly wrapped = new WeakMap<AnyTool, AnyTool>();
+  /** Child sessions to continue instead of starting, by parent and call: `${parentId} ${callId}`. */
+  private readonly rejoins = new Map<string, string>();
   private readonly maxDepth: number;
   private readonly maxSteps: number;
 
@@ -56,13 +60,23 @@ export class AgentTree {
     this.maxSteps = deps.subagents?.maxSteps ?? defaultSubagentLimits.maxSteps;
   }
 
-  add(agentId: string, member: TreeMember): void {
+  /**
+   * Makes `agentId` a member. `rejoins` are a resumed agent's calls whose subagent was left waiting: when
+   * such a call runs again, its `task` tool continues that child's session instead of starting a new one.
+   */
+  add(
+    agentId: string,
+    member: TreeMember,
+    rejoins: readonly { callId: string; sessionId: string }[] = [],
+  ): void {
     this.members.set(agentId, member);
+    for (const { callId, sessionId } of rejoins) this.rejoins.set(`${agentId} ${callId}`, sessionId);
   }
 
   remove(agentId: string): void {
     this.members.delete(agentId);
     this.children.delete(agentId);
+    for (const key of this.rejoins.keys()) if (key.startsWith(`${agentId} `)) this.rejoins.delete(key);
   }
 
   /** Whether `agentId` is a live subagent (it has a parent in this system). */
@@ -108,7 +122,9 @@ export class AgentTree {
 
   /**
    * Starts a child of `parentId` for one tool call, runs `request.prompt` to the end of the child's turn
-   * and disposes the child. When `signal` fires the child is cancelled (cause `parent`) and disposed.
+   * and disposes the child. When `signal` fires the child is cancelled (cause `parent`) and disposed. A call
+   * that a resumed parent runs again continues its child's session (`rejoin`) and waits for the turn the
+   * child was in to end, instead.
    */
   async spawn(call: {
     parentId: string;
@@ -119,28 +135,32 @@ export class AgentTree {
     const { parentId, request } = call;
     const parent = this.members.get(parentId);
     if (!parent) throw new AgentStateError(`agent "${parentId}" is not live; it cannot start a subagent`);
-    if (parent.depth >= this.maxDepth) {
+    const rejoin = this.rejoins.get(`${parentId} ${call.callId}`);
+    this.rejoins.delete(`${parentId} ${call.callId}`);
+    if (!rejoin && parent.depth >= this.maxDepth) {
       throw new ConfigError(
         `subagent depth limit reached: this agent is at depth ${parent.depth} and subagents may nest at ` +
           `most ${this.maxDepth} deep. Do this work yourself instead of delegating it.`,
       );
     }
-    const tools = this.childTools(parent, request.tools);
-    const child = await this.deps.launchChild(
-      this.deps.ids(),
-      {
-        tools,
-        model: parent.provider,
-        ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
-      },
-      this.childSpec(parentId, parent),
-    );
+    const options = {
+      tools: this.childTools(parent, request.tools),
+      model: parent.provider,
+      ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    };
+    const spec = this.childSpec(parentId, parent);
+    const child = rejoin
+      ? await this.deps.resumeChild(rejoin, options, spec)
+      : await this.deps.launchChild(this.deps.ids(), options, spec);
     const siblings = this.children.get(parentId) ?? new Set<Agent>();
     this.children.set(parentId, siblings);
     siblings.add(child);
     try {
+      if (rejoin) return await runChild(child, () => child.whenTurnEnds(lastTurnOf(child)), call.signal);
       logSpawned(parent.log, call.callId, child.id);
-      return await runChild(child, request.prompt, call.signal);
+      // The link is durable before the child works: a resumed parent finds a child that was left waiting.
+      await parent.log.flush();
+      return await runChild(child, () => child.run(request.prompt), call.signal);
     } finally {
       await child.dispose();
       siblings.delete(child);
@@ -153,8 +173,8 @@ export class AgentTree {
     return {
       parent: parentId,
       depth: parent.depth + 1,
-      // Same rules, a mode no looser, and nobody to ask: ask means deny.
-      permissions: { mode, allow: permissions.allow, deny: permissions.deny, canAsk: false },
+      // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny).
+      permissions: { mode, allow: permissions.allow, deny: permissions.deny, canAsk: permissions.canAsk },
       limits: { ...this.deps.limits, maxSteps: this.maxSteps },
     };
   }
@@ -190,7 +210,16 @@ function logSpawned(log: SessionLog, callId: string, childSessionId: string): vo
   log.append({ type: 'agent.spawned', ...at, data: { childSessionId, callId } });
 }
 
-async function runChild(child: Agent, prompt: string, signal: AbortSignal): Promise<SubagentResult> {
+/** The child's latest turn: the one a resumed child continues, or ended in. */
+function lastTurnOf(child: Agent): number {
+  return child.log().reduce((highest, event) => Math.max(highest, event.turn ?? 0), 0);
+}
+
+async function runChild(
+  child: Agent,
+  work: () => Promise<RunResult>,
+  signal: AbortSignal,
+): Promise<SubagentResult> {
   if (signal.aborted) return { sessionId: child.id, reason: 'canceled', text: '', usage: emptyUsage };
   const onAbort = () => {
     try {
@@ -202,7 +231,7 @@ async function runChild(child: Agent, prompt: string, signal: AbortSignal): Prom
   };
   signal.addEventListener('abort', onAbort, { once: true });
   try {
-    const result = await child.run(prompt);
+    const result = await work();
     return { sessionId: child.id, reason: result.reason, text: result.text, usage: result.usage };
   } finally {
     signal.removeEventListener('abort', onAbort);

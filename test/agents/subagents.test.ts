@@ -154,7 +154,7 @@ describe('subagent permissions never exceed the parent', () => {
     taskTool(),
   ];
 
-  it('inherits mode and deny rules, and cannot ask: ask means deny', async () => {
+  it("inherits mode and deny rules, and asks the parent's host", async () => {
     const calls = [
       { name: 'run_it', input: { path: 'build' } },
       { name: 'write_it', input: { path: 'src/a.ts' } },
@@ -177,21 +177,37 @@ describe('subagent permissions never exceed the parent', () => {
     });
     const parent = await sys.createAgent({ id: 'parent' });
     await parent.run('parent');
-    // The parent could ask and was allowed; the child was never asked about anything.
-    expect(asked).toEqual(['parent:run_it']);
+    // The parent asked and was allowed; the child's ask reached the same host (the child's own session).
     const childId = String(only(parent.log(), 'agent.spawned')[0]?.data.childSessionId);
+    expect(asked).toEqual(['parent:run_it', `${childId}:run_it`]);
     const child = await sessionLog(sys, childId);
     expect(child[0]?.data.config).toMatchObject({ permissionMode: 'accept-edits' });
     expect(child.filter((e) => e.type === 'tool.result').map((e) => e.data.outcome)).toEqual([
-      'denied',
+      'ok',
       'ok',
       'denied',
     ]);
+    // The check decides by mode and rule at once; the host answers later.
     expect(child.filter((e) => e.type === 'approval.decided').map((e) => e.data.by)).toEqual([
-      'headless',
       'mode',
       'rule',
+      'host',
     ]);
+  });
+
+  it('headless (no approver), a subagent cannot ask either: its ask means deny', async () => {
+    const model = routedModel({
+      parent: [{ toolCalls: [task('child')] }, { text: 'ok' }],
+      child: [{ toolCalls: [{ name: 'run_it', input: { path: 'build' } }] }, { text: 'child ok' }],
+    });
+    const sys = makeSystem({ model, tools, permissionMode: 'accept-edits' });
+    const parent = await sys.createAgent({ id: 'parent' });
+    expect(await parent.run('parent')).toMatchObject({ reason: 'completed', text: 'ok' });
+    const childId = String(only(parent.log(), 'agent.spawned')[0]?.data.childSessionId);
+    const child = await sessionLog(sys, childId);
+    expect(
+      child.filter((e) => e.type === 'approval.decided').map((e) => [e.data.outcome, e.data.by]),
+    ).toEqual([['deny', 'headless']]);
   });
 
   it('applies a stricter subagent mode, ignores a looser one, and hands out only tools the parent has', async () => {

@@ -163,12 +163,16 @@ describe('toolBatchMachine (pure transitions)', () => {
     batch.send({ type: 'tool.approve', callId: 'c2' });
     expect(batch.out).toEqual([]);
     batch.send(ok('c1'));
+    // The question is logged, and asked only once the log holding it is durable.
     expect(batch.out).toEqual([
       'stop call:c1',
       'log tool.result c1 ok',
       'log approval.asked c2',
-      'spawn approval:c2',
+      'spawn flush',
     ]);
+    expect(batch.snapshot.value).toEqual({ awaitingApproval: 'persisting' });
+    expect(batch.send({ type: 'log.flushed' })).toEqual(['stop flush', 'spawn approval:c2']);
+    expect(batch.snapshot.value).toEqual({ awaitingApproval: 'asking' });
     batch.send({ type: 'tool.approve', callId: 'c2', remember: 'session' });
     expect(batch.out).toEqual([
       'stop approval:c2',
@@ -189,6 +193,7 @@ describe('toolBatchMachine (pure transitions)', () => {
   it('turns a denial into a denied result the model reads', () => {
     const batch = start(['c1']);
     batch.send({ type: 'batch.checked', checks: [ask('c1')] });
+    batch.send({ type: 'log.flushed' });
     batch.send({ type: 'tool.deny', callId: 'c1', reason: 'too risky' });
     expect(batch.out).toEqual([
       'stop approval:c1',
@@ -257,12 +262,29 @@ describe('toolBatchMachine (pure transitions)', () => {
   it('cancel while a call waits for approval settles it as aborted', () => {
     const batch = start(['c1', 'c2']);
     batch.send({ type: 'batch.checked', checks: [ask('c1'), run('c2')] });
+    batch.send({ type: 'log.flushed' });
     batch.send({ type: 'batch.cancel' });
     expect(batch.out).toEqual([
       'stop approval:c1',
       'log tool.result c1 aborted',
       'log tool.result c2 aborted_before_start',
     ]);
+    expect(batch.done).toBe(true);
+  });
+
+  it('takes an answer that comes before the question is durable, and asks nobody then', () => {
+    const batch = start(['c1']);
+    batch.send({ type: 'batch.checked', checks: [ask('c1')] });
+    expect(batch.out).toEqual(['log approval.asked c1', 'spawn flush']);
+    expect(batch.send({ type: 'tool.approve', callId: 'c1' })).toEqual([
+      'stop flush',
+      'stop (ended)', // no approval actor was started: nothing to stop
+      'log approval.decided c1 allow',
+      'log tool.started c1',
+      'spawn call:c1',
+    ]);
+    expect(batch.send({ type: 'log.flushed' })).toEqual([]);
+    batch.send(ok('c1'));
     expect(batch.done).toBe(true);
   });
 

@@ -26,6 +26,8 @@ export type ChildRunOptions = {
   stdin?: string;
   /** Flags for node itself, before the script (e.g. `--allow-natives-syntax`). */
   nodeArgs?: string[];
+  /** Called with everything the child wrote to stdout so far, each time more arrives. */
+  onStdout?: (stdoutSoFar: string) => void;
 };
 
 /**
@@ -38,6 +40,12 @@ export type ChildRunOptions = {
 export function runScript(script: string, options: ChildRunOptions = {}): Promise<ChildRun> {
   const path = resolve(repoRoot, script);
   return runNode([...(options.nodeArgs ?? []), '--import', 'tsx', path, ...(options.args ?? [])], options);
+}
+
+/** Like `runScript`, but hands back the running child at once (to signal it at a point it reports). */
+export function startScript(script: string, options: ChildRunOptions = {}): RunningChild {
+  const path = resolve(repoRoot, script);
+  return startNode([...(options.nodeArgs ?? []), '--import', 'tsx', path, ...(options.args ?? [])], options);
 }
 
 /** Runs the agentchart CLI from source as a person would (`agentchart <args>`). */
@@ -75,6 +83,7 @@ function startNode(argv: string[], options: ChildRunOptions): RunningChild {
   let timedOut = false;
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     stdout += chunk;
+    options.onStdout?.(stdout);
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     stderr += chunk;

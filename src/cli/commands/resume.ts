@@ -1,15 +1,20 @@
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
+import { loadResumePoint } from '../../runtime/stored-session.ts';
 import { pendingInbox } from '../../session/repair.ts';
+import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
 import { isEvent, type StopReason } from '../../session/types.ts';
 import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
 import { openRecordedSession } from '../recorded-session.ts';
+import { summarizeToolInput } from '../render.ts';
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
- * Input that was queued but never answered runs first; otherwise the next message is required.
+ * A session that stopped while it waited for the person's approval is continued there: the pending
+ * question is shown first and asked again. Input that was queued but never answered runs next; without
+ * either, the next message is required.
  */
 export async function resumeCommand(
   file: string,
@@ -20,18 +25,22 @@ export async function resumeCommand(
   const session = await openRecordedSession(file, flags, io);
   const { sessionFile, sessionId, store, events, cwd, provider, description, mode } = session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
-  if (message === undefined && waiting.length === 0) {
+  const point = await loadResumePoint(store, events);
+  const asking = point.kind === 'waiting' ? point : undefined;
+  if (message === undefined && waiting.length === 0 && !asking) {
     throw new CliError(
       `session ${sessionId} has no unanswered input; give the next message: ${resumeHint(file)}`,
       { exitCode: 2 },
     );
   }
-  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
+  const { system, closePrompt, canAsk } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
   try {
-    const agent = await system.resumeAgent(sessionId);
     const ui = personOut(io, flags.json);
     const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
     line(ui, `agentchart: resuming ${sessionId} (${events.length} events${queued}) with ${description}`);
+    // Said before the agent starts, so it comes before the question is asked again.
+    if (asking) for (const text of waitingLines(asking, sessionId, { canAsk, mode })) line(ui, text);
+    const agent = await system.resumeAgent(sessionId);
     const start = async (): Promise<RunResult> => {
       if (message !== undefined) return agent.run(message);
       await agent.whenIdle();
@@ -51,6 +60,25 @@ export async function resumeCommand(
     closePrompt();
     await system.dispose();
   }
+}
+
+/**
+ * What the session was waiting for, said before anything else happens: each question with the answers the
+ * person will be offered (or, with nobody at a terminal, that the mode decides and what still asks is denied).
+ */
+function waitingLines(
+  point: WaitingPoint,
+  sessionId: string,
+  asker: { canAsk: boolean; mode: string },
+): string[] {
+  const answers = asker.canAsk
+    ? 'allow once / for the session / deny'
+    : `nobody can answer here, so mode ${asker.mode} decides (a call that still needs approval is denied)`;
+  return questionsOf(point, sessionId).map((question) => {
+    const what = `${question.name} ${summarizeToolInput(question.name, question.input)}`.trim();
+    const who = question.sessionId === sessionId ? 'This session' : `Its subagent ${question.sessionId}`;
+    return `${who} was waiting for your approval of \`${what}\` — ${answers}`;
+  });
 }
 
 /** The result of the last turn that ended after the first `from` events. */
