@@ -17,6 +17,7 @@ import {
   payloads,
   type RecordedFixture,
   replayAction,
+  type SseMessage,
 } from '../support/recorded/fixtures.ts';
 import { type Outcome, summarize } from '../support/recorded/outcome.ts';
 import { type FakeServer, startFakeServer } from '../support/wire/fake-server.ts';
@@ -46,8 +47,8 @@ function providerFor(fixture: RecordedFixture): Provider {
   return openai({ model: 'recorded', apiKey: 'test-key', baseURL: `${server.url}/v1`, api });
 }
 
-function expectedOutcome(fixture: RecordedFixture): Outcome {
-  const events = payloads(fixture);
+function expectedOutcome(fixture: RecordedFixture, response: SseMessage[]): Outcome {
+  const events = payloads(response);
   const errorKind = declaredErrors[fixture.name];
   if (fixture.api === 'anthropic') return expectAnthropic(events, errorKind);
   if (fixture.api === 'openai-chat') return expectChat(events, errorKind);
@@ -76,14 +77,17 @@ describe('recorded streams', () => {
 
   for (const fixture of fixtures) {
     it(`${fixture.name} comes out as recorded`, async () => {
-      server.enqueue(replayAction(fixture));
-      const events = await collect(providerFor(fixture));
-      expect(summarize(events)).toEqual(expectedOutcome(fixture));
-      // The runtime's reader takes the stream as it is: nothing repaired, nothing dropped.
-      const reader = new ResponseReader({ turn: 1, step: 1 }, toErrorData);
-      const readings = events.map((event) => reader.read(event)).filter((reading) => reading !== undefined);
-      const last = readings.at(-1);
-      expect(last?.type === 'model.done' ? last.notes : undefined).toBeUndefined();
+      const provider = providerFor(fixture);
+      for (const response of fixture.responses) {
+        server.enqueue(replayAction(response));
+        const events = await collect(provider);
+        expect(summarize(events)).toEqual(expectedOutcome(fixture, response));
+        // The runtime's reader takes the stream as it is: nothing repaired, nothing dropped.
+        const reader = new ResponseReader({ turn: 1, step: 1 }, toErrorData);
+        const readings = events.map((event) => reader.read(event)).filter((reading) => reading !== undefined);
+        const last = readings.at(-1);
+        expect(last?.type === 'model.done' ? last.notes : undefined).toBeUndefined();
+      }
     });
   }
 });

@@ -131,8 +131,9 @@ const contractCases: Record<ContractCase, (harness: ProviderHarness) => Promise<
     const part = harness.expectedPart(thinking);
     expect(collapse(events)).toEqual([
       { type: 'thinking.delta', text: 'Thinking about it.' },
-      { type: 'provider_part', part },
       { type: 'text.delta', text: 'Answer.' },
+      // Vendor content is whole only when the response is: it comes last, before the usage.
+      { type: 'provider_part', part },
       { type: 'usage', usage },
       { type: 'done', stopReason: 'end_turn' },
     ]);

@@ -18,7 +18,8 @@ export type RecordedFixture = {
   api: RecordedApi;
   /** Repository, path and commit it was copied from (SOURCES.tsv). */
   source: { repository: string; path: string; commit: string };
-  messages: SseMessage[];
+  /** One HTTP response body each: a chunk file may hold the responses of several requests in a row. */
+  responses: SseMessage[][];
 };
 
 /** Every fixture listed in SOURCES.tsv, read from disk. */
@@ -30,7 +31,9 @@ export function loadRecordedFixtures(): RecordedFixture[] {
       const [name = '', repository = '', path = '', commit = ''] = line.split('\t');
       const api = name.split('/')[0] as RecordedApi;
       const text = readFileSync(join(recordedStreamsFolder, name), 'utf8');
-      return { name, api, source: { repository, path, commit }, messages: parseFixture(name, api, text) };
+      const messages = parseFixture(name, api, text);
+      const responses = name.endsWith('.jsonl') ? splitResponses(api, messages) : [messages];
+      return { name, api, source: { repository, path, commit }, responses };
     });
 }
 
@@ -58,6 +61,41 @@ function parseFixture(name: string, api: RecordedApi, text: string): SseMessage[
   return api === 'openai-chat' ? [...messages, { data: '[DONE]' }] : messages;
 }
 
+/**
+ * The Vercel AI SDK records a multi-step exchange as one chunk file: a response begins where the vendor's
+ * opening event follows a finished one (Anthropic `message_start` after `message_stop`, Responses
+ * `response.created` after its end), or where Chat Completions chunks change their `id`.
+ */
+function splitResponses(api: RecordedApi, messages: SseMessage[]): SseMessage[][] {
+  const responses: SseMessage[][] = [];
+  let ended = true;
+  let id: unknown;
+  for (const message of messages) {
+    const data = message.data === '[DONE]' ? {} : (JSON.parse(message.data) as Record<string, unknown>);
+    const begins =
+      api === 'openai-chat'
+        ? data.id !== undefined && data.id !== '' && data.id !== id && id !== undefined
+        : ended && (data.type === 'message_start' || data.type === 'response.created');
+    if (begins || responses.length === 0) responses.push([]);
+    if (api === 'openai-chat' && data.id !== undefined && data.id !== '') id = data.id;
+    if (api !== 'openai-chat') {
+      if (data.type === 'message_start' || data.type === 'response.created') ended = false;
+      if (
+        ['message_stop', 'response.completed', 'response.incomplete', 'response.failed'].includes(
+          data.type as string,
+        )
+      )
+        ended = true;
+    }
+    responses.at(-1)!.push(message);
+  }
+  return api === 'openai-chat'
+    ? responses.map((response, index) =>
+        index < responses.length - 1 ? [...response, { data: '[DONE]' }] : response,
+      )
+    : responses;
+}
+
 function parseSse(text: string): SseMessage[] {
   const messages: SseMessage[] = [];
   for (const block of text.replace(/\r\n/g, '\n').split(/\n\n+/)) {
@@ -72,17 +110,17 @@ function parseSse(text: string): SseMessage[] {
   return messages;
 }
 
-/** The fixture as the fake server's answer: every message in order, then the end of the response. */
-export function replayAction(fixture: RecordedFixture): WireAction {
-  const messages = fixture.messages.map(
+/** One recorded response as the fake server's answer: every message in order, then the end. */
+export function replayAction(response: SseMessage[]): WireAction {
+  const messages = response.map(
     (message) => `${message.event !== undefined ? `event: ${message.event}\n` : ''}data: ${message.data}\n\n`,
   );
   return { type: 'sse', messages, ending: 'end' };
 }
 
-/** The JSON payloads of the fixture's messages (Chat's closing `[DONE]` left out). */
-export function payloads(fixture: RecordedFixture): Record<string, unknown>[] {
-  return fixture.messages
+/** The JSON payloads of a response's messages (Chat's closing `[DONE]` left out). */
+export function payloads(response: SseMessage[]): Record<string, unknown>[] {
+  return response
     .filter((message) => message.data !== '[DONE]')
     .map((message) => JSON.parse(message.data) as Record<string, unknown>);
 }
