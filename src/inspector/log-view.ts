@@ -32,6 +32,10 @@ export class TurnsView {
       for (const step of turn.steps) step.state = 'done';
       return;
     }
+    if (isEvent(event, 'compaction')) {
+      turn.compactions = (turn.compactions ?? 0) + 1;
+      return;
+    }
     if (isEvent(event, 'step.start')) {
       turn.steps.push({ step: event.step ?? 0, state: 'requesting', attempts: 0, calls: [] });
       return;

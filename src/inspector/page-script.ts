@@ -94,7 +94,7 @@ function renderAgents() {
     const button = el('button', 'agent' + (a.id === S.selected ? ' selected' : '') + (a.parent ? ' child' : ''));
     add(button, el('span', 'id', a.id), document.createTextNode(' '), el('span', 'pill ' + a.state.replace(/\W/g, '_'), a.state));
     if (!a.live) add(button, document.createTextNode(' '), el('span', 'pill', a.state === 'disposed' ? 'ended' : 'recorded'));
-    add(button, el('div', 'note', a.logLength + ' log events' + (a.parent ? ' · subagent of ' + a.parent : '')));
+    add(button, el('div', 'note', a.logLength + ' log events' + contextNote(a.context) + (a.parent ? ' · subagent of ' + a.parent : '')));
     button.onclick = () => { S.selected = a.id; redraw(); };
     box.appendChild(button);
   }
@@ -141,7 +141,8 @@ function renderTurns() {
   if (!a) return;
   if (!a.turns.length) box.appendChild(el('div', 'note', 'No turn yet.'));
   for (const t of a.turns) {
-    const turn = add(el('div', 'turn'), el('b', '', 'turn ' + t.turn + ' '), el('span', 'pill ' + (t.reason || t.state), t.reason || t.state));
+    const turn = add(el('div', 'turn'), el('b', '', 'turn ' + t.turn + ' '), el('span', 'pill ' + (t.reason || t.state), t.reason || t.state),
+      t.compactions ? el('span', 'note', ' compacted' + (t.compactions > 1 ? ' ×' + t.compactions : '')) : null);
     for (const s of t.steps) {
       add(turn, add(el('div', ''), el('span', '', 'step ' + s.step + ' '), el('span', 'pill ' + s.state, s.state.replace('_', ' ')),
         s.attempts ? el('span', 'note', ' retry ' + s.attempts) : null));
@@ -167,6 +168,12 @@ function tokensAfterCompactions(events) {
   return after;
 }
 function tokens(n) { return Number(n).toLocaleString('en-US'); }
+// ' · context 3,812 / 200,000 tokens (2%)', or nothing before the first answered request.
+function contextNote(c) {
+  if (!c || !c.usedTokens) return '';
+  if (!c.contextWindow || c.contextWindow >= Number.MAX_SAFE_INTEGER) return ' · context ' + tokens(c.usedTokens) + ' tokens';
+  return ' · context ' + tokens(c.usedTokens) + ' / ' + tokens(c.contextWindow) + ' tokens (' + Math.round(c.usedTokens / c.contextWindow * 100) + '%)';
+}
 
 function renderTranscript(box) {
   const events = logOf(S.selected).events.filter(Boolean);

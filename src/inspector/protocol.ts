@@ -25,6 +25,8 @@ export type TurnView = {
   state: 'running' | 'ended';
   reason?: StopReason;
   steps: StepView[];
+  /** Compactions logged in this turn (automatic, asked for, or after an overflow). */
+  compactions?: number;
 };
 
 /** One agent as the inspector shows it: lifecycle, live actor tree (live only) and recent turns. */
@@ -39,6 +41,8 @@ export type AgentView = {
   /** The last few turns, newest last. */
   turns: TurnView[];
   logLength: number;
+  /** How full the context was at the last answered request (the window is unknown for old recordings). */
+  context?: { usedTokens: number; contextWindow?: number };
   /** The last log events, with long strings cut. */
   recent: LogEvent[];
 };

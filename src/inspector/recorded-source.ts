@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
+import { lastContextUse } from '../session/context-tokens.ts';
 import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
@@ -104,6 +105,15 @@ function recordedView(session: RecordedSession): AgentView {
     live: false,
     turns: turns.view(Number.POSITIVE_INFINITY),
     logLength: session.events.length,
+    context: recordedContext(session.events),
     recent: session.events.slice(-50).map((event) => compactLogEvent(event)),
   };
+}
+
+/** The context at the recording's last answered request, against the window `session.start` recorded. */
+function recordedContext(events: readonly LogEvent[]): AgentView['context'] {
+  const { usedTokens } = lastContextUse(events);
+  const start = events[0];
+  const window = start && isEvent(start, 'session.start') ? start.data.config.contextWindow : undefined;
+  return typeof window === 'number' ? { usedTokens, contextWindow: window } : { usedTokens };
 }

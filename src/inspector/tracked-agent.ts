@@ -52,6 +52,7 @@ export function agentView(entry: Tracked, live: boolean): AgentView {
     }) as AgentView['tree'],
     turns: entry.turns.view(),
     logLength: agent.log().length,
+    context: agent.snapshot().contextUsage,
     recent: [...entry.recent],
   };
 }
