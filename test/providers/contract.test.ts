@@ -1,4 +1,6 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderErrorKind } from '../../src/errors/provider-error.ts';
+import { aiSdk } from '../../src/providers/ai-sdk.ts';
 import { anthropic } from '../../src/providers/anthropic.ts';
 import { openai } from '../../src/providers/openai.ts';
 import { type ScriptStep, scripted } from '../../src/providers/scripted.ts';
@@ -165,5 +167,41 @@ runProviderContract(
     malformed_stream: 'there is no wire to garble',
     truncated: 'there is no wire to cut',
     context_overflow_compatible: vendorOnly.context_overflow_compatible,
+  },
+);
+
+// Any AI SDK model through `agentchart/ai-sdk`: here the AI SDK's own OpenAI-compatible provider, talking
+// HTTP to the same Chat Completions wire server as the OpenAI adapter.
+runProviderContract(
+  'ai-sdk (openai-compatible)',
+  async () => {
+    const server = await startOpenAIChatServer();
+    const compatible = createOpenAICompatible({
+      name: 'compatible',
+      baseURL: `${server.url}/v1`,
+      apiKey: 'test-key',
+      includeUsage: true,
+    });
+    return {
+      provider: aiSdk({ model: compatible.chatModel('gpt-test') }),
+      wire: true,
+      reply: server.reply,
+      stall: () => server.enqueue({ type: 'stall' }),
+      whenRequests: (count) => server.whenRequests(count),
+      requestCount: () => server.requests.length,
+      sentParts: () => [],
+      expectedPart: () => {
+        throw new Error('Chat Completions has no reasoning items to send back');
+      },
+      close: () => server.close(),
+    } satisfies ProviderHarness;
+  },
+  {
+    thinking:
+      'Chat Completions has no signed reasoning to send back; reasoning and its round trip are tested with the mock model in ai-sdk.test.ts',
+    usage:
+      '@ai-sdk/openai-compatible 3.0.92 reads no cache-write count from Chat Completions (it counts those tokens as uncached input); all four counts are mapped in ai-sdk.test.ts',
+    usage_gaps:
+      '@ai-sdk/openai-compatible 3.0.92 validates every chunk and ends the stream with an error on counts that are not numbers; counts out of range are made whole in ai-sdk.test.ts',
   },
 );
