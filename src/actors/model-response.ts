@@ -2,6 +2,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { ModelDoneEvent } from '../machines/step-types.ts';
 import { tokenCount } from '../providers/sse-common.ts';
 import {
+  type Citation,
   type ModelStopReason,
   modelStopReasons,
   type ProviderPart,
@@ -33,7 +34,8 @@ const maxNotes = 20;
  *   input gets `{}`; a stop reason this runtime does not know becomes `other`; a token count that is not
  *   a finite, non-negative integer is counted as 0 (a fraction is rounded down);
  * - **dropped, with a note**: an event of unknown type (a newer provider), a thinking delta without
- *   text, a provider part without string `provider`/`type` or with data JSON cannot hold;
+ *   text, a provider part without string `provider`/`type` or with data JSON cannot hold, a citation
+ *   whose source is unknown, whose texts are not strings or whose range is not two ordered offsets;
  * - **`bad_response`** (not retried): an event that is not an object, a text delta whose text is not a
  *   string, a tool call without a call, without a name, or with input JSON cannot hold.
  * Tool inputs and provider-part data are kept as the log will read them back (a JSON round trip), so a
@@ -45,6 +47,7 @@ export class ResponseReader {
   private readonly toolCalls: ToolCallRequest[] = [];
   private readonly ids = new Set<string>();
   private readonly providerParts: ProviderPart[] = [];
+  private readonly citations: Citation[] = [];
   private readonly notes: string[] = [];
   private notesLeftOut = 0;
 
@@ -78,6 +81,9 @@ export class ResponseReader {
         return this.readCall(fields.call);
       case 'provider_part':
         this.readPart(fields.part);
+        return undefined;
+      case 'citation':
+        this.readCitation(fields.citation);
         return undefined;
       case 'usage':
         this.readUsage(fields.usage);
@@ -154,6 +160,12 @@ export class ResponseReader {
     this.providerParts.push({ provider, type, data: readBack.value });
   }
 
+  private readCitation(citation: unknown): void {
+    const read = readCitation(citation);
+    if (typeof read === 'string') this.note(`a citation was dropped: ${read}`);
+    else this.citations.push(read);
+  }
+
   private readUsage(usage: unknown): void {
     if (typeof usage !== 'object' || usage === null) {
       this.note(`a usage event carrying ${describe(usage)} was dropped`);
@@ -185,6 +197,7 @@ export class ResponseReader {
       stopReason: reason,
     };
     if (this.providerParts.length > 0) done.providerParts = this.providerParts;
+    if (this.citations.length > 0) done.citations = this.citations;
     if (this.notes.length > 0) done.notes = this.notes;
     return done;
   }
@@ -193,6 +206,34 @@ export class ResponseReader {
     if (this.notes.length < maxNotes) this.notes.push(text);
     else this.notesLeftOut++;
   }
+}
+
+const citationSources: ReadonlySet<string> = new Set(['url', 'document', 'file']);
+const citationTexts = ['url', 'title', 'citedText', 'fileId'] as const;
+
+/** A citation as the log keeps it (only the documented fields), or why it cannot be kept. */
+function readCitation(value: unknown): Citation | string {
+  if (typeof value !== 'object' || value === null) return `it was ${describe(value)}`;
+  const fields = value as Record<string, unknown>;
+  const source = fields.source;
+  if (typeof source !== 'string' || !citationSources.has(source)) return `its source is ${describe(source)}`;
+  const citation: Citation = { source: source as Citation['source'] };
+  for (const key of citationTexts) {
+    const text = fields[key];
+    if (text === undefined) continue;
+    if (typeof text !== 'string') return `its ${key} is ${describe(text)}`;
+    citation[key] = text;
+  }
+  const { start, end } = fields;
+  if (start === undefined && end === undefined) return citation;
+  if (!isOffset(start) || !isOffset(end) || start > end) {
+    return `its range is ${describe(start)} to ${describe(end)}`;
+  }
+  return { ...citation, start, end };
+}
+
+function isOffset(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
 function malformed(message: string): ModelErrorEvent {

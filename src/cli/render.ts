@@ -1,8 +1,9 @@
 import type { LiveEvent } from '../actors/live-event.ts';
 import type { Usage } from '../providers/types.ts';
 import { contextTokens } from '../session/context-tokens.ts';
-import { isEvent, type LogEvent } from '../session/types.ts';
+import { isEvent, type LogEvent, type LogEventData } from '../session/types.ts';
 import type { TextOut } from './io.ts';
+import { vendorContentLines } from './vendor-content.ts';
 
 const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
 type Style = keyof typeof codes;
@@ -194,11 +195,14 @@ export class TranscriptRenderer {
   private assistantMessage(event: LogEvent & { type: 'assistant.message' }): void {
     // A recorded log has no live `context.usage`: its messages' usage says the same.
     if (!event.data.interrupted) this.context.used = contextTokens(event.data.usage as Usage);
-    const { text, interrupted } = event.data as { text: string; interrupted?: boolean };
+    const { text, interrupted, providerParts, citations } = event.data as LogEventData['assistant.message'];
     // Live runs already streamed the text; a replayed log has no deltas, so the text is printed here.
     if (!this.streamed.has(`${event.turn}.${event.step}`) && text !== '') this.print(text);
     else if (this.midLine) this.print('');
     if (interrupted) this.print(this.paint('yellow', '(interrupted)'));
+    for (const line of vendorContentLines(providerParts, citations)) {
+      this.print(this.paint('dim', line));
+    }
   }
 
   private approvalDecided(data: { callId: string; outcome: string; by: string; reason?: string }): void {

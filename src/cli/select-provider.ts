@@ -135,9 +135,11 @@ export function describeProviderError(error: ProviderErrorData, providerName?: s
     case 'auth':
       return `the API key was rejected${status}: check ${keyVariable}`;
     case 'rate_limit':
-      return error.retryable
-        ? `the provider is rate limiting requests${status}; wait a little and try again`
-        : `the provider refused the request${status}: ${error.message} (check your plan or quota)`;
+      return `the provider is rate limiting requests${status}; wait a little and try again`;
+    case 'quota':
+      return `the account may not spend more${status}: ${error.message} (check your plan, quota or billing)`;
+    case 'invalid_output':
+      return `the server refused what the model generated${status}, twice: ${error.message}`;
     case 'overloaded':
       return `the model is overloaded${status}; try again in a few minutes`;
     case 'server':

@@ -10,6 +10,11 @@ export const providerErrorKinds = [
   'auth',
   'bad_request',
   'context_overflow',
+  // The account may not spend (an exhausted quota, billing not set up): waiting does not help, paying does.
+  'quota',
+  // The server refused what the model generated (Groq's `tool_use_failed`: a tool call that does not
+  // parse or fit its schema). The request was fine and a fresh generation usually succeeds.
+  'invalid_output',
   'aborted',
   // The provider's stream broke the event contract (see src/actors/model-response.ts).
   'bad_response',
@@ -23,11 +28,21 @@ const retryableKinds: ReadonlySet<ProviderErrorKind> = new Set([
   'overloaded',
   'server',
   'network',
+  'invalid_output',
 ]);
 
 /** Whether the step machine may try a request of this kind again. */
 export function isRetryableKind(kind: ProviderErrorKind): boolean {
   return retryableKinds.has(kind);
+}
+
+/**
+ * The most attempts a failure of this kind deserves, below the policy's own limit, or `undefined` for
+ * none. A malformed generation is worth one more try: a second one in a row says the request itself
+ * leads the model astray, and repeating it would only spend tokens.
+ */
+export function attemptLimitOf(kind: ProviderErrorKind): number | undefined {
+  return kind === 'invalid_output' ? 2 : undefined;
 }
 
 /** A model request that failed, classified so the retry policy can decide without vendor knowledge. */

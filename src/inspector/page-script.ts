@@ -185,7 +185,7 @@ function renderTranscript(box) {
       case 'turn.start': box.appendChild(el('div', 'divider', 'Turn ' + e.turn)); break;
       case 'user.message': add(box, add(el('div', 'msg user'), el('div', 'who', d.channel === 'followup' ? 'user' : 'user (' + d.channel + ')'), document.createTextNode(d.content))); break;
       case 'inbox.queued': if (d.channel !== 'followup') box.appendChild(el('div', 'note', 'queued for the next step (' + d.channel + '): ' + d.message)); break;
-      case 'assistant.message': if (d.text) add(box, add(el('div', 'msg'), el('div', 'who', 'assistant' + (d.interrupted ? ' (interrupted)' : '')), document.createTextNode(d.text))); break;
+      case 'assistant.message': if (d.text) add(box, add(el('div', 'msg'), el('div', 'who', 'assistant' + (d.interrupted ? ' (interrupted)' : '')), document.createTextNode(d.text))); vendorContent(box, d); break;
       case 'assistant.attempt': box.appendChild(el('div', 'note warn', 'model error (' + d.error.kind + '): ' + d.error.message + ' — attempt ' + d.attempt + ', retrying in ' + d.retryInMs + ' ms')); break;
       case 'tool.call': {
         const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending'); const head = el('div', 'head');
@@ -215,6 +215,26 @@ function renderTranscript(box) {
     add(box, add(el('div', 'msg streaming'), el('div', 'who', 'assistant (streaming)'), document.createTextNode(live.text)));
   }
   if (!events.length) box.appendChild(el('div', 'empty', 'Loading the log…'));
+}
+// What the provider ran on its side (server tools, MCP, web search, code execution) and the sources cited.
+function vendorContent(box, d) {
+  const ran = (d.providerParts || []).filter((p) => p.data && (p.data.providerExecuted === true ||
+    /^(server_tool_use|mcp_tool_use|mcp_list_tools|compaction)$|_call$/.test(p.type) && !/^(function_call|custom_tool_call)$/.test(p.type)))
+    .map((p) => p.data.toolName || p.data.name || p.type.replace(/_call$/, '').replace(/_/g, ' '));
+  if (ran.length) box.appendChild(el('div', 'note', 'run by the provider: ' + ran.join(', ')));
+  const asked = (d.providerParts || []).filter((p) => p.type === 'mcp_approval_request' || p.type === 'tool-approval-request');
+  for (const p of asked) box.appendChild(el('div', 'note warn', 'approval asked on the provider\'s side for ' + (p.data.name || p.data.toolCallId) + ': declined'));
+  const seen = new Set();
+  const list = el('div', 'note');
+  for (const c of d.citations || []) {
+    const where = c.url || c.fileId || c.source;
+    if (seen.has(where)) continue;
+    seen.add(where);
+    const link = el('a', '', (c.title ? c.title + ' — ' : '') + where);
+    if (/^https?:/.test(c.url || '')) { link.href = c.url; link.target = '_blank'; link.rel = 'noopener noreferrer'; }
+    add(list, document.createTextNode(seen.size === 1 ? 'sources: ' : ' · '), link);
+  }
+  if (seen.size) box.appendChild(list);
 }
 function renderLog(box) {
   const table = el('table', 'log');

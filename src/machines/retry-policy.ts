@@ -1,5 +1,5 @@
 import { fnv1a } from '../core/hash.ts';
-import type { ProviderErrorData } from '../errors/provider-error.ts';
+import { attemptLimitOf, type ProviderErrorData } from '../errors/provider-error.ts';
 
 export type RetryPolicy = {
   /** Attempts in all, the first included (default 5). */
@@ -31,7 +31,8 @@ export function retryDelay(
   policy: RetryPolicy,
   jitterKey: string,
 ): number | undefined {
-  if (!error.retryable || attempt >= policy.maxAttempts) return undefined;
+  const limit = Math.min(policy.maxAttempts, attemptLimitOf(error.kind) ?? policy.maxAttempts);
+  if (!error.retryable || attempt >= limit) return undefined;
   if (error.retryAfterMs !== undefined) return Math.max(0, Math.ceil(error.retryAfterMs));
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(backoff * (1 - 0.25 * unitHash(`${jitterKey}:${attempt}`)));

@@ -79,6 +79,7 @@ export function responseEntry(context: StepContext, event: ModelDoneEvent): LogE
     usage: event.usage,
     stopReason: event.stopReason,
     ...(event.providerParts?.length ? { providerParts: event.providerParts } : {}),
+    ...(event.citations?.length ? { citations: event.citations } : {}),
     ...(event.notes?.length ? { notes: event.notes } : {}),
   };
   return { type: 'assistant.message', ...where(context), data };

@@ -1,7 +1,7 @@
 // The step's events, input, context and reports: what the step chart, its model-call actor and its parent
 // turn exchange.
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
 import type { AgentKeyed } from './agent-key.ts';
@@ -32,6 +32,8 @@ export type ModelDoneEvent = {
   usage: Usage;
   stopReason: ModelStopReason;
   providerParts?: ProviderPart[];
+  /** The sources the model cited for its text (see `Citation`). */
+  citations?: Citation[];
   /** What the model-call actor repaired in or dropped from the response, for the log. */
   notes?: string[];
 };

@@ -7,10 +7,10 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { AnthropicStreamState, providerName } from './anthropic-stream.ts';
+import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
-import type { ModelEvent, ModelMessage, ModelRequest, Provider } from './types.ts';
+import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
 
 export type AnthropicOptions = {
   /** For example `claude-sonnet-4-5`. */
@@ -87,6 +87,7 @@ export function anthropic(options: AnthropicOptions): Provider {
       });
       return;
     }
+    if (!signal.aborted) yield* state.finish();
     yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage() });
   }
 
@@ -153,8 +154,12 @@ function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] 
       }
     } else {
       const content = assistantContent(message);
-      // The API refuses an empty assistant turn (an interrupted message with nothing in it).
-      if (content.length > 0) result.push({ role: 'assistant', content });
+      // The API refuses an empty assistant turn (an interrupted message with nothing in it). A message that
+      // continues a paused one (`pause_turn`) joins it: together they are one turn of the assistant.
+      if (content.length === 0) continue;
+      if (previous?.role === 'assistant' && Array.isArray(previous.content))
+        previous.content.push(...content);
+      else result.push({ role: 'assistant', content });
     }
   }
   return result;
@@ -165,6 +170,10 @@ function endsWithToolResult(content: ContentBlockParam[]): boolean {
 }
 
 function assistantContent(message: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
+  const parts = (message.providerParts ?? []).filter((part) => part.provider === providerName);
+  if (parts.some((part) => part.type !== 'thinking' && part.type !== 'redacted_thinking')) {
+    return orderedContent(message, parts);
+  }
   const content: ContentBlockParam[] = [];
   for (const part of message.providerParts ?? []) {
     // Thinking blocks go back verbatim and first; parts of another vendor mean nothing here.
@@ -174,8 +183,40 @@ function assistantContent(message: Extract<ModelMessage, { role: 'assistant' }>)
   }
   if (message.text !== '') content.push({ type: 'text', text: message.text });
   for (const call of message.toolCalls) {
-    const input = typeof call.input === 'object' && call.input !== null ? call.input : {};
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input });
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
   }
   return content;
+}
+
+/**
+ * A message the adapter logged block for block (server tools, citations, compaction): the blocks go back
+ * verbatim and in their order, as the API requires to continue after `pause_turn`. Tool calls take their
+ * input from the log (what the runtime ran), and empty text blocks, which the API refuses, are left out.
+ */
+function orderedContent(
+  message: Extract<ModelMessage, { role: 'assistant' }>,
+  parts: readonly ProviderPart[],
+): ContentBlockParam[] {
+  const calls = new Map(message.toolCalls.map((call) => [call.id, call]));
+  const content: ContentBlockParam[] = [];
+  for (const part of parts) {
+    const block = part.data as ContentBlock;
+    if (block.type === 'text' && block.text === '') continue;
+    if (block.type !== 'tool_use') {
+      content.push(block as unknown as ContentBlockParam);
+      continue;
+    }
+    const call = calls.get(String(block.id));
+    if (!call) continue;
+    calls.delete(call.id);
+    content.push({ ...block, input: objectInput(call.input) } as unknown as ContentBlockParam);
+  }
+  for (const call of calls.values()) {
+    content.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
+  }
+  return content;
+}
+
+function objectInput(input: unknown): object {
+  return typeof input === 'object' && input !== null ? input : {};
 }

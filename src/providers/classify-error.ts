@@ -43,6 +43,16 @@ const contextOverflowMessage =
   /prompt is too long|context length|context window|context limit|maximum context|context_length_exceeded|too many tokens|input is too long|exceeds (?:the )?(?:available )?context|longer than the maximum model length|n_keep \(\d+\) >= n_ctx/i;
 // Error types and codes that mean the same: OpenAI's code and llama.cpp's type.
 const contextOverflowTypes = new Set(['context_length_exceeded', 'exceed_context_size_error']);
+// An account that may not spend: OpenAI's codes, Anthropic's billing error and its "credit balance" refusal.
+const quotaTypes = new Set([
+  'insufficient_quota',
+  'billing_hard_limit_reached',
+  'billing_not_active',
+  'billing_error',
+]);
+const quotaMessage = /credit balance is too low/i;
+// Groq's refusal of a tool call the model generated (malformed, or not fitting its schema).
+const invalidOutputTypes = new Set(['tool_use_failed']);
 
 /**
  * Turns any failure of a model request (SDK error, socket error, mid-stream error event, abort) into a
@@ -82,15 +92,17 @@ function fromStatus(status: number, like: ErrorLike, message: string, clock: Clo
   const retryAfterMs = retryAfter(like.headers, clock);
   const base = { message, status, cause, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) };
   const types = errorTypes(like);
-  if (status === 429) {
-    // An exhausted quota is reported as 429 but does not heal by waiting.
-    const quota = types.includes('insufficient_quota');
-    return new ProviderError({ kind: 'rate_limit', ...base, ...(quota ? { retryable: false } : {}) });
+  // Before the 429 rule: an exhausted quota is reported as 429 but does not heal by waiting.
+  if (types.some((type) => quotaTypes.has(type)) || quotaMessage.test(message)) {
+    return new ProviderError({ kind: 'quota', ...base });
   }
+  if (status === 429) return new ProviderError({ kind: 'rate_limit', ...base });
   if (status === 401 || status === 403) return new ProviderError({ kind: 'auth', ...base });
   // Before the 5xx rule: some servers (llama.cpp builds, Ollama) refuse a too-long prompt with a 500,
   // and retrying the same request could only fail the same way.
   if (isContextOverflow(types, message)) return new ProviderError({ kind: 'context_overflow', ...base });
+  if (types.some((type) => invalidOutputTypes.has(type)))
+    return new ProviderError({ kind: 'invalid_output', ...base });
   if (status === 529 || types.includes('overloaded_error'))
     return new ProviderError({ kind: 'overloaded', ...base });
   if (status >= 500) return new ProviderError({ kind: 'server', ...base });
@@ -117,6 +129,9 @@ function isContextOverflow(types: readonly string[], message: string): boolean {
 function kindFromType(types: string[], message: string): ProviderErrorKind | undefined {
   // A code that says overflow wins over a generic type beside it (`invalid_request_error`).
   if (types.some((type) => contextOverflowTypes.has(type))) return 'context_overflow';
+  // Before the generic types beside them (Groq sends `invalid_request_error` with `tool_use_failed`).
+  if (types.some((type) => quotaTypes.has(type)) || quotaMessage.test(message)) return 'quota';
+  if (types.some((type) => invalidOutputTypes.has(type))) return 'invalid_output';
   for (const type of types) {
     switch (type) {
       case 'overloaded_error':

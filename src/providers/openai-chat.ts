@@ -6,6 +6,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Clock } from '../core/clock.ts';
+import { Sources } from './openai-chat-sources.ts';
 import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
 
@@ -35,9 +36,14 @@ export async function* streamChat(
     const chunks = await context.client().chat.completions.create(params, { signal, maxRetries: 0 });
     for await (const chunk of chunks) yield* state.handle(chunk);
   } catch (error) {
-    yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
-    return;
+    // A vendor that restates the token limit as an error after finishing with `length` has finished
+    // (OpenRouter does): the answer is whole, only cut short.
+    if (state.stopReason !== 'max_tokens' || signal.aborted) {
+      yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
+      return;
+    }
   }
+  yield* state.citations();
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
 }
 
@@ -97,25 +103,44 @@ function toChatMessage(message: ModelMessage): ChatCompletionMessageParam | unde
 
 type PendingCall = { id: string; name: string; json: string };
 
-// Reasoning text that compatible servers (vLLM, Ollama, DeepSeek) add to the delta.
-type ReasoningDelta = { reasoning_content?: unknown; reasoning?: unknown };
+// What compatible servers add to the delta: reasoning text (vLLM, Ollama, DeepSeek, Groq), or the content as
+// a list of text and thinking parts (Mistral's reasoning models).
+type VendorDelta = {
+  reasoning_content?: unknown;
+  reasoning?: unknown;
+  content?: unknown;
+  annotations?: unknown;
+};
+// Perplexity names its sources beside the choices, by URL; the text refers to them as [1], [2], ….
+type VendorChunk = { citations?: unknown; search_results?: unknown };
 
 /** Folds Chat Completions chunks into model events; tool-call pieces are accumulated by index. */
 class ChatStreamState {
   stopReason: ModelStopReason | undefined;
   usage: Partial<Usage> | undefined;
   private readonly calls = new Map<number, PendingCall>();
+  private readonly sources = new Sources();
+  private refused = false;
+  private textLength = 0;
 
   *handle(chunk: ChatCompletionChunk): Generator<ModelEvent> {
     if (chunk.usage) this.usage = mapUsage(chunk.usage);
+    this.sources.readChunk(chunk as VendorChunk);
     // The usage chunk at the end has `choices: []`.
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta ?? {};
-    const reasoning = (delta as ReasoningDelta).reasoning_content ?? (delta as ReasoningDelta).reasoning;
+    const vendor = delta as VendorDelta;
+    const reasoning = vendor.reasoning_content ?? vendor.reasoning;
     if (typeof reasoning === 'string' && reasoning !== '') yield { type: 'thinking.delta', text: reasoning };
-    if (typeof delta.content === 'string' && delta.content !== '')
-      yield { type: 'text.delta', text: delta.content };
+    if (typeof vendor.content === 'string') yield* this.text(vendor.content);
+    if (Array.isArray(vendor.content)) yield* this.contentParts(vendor.content);
+    // A refusal is what the model said instead of an answer: it is the text, and the reason it stopped.
+    if (typeof delta.refusal === 'string' && delta.refusal !== '') {
+      this.refused = true;
+      yield* this.text(delta.refusal);
+    }
+    this.sources.readAnnotations(vendor.annotations);
     for (const [position, piece] of (delta.tool_calls ?? []).entries()) {
       const index = piece.index ?? position;
       const call = this.calls.get(index) ?? { id: '', name: '', json: '' };
@@ -127,6 +152,28 @@ class ChatStreamState {
     if (choice.finish_reason) yield* this.finish(choice.finish_reason);
   }
 
+  /** The citations the vendor named, once the text they point into is whole. */
+  citations(): ModelEvent[] {
+    return this.sources.all(this.textLength).map((citation) => ({ type: 'citation', citation }));
+  }
+
+  private *text(text: string): Generator<ModelEvent> {
+    if (text === '') return;
+    this.textLength += text.length;
+    yield { type: 'text.delta', text };
+  }
+
+  private *contentParts(parts: unknown[]): Generator<ModelEvent> {
+    for (const part of parts as { type?: unknown; text?: unknown; thinking?: unknown }[]) {
+      if (part?.type === 'text' && typeof part.text === 'string') yield* this.text(part.text);
+      if (part?.type !== 'thinking' || !Array.isArray(part.thinking)) continue;
+      for (const inner of part.thinking as { text?: unknown }[]) {
+        if (typeof inner?.text === 'string' && inner.text !== '')
+          yield { type: 'thinking.delta', text: inner.text };
+      }
+    }
+  }
+
   private *finish(reason: NonNullable<ChatCompletionChunk.Choice['finish_reason']>): Generator<ModelEvent> {
     const ordered = [...this.calls.entries()].sort(([a], [b]) => a - b);
     this.calls.clear();
@@ -136,7 +183,7 @@ class ChatStreamState {
       yield { type: 'tool_call', call: { id, name: call.name, input: parseToolInput(call.json) } };
     }
     // Some compatible servers report `stop` even when they asked for tools.
-    this.stopReason = ordered.length > 0 ? 'tool_use' : mapFinishReason(reason);
+    this.stopReason = this.refused ? 'refusal' : ordered.length > 0 ? 'tool_use' : mapFinishReason(reason);
   }
 }
 

@@ -1,18 +1,9 @@
-import type {
-  ResponseCreateParamsStreaming,
-  ResponseInputItem,
-  ResponseStreamEvent,
-  ResponseUsage,
-  Response as VendorResponse,
-} from 'openai/resources/responses/responses';
-import type { ProviderError } from '../errors/provider-error.ts';
-import { classifyVendorError } from './classify-error.ts';
+import type { ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
 import type { OpenAIContext } from './openai-chat.ts';
+import { type OutputItem, providerName, ResponsesStreamState } from './openai-responses-stream.ts';
 import { redactProviderError } from './secrets.ts';
-import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
-import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
-
-const providerName = 'openai';
+import { errorEvent, finishEvents, stringifyToolInput } from './sse-common.ts';
+import type { ModelEvent, ModelMessage, ModelRequest, ProviderPart, ToolCallRequest } from './types.ts';
 
 /** Streams one request through the Responses API. Never throws: failure is the last event. */
 export async function* streamResponses(
@@ -35,6 +26,7 @@ export async function* streamResponses(
     yield errorEvent(error, { signal, clock: context.clock, secrets: context.secrets() });
     return;
   }
+  if (!signal.aborted) yield* state.finish();
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
 }
 
@@ -49,7 +41,7 @@ export function toResponsesParams(
     // Stateless: the log is the conversation, so nothing is kept on the vendor's side.
     store: false,
     ...(request.system !== '' ? { instructions: request.system } : {}),
-    input: request.messages.flatMap(toInputItems),
+    input: toInput(request.messages),
     max_output_tokens: context.maxTokens,
     ...(request.tools.length > 0
       ? {
@@ -68,116 +60,75 @@ export function toResponsesParams(
   };
 }
 
-function toInputItems(message: ModelMessage): ResponseInputItem[] {
-  switch (message.role) {
-    case 'user':
-      return [{ role: 'user', content: message.content }];
-    case 'tool':
-      return [{ type: 'function_call_output', call_id: message.callId, output: message.content }];
-    case 'assistant': {
-      const items: ResponseInputItem[] = [];
-      for (const part of message.providerParts ?? []) {
-        // Reasoning items go back verbatim, before the output they led to.
-        if (part.provider === providerName && part.type === 'reasoning')
-          items.push(part.data as ResponseInputItem);
-      }
-      if (message.text !== '') items.push({ role: 'assistant', content: message.text });
-      for (const call of message.toolCalls) {
-        items.push({
-          type: 'function_call',
-          call_id: call.id,
-          name: call.name,
-          arguments: stringifyToolInput(call.input),
-        });
-      }
-      return items;
+function toInput(messages: readonly ModelMessage[]): ResponseInputItem[] {
+  // A custom tool's result goes back as `custom_tool_call_output`, so the ids of such calls are remembered.
+  const customCalls = new Set<string>();
+  return messages.flatMap((message): ResponseInputItem[] => {
+    if (message.role === 'user') return [{ role: 'user', content: message.content }];
+    if (message.role === 'tool') {
+      const type = customCalls.has(message.callId) ? 'custom_tool_call_output' : 'function_call_output';
+      return [{ type, call_id: message.callId, output: message.content }];
     }
-  }
+    const parts = (message.providerParts ?? []).filter((part) => part.provider === providerName);
+    for (const part of parts) {
+      const item = part.data as OutputItem;
+      if (item.type === 'custom_tool_call') customCalls.add(String(item.call_id));
+    }
+    return parts.some((part) => part.type !== 'reasoning')
+      ? orderedItems(message, parts)
+      : plainItems(message, parts);
+  });
 }
 
-type PendingCall = { callId: string; name: string; json: string };
-
-/** Folds Responses stream events into model events. */
-class ResponsesStreamState {
-  stopReason: ModelStopReason | undefined;
-  usage: Partial<Usage> | undefined;
-  failure: ProviderError | undefined;
-  private readonly calls = new Map<string, PendingCall>();
-  private sawToolCall = false;
-
-  *handle(event: ResponseStreamEvent): Generator<ModelEvent> {
-    switch (event.type) {
-      case 'response.output_text.delta':
-        yield { type: 'text.delta', text: event.delta };
-        return;
-      case 'response.reasoning_summary_text.delta':
-      case 'response.reasoning_text.delta':
-        yield { type: 'thinking.delta', text: event.delta };
-        return;
-      case 'response.output_item.added':
-        if (event.item.type === 'function_call') {
-          this.calls.set(event.item.id ?? event.item.call_id, {
-            callId: event.item.call_id,
-            name: event.item.name,
-            json: event.item.arguments ?? '',
-          });
-        }
-        return;
-      case 'response.function_call_arguments.delta': {
-        const call = this.calls.get(event.item_id);
-        if (call) call.json += event.delta;
-        return;
-      }
-      case 'response.output_item.done':
-        yield* this.itemDone(event.item);
-        return;
-      case 'response.completed':
-      case 'response.incomplete':
-        this.complete(event.response);
-        return;
-      case 'response.failed':
-        this.failure = classifyVendorError(event.response.error?.code, event.response.error?.message);
-        return;
-      case 'error':
-        this.failure = classifyVendorError(event.code ?? undefined, event.message);
-        return;
-    }
-  }
-
-  private *itemDone(item: Extract<ResponseStreamEvent, { type: 'response.output_item.done' }>['item']) {
-    if (item.type === 'function_call') {
-      const pending = this.calls.get(item.id ?? item.call_id);
-      // The finished item carries the whole argument text; the deltas are the fallback.
-      const json = item.arguments || pending?.json || '';
-      this.sawToolCall = true;
-      const call = { id: item.call_id, name: item.name, input: parseToolInput(json) };
-      yield { type: 'tool_call', call } satisfies ModelEvent;
-    } else if (item.type === 'reasoning') {
-      yield {
-        type: 'provider_part',
-        part: { provider: providerName, type: 'reasoning', data: item },
-      } satisfies ModelEvent;
-    }
-  }
-
-  private complete(response: VendorResponse) {
-    if (response.usage) this.usage = mapResponsesUsage(response.usage);
-    const reason = response.incomplete_details?.reason;
-    if (reason === 'max_output_tokens') this.stopReason = 'max_tokens';
-    else if (reason === 'content_filter') this.stopReason = 'refusal';
-    else if (response.status === 'incomplete') this.stopReason = 'other';
-    else this.stopReason = this.sawToolCall ? 'tool_use' : 'end_turn';
-  }
+function plainItems(message: Extract<ModelMessage, { role: 'assistant' }>, parts: readonly ProviderPart[]) {
+  // Reasoning items go back verbatim, before the output they led to.
+  const items: ResponseInputItem[] = parts.map((part) => part.data as ResponseInputItem);
+  if (message.text !== '') items.push({ role: 'assistant', content: message.text });
+  for (const call of message.toolCalls) items.push(functionCall(call));
+  return items;
 }
 
-/** Cached tokens are part of `input_tokens` at OpenAI; agentchart counts them apart, as Anthropic does. */
-function mapResponsesUsage(usage: ResponseUsage): Partial<Usage> {
-  const cacheReadTokens = tokenCount(usage.input_tokens_details?.cached_tokens);
-  const cacheWriteTokens = tokenCount(usage.input_tokens_details?.cache_write_tokens);
+/**
+ * A response the adapter logged item for item: the items go back verbatim and in their order (messages with
+ * their phase and citations, server tool calls, reasoning), tool calls with the arguments the log holds. An
+ * MCP approval request is answered at once with a refusal: the runtime runs no server-side MCP tools and
+ * has nobody to ask about them, and an unanswered request would stall the conversation.
+ */
+function orderedItems(message: Extract<ModelMessage, { role: 'assistant' }>, parts: readonly ProviderPart[]) {
+  const calls = new Map(message.toolCalls.map((call) => [call.id, call]));
+  const items: ResponseInputItem[] = [];
+  for (const part of parts) {
+    const item = part.data as OutputItem;
+    const call = calls.get(String(item.call_id));
+    if (item.type === 'function_call' || item.type === 'custom_tool_call') {
+      if (!call) continue;
+      calls.delete(call.id);
+      const logged =
+        item.type === 'function_call'
+          ? { arguments: stringifyToolInput(call.input) }
+          : { input: typeof call.input === 'string' ? call.input : stringifyToolInput(call.input) };
+      items.push({ ...item, ...logged } as unknown as ResponseInputItem);
+      continue;
+    }
+    items.push(item as unknown as ResponseInputItem);
+    if (item.type === 'mcp_approval_request') {
+      items.push({
+        type: 'mcp_approval_response',
+        approval_request_id: String(item.id),
+        approve: false,
+        reason: 'agentchart runs no server-side MCP tools and cannot approve them',
+      });
+    }
+  }
+  for (const call of calls.values()) items.push(functionCall(call));
+  return items;
+}
+
+function functionCall(call: ToolCallRequest): ResponseInputItem {
   return {
-    inputTokens: Math.max(0, tokenCount(usage.input_tokens) - cacheReadTokens - cacheWriteTokens),
-    outputTokens: tokenCount(usage.output_tokens),
-    cacheReadTokens,
-    cacheWriteTokens,
+    type: 'function_call',
+    call_id: call.id,
+    name: call.name,
+    arguments: stringifyToolInput(call.input),
   };
 }

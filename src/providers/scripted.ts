@@ -1,7 +1,15 @@
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { parseContextWindow } from './context-windows.ts';
-import type { ModelEvent, ModelRequest, ModelStopReason, Provider, Usage } from './types.ts';
+import type {
+  Citation,
+  ModelEvent,
+  ModelRequest,
+  ModelStopReason,
+  Provider,
+  ProviderPart,
+  Usage,
+} from './types.ts';
 
 /** One scripted model response. `error` after `text` fails the stream mid-way, after the text. */
 export type ScriptStep = {
@@ -11,6 +19,9 @@ export type ScriptStep = {
   /** Wait this long on the injected clock before answering (and between chunks when `chunkDelayMs`). */
   delayMs?: number;
   stopReason?: ModelStopReason;
+  /** Vendor content to log with the message (a replayed session answers with what was recorded). */
+  providerParts?: ProviderPart[];
+  citations?: Citation[];
   error?: { kind: ProviderErrorKind; retryAfterMs?: number; message?: string };
 };
 
@@ -91,6 +102,8 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
         call: { id: call.id ?? `call_${index}_${position}`, name: call.name, input: call.input },
       };
     }
+    for (const part of step.providerParts ?? []) yield { type: 'provider_part', part };
+    for (const citation of step.citations ?? []) yield { type: 'citation', citation };
     yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 5, ...step.usage } };
     yield { type: 'done', stopReason: step.stopReason ?? (calls.length > 0 ? 'tool_use' : 'end_turn') };
   }

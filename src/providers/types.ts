@@ -31,6 +31,28 @@ export type ToolCallRequest = { id: string; name: string; input: unknown };
  */
 export type ProviderPart = { provider: string; type: string; data: unknown };
 
+/**
+ * A source the model cited for part of its text, in one shape for every vendor (each vendor's own form
+ * stays in the message's provider parts). `start`/`end` are character offsets into the assistant message's
+ * `text` (`text.slice(start, end)` is the passage it supports; equal for a point); both are absent when the
+ * vendor does not say where (Perplexity's numbered sources).
+ *
+ * @example
+ * { source: 'url', url: 'https://example.com/a', title: 'A', citedText: '…', start: 120, end: 184 }
+ */
+export type Citation = {
+  /** A web page (`url`), a document given in the request (`document`), or a file the vendor holds (`file`). */
+  source: 'url' | 'document' | 'file';
+  url?: string;
+  title?: string;
+  /** The cited passage of the source, when the vendor quotes it. */
+  citedText?: string;
+  /** The vendor's id of a cited file. */
+  fileId?: string;
+  start?: number;
+  end?: number;
+};
+
 export type ModelMessage =
   | { role: 'user'; content: string }
   | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; providerParts?: ProviderPart[] }
@@ -60,6 +82,7 @@ export type ModelEvent =
   | { type: 'thinking.delta'; text: string }
   | { type: 'tool_call'; call: ToolCallRequest }
   | { type: 'provider_part'; part: ProviderPart }
+  | { type: 'citation'; citation: Citation }
   | { type: 'usage'; usage: Partial<Usage> }
   | { type: 'done'; stopReason: ModelStopReason }
   | { type: 'error'; error: ProviderError };

@@ -6,9 +6,9 @@ import { isEvent, type LogEvent } from './types.ts';
  * The model responses recorded in a session log, one per model request, in order: each failed attempt
  * (`assistant.attempt` for the retried ones; the last one is the error of a `model_error` `turn.end`)
  * becomes an error of the same kind and retry-after, each `assistant.message` the same text, tool calls,
- * usage and stop reason, and each `compaction` the summary the model wrote (a compaction is one model
- * request, answered with its summary and usage). Interrupted messages are skipped: a cancel is an input
- * of the run, not an answer of the model.
+ * provider parts, citations, usage and stop reason, and each `compaction` the summary the model wrote (a
+ * compaction is one model request, answered with its summary and usage). Interrupted messages are
+ * skipped: a cancel is an input of the run, not an answer of the model.
  */
 export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   const steps: ScriptStep[] = [];
@@ -17,12 +17,14 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
       const { kind, message, retryAfterMs } = event.data.error;
       steps.push({ error: { kind, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } });
     } else if (isEvent(event, 'assistant.message') && !event.data.interrupted) {
-      const { text, toolCalls, usage, stopReason } = event.data;
+      const { text, toolCalls, usage, stopReason, providerParts, citations } = event.data;
       steps.push({
         text,
         toolCalls: toolCalls.map((call) => ({ id: call.id, name: call.name, input: call.input })),
         usage,
         stopReason: stopReason === 'interrupted' ? 'other' : stopReason,
+        ...(providerParts ? { providerParts } : {}),
+        ...(citations ? { citations } : {}),
       });
     } else if (isEvent(event, 'turn.end') && event.data.reason === 'model_error' && event.data.error) {
       // The attempt that ended the turn is logged only here (assistant.attempt is written for retries).

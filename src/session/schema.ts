@@ -24,6 +24,16 @@ export const providerErrorDataSchema = z.object({
 const present = z.unknown().refine((value) => value !== undefined, 'expected a value, received undefined');
 const toolCall = z.object({ id: z.string(), name: z.string(), input: present });
 const providerPart = z.object({ provider: z.string(), type: z.string(), data: present });
+const offset = z.number().int().nonnegative();
+const citation = z.object({
+  source: z.enum(['url', 'document', 'file']),
+  url: z.string().optional(),
+  title: z.string().optional(),
+  citedText: z.string().optional(),
+  fileId: z.string().optional(),
+  start: offset.optional(),
+  end: offset.optional(),
+});
 const modelStopReason = z.enum([...modelStopReasons, 'interrupted']);
 const toolOutcome = z.enum([
   'ok',
@@ -70,6 +80,7 @@ export const logEventDataSchemas = {
     stopReason: modelStopReason,
     interrupted: z.boolean().optional(),
     providerParts: z.array(providerPart).optional(),
+    citations: z.array(citation).optional(),
     notes: z.array(z.string()).optional(),
   }),
   'assistant.attempt': z.object({

@@ -1,5 +1,5 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 
 /** The version of the log format this build writes. Readers refuse newer versions. */
 export const LOG_FORMAT_VERSION = 1;
@@ -63,6 +63,8 @@ export type LogEventData = {
     stopReason: ModelStopReason | 'interrupted';
     interrupted?: boolean;
     providerParts?: ProviderPart[];
+    /** The sources the model cited, with the span of `text` each supports (see `Citation`). */
+    citations?: Citation[];
     /** What the runtime repaired in or dropped from a malformed response (absent when nothing). */
     notes?: string[];
   };

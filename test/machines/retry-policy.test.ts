@@ -16,11 +16,13 @@ describe('retryDelay', () => {
       'overloaded',
       'server',
       'network',
+      'invalid_output',
     ]);
     expect(providerErrorKinds.filter((kind) => !isRetryableKind(kind))).toEqual([
       'auth',
       'bad_request',
       'context_overflow',
+      'quota',
       'aborted',
       'bad_response',
     ]);
@@ -83,6 +85,17 @@ describe('retryDelay', () => {
     expect(retryDelay(overloaded, 5, policy, 'k')).toBeUndefined();
     expect(retryDelay(overloaded, 6, policy, 'k')).toBeUndefined();
     expect(retryDelay(overloaded, 1, { ...policy, maxAttempts: 1 }, 'k')).toBeUndefined();
+  });
+
+  it('tries a malformed generation (invalid_output) once more, and only once', () => {
+    const invalid: ProviderErrorData = {
+      kind: 'invalid_output',
+      message: 'tool_use_failed',
+      retryable: true,
+    };
+    expect(retryDelay(invalid, 1, policy, 'k')).toBeTypeOf('number');
+    expect(retryDelay(invalid, 2, policy, 'k')).toBeUndefined();
+    expect(retryDelay(invalid, 1, { ...policy, maxAttempts: 1 }, 'k')).toBeUndefined();
   });
 
   it('never retries a non-retryable error, even with a retry-after', () => {

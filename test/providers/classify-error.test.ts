@@ -60,10 +60,47 @@ describe('classifyError', () => {
     expect(
       kindOf(httpError(503, { type: 'error', error: { type: 'overloaded_error', message: 'x' } })),
     ).toEqual(['overloaded', true]);
-    expect(kindOf(Object.assign(httpError(429), { code: 'insufficient_quota' }))).toEqual([
-      'rate_limit',
-      false,
+    expect(kindOf(Object.assign(httpError(429), { code: 'insufficient_quota' }))).toEqual(['quota', false]);
+  });
+
+  it('tells an account that may not spend (quota) and a refused generation (invalid_output) from the rest', () => {
+    const groq = {
+      message: 'Failed to call a function. Please adjust your prompt.',
+      type: 'invalid_request_error',
+      code: 'tool_use_failed',
+    };
+    const midStream = (body: Record<string, unknown>) =>
+      Object.assign(new Error(String(body.message)), { status: undefined, error: body, ...body });
+    expect(
+      [
+        httpError(400, { error: groq }),
+        midStream(groq),
+        midStream({
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+          message: 'You exceeded your quota',
+        }),
+        httpError(400, {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: 'Your credit balance is too low to access the API',
+          },
+        }),
+        httpError(402, { type: 'error', error: { type: 'billing_error', message: 'Payment required' } }),
+      ].map((error) => kindOf(error)),
+    ).toEqual([
+      ['invalid_output', true],
+      ['invalid_output', true],
+      ['quota', false],
+      ['quota', false],
+      ['quota', false],
     ]);
+    // The vendor's own words, without an "unexpected:" prefix.
+    expect(
+      classifyError(midStream({ type: 'insufficient_quota', code: 'insufficient_quota', message: 'Pay up' }))
+        .message,
+    ).toBe('Pay up');
   });
 
   it('classifies errors that arrive mid-stream (no status) by their type', () => {

@@ -107,7 +107,7 @@ describe('openai chat stream', () => {
       { type: 'error', error: { kind: 'auth', retryable: false, retryAfterMs: undefined, status: 401 } },
       {
         type: 'error',
-        error: { kind: 'rate_limit', retryable: false, retryAfterMs: undefined, status: 429 },
+        error: { kind: 'quota', retryable: false, retryAfterMs: undefined, status: 429 },
       },
       {
         type: 'error',

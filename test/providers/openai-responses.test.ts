@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openai } from '../../src/providers/openai.ts';
 import { collect, plain } from '../support/provider-stream.ts';
+import { loadRecordedFixtures, replayAction } from '../support/recorded/fixtures.ts';
 import { sampleConversation } from '../support/wire/conversation.ts';
 import { sse } from '../support/wire/fake-server.ts';
 import {
@@ -117,5 +118,17 @@ describe('openai responses stream', () => {
         error: { kind: 'bad_request', retryable: false, retryAfterMs: undefined, status: undefined },
       },
     ]);
+  });
+
+  it('reports a recorded insufficient_quota as quota, not retried, in the vendor’s own words', async () => {
+    const fixture = loadRecordedFixtures().find(
+      (entry) => entry.name === 'openai-responses/insufficient-quota.jsonl',
+    )!;
+    server.enqueue(replayAction(fixture.responses[0]!));
+    const last = (await collect(provider())).at(-1);
+    expect(last?.type === 'error' && last.error).toMatchObject({ kind: 'quota', retryable: false });
+    expect(last?.type === 'error' && last.error.message).toMatch(
+      /^You exceeded your current quota, please check/,
+    );
   });
 });

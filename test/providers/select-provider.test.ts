@@ -110,6 +110,8 @@ describe('describeProviderError', () => {
         ['network', undefined],
         ['context_overflow', 400],
         ['bad_request', 404],
+        ['quota', 429],
+        ['invalid_output', 400],
         ['aborted', undefined],
       ] as const
     ).map(([kind, status]) =>
@@ -122,6 +124,8 @@ describe('describeProviderError', () => {
       'could not reach the model server: details',
       "the conversation no longer fits the model's context window (400): details",
       'the model server refused the request (404): details',
+      'the account may not spend more (429): details (check your plan, quota or billing)',
+      'the server refused what the model generated (400), twice: details',
       'the request was cancelled',
     ]);
   });

@@ -128,7 +128,7 @@ const expected: Record<string, unknown> = {
   'unknown-event-type': {
     outcome: 'completed',
     resumed: 'completed',
-    facts: [answered('cited', { notes: ['an event of unknown type "citation" was dropped'] }), completed],
+    facts: [answered('cited', { notes: ['an event of unknown type "annotation" was dropped'] }), completed],
   },
   'not-an-object': malformed('the provider yielded null instead of an event'),
   'error-event-not-an-error': failed('server', 'unexpected: boom'),
