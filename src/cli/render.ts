@@ -143,7 +143,10 @@ export class TranscriptRenderer {
       this.assistantMessage(event);
     } else if (isEvent(event, 'assistant.attempt')) {
       const { error, attempt, retryInMs } = event.data;
-      const retry = `retrying (attempt ${attempt + 1}) in ${(retryInMs / 1000).toFixed(1)}s`;
+      const retry =
+        retryInMs === undefined
+          ? `gave up after attempt ${attempt}`
+          : `retrying (attempt ${attempt + 1}) in ${(retryInMs / 1000).toFixed(1)}s`;
       this.print(
         this.paint('yellow', `! model error ${error.kind}: ${truncate(error.message, 80)}; ${retry}`),
       );

@@ -186,7 +186,7 @@ function renderTranscript(box) {
       case 'user.message': add(box, add(el('div', 'msg user'), el('div', 'who', d.channel === 'followup' ? 'user' : 'user (' + d.channel + ')'), document.createTextNode(d.content))); break;
       case 'inbox.queued': if (d.channel !== 'followup') box.appendChild(el('div', 'note', 'queued for the next step (' + d.channel + '): ' + d.message)); break;
       case 'assistant.message': if (d.text) add(box, add(el('div', 'msg'), el('div', 'who', 'assistant' + (d.interrupted ? ' (interrupted)' : '')), document.createTextNode(d.text))); vendorContent(box, d); break;
-      case 'assistant.attempt': box.appendChild(el('div', 'note warn', 'model error (' + d.error.kind + '): ' + d.error.message + ' — attempt ' + d.attempt + ', retrying in ' + d.retryInMs + ' ms')); break;
+      case 'assistant.attempt': box.appendChild(el('div', 'note warn', 'model error (' + d.error.kind + '): ' + d.error.message + ' — attempt ' + d.attempt + (d.retryInMs === undefined ? ', the last' : ', retrying in ' + d.retryInMs + ' ms'))); break;
       case 'tool.call': {
         const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending'); const head = el('div', 'head');
         add(card, add(head, el('b', '', d.name), pill, el('span', 'note', d.callId)), el('pre', '', json(d.input)));

@@ -1,5 +1,6 @@
 // Pure helpers of the step chart: the log entries it writes, the state each step starts from, and the
 // report it gives its turn. Kept beside the chart so the chart file reads as states and transitions.
+import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage, emptyUsage } from '../providers/types.ts';
 import { contextTokens } from '../session/context-tokens.ts';
 import type { LogEntry } from '../session/types.ts';
@@ -101,6 +102,14 @@ export function interruptedEntry(context: StepContext): LogEntry {
 export function attemptEntry(context: StepContext, retryInMs: number): LogEntry {
   const data = { error: context.error!, attempt: context.attempt, retryInMs };
   return { type: 'assistant.attempt', ...where(context), data };
+}
+
+/**
+ * The attempt after which the step gives up, with the provider's own error: every failed request is in
+ * the log, so a replay answers each one (the turn's error may say more, e.g. why compaction did not help).
+ */
+export function lastAttemptEntry(context: StepContext, error: ProviderErrorData): LogEntry {
+  return { type: 'assistant.attempt', ...where(context), data: { error, attempt: context.attempt } };
 }
 
 export function compactionEntry(context: StepContext, event: CompactionDoneEvent): LogEntry {

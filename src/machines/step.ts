@@ -11,6 +11,7 @@ import {
   compactionEntry,
   freshStep,
   interruptedEntry,
+  lastAttemptEntry,
   responseEntry,
   responseRecord,
   resumedStep,
@@ -95,6 +96,10 @@ export const stepMachine = setup({
         compacting: { trigger: 'overflow' },
         attempt: context.attempt + 1,
       });
+    }),
+    logLastAttempt: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'model.error');
+      enqueue({ type: 'log', params: lastAttemptEntry(context, event.error) });
     }),
     resumeAfterCompaction: assign({ compacting: undefined, attempt: ({ context }) => context.attempt + 1 }),
     beginBatch: sendTo('batch', ({ context }): BatchBeginEvent => batchBegin(context)),
@@ -208,12 +213,18 @@ export const stepMachine = setup({
           {
             guard: 'summaryOverflowed',
             target: 'done',
-            actions: assign({ error: ({ event }) => cannotShrink(event.error, 'summary_too_long') }),
+            actions: [
+              'logLastAttempt',
+              assign({ error: ({ event }) => cannotShrink(event.error, 'summary_too_long') }),
+            ],
           },
           {
             guard: 'overflowedAgain',
             target: 'done',
-            actions: assign({ error: ({ event }) => cannotShrink(event.error, 'still_too_long') }),
+            actions: [
+              'logLastAttempt',
+              assign({ error: ({ event }) => cannotShrink(event.error, 'still_too_long') }),
+            ],
           },
           {
             target: 'recovering',
@@ -247,7 +258,10 @@ export const stepMachine = setup({
           target: 'waitingToRetry',
           actions: { type: 'log', params: ({ context }) => attemptEntry(context, context.retryInMs!) },
         },
-        { target: 'done' },
+        {
+          target: 'done',
+          actions: { type: 'log', params: ({ context }) => lastAttemptEntry(context, context.error!) },
+        },
       ],
     },
     waitingToRetry: {

@@ -127,7 +127,8 @@ export class LogPosition {
 
 function applyToStep(step: StepPosition, event: LogEvent): void {
   if (isEvent(event, 'assistant.attempt')) {
-    step.state = 'retrying';
+    // The last attempt (no retry) is followed by step.end, which settles the step.
+    if (event.data.retryInMs !== undefined) step.state = 'retrying';
     step.attempts = event.data.attempt;
   } else if (isEvent(event, 'assistant.message')) {
     const { toolCalls, usage, stopReason } = event.data;

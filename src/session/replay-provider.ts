@@ -4,11 +4,11 @@ import { isEvent, type LogEvent } from './types.ts';
 
 /**
  * The model responses recorded in a session log, one per model request, in order: each failed attempt
- * (`assistant.attempt` for the retried ones; the last one is the error of a `model_error` `turn.end`)
- * becomes an error of the same kind and retry-after, each `assistant.message` the same text, tool calls,
- * provider parts, citations, usage and stop reason, and each `compaction` the summary the model wrote (a
- * compaction is one model request, answered with its summary and usage). Interrupted messages are
- * skipped: a cancel is an input of the run, not an answer of the model.
+ * (`assistant.attempt`, the last one of a step that gave up included) becomes an error of the same kind
+ * and retry-after, each `assistant.message` the same text, tool calls, provider parts, citations, usage
+ * and stop reason, and each `compaction` the summary the model wrote (a compaction is one model request,
+ * answered with its summary and usage). Interrupted messages are skipped: a cancel is an input of the
+ * run, not an answer of the model.
  */
 export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   const steps: ScriptStep[] = [];
@@ -26,10 +26,6 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
         ...(providerParts ? { providerParts } : {}),
         ...(citations ? { citations } : {}),
       });
-    } else if (isEvent(event, 'turn.end') && event.data.reason === 'model_error' && event.data.error) {
-      // The attempt that ended the turn is logged only here (assistant.attempt is written for retries).
-      const { kind, message, retryAfterMs } = event.data.error;
-      steps.push({ error: { kind, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } });
     } else if (isEvent(event, 'compaction')) {
       const { summary, usage } = event.data;
       steps.push({ text: summary, ...(usage ? { usage } : {}) });

@@ -86,7 +86,7 @@ export const logEventDataSchemas = {
   'assistant.attempt': z.object({
     error: providerErrorDataSchema,
     attempt: count,
-    retryInMs: z.number().nonnegative(),
+    retryInMs: z.number().nonnegative().optional(),
   }),
   'tool.call': z.object({ callId: z.string(), name: z.string(), input: present }),
   'tool.started': z.object({ callId: z.string() }),

@@ -68,7 +68,8 @@ export type LogEventData = {
     /** What the runtime repaired in or dropped from a malformed response (absent when nothing). */
     notes?: string[];
   };
-  'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs: number };
+  /** A failed model request; `retryInMs` absent: the last attempt, after which the step gave up. */
+  'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs?: number };
   'tool.call': { callId: string; name: string; input: unknown };
   /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */
   'tool.started': { callId: string };

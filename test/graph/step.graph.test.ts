@@ -165,7 +165,7 @@ async function drive(harness: Harness, probe: HoldingTool, event: StepEvent): Pr
 function expectMatches(
   harness: Harness,
   state: StepSnapshot,
-  expected: { attempts: [number, number][]; turn: number; requestsBefore: number },
+  expected: { attempts: [number, number | undefined][]; turn: number; requestsBefore: number },
 ): void {
   const log = harness.agent.log();
   const ofStep = (type: string) =>
@@ -233,7 +233,8 @@ describe('step graph paths', () => {
         await harness.agent.whenIdle();
       }
       const requestsBefore = harness.nextRequest;
-      const attempts: [number, number][] = [];
+      // Each failed request: [attempt, retryInMs], the delay absent for the one the step gives up after.
+      const attempts: [number, number | undefined][] = [];
       const steps = path.steps.slice(1);
       for (const [index, step] of steps.entries()) {
         const event = step.event as StepEvent;
@@ -248,6 +249,9 @@ describe('step graph paths', () => {
           state.matches('requesting')
         )
           attempts.push([state.context.attempt - 1, 0]);
+        // The step passes through done to idle at once.
+        if (event.type === 'model.error' && state.matches('idle') && state.context.error !== undefined)
+          attempts.push([state.context.attempt, undefined]);
         await drive(harness, probe, event);
         // When the planner finds nothing the runtime moves on at once: it is checked after the skip.
         const next = steps[index + 1]?.event as StepEvent | undefined;

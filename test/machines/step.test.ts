@@ -196,9 +196,11 @@ describe('stepMachine (pure transitions)', () => {
     expect(logged(step.actions)[0]?.data).toMatchObject({ attempt: 2 });
     step.send({ type: 'retry.due' });
     expect(step.send({ type: 'model.error', error: overloaded })).toEqual([
+      'log assistant.attempt',
       'log step.end',
       'report step.done',
     ]);
+    expect(logged(step.actions)[0]?.data).toEqual({ error: overloaded, attempt: 3 });
     expect(step.output).toEqual({
       outcome: 'model_error',
       toolCalls: 0,
@@ -208,9 +210,14 @@ describe('stepMachine (pure transitions)', () => {
     });
   });
 
-  it('gives up at once on a non-retryable error, without an attempt entry', () => {
+  it('gives up at once on a non-retryable error, logging the attempt without a retry', () => {
     const step = new Step();
-    expect(step.send({ type: 'model.error', error: auth })).toEqual(['log step.end', 'report step.done']);
+    expect(step.send({ type: 'model.error', error: auth })).toEqual([
+      'log assistant.attempt',
+      'log step.end',
+      'report step.done',
+    ]);
+    expect(logged(step.actions)[0]?.data).toEqual({ error: auth, attempt: 1 });
     expect(step.output).toMatchObject({ outcome: 'model_error', error: auth });
   });
 

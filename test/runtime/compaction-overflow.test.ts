@@ -93,6 +93,7 @@ describe('overflow recovery', () => {
       ['step.start'],
       ['assistant.attempt', 'context_overflow', 1, 0],
       ['compaction', 'overflow', [1, turn[1]!.seq - 1]],
+      ['assistant.attempt', 'context_overflow', 3, undefined],
       ['step.end'],
       ['turn.end', 'model_error'],
     ]);
@@ -130,7 +131,10 @@ describe('overflow recovery', () => {
       retryable: false,
     });
     expect(requestKinds(model.requests)).toEqual(['step', 'step']);
-    expect(turn.filter((event) => event.type === 'assistant.attempt')).toEqual([]);
+    // One request, refused: logged as the last attempt, with no retry.
+    expect(shape(turn.filter((event) => event.type === 'assistant.attempt'))).toEqual([
+      ['assistant.attempt', 'context_overflow', 1, undefined],
+    ]);
   });
 
   it('retries a summarising request that failed for a retryable reason, logging the attempt', async () => {

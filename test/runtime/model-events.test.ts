@@ -27,10 +27,14 @@ function repaired(first: unknown[], ...rest: unknown[][]) {
   return { outcome: 'completed', resumed: 'completed', facts: [first, ...rest, ok, completed] };
 }
 
-/** The turn ended with a non-retryable error, and the session resumes. */
+/** The turn ended with a non-retryable error (its one attempt logged), and the session resumes. */
 function failed(kind: string, message: string) {
   const error = { kind, message, retryable: false };
-  return { outcome: 'model_error', resumed: 'completed', facts: [['turn.end', 'model_error', error]] };
+  const facts = [
+    ['assistant.attempt', { error, attempt: 1 }],
+    ['turn.end', 'model_error', error],
+  ];
+  return { outcome: 'model_error', resumed: 'completed', facts };
 }
 
 const malformed = (message: string) => failed('bad_response', `malformed model response: ${message}`);

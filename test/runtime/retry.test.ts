@@ -97,7 +97,12 @@ describe('model request retry on a simulated clock', () => {
     expect(result.reason).toBe('model_error');
     expect(harness.model.requests).toHaveLength(3);
     expect(harness.clock.pendingTimers).toBe(0);
-    expect(attempts(harness).map((data) => data.attempt)).toEqual([1, 2]);
+    // Every failed request is logged; the last one without a retry delay.
+    expect(attempts(harness).map((data) => [data.attempt, 'retryInMs' in data])).toEqual([
+      [1, true],
+      [2, true],
+      [3, false],
+    ]);
     const end = harness.agent.log().find((event) => event.type === 'turn.end');
     expect(end?.data).toEqual({
       reason: 'model_error',
@@ -113,13 +118,16 @@ describe('model request retry on a simulated clock', () => {
     (await harness.model.request(0)).fail('auth');
     const result = await harness.run!;
     expect(result.reason).toBe('model_error');
-    expect(attempts(harness)).toEqual([]);
+    expect(attempts(harness)).toEqual([
+      { error: { kind: 'auth', message: 'test auth', retryable: false }, attempt: 1 },
+    ]);
     expect(harness.clock.pendingTimers).toBe(0);
     expect(fromTurnStart(harness)).toEqual([
       ['turn.start'],
       ['inbox.claimed'],
       ['user.message'],
       ['step.start'],
+      ['assistant.attempt'],
       ['step.end'],
       ['turn.end'],
     ]);
