@@ -144,6 +144,40 @@ describe('agent.compact()', () => {
     await system.dispose();
   });
 
+  it('sends the summarising request to compaction.model, and the steps to the agent model', async () => {
+    const summariser = scripted([{ text: 'Summary by the small model.', usage: { inputTokens: 7 } }], {
+      model: 'small',
+    });
+    const { model, system, agent } = await agentWith(
+      [{ text: 'One.' }, { text: 'Two.' }, { text: 'Three.' }],
+      {
+        model: summariser,
+      },
+    );
+    await agent.run('one');
+    await agent.run('two');
+    const events = agent.events();
+    const result = await agent.compact();
+    expect(result).toMatchObject({ compacted: true, summary: 'Summary by the small model.' });
+    // Watchers hear that a compaction began (the CLI says so) before its summary is logged.
+    const seen: string[] = [];
+    for await (const event of events) {
+      if (event.type === 'compaction.start') seen.push(`${event.type} turn ${event.turn}`);
+      if (event.type === 'log' && ['compaction', 'turn.end'].includes(event.event.type))
+        seen.push(event.event.type);
+      if (event.type === 'log' && event.event.type === 'turn.end') break;
+    }
+    expect(seen).toEqual(['compaction.start turn 3', 'compaction', 'turn.end']);
+    await agent.run('three');
+    expect(model.requests.map(isCompactionRequest)).toEqual([false, false, false]);
+    expect(summariser.requests.map(isCompactionRequest)).toEqual([true]);
+    // The summary the small model wrote is what the agent model reads in place of turn one.
+    const third = JSON.stringify(model.requests[2]!.messages);
+    expect(third).toContain('Summary by the small model.');
+    expect(third).not.toContain('One.');
+    await system.dispose();
+  });
+
   it('rejects a bad argument with ConfigError and a disposed agent with AgentStateError', async () => {
     const { system, agent } = await agentWith([]);
     await expect(agent.compact({ instructions: '' })).rejects.toThrow(
