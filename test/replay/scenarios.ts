@@ -11,7 +11,7 @@ import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { readFileTool } from '../../src/tools/read-file.ts';
 
-const lookup = defineTool({
+export const lookup = defineTool({
   name: 'lookup',
   description: 'Looks a key up in a fixed table.',
   access: 'read',
@@ -20,7 +20,7 @@ const lookup = defineTool({
   run: async ({ key }) => `value of ${key}`,
 });
 
-const record = defineTool({
+export const record = defineTool({
   name: 'record',
   description: 'Records a note.',
   access: 'write',
