@@ -2,7 +2,7 @@ import { messageOf } from '../errors/describe-value.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import type { ActorSnapshot } from '../runtime/agent-view.ts';
 import { recordedTools } from '../runtime/recorded-tools.ts';
-import { replaySession } from '../runtime/replay-session.ts';
+import { type ReplaySetup, replaySession } from '../runtime/replay-session.ts';
 import type { LogEvent } from '../session/types.ts';
 import { compactValue } from './compact.ts';
 
@@ -27,20 +27,19 @@ const contextLimits = { maxString: 160, maxDepth: 3, maxEntries: 16 };
  * by re-running the log through the real runtime with the replay provider (the recorded answers, ids,
  * clock and inputs) and tools that give the recorded results (`recordedTools`), and taking the agent's
  * actor tree once the runtime has taken the step that wrote each event. Where the re-run writes an event
- * of another type than the recording, the frames stop there and `note` says why.
+ * of another type than the recording, the frames stop there and `note` says why. `setup` adds what the log
+ * does not record (a compaction policy other than the default, say).
  */
-export async function computeFrames(events: readonly LogEvent[]): Promise<Frames> {
+export async function computeFrames(events: readonly LogEvent[], setup: ReplaySetup = {}): Promise<Frames> {
   const frames: (MachineFrame | undefined)[] = [];
-  const replayed: LogEvent[] = [];
   try {
     const run = await replaySession(events, {
-      setup: { tools: recordedTools(events) },
+      setup: { tools: recordedTools(events), ...setup },
       onEvent: (event: LogEvent, agent: Agent) => {
-        replayed[event.seq] = event;
         if (event.seq < events.length) frames[event.seq] = frameOf(agent);
       },
     });
-    const diverged = events.findIndex((event, seq) => !sameStep(event, replayed[seq]));
+    const diverged = events.findIndex((event, seq) => !sameStep(event, run.events[seq]));
     if (diverged !== -1) {
       frames.length = diverged;
       return {

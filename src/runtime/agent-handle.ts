@@ -226,6 +226,15 @@ export class Agent {
     return machineContexts(this.ref);
   }
 
+  /**
+   * Calls `listener` synchronously with every event appended to the log from now on, inside the
+   * transition that wrote it (for inspection and replay: it must be cheap and must not throw; read
+   * `snapshot()` from a microtask, once the transition is over). Returns the unsubscribe function.
+   */
+  onLog(listener: (event: LogEvent) => void): () => void {
+    return this.sessionLog.subscribe(listener);
+  }
+
   /** The session's events so far. */
   log(): readonly LogEvent[] {
     return this.sessionLog.events;

@@ -82,6 +82,14 @@ export async function replaySession(
     for (; next < inputs.length && !stopped; next++) {
       const input = inputs[next]!;
       if (written() < input.atLength) return;
+      // Input that follows a turn's end was given once that turn was over (as after `await run()`).
+      const after = recorded[input.atLength - 1]?.type;
+      if (
+        (after === 'turn.end' || after === 'session.start') &&
+        written() === input.atLength &&
+        agent!.state !== 'ready.idle'
+      )
+        return;
       if (written() > input.atLength) {
         stopped = `the recording received ${describeInput(input)} when its log held ${input.atLength} events; the replay had written ${written()} by then`;
         return;
@@ -98,15 +106,18 @@ export async function replaySession(
       id: String(start.data.agentId),
       ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
     });
-    const follow = followEvents(agent, (event) => {
-      options.onEvent?.(event, agent!);
-      sendDue();
-    });
+    // What creation wrote (`session.start`) came before anyone could follow the agent's events.
+    for (const event of agent.log()) options.onEvent?.(event, agent);
+    const created = agent;
+    // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
+    const stopListening = created.onLog((event) => queueMicrotask(() => options.onEvent?.(event, created)));
+    const follow = followEvents(agent, () => sendDue());
     stopped = await drive(agent, clock, sendDue, () => stopped, recorded.length);
     if (!stopped && next < inputs.length) stopped = `${describeInput(inputs[next]!)} never became due`;
     const ended = recorded.at(-1)?.type === 'session.end';
     const before = [...agent.log()];
     await system.dispose();
+    stopListening();
     await follow;
     return { events: ended ? [...agent.log()] : before, ...(stopped ? { stopped } : {}) };
   } finally {
@@ -166,9 +177,9 @@ function describeInput(input: ReplayInput): string {
   return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;
 }
 
-/** Reads the agent's live events until it is disposed, handing each log event on. */
-async function followEvents(agent: Agent, onLog: (event: LogEvent) => void): Promise<void> {
-  for await (const event of agent.events()) if (event.type === 'log') onLog(event.event);
+/** Reads the agent's live events until it is disposed, calling `onLog` after each log event. */
+async function followEvents(agent: Agent, onLog: () => void): Promise<void> {
+  for await (const event of agent.events()) if (event.type === 'log') onLog();
 }
 
 const settleRounds = 5;
