@@ -19,7 +19,9 @@ export const floors: Readonly<Record<string, number>> = {
   permissions: 5,
   actors: 6,
   runtime: 7,
-  diagrams: 8,
+  // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's
+  // drawings, so they sit below the inspector.
+  diagrams: 7,
   inspector: 8,
   cli: 9,
   '.': 10,

@@ -8,6 +8,8 @@ export {
   type ScriptStep,
   scripted,
 } from './providers/scripted.ts';
+export { expectReplay, type ReplayCheck } from './runtime/expect-replay.ts';
+export type { ReplaySetup } from './runtime/replay-session.ts';
 export { isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog } from './session/compare-logs.ts';
 export { recordedResponses, replay } from './session/replay-provider.ts';

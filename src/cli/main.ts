@@ -127,9 +127,21 @@ function positiveInteger(value: string): number {
 function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
     .command('replay')
-    .description('re-render a recorded session as a readable transcript (no model is called, no tool runs)')
+    .description(
+      're-render a recorded session as a transcript (no model is called, no tool runs); with --check, re-run it through the current runtime and compare the logs',
+    )
     .argument('<file>', 'the session log (.jsonl)')
-    .action(async (file: string) => {
+    .option('--check', 're-run with the recorded responses, ids and clock; exit 1 at the first diverging seq')
+    .option(
+      '--setup <module>',
+      'with --check: a module whose default export gives the tools, approver and hooks',
+    )
+    .action(async (file: string, flags: { check?: boolean; setup?: string }) => {
+      if (flags.check) {
+        const { replayCheckCommand } = await import('./commands/replay-check.ts');
+        return setExitCode(await replayCheckCommand(file, flags.setup, io));
+      }
+      if (flags.setup) throw new CliError('--setup is only for replay --check');
       const { replayCommand } = await import('./commands/replay.ts');
       setExitCode(await replayCommand(file, io));
     });

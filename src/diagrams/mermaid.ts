@@ -1,7 +1,7 @@
 import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xstate';
 
 /** One arrow of the diagram: from a state node to a state node, with its label. */
-type Edge = { from: AnyStateNode; to: AnyStateNode; label: string };
+export type Edge = { from: AnyStateNode; to: AnyStateNode; label: string; event: string };
 
 // Words the Mermaid state grammar reads as keywords; an id equal to one of them gets an `s_` prefix.
 const reservedIds = new Set([
@@ -44,10 +44,10 @@ export function toMermaid(machine: AnyStateMachine): string {
     'stateDiagram-v2',
   ];
   lines.push(...renderChildren(machine.root, ids, '  '));
-  const edges = dedupe(collectEdges(machine.root));
+  const edges = chartEdges(machine);
   if (edges.length > 0) lines.push('');
   for (const edge of edges) {
-    lines.push(`  ${idOf(ids, edge.from)} --> ${idOf(ids, edge.to)} : ${edge.label}`);
+    lines.push(`  ${idOf(ids, edge.from)} --> ${idOf(ids, edge.to)} : ${escapeLabel(edge.label)}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -110,6 +110,11 @@ function stateLabel(node: AnyStateNode): string {
   return `${key} (${node.history === 'deep' ? 'H*' : 'H'})`;
 }
 
+/** The arrows of a machine as drawn (labels unescaped), deduplicated, in definition order. */
+export function chartEdges(machine: AnyStateMachine): Edge[] {
+  return dedupe(collectEdges(machine.root));
+}
+
 /** The arrows of every state node, depth first, each node's events in definition order. */
 function collectEdges(root: AnyStateNode): Edge[] {
   const edges: Edge[] = [];
@@ -129,8 +134,9 @@ function transitionsOf(node: AnyStateNode): AnyTransitionDefinition[] {
 
 function edgesOf(transition: AnyTransitionDefinition, from: AnyStateNode): Edge[] {
   const guard = guardLabel(transition.guard);
-  const label = escapeLabel(eventLabel(transition) + (guard === undefined ? '' : ` [${guard}]`));
-  return (transition.target ?? []).map((to) => ({ from, to, label }));
+  const label = eventLabel(transition) + (guard === undefined ? '' : ` [${guard}]`);
+  const event = String(transition.eventType);
+  return (transition.target ?? []).map((to) => ({ from, to, label, event }));
 }
 
 /** Identical arrows (same ends and label, e.g. two inline guards) are drawn once. */

@@ -13,6 +13,7 @@ import type {
   InspectorMessage,
   InspectorSource,
 } from './protocol.ts';
+import { TimeTravel, type TravelAnswer } from './time-travel.ts';
 import { agentView, type Tracked, takeLogEvent, track } from './tracked-agent.ts';
 
 type Delta = Extract<InspectorMessage, { kind: 'delta' }>;
@@ -33,6 +34,7 @@ export class LiveSource implements InspectorSource {
   private readonly pumps = new Set<Promise<void>>();
   private readonly dirty = new Set<string>();
   private readonly deltas = new Map<string, Delta>();
+  private readonly timeTravel = new TimeTravel();
   private projector = new InspectionProjector();
   private stopObserving: (() => void) | undefined;
   private stopPumps: (() => void) | undefined;
@@ -64,9 +66,27 @@ export class LiveSource implements InspectorSource {
   }
 
   log(agentId: string): LogEvent[] | undefined {
-    const agent =
-      this.system.list().find((candidate) => candidate.id === agentId) ?? this.ended.get(agentId)?.agent;
-    return agent?.log().map((event) => compactLogEvent(event));
+    return this.agentOf(agentId)
+      ?.log()
+      .map((event) => compactLogEvent(event));
+  }
+
+  travel(agentId: string, seq: number): Promise<TravelAnswer | undefined> {
+    const agent = this.agentOf(agentId);
+    return agent ? this.timeTravel.at(agentId, agent.log(), seq) : Promise.resolve(undefined);
+  }
+
+  contexts(agentId: string): Record<string, unknown> | undefined {
+    const agent = this.system.list().find((candidate) => candidate.id === agentId);
+    if (!agent) return undefined;
+    const contexts: Record<string, unknown> = {};
+    for (const [path, context] of agent.machineContexts())
+      contexts[path] = compactValue(context, { maxString: 300, maxDepth: 4, maxEntries: 30 });
+    return contexts;
+  }
+
+  private agentOf(agentId: string): Agent | undefined {
+    return this.system.list().find((candidate) => candidate.id === agentId) ?? this.ended.get(agentId)?.agent;
   }
 
   subscribe(listener: (message: InspectorMessage) => void): () => void {

@@ -1,22 +1,4 @@
-import type { AnyStateMachine } from 'xstate';
-import { agentMachine } from '../machines/agent.ts';
-import { stepMachine } from '../machines/step.ts';
-import { toolBatchMachine } from '../machines/tool-batch.ts';
-import { turnMachine } from '../machines/turn.ts';
-import { pageScript } from './page-script.ts';
-
-/** Each chart's top-level states with their children, read from the machines themselves. */
-function statesOf(machine: AnyStateMachine): [string, string[]][] {
-  return Object.entries(machine.root.states).map(([name, node]) => [name, Object.keys(node.states)]);
-}
-
-/** The charts the page draws, keyed by the id their actors are spawned under (`batch` is the tool batch). */
-export const pageCharts = {
-  agent: statesOf(agentMachine),
-  turn: statesOf(turnMachine),
-  step: statesOf(stepMachine),
-  batch: statesOf(toolBatchMachine),
-};
+import { inspectorCharts } from '../diagrams/chart-graph.ts';
 
 const style = `
 :root { --bg:#f7f7f5; --panel:#fff; --ink:#1d1f21; --muted:#6b7075; --line:#deded9; --accent:#0b63c5;
@@ -72,11 +54,47 @@ table.log td.type { font-family:ui-monospace,monospace; white-space:nowrap; }
 table.log summary { cursor:pointer; font-family:ui-monospace,monospace; color:var(--muted); }
 .insp { font-family:ui-monospace,monospace; font-size:12px; white-space:pre; }
 .empty { color:var(--muted); padding:20px; }
+#timeline { display:flex; gap:8px; align-items:center; padding:6px 12px; border-bottom:1px solid var(--line); background:var(--panel); font-size:12.5px; }
+#timeline input[type=range] { flex:1; }
+#timeline button { font:inherit; border:1px solid var(--line); background:var(--panel); border-radius:4px; cursor:pointer; }
+#timeline button.on { background:var(--ok-bg); color:var(--ok); }
+.seq-label { font-family:ui-monospace,monospace; min-width:260px; }
+.chart { border:1px solid var(--line); border-radius:8px; background:var(--panel); margin:0 0 12px; padding:6px 8px; }
+.chart-head { font-family:ui-monospace,monospace; font-size:12.5px; }
+.chart-scroll { overflow:auto; }
+.chart-svg { display:block; }
+.chart-svg .state rect { fill:#fff; stroke:#b9bcc0; stroke-width:1; cursor:pointer; }
+.chart-svg .state.compound rect { fill:#f6f7f9; stroke:#cfd3d8; stroke-dasharray:4 3; }
+.chart-svg .state.final rect { stroke-width:2.5; }
+.chart-svg .state text { font:12px ui-monospace,monospace; fill:var(--ink); pointer-events:none; }
+.chart-svg .state.active rect { fill:var(--accent-bg); stroke:var(--accent); stroke-width:2; }
+.chart-svg .state.active.compound rect { fill:#eef5fd; stroke-dasharray:none; }
+.chart-svg .state.active.leaf text, .chart-svg .state.active.final text { font-weight:700; fill:var(--accent); }
+.chart-svg .anchor { fill:#7a7f85; }
+.chart-svg .edge path { fill:none; stroke:#a3a8ae; stroke-width:1.2; }
+.chart-svg .edge text { font:10px ui-monospace,monospace; fill:#70757b; }
+.chart-svg .edge.possible path { stroke:#5b8fd0; }
+.chart-svg .edge.possible text { fill:#2d5d9a; }
+.chart-svg .edge.flash path { stroke:#e8830c; stroke-width:3; animation:flash 1.6s ease-out; }
+.chart-svg .edge.flash text { fill:#b35f00; font-weight:700; }
+@keyframes flash { from { stroke-width:6; } to { stroke-width:3; } }
+.accepts { font-size:12px; color:var(--muted); font-family:ui-monospace,monospace; margin-top:4px; }
+.picked { margin-top:6px; border-top:1px solid var(--line); font-size:12.5px; }
+.picked pre { max-height:240px; overflow:auto; font-size:11.5px; background:#fafafa; padding:6px; }
+.travel-note { margin:0 0 8px; }
+.filters { display:flex; gap:6px; margin-bottom:6px; }
+.filters input, .filters select, #agent-filter { font:inherit; font-size:12.5px; padding:2px 6px; border:1px solid var(--line); border-radius:4px; }
+#agent-filter { width:100%; margin-bottom:6px; }
+table.log th { text-align:left; font-size:11.5px; color:var(--muted); border-bottom:2px solid var(--line); padding:3px 6px; position:sticky; top:0; background:var(--bg); }
+table.log td.time { font-family:ui-monospace,monospace; color:var(--muted); white-space:nowrap; }
+.why .explain { display:block; font-size:11px; color:var(--bad); white-space:normal; }
+pre.result .diff.add { background:#e6f6ea; color:#11632f; } pre.result .diff.del { background:#fbe9e7; color:#9b1c14; } pre.result .diff.hunk { color:#6f42c1; }
 .decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 `;
 
 /**
- * The whole inspector page: one HTML document with its CSS and script inline. It loads nothing else.
+ * The inspector page: one HTML document with its CSS and the charts' graphs inline; its scripts are
+ * served beside it (`pageAssets`), the layout library from node_modules. It loads nothing from elsewhere.
  * With a `token`, the page offers approve and deny on calls that wait for approval.
  */
 export const inspectorPage = (token?: string) => `<!doctype html>
@@ -92,16 +110,15 @@ ${token ? `<meta name="agentchart-token" content="${token}">` : ''}
 <header><h1 id="title">agentchart inspector</h1><span class="badge" id="source">…</span>
 <span class="badge" id="conn">connecting</span></header>
 <main>
-<aside><h2>Agents</h2><div id="agents"></div><h2>Machines</h2><div id="machines"></div>
-<h2>Turns</h2><div id="turns"></div></aside>
-<section class="view"><nav id="tabs"><button data-tab="transcript" class="on">Transcript</button>
-<button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
+<aside><h2>Agents <span class="note" id="agent-count"></span></h2><input id="agent-filter" placeholder="filter agents by id or state…">
+<div id="agents"></div><h2>Turns</h2><div id="turns"></div></aside>
+<section class="view"><div id="timeline"></div><nav id="tabs"><button data-tab="charts" class="on">Charts</button>
+<button data-tab="transcript">Transcript</button><button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
 <div id="content"></div></section>
 </main>
-<script>
-const CHARTS = ${JSON.stringify(pageCharts)};
-${pageScript}
-</script>
+<script type="application/json" id="charts">${JSON.stringify(inspectorCharts()).replace(/</g, '\\u003c')}</script>
+<script src="/assets/dagre.js"></script>
+<script type="module" src="/assets/main.js"></script>
 </body>
 </html>
 `;

@@ -1,5 +1,6 @@
 import type { ActorSnapshot } from '../runtime/agent-handle.ts';
 import type { LogEvent, StopReason, ToolOutcome } from '../session/types.ts';
+import type { TravelAnswer } from './time-travel.ts';
 
 /** Where a tool call is: from `tool.call` to its one `tool.result`. */
 export type ToolCallState = 'pending' | 'awaiting_approval' | 'running' | 'done';
@@ -99,5 +100,9 @@ export interface InspectorSource {
   /** The whole log of one agent (long strings cut), or undefined for an unknown agent. */
   log(agentId: string): LogEvent[] | undefined;
   subscribe(listener: (message: InspectorMessage) => void): () => void;
+  /** Every machine's state after event `seq` of an agent's log (time travel); undefined for an unknown agent. */
+  travel?(agentId: string, seq: number): Promise<TravelAnswer | undefined>;
+  /** The context of each machine of a live agent right now, cut short; undefined when it is not live. */
+  contexts?(agentId: string): Record<string, unknown> | undefined;
   close(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { isEvent, type LogEvent } from '../session/types.ts';
 import { compactLogEvent } from './compact.ts';
 import { parentOf, recordedState, TurnsView } from './log-view.ts';
 import type { AgentsPayload, AgentView, InspectorMessage, InspectorSource } from './protocol.ts';
+import { TimeTravel, type TravelAnswer } from './time-travel.ts';
 
 /** One recorded session: its id and events. */
 export type RecordedSession = { sessionId: string; events: LogEvent[] };
@@ -69,6 +70,7 @@ async function readSessionFile(path: string, id: string, required: boolean): Pro
 export class RecordedSource implements InspectorSource {
   readonly kind = 'recorded';
   private readonly views: AgentView[];
+  private readonly timeTravel = new TimeTravel();
 
   constructor(
     private readonly sessions: readonly RecordedSession[],
@@ -86,6 +88,11 @@ export class RecordedSource implements InspectorSource {
     return this.sessions
       .find((session) => session.sessionId === agentId)
       ?.events.map((event) => compactLogEvent(event));
+  }
+
+  travel(agentId: string, seq: number): Promise<TravelAnswer | undefined> {
+    const session = this.sessions.find((candidate) => candidate.sessionId === agentId);
+    return session ? this.timeTravel.at(agentId, session.events, seq) : Promise.resolve(undefined);
   }
 
   subscribe(_listener: (message: InspectorMessage) => void): () => void {

@@ -8,6 +8,9 @@ export type Route =
   | { kind: 'events' }
   | { kind: 'agents' }
   | { kind: 'log'; agentId: string }
+  | { kind: 'travel'; agentId: string; seq: number }
+  | { kind: 'contexts'; agentId: string }
+  | { kind: 'asset'; name: string }
   | { kind: 'decision'; agentId: string; callId: string; verb: DecisionVerb };
 
 export type Refusal = { kind: 'refused'; status: number; message: string; allow?: string };
@@ -62,10 +65,16 @@ export function matchRoute(
   if (path === '/') return { kind: 'page' };
   if (path === '/events') return { kind: 'events' };
   if (path === '/api/agents') return { kind: 'agents' };
-  const [api, agents, agentId, log, ...rest] = parts;
-  if (api === 'api' && agents === 'agents' && agentId && log === 'log' && rest.length === 0)
-    return { kind: 'log', agentId };
-  return refuse(404, 'not found');
+  const [api, agents, agentId, what, ...rest] = parts;
+  if (api === 'assets' && agents && !agentId) return { kind: 'asset', name: agents };
+  if (api !== 'api' || agents !== 'agents' || !agentId || rest.length > 0) return refuse(404, 'not found');
+  if (what === 'log') return { kind: 'log', agentId };
+  if (what === 'contexts') return { kind: 'contexts', agentId };
+  if (what !== 'travel') return refuse(404, 'not found');
+  const seq = /[?&]seq=(\d{1,9})(?:&|$)/.exec(target)?.[1];
+  return seq === undefined
+    ? refuse(400, 'travel needs ?seq=N')
+    : { kind: 'travel', agentId, seq: Number(seq) };
 }
 
 /** `POST /api/agents/:agentId/calls/:callId/approve|deny`. */

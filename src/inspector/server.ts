@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import { pageAsset } from './assets.ts';
 import { decide } from './decisions.ts';
 import { LiveSource } from './live-source.ts';
 import { inspectorPage } from './page.ts';
@@ -128,6 +129,26 @@ export async function serveInspector(
         return openStream(request, response);
       case 'agents':
         return sendJson(response, 200, source.agents());
+      case 'asset': {
+        const asset = pageAsset(route.name);
+        if (asset === undefined) return sendText(response, 404, 'not found');
+        response.writeHead(200, { ...securityHeaders, 'content-type': 'text/javascript; charset=utf-8' });
+        return void response.end(asset);
+      }
+      case 'travel': {
+        const answer = await source.travel?.(route.agentId, route.seq);
+        return answer
+          ? sendJson(response, 200, answer)
+          : sendJson(response, 404, {
+              error: source.travel ? 'no such agent' : 'this source has no time travel',
+            });
+      }
+      case 'contexts': {
+        const contexts = source.contexts?.(route.agentId);
+        return contexts
+          ? sendJson(response, 200, contexts)
+          : sendJson(response, 404, { error: 'no live agent with that id' });
+      }
       case 'log': {
         const log = source.log(route.agentId);
         return log
@@ -201,9 +222,9 @@ function sendPage(response: ServerResponse, page: string): void {
   response.writeHead(200, {
     ...securityHeaders,
     'content-type': 'text/html; charset=utf-8',
-    // The page is self-contained: nothing may load from anywhere else.
+    // The page loads its scripts from this server only; nothing may load from anywhere else.
     'content-security-policy':
-      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
+      "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; connect-src 'self'; img-src data:",
   });
   response.end(page);
 }

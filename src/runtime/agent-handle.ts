@@ -9,7 +9,14 @@ import type { TurnContext } from '../machines/turn-types.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
-import { type ActorSnapshot, describeActor, type RunResult, stateName, turnResult } from './agent-view.ts';
+import {
+  type ActorSnapshot,
+  describeActor,
+  machineContexts,
+  type RunResult,
+  stateName,
+  turnResult,
+} from './agent-view.ts';
 import {
   approveSchema,
   cancelSchema,
@@ -208,6 +215,24 @@ export class Agent {
   /** The state of every machine of this agent right now, and how full its context is. */
   snapshot(): AgentSnapshot {
     return { ...describeActor(this.ref, 'agent'), contextUsage: this.contextUsage() };
+  }
+
+  /**
+   * The context of each machine of this agent right now (agent, turn, step, tool batch), keyed by its
+   * path of actor ids below the agent (`''`, `turn`, `turn/step`, `turn/step/batch`). For inspection:
+   * the values are the machines' own, so copy before keeping them.
+   */
+  machineContexts(): Map<string, unknown> {
+    return machineContexts(this.ref);
+  }
+
+  /**
+   * Calls `listener` synchronously with every event appended to the log from now on, inside the
+   * transition that wrote it (for inspection and replay: it must be cheap and must not throw; read
+   * `snapshot()` from a microtask, once the transition is over). Returns the unsubscribe function.
+   */
+  onLog(listener: (event: LogEvent) => void): () => void {
+    return this.sessionLog.subscribe(listener);
   }
 
   /** The session's events so far. */

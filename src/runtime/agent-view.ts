@@ -40,3 +40,16 @@ export function describeActor(ref: AnyActorRef, id: string): ActorSnapshot {
   );
   return { id, value: snapshot.value ?? null, status: snapshot.status, children };
 }
+
+/** The context of every machine actor below `ref` (those whose snapshot has a value), by path of ids. */
+export function machineContexts(ref: AnyActorRef): Map<string, unknown> {
+  const contexts = new Map<string, unknown>();
+  const walk = (actor: AnyActorRef, path: string) => {
+    const snapshot = actor.getSnapshot();
+    if (snapshot.value !== undefined) contexts.set(path, snapshot.context);
+    for (const [id, child] of Object.entries((snapshot.children ?? {}) as Record<string, AnyActorRef>))
+      walk(child, path ? `${path}/${id}` : id);
+  };
+  walk(ref, '');
+  return contexts;
+}

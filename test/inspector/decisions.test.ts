@@ -1,7 +1,9 @@
 // Approving and denying from the inspector page, over HTTP: only with `decisions` on, only with the
 // page's token, only for a call that waits for approval right now; the decision lands in the log as the
 // user's, and the turn goes on.
+import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pageAsset } from '../../src/inspector/assets.ts';
 import { inspectorPage } from '../../src/inspector/page.ts';
 import { RecordedSource } from '../../src/inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
@@ -150,12 +152,30 @@ describe('inspector decisions', () => {
 });
 
 describe('inspector page', () => {
-  it('its script parses as JavaScript, with and without the decision buttons', () => {
-    for (const html of [inspectorPage(), inspectorPage('t0ken')]) {
-      const script = /<script>([\s\S]*)<\/script>/.exec(html)?.[1] ?? '';
-      expect(script).toContain('function decisionButtons');
-      // Parsing only: `new Function` compiles the body without running it.
-      expect(() => new Function(script)).not.toThrow();
+  it('its scripts parse as JavaScript modules, and carry the token only when decisions are on', () => {
+    // Every module main.js reaches through its imports is served and parses.
+    const reached = new Set<string>();
+    const pending = ['main.js'];
+    while (pending.length > 0) {
+      const name = pending.pop()!;
+      if (reached.has(name)) continue;
+      reached.add(name);
+      const script = pageAsset(name);
+      expect(script, `${name} is served`).toBeTypeOf('string');
+      const { diagnostics } = ts.transpileModule(script!, { reportDiagnostics: true, fileName: name });
+      expect(diagnostics?.map((diagnostic) => diagnostic.messageText)).toEqual([]);
+      for (const [, imported] of script!.matchAll(/from '\.\/([\w-]+\.js)'/g)) pending.push(imported!);
     }
+    expect([...reached].sort()).toEqual([
+      'chart.js',
+      'core.js',
+      'main.js',
+      'panels.js',
+      'vendor.js',
+      'views.js',
+    ]);
+    expect(pageAsset('panels.js')).toContain('export function decisionButtons');
+    expect(inspectorPage('t0ken')).toContain('<meta name="agentchart-token" content="t0ken">');
+    expect(inspectorPage()).not.toContain('agentchart-token');
   });
 });

@@ -2,7 +2,7 @@
 // observing the system only while a page is connected.
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pageCharts } from '../../src/inspector/page.ts';
+import { inspectorCharts } from '../../src/diagrams/chart-graph.ts';
 import { settle } from '../support/controllable.ts';
 import { closeOpened, connect, heldTurn, setup } from './live-setup.ts';
 import { getJson } from './sse-reader.ts';
@@ -18,10 +18,21 @@ describe('inspector server', () => {
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).toContain("new EventSource('/events')");
-    // The charts' states, read from the machines, so the page can highlight the active one.
-    expect(html).toContain(`const CHARTS = ${JSON.stringify(pageCharts)};`);
-    expect(pageCharts.batch.map(([name]) => name)).toContain('running');
+    // The charts' graphs, read from the machines, so the page draws and lights them.
+    const charts = JSON.parse(
+      /<script type="application\/json" id="charts">(.*?)<\/script>/s.exec(html)![1]!,
+    );
+    expect(charts).toEqual(JSON.parse(JSON.stringify(inspectorCharts())));
+    expect(charts.batch.nodes.map((node: { id: string }) => node.id)).toContain('running');
+    // Its scripts come from this server: the page's modules and the layout library from node_modules.
+    const main = await fetch(new URL('/assets/main.js', inspector.url));
+    expect(main.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await main.text()).toContain('connect();');
+    const core = await (await fetch(new URL('/assets/core.js', inspector.url))).text();
+    expect(core).toContain("new EventSource('/events')");
+    const dagre = await (await fetch(new URL('/assets/dagre.js', inspector.url))).text();
+    expect(dagre).toContain('var dagre=');
+    expect((await fetch(new URL('/assets/nope.js', inspector.url))).status).toBe(404);
     // Works offline: nothing is loaded from another address.
     expect(html).not.toMatch(/(src|href)=["']?https?:/);
   });

@@ -11,7 +11,7 @@ import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { readFileTool } from '../../src/tools/read-file.ts';
 
-const lookup = defineTool({
+export const lookup = defineTool({
   name: 'lookup',
   description: 'Looks a key up in a fixed table.',
   access: 'read',
@@ -20,7 +20,7 @@ const lookup = defineTool({
   run: async ({ key }) => `value of ${key}`,
 });
 
-const record = defineTool({
+export const record = defineTool({
   name: 'record',
   description: 'Records a note.',
   access: 'write',
@@ -171,6 +171,8 @@ export async function runScenario(
   scenario: Scenario,
   model: Provider,
   clock: SimulatedClock,
+  /** Told about the agent as soon as it is created (before its first input). */
+  onAgent?: (agent: Agent) => void,
 ): Promise<LogEvent[]> {
   let next = 0;
   const system = createAgentSystem({
@@ -184,6 +186,7 @@ export async function runScenario(
     ...scenario.options,
   });
   const agent = await system.createAgent({ id: scenario.name });
+  onAgent?.(agent);
   // Lets the runtime work; when it waits on the clock (a retry backoff), moves time to the next timer.
   const pump = async (work: Promise<unknown>) => {
     let finished = false;

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { chartScript } from './page/chart.ts';
+import { coreScript } from './page/core.ts';
+import { mainScript } from './page/main.ts';
+import { panelsScript } from './page/panels.ts';
+import { vendorScript } from './page/vendor.ts';
+import { viewsScript } from './page/views.ts';
+
+// dagre's browser build (an IIFE that defines `dagre`), read from the installed package: no build step,
+// no CDN. Its package exports do not name the file, so it is found beside its package.json.
+const dagreFile = join(
+  dirname(createRequire(import.meta.url).resolve('@dagrejs/dagre/package.json')),
+  'dist/dagre.min.js',
+);
+
+let dagre: string | undefined;
+
+/** The page's scripts by file name, as served under `/assets/`. */
+export function pageAsset(name: string): string | undefined {
+  switch (name) {
+    case 'core.js':
+      return coreScript;
+    case 'chart.js':
+      return chartScript;
+    case 'panels.js':
+      return panelsScript;
+    case 'views.js':
+      return viewsScript;
+    case 'vendor.js':
+      return vendorScript;
+    case 'main.js':
+      return mainScript;
+    case 'dagre.js':
+      dagre ??= readFileSync(dagreFile, 'utf8');
+      return dagre;
+    default:
+      return undefined;
+  }
+}

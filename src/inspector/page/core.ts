@@ -1,0 +1,107 @@
+/**
+ * core.js of the inspector page: the page's state, DOM helpers and the server's stream. Plain DOM, no
+ * framework; text is set with `textContent` only (agent output is never parsed as HTML).
+ */
+export const coreScript = String.raw`
+export const S = { source: '', agents: new Map(), logs: new Map(), streaming: new Map(), inspection: [],
+  selected: null, tab: 'charts', dirty: false, travel: null, answer: null, machines: new Map(),
+  filter: '', logFilter: { type: '', turn: '', step: '', text: '' }, picked: null, contexts: null };
+const MAX_INSPECTION = 1000;
+const listeners = [];
+export function onRender(fn) { listeners.push(fn); }
+
+export function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+}
+export function add(parent, ...kids) { for (const kid of kids) if (kid) parent.appendChild(kid); return parent; }
+export function stateName(value) {
+  if (value === null || value === undefined) return '';
+  if (typeof value !== 'object') return String(value);
+  return Object.entries(value).map(([k, v]) => { const inner = stateName(v); return inner ? k + '.' + inner : k; }).join(',');
+}
+export function json(value) { try { return JSON.stringify(value, null, 2); } catch (e) { return String(value); } }
+export function logOf(id) { let log = S.logs.get(id); if (!log) { log = { events: [], loaded: false }; S.logs.set(id, log); } return log; }
+/** The events of the selected agent, up to the travelled-to seq when time travel is on. */
+export function visibleEvents(id) {
+  const events = logOf(id).events.filter(Boolean);
+  return S.travel === null ? events : events.filter((e) => e.seq <= S.travel);
+}
+function addEvents(id, events) {
+  const log = logOf(id);
+  for (const event of events) {
+    if (log.events[event.seq]) continue;
+    log.events[event.seq] = event;
+    if (event.type === 'assistant.message' || event.type === 'turn.end') S.streaming.delete(id);
+  }
+}
+async function loadLog(id) {
+  try {
+    const response = await fetch('/api/agents/' + encodeURIComponent(id) + '/log');
+    if (!response.ok) return;
+    addEvents(id, (await response.json()).events);
+    logOf(id).loaded = true;
+    redraw();
+  } catch (error) { console.warn('inspector: could not load the log of ' + id, error); }
+}
+/** Asks the server for every machine's state after event seq (time travel), then redraws. */
+export async function travelTo(seq) {
+  S.travel = seq; S.picked = null; redraw();
+  if (seq === null || !S.selected) { S.answer = null; return; }
+  const agent = S.selected;
+  const response = await fetch('/api/agents/' + encodeURIComponent(agent) + '/travel?seq=' + seq);
+  const answer = response.ok ? await response.json() : { seq, note: 'time travel failed: ' + response.status };
+  if (S.travel === seq && S.selected === agent) { S.answer = answer; redraw(); }
+}
+export async function loadContexts() {
+  if (!S.selected) return;
+  const response = await fetch('/api/agents/' + encodeURIComponent(S.selected) + '/contexts');
+  S.contexts = response.ok ? await response.json() : null;
+  redraw();
+}
+function clock() { const d = new Date(); return d.toTimeString().slice(0, 8) + '.' + String(d.getMilliseconds()).padStart(3, '0'); }
+
+function onMessage(m) {
+  switch (m.kind) {
+    case 'snapshot': {
+      S.source = m.source; document.getElementById('title').textContent = m.title;
+      document.getElementById('source').textContent = m.source === 'live' ? 'live' : 'recorded (read-only)';
+      S.agents = new Map(m.agents.map((a) => [a.id, a]));
+      for (const a of m.agents) { addEvents(a.id, a.recent); void loadLog(a.id); }
+      if (!S.selected || !S.agents.has(S.selected)) S.selected = m.agents.length ? m.agents[0].id : null;
+      if (m.source === 'recorded' && S.selected && S.travel === null) void travelTo(S.agents.get(S.selected).logLength - 1);
+      break;
+    }
+    case 'agent':
+      if (!S.agents.has(m.agent.id)) void loadLog(m.agent.id);
+      S.agents.set(m.agent.id, m.agent);
+      if (!S.selected) S.selected = m.agent.id;
+      break;
+    case 'log': addEvents(m.agentId, [m.event]); break;
+    case 'delta': {
+      const cur = S.streaming.get(m.agentId);
+      if (cur && cur.turn === m.turn && cur.step === m.step) { cur[m.thinking ? 'thinking' : 'text'] += m.text; }
+      else S.streaming.set(m.agentId, { turn: m.turn, step: m.step, text: m.thinking ? '' : m.text, thinking: m.thinking ? m.text : '' });
+      break;
+    }
+    case 'reset': S.inspection.push({ kind: 'note', at: clock(), text: 'fell behind: ' + m.dropped + ' messages dropped, resynced' }); break;
+    default:
+      S.inspection.push({ ...m, at: clock() });
+      if (S.inspection.length > MAX_INSPECTION) S.inspection.splice(0, S.inspection.length - MAX_INSPECTION);
+  }
+  redraw();
+}
+
+export function redraw() { if (S.dirty) return; S.dirty = true; requestAnimationFrame(render); }
+function render() { S.dirty = false; for (const fn of listeners) fn(); }
+
+export function connect() {
+  const stream = new EventSource('/events');
+  const conn = document.getElementById('conn');
+  stream.onopen = () => { conn.textContent = 'connected'; conn.className = 'badge on'; };
+  stream.onerror = () => { conn.textContent = S.source === 'recorded' ? 'recording loaded' : 'reconnecting'; conn.className = 'badge ' + (S.source === 'recorded' ? '' : 'off'); };
+  stream.onmessage = (event) => onMessage(JSON.parse(event.data));
+}
+`;

@@ -1,0 +1,64 @@
+import { readFile } from 'node:fs/promises';
+import { ConfigError } from '../errors/config-error.ts';
+import { ReplayDivergenceError } from '../errors/replay-divergence-error.ts';
+import { assertSameLog } from '../session/compare-logs.ts';
+import { assertSessionStarted, parseLogText } from '../session/log-text.ts';
+import { errorCode, pathError } from '../session/path-errors.ts';
+import type { LogEvent } from '../session/types.ts';
+import { type ReplaySetup, replaySession } from './replay-session.ts';
+
+/** What a replay check found: the events compared, and the first divergence if behaviour changed. */
+export type ReplayCheck = { events: number; divergence?: ReplayDivergenceError; stopped?: string };
+
+/** Reads a recorded session file (read-only: a torn last line is skipped, never cut off the file). */
+export async function readRecording(file: string): Promise<LogEvent[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT')
+      throw new ConfigError(`session log ${file} does not exist`, { cause: error });
+    throw pathError(error, 'read the recording', file);
+  }
+  const { events } = parseLogText(text, file);
+  assertSessionStarted(events, 'there is nothing to replay', file);
+  return events;
+}
+
+/**
+ * Re-runs a recording through the current runtime (recorded model responses, ids and clock; the host's
+ * tools, approver and hooks from `setup`) and compares the new log with it, byte for byte.
+ */
+export async function checkReplay(
+  recorded: readonly LogEvent[],
+  setup: ReplaySetup = {},
+): Promise<ReplayCheck> {
+  const run = await replaySession(recorded, { setup });
+  const stopped = run.stopped ? { stopped: run.stopped } : {};
+  try {
+    assertSameLog(recorded, run.events);
+  } catch (error) {
+    if (!ReplayDivergenceError.isInstance(error)) throw error;
+    return { events: recorded.length, divergence: error, ...stopped };
+  }
+  return { events: recorded.length, ...stopped };
+}
+
+/**
+ * For vitest or node:test: re-runs a recorded session (a file path or its events) through the current
+ * runtime and throws `ReplayDivergenceError` with the first diverging `seq` and both lines when the
+ * runtime, the tools, the prompts or the hooks now behave differently.
+ *
+ * @example
+ * it('still fixes the bug the same way', () => expectReplay('test/sessions/fix-bug.jsonl', { tools: codingTools() }));
+ */
+export async function expectReplay(
+  fileOrEvents: string | readonly LogEvent[],
+  options: ReplaySetup = {},
+): Promise<void> {
+  const recorded = typeof fileOrEvents === 'string' ? await readRecording(fileOrEvents) : fileOrEvents;
+  const check = await checkReplay(recorded, options);
+  if (!check.divergence) return;
+  if (check.stopped) check.divergence.message += `\n  (the replay stopped early: ${check.stopped})`;
+  throw check.divergence;
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { isEvent, type LogEvent } from '../session/types.ts';
+import { type AnyTool, defineTool, type ToolAccess } from '../tools/define-tool.ts';
+
+const accesses: readonly ToolAccess[] = ['read', 'write', 'exec', 'none'];
+
+/**
+ * Stand-ins for the tools a recording used, answering each call with the result the log has for it: what
+ * time travel runs a recording with when the host's real tools are not at hand (`agentchart inspect FILE`).
+ * They are read back from the log — name and description from `session.start`, the access the mode
+ * decided on, side by side when the recording ran calls of the tool at once, and arguments refused where
+ * the recording refused them — so the charts go through the same states; result texts may differ in
+ * detail (an error's wording), which does not move a chart.
+ */
+export function recordedTools(events: readonly LogEvent[]): AnyTool[] {
+  const start = events[0];
+  if (!start || !isEvent(start, 'session.start')) return [];
+  const specs = (start.data.config.tools ?? []) as { name?: unknown; description?: unknown }[];
+  const results = new Map<string, { outcome: string; content: string }>();
+  const calls = new Map<string, { name: string; input: unknown }>();
+  for (const event of events) {
+    if (isEvent(event, 'tool.call'))
+      calls.set(event.data.callId, { name: event.data.name, input: event.data.input });
+    if (isEvent(event, 'tool.result')) results.set(event.data.callId, event.data);
+  }
+  const refused = new Set<string>();
+  for (const [callId, call] of calls) {
+    if (results.get(callId)?.content.startsWith(`Invalid arguments for ${call.name}`))
+      refused.add(`${call.name}\n${JSON.stringify(call.input)}`);
+  }
+  return specs
+    .filter((spec): spec is { name: string; description?: unknown } => typeof spec.name === 'string')
+    .map((spec) =>
+      defineTool({
+        name: spec.name,
+        description: typeof spec.description === 'string' ? spec.description : spec.name,
+        access: accessOf(events, calls, spec.name),
+        concurrencySafe: ranSideBySide(events, calls, spec.name),
+        input: z.looseObject({}).refine((input) => !refused.has(`${spec.name}\n${JSON.stringify(input)}`), {
+          message: 'refused in the recording',
+        }),
+        run: async (_input, context) => {
+          const result = results.get(context.callId);
+          if (!result) return { content: 'the recording has no result for this call', isError: true };
+          return result.outcome === 'ok' ? result.content : { content: result.content, isError: true };
+        },
+      }),
+    );
+}
+
+/** The access the permission mode named when it decided about a call of the tool (`write access …`). */
+function accessOf(
+  events: readonly LogEvent[],
+  calls: Map<string, { name: string }>,
+  name: string,
+): ToolAccess {
+  for (const event of events) {
+    if (!isEvent(event, 'approval.decided') || calls.get(event.data.callId)?.name !== name) continue;
+    const word = /^(\w+) access/.exec(event.data.reason ?? '')?.[1];
+    const access = accesses.find((candidate) => candidate === word);
+    if (access) return access;
+    if (event.data.by === 'host' || event.data.by === 'user') return 'write';
+  }
+  return 'read';
+}
+
+/** Whether a call of the tool started while another call of its step was still running. */
+function ranSideBySide(
+  events: readonly LogEvent[],
+  calls: Map<string, { name: string }>,
+  name: string,
+): boolean {
+  const running = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'tool.started')) {
+      const callName = calls.get(event.data.callId)?.name;
+      if (running.size > 0 && callName === name) return true;
+      running.add(event.data.callId);
+    } else if (isEvent(event, 'tool.result') || isEvent(event, 'step.end')) {
+      running.delete(event.data.callId as string);
+      if (isEvent(event, 'step.end')) running.clear();
+    }
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+// What a person or host did to a recorded session, read back from its log, and the time it did it at: the
+// inputs a replay must give the runtime again, each at the log position where the recording shows it.
+import { isEvent, type LogEvent } from '../session/types.ts';
+
+/** One thing done to the agent from outside, due when the replayed log holds exactly `atLength` events. */
+export type ReplayInput =
+  | {
+      kind: 'message';
+      atLength: number;
+      channel: 'followup' | 'steer' | 'inject';
+      id: string;
+      message: string;
+    }
+  | { kind: 'compact'; atLength: number }
+  | {
+      kind: 'decision';
+      atLength: number;
+      callId: string;
+      outcome: 'allow' | 'allow_session' | 'deny';
+      reason?: string;
+    };
+
+/**
+ * The inputs of a recording, in log order:
+ * - every `inbox.queued` is a `followup`, `steer` or `inject` call made just before it was written;
+ * - a `compaction` a host asked for (`trigger: 'manual'`) in a turn that only compacts is an
+ *   `agent.compact()` made just before that turn's `turn.start`; one asked for while a turn ran is taken
+ *   as made just before the compaction itself (the log does not say when the call came);
+ * - an `approval.decided` by `user` is an `agent.approve/deny` made just before it was written.
+ * Cancels are not inputs a replay can place: a session cancelled by its user diverges at the cancel.
+ */
+export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
+  const inputs: ReplayInput[] = [];
+  events.forEach((event, index) => {
+    if (isEvent(event, 'inbox.queued')) {
+      const { channel, id, message } = event.data;
+      inputs.push({ kind: 'message', atLength: index, channel, id, message });
+    } else if (isEvent(event, 'compaction') && event.data.trigger === 'manual') {
+      const before = events[index - 1];
+      const onlyCompacts = before !== undefined && isEvent(before, 'turn.start');
+      inputs.push({ kind: 'compact', atLength: onlyCompacts ? index - 1 : index });
+    } else if (isEvent(event, 'approval.decided') && event.data.by === 'user') {
+      const { callId, outcome, reason } = event.data;
+      inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...(reason ? { reason } : {}) });
+    }
+  });
+  return inputs;
+}
+
+/** Whether a host callback answered approvals in the recording (`by: 'host'`). */
+export function hostDecisions(
+  events: readonly LogEvent[],
+): Map<string, { outcome: 'allow' | 'allow_session' | 'deny'; reason?: string }> {
+  const decisions = new Map<string, { outcome: 'allow' | 'allow_session' | 'deny'; reason?: string }>();
+  for (const event of events) {
+    if (!isEvent(event, 'approval.decided') || event.data.by !== 'host') continue;
+    const { callId, outcome, reason } = event.data;
+    decisions.set(callId, { outcome, ...(reason ? { reason } : {}) });
+  }
+  return decisions;
+}
