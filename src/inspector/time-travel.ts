@@ -28,7 +28,7 @@ const contextLimits = { maxString: 160, maxDepth: 3, maxEntries: 16 };
  * clock and inputs) and tools that give the recorded results (`recordedTools`), and taking the agent's
  * actor tree once the runtime has taken the step that wrote each event. Where the re-run writes an event
  * of another type than the recording, the frames stop there and `note` says why. `setup` adds what the log
- * does not record (a compaction policy other than the default, say).
+ * does not record (a separate summarising model, say; the compaction policy itself is in `session.start`).
  */
 export async function computeFrames(events: readonly LogEvent[], setup: ReplaySetup = {}): Promise<Frames> {
   const frames: (MachineFrame | undefined)[] = [];

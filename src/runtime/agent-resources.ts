@@ -12,6 +12,7 @@ import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { defaultInstructions, type Limits } from './options.ts';
+import type { CompactionConfig } from './options-schema.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -58,6 +59,7 @@ export function agentPlan(parts: {
   permissions: { mode: PermissionMode };
   limits: Limits;
   projectInstructions: boolean;
+  compaction: CompactionConfig;
   options: { instructions?: string; child?: { parent: string } };
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
@@ -78,9 +80,17 @@ export function agentPlan(parts: {
       cwd,
       permissionMode: permissions.mode,
       limits,
+      // The policy compaction followed, so a replay compacts at the same steps with the same instructions.
+      compaction: compactionPolicy(parts.compaction),
     },
     ...(options.child ? { parent: options.child.parent } : {}),
   };
+}
+
+/** What of the compaction option a log can hold (the summarising model is a provider, not a value). */
+function compactionPolicy(compaction: CompactionConfig): Record<string, unknown> {
+  const { enabled, threshold, keepRecentTurns, instructions } = compaction;
+  return { enabled, threshold, keepRecentTurns, ...(instructions !== undefined ? { instructions } : {}) };
 }
 
 /** The live agents of one system, by id: a session has at most one live owner. */

@@ -234,6 +234,7 @@ export class AgentSystem {
         limits,
         options,
         projectInstructions: config.projectInstructions,
+        compaction: config.compaction,
       }),
       {
         store: this.store,

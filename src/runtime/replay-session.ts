@@ -7,7 +7,7 @@ import { replay } from '../session/replay-provider.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { Agent } from './agent-handle.ts';
 import { createAgentSystem } from './create-agent-system.ts';
-import type { AgentSystemOptions, Limits } from './options.ts';
+import type { AgentSystemOptions, CompactionOptions, Limits } from './options.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
 
@@ -133,6 +133,10 @@ function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptio
     ...(mode ? { permissionMode: mode } : {}),
     ...(config.limits && typeof config.limits === 'object'
       ? { limits: config.limits as Partial<Limits> }
+      : {}),
+    // Checked by createAgentSystem like any option: a damaged policy is a ConfigError naming it.
+    ...(config.compaction && typeof config.compaction === 'object'
+      ? { compaction: config.compaction as CompactionOptions }
       : {}),
   };
 }

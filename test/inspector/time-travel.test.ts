@@ -29,9 +29,8 @@ describe.each(scenarios)('time travel on the fixture $name', (scenario) => {
     expect(JSON.stringify(recorded)).toBe(JSON.stringify(file));
 
     // Time travel on the recording: computed by re-running it, with stand-ins for its tools.
-    // The compaction policy is not in session.start, so the fixture that changes it says so here.
-    const { compaction } = scenario.options ?? {};
-    const { frames, note } = await computeFrames(file, compaction ? { compaction } : {});
+    // Nothing but the log: the compaction policy a fixture changes is recorded in its session.start.
+    const { frames, note } = await computeFrames(file);
     expect(note).toBeUndefined();
     expect(frames).toHaveLength(file.length);
     let compared = 0;
