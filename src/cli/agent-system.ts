@@ -3,14 +3,17 @@
 import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
+import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { SessionStore } from '../session/types.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
-import { CliError, type CliIo, line } from './io.ts';
-import { promptApprover } from './prompt-approver.ts';
+import { CliError, type CliIo, line, painter, wantsColor } from './io.ts';
+import { StdinLines } from './line-input.ts';
+import { type AnswerSource, promptApprover } from './prompt-approver.ts';
 import { selectProvider } from './select-provider.ts';
+import { loadSettings } from './settings.ts';
 
 /** The flags of the commands that run agents: `run`, `resume` and `job`. */
 export type AgentFlags = {
@@ -22,7 +25,41 @@ export type AgentFlags = {
   json?: boolean;
   /** `--context-window`: the model's window in tokens, for a model its adapter does not know. */
   contextWindow?: number;
+  /** `--allow <rule>` / `--deny <rule>`, repeatable; added to the settings files' rules. */
+  allow?: string[];
+  deny?: string[];
+  /** `--states`: print the machines' state changes between the transcript's lines. */
+  states?: boolean;
+  /** `--max-steps`: model requests in one turn. */
+  maxSteps?: number;
 };
+
+/** The permission mode and rules of one invocation: flags over the settings files. */
+export type CliPermissions = { mode: PermissionMode; allow: string[]; deny: string[] };
+
+/**
+ * The permissions from the flags and the settings files (the user's, then the workspace's): rules from all
+ * of them; the mode from `--mode`, `--yes`, the mode a resumed session recorded, the settings'
+ * `defaultMode`, the default.
+ */
+export async function permissionsOf(
+  io: CliIo,
+  flags: AgentFlags,
+  cwd: string,
+  recorded?: PermissionMode,
+): Promise<CliPermissions> {
+  const settings = await loadSettings(cwd, io.env);
+  for (const rule of [...(flags.allow ?? []), ...(flags.deny ?? [])]) {
+    const problem = ruleProblem(rule);
+    if (problem !== undefined)
+      throw new CliError(`--allow/--deny ${JSON.stringify(rule)} is not a rule: ${problem}`, { exitCode: 2 });
+  }
+  return {
+    mode: permissionModeOf(flags, recorded ?? settings.permissions.defaultMode),
+    allow: [...settings.permissions.allow, ...(flags.allow ?? [])],
+    deny: [...settings.permissions.deny, ...(flags.deny ?? [])],
+  };
+}
 
 /** The workspace directory (`--cwd`, or the one a session recorded), checked to exist. */
 export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '--cwd'): Promise<string> {
@@ -82,6 +119,11 @@ export type CliSystemOptions = {
   store: SessionStore;
   cwd: string;
   mode: PermissionMode;
+  /** Allow and deny rules (from flags and settings). */
+  rules?: { allow: string[]; deny: string[] };
+  maxSteps?: number;
+  /** Where answers come from (the chat's terminal); default: stdin's lines. */
+  answers?: AnswerSource;
   /**
    * Whether calls that need approval are asked about on the terminal (when stdin is one). `job` says no:
    * its agents run side by side, so nobody is asked and such calls are denied (headless).
@@ -102,7 +144,20 @@ export function cliAgentSystem(options: CliSystemOptions): {
 } {
   const { io, mode } = options;
   const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass' && mode !== 'plan';
-  const prompt = interactive ? promptApprover({ input: io.stdin, output: io.stderr }) : undefined;
+  const lines = interactive && !options.answers ? new StdinLines(io.stdin) : undefined;
+  const answers = options.answers ?? lines;
+  const terminal = io.stderr as { columns?: number; rows?: number };
+  const approve =
+    interactive && answers
+      ? promptApprover({
+          input: answers,
+          output: options.answers ? io.stdout : io.stderr,
+          cwd: options.cwd,
+          width: terminal.columns || 100,
+          ...(terminal.rows ? { pageRows: Math.max(5, terminal.rows - 4) } : {}),
+          paint: painter(wantsColor(io.stderr, io.env)),
+        })
+      : undefined;
   if (options.prompt && !interactive && (mode === 'default' || mode === 'accept-edits')) {
     const asks = mode === 'default' ? 'edits and commands' : 'commands';
     line(
@@ -117,7 +172,9 @@ export function cliAgentSystem(options: CliSystemOptions): {
     store: options.store,
     cwd: options.cwd,
     permissionMode: mode,
-    ...(prompt ? { approve: prompt.approve } : {}),
+    ...(options.rules ? { permissions: options.rules } : {}),
+    ...(options.maxSteps !== undefined ? { limits: { maxSteps: options.maxSteps } } : {}),
+    ...(approve ? { approve } : {}),
   });
-  return { system, closePrompt: () => prompt?.close(), canAsk: prompt !== undefined };
+  return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
 }

@@ -1,4 +1,5 @@
 import type { LiveEvent } from '../actors/live-event.ts';
+import { systemClock } from '../core/clock.ts';
 import type { Agent, RunResult } from '../runtime/agent-handle.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import { isEvent } from '../session/types.ts';
@@ -19,7 +20,14 @@ export type DriveOptions = {
   onEvent?: (event: LiveEvent) => void;
   /** Extra lines printed after the summary. */
   epilogue?: string[];
+  /** `--states`: show the machines' state changes. */
+  states?: boolean;
+  /** With `json`: where in the log the emitted events begin (see `LiveViewOptions.logFrom`). */
+  logFrom?: number;
 };
+
+/** The last line of `--json` output: how the turn ended, like other agent CLIs' final result. */
+export type JsonResult = RunResult & { type: 'result'; sessionId: string; durationMs: number };
 
 /** The command that continues a session file: `agentchart resume FILE "<next message>"`. */
 export function resumeHint(sessionFile: string): string {
@@ -39,7 +47,10 @@ export function exitCodeOf(result: RunResult): number {
 export async function driveSession(options: DriveOptions): Promise<number> {
   const { io, json, system, agent } = options;
   const ui = personOut(io, json);
+  const startedAt = systemClock.now();
   const view = attachLiveView({
+    states: options.states ?? false,
+    ...(options.logFrom !== undefined ? { logFrom: options.logFrom } : {}),
     system,
     agent,
     out: io.stdout,
@@ -59,6 +70,11 @@ export async function driveSession(options: DriveOptions): Promise<number> {
     process.removeListener('SIGINT', onInterrupt);
     await system.dispose();
     await view.stop();
+  }
+  if (json) {
+    const durationMs = systemClock.now() - startedAt;
+    const final: JsonResult = { type: 'result', ...result, sessionId: agent.sessionId, durationMs };
+    line(io.stdout, JSON.stringify(final));
   }
   line(ui);
   line(ui, `Turn ${result.turn} ended: ${result.reason} · ${formatUsage(result.usage)}`);

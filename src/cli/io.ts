@@ -51,3 +51,10 @@ export function wantsColor(out: TextOut, env: Record<string, string | undefined>
   if (force !== undefined && force !== '') return force !== '0' && force !== 'false';
   return out.isTTY === true;
 }
+
+const styles = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
+
+/** A function that colours text with an ANSI style, or leaves it plain when `color` is false. */
+export function painter(color: boolean): (style: keyof typeof styles, text: string) => string {
+  return (style, text) => (color ? `\u001b[${styles[style]}m${text}\u001b[0m` : text);
+}

@@ -17,10 +17,20 @@ export type LiveViewOptions = {
   json: boolean;
   /** Also called for every live event, after it is rendered. */
   onEvent?: (event: LiveEvent) => void;
+  /** Print the machines' state changes between the transcript's lines (default false: `--states`). */
+  states?: boolean;
+  /**
+   * With `json`: the log events already written that are emitted first, from this index on (default 0: the
+   * whole log of a new session). `session.start` is always the first line.
+   */
+  logFrom?: number;
 };
 
-/** A running view of one agent. Contract: call `stop()` after the agent was disposed; it drains and ends. */
-export type LiveView = { stop(): Promise<void> };
+/**
+ * A running view of one agent. Contract: call `stop()` after the agent was disposed; it drains and ends.
+ * `setStates` turns the state changes on or off from now on.
+ */
+export type LiveView = { stop(): Promise<void>; setStates(on: boolean): void };
 
 type PendingTransition = { logLength: number; machine: string; from: string | undefined; to: string };
 
@@ -34,12 +44,17 @@ export function attachLiveView(options: LiveViewOptions): LiveView {
   const { agent, out } = options;
   const iterator = agent.events();
   if (options.json) {
+    const written = agent.log();
+    const first = Math.max(options.logFrom ?? 0, 0);
+    const earlier = [...(first > 0 && written[0] ? [written[0]] : []), ...written.slice(first)];
+    for (const event of earlier) out.write(`${JSON.stringify({ type: 'log', agentId: agent.id, event })}\n`);
     const done = drain(iterator, (event) => {
       out.write(`${JSON.stringify(event)}\n`);
       options.onEvent?.(event);
     });
-    return { stop: () => done };
+    return { stop: () => done, setStates: () => undefined };
   }
+  let states = options.states ?? false;
   const renderer = new TranscriptRenderer(out, options.color);
   const pending: PendingTransition[] = [];
   let rendered = agent.log().length;
@@ -48,7 +63,7 @@ export function attachLiveView(options: LiveViewOptions): LiveView {
   const printUpTo = (logLength: number) => {
     while (pending.length > 0 && pending[0]!.logLength <= logLength) {
       const next = pending.shift()!;
-      renderer.transition(next.machine, next.from, next.to);
+      if (states) renderer.transition(next.machine, next.from, next.to);
     }
   };
   const tracker = new TransitionTracker(() => agent.log().length);
@@ -80,6 +95,9 @@ export function attachLiveView(options: LiveViewOptions): LiveView {
       await done;
       unsubscribe();
       printUpTo(Number.POSITIVE_INFINITY);
+    },
+    setStates: (on) => {
+      states = on;
     },
   };
 }

@@ -6,6 +6,7 @@ import { AgentchartError } from '../errors/agentchart-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
+import type { ChatFlags } from './commands/chat.ts';
 import type { CompactFlags } from './commands/compact.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
@@ -40,7 +41,19 @@ function agentOptions(command: Command): Command {
       "the model's context window, for a model agentchart does not know (default: AGENTCHART_CONTEXT_WINDOW, the adapter's table, else 32000)",
       (value) => positiveInteger(value),
     )
+    .option(
+      '--allow <rule>',
+      'let calls this rule covers run without asking, e.g. "bash(npm test:*)" (repeatable; adds to .agentchart/settings.json)',
+      collect,
+    )
+    .option('--deny <rule>', 'always deny calls this rule covers, e.g. "bash(rm:*)" (repeatable)', collect)
+    .option('--max-steps <n>', 'model requests in one turn (default 25)', (value) => positiveInteger(value))
+    .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
 }
 
 // Commands are loaded when they run, so `--help` or `replay` does not load the model SDKs.
@@ -66,6 +79,20 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
 
 /** `run` and `resume`: commands that talk to a model. */
 function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
+  agentOptions(
+    program.command('chat').description('an interactive session (the default: `agentchart` with no command)'),
+  )
+    .option('--continue', 'continue the most recent session of this workspace')
+    .option('--resume <id>', 'continue a session: its id (in .agentchart/sessions) or its file')
+    .action(async (flags: ChatFlags) => {
+      if (flags.json)
+        throw new CliError('chat is interactive: use `agentchart run --json` for JSON output', {
+          exitCode: 2,
+        });
+      const { chatCommand } = await import('./commands/chat.ts');
+      setExitCode(await chatCommand(flags, io));
+    });
+
   agentOptions(program.command('run').description('run a coding agent on a task in a folder'))
     .argument('<task>', 'what the agent should do')
     .option(
@@ -151,6 +178,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .description('watch a scripted agent fix a bug in a temporary project (no API key needed)')
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there')
     .option('--keep', 'keep the temporary workspace afterwards')
+    .option('--states', "show the machines' state changes between the transcript's lines")
     .action(async (flags: DemoFlags) => {
       const { demoCommand } = await import('./commands/demo.ts');
       setExitCode(await demoCommand(flags, io));
@@ -181,6 +209,8 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     });
 }
 
+const helpOrVersion = new Set(['-h', '--help', '-V', '--version']);
+
 /** The one line an error becomes on stderr, with the AgentchartError code when there is one. */
 export function describeError(error: unknown): string {
   if (error instanceof CliError) return error.message;
@@ -204,6 +234,9 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
     cwd: io.cwd ?? process.cwd(),
   };
   let exitCode = 0;
+  // `agentchart` alone, or with only options (`agentchart --continue`), is the interactive session.
+  const opensChat = argv.length === 0 || (argv[0]!.startsWith('-') && !helpOrVersion.has(argv[0]!));
+  if (opensChat) argv = ['chat', ...argv];
   const program = buildProgram(streams, (code) => {
     exitCode = code;
   });

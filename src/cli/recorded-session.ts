@@ -6,7 +6,7 @@ import type { Provider } from '../providers/types.ts';
 import { fileStore, sessionFileLocation } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
-import { type AgentFlags, permissionModeOf, providerFor, workspaceOf } from './agent-system.ts';
+import { type AgentFlags, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
 import { type CliIo, line } from './io.ts';
 
 export type RecordedSession = {
@@ -19,6 +19,8 @@ export type RecordedSession = {
   /** The model, in words, for the line that says what runs. */
   description: string;
   mode: PermissionMode;
+  /** Allow and deny rules from the flags and the settings files. */
+  rules: { allow: string[]; deny: string[] };
 };
 
 /**
@@ -46,6 +48,7 @@ export async function openRecordedSession(
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
     sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
+  const { mode, allow, deny } = await permissionsOf(io, flags, cwd, config.mode);
   return {
     sessionFile,
     sessionId,
@@ -54,7 +57,8 @@ export async function openRecordedSession(
     cwd,
     provider,
     description,
-    mode: permissionModeOf(flags, config.mode),
+    mode,
+    rules: { allow, deny },
   };
 }
 

@@ -2,14 +2,16 @@ import type { LiveEvent } from '../actors/live-event.ts';
 import type { Usage } from '../providers/types.ts';
 import { contextTokens } from '../session/context-tokens.ts';
 import { isEvent, type LogEvent, type LogEventData } from '../session/types.ts';
-import type { TextOut } from './io.ts';
+import { paintDiff } from './approval-view.ts';
+import { painter, type TextOut } from './io.ts';
 import { vendorContentLines } from './vendor-content.ts';
 
-const codes = { dim: 2, bold: 1, red: 31, green: 32, yellow: 33, blue: 34, magenta: 35, cyan: 36 } as const;
-type Style = keyof typeof codes;
+type Style = Parameters<ReturnType<typeof painter>>[0];
 
-/** Lines of a tool result shown under it. */
+/** Lines of a tool result shown under it; a longer one is folded. */
 const resultLines = 4;
+/** Lines of a diff (an edit's result) shown under it. */
+const diffLines = 40;
 /** Characters of one shown line. */
 const lineWidth = 100;
 
@@ -22,7 +24,7 @@ export function truncate(text: string, width = lineWidth): string {
  * A short, one-line description of a tool call's input for people: the path, pattern or command for the
  * built-in tools, compact JSON for anything else.
  */
-export function summarizeToolInput(name: string, input: unknown): string {
+export function summarizeToolInput(name: string, input: unknown, width = 80): string {
   const fields = typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
   const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
   const pieces: (string | undefined)[] = (() => {
@@ -45,7 +47,7 @@ export function summarizeToolInput(name: string, input: unknown): string {
     }
   })();
   const summary = pieces.filter((piece) => piece !== undefined).join(' ');
-  return truncate(summary.replaceAll('\n', ' ⏎ '), 80);
+  return truncate(summary.replaceAll('\n', ' ⏎ '), width);
 }
 
 /** `in 120 · out 45` plus cache counters when there are any. */
@@ -69,10 +71,14 @@ export class TranscriptRenderer {
   /** How full the context is: from `context.usage` live, or from the log (the window in session.start). */
   private context: { used: number; window: number | undefined } = { used: 0, window: undefined };
 
+  private readonly painted: ReturnType<typeof painter>;
+
   constructor(
     private readonly out: TextOut,
-    private readonly color: boolean,
-  ) {}
+    color: boolean,
+  ) {
+    this.painted = painter(color);
+  }
 
   /** Renders one live event. */
   event(live: LiveEvent): void {
@@ -117,7 +123,7 @@ export class TranscriptRenderer {
   }
 
   paint(style: Style, text: string): string {
-    return this.color ? `\u001b[${codes[style]}m${text}\u001b[0m` : text;
+    return this.painted(style, text);
   }
 
   private logEvent(event: LogEvent): void {
@@ -152,7 +158,7 @@ export class TranscriptRenderer {
       );
     } else if (isEvent(event, 'tool.call')) {
       this.toolNames.set(event.data.callId, event.data.name);
-      const summary = summarizeToolInput(event.data.name, event.data.input);
+      const summary = summarizeToolInput(event.data.name, event.data.input, 400);
       this.print(`${this.paint('cyan', `→ ${event.data.name}`)} ${summary}`);
     } else if (isEvent(event, 'approval.asked')) {
       this.print(this.paint('yellow', `? ${this.nameOf(event.data.callId)} needs approval`));
@@ -223,12 +229,31 @@ export class TranscriptRenderer {
     const lines = data.content.replace(/\n+$/, '').split('\n');
     const head = `${ok ? '←' : '✗'} ${this.nameOf(data.callId)} ${data.outcome}`;
     this.print(this.paint(ok ? 'green' : 'yellow', `${head} (${lines.length} lines)`));
-    for (const text of lines.slice(0, resultLines)) this.print(this.paint('dim', `    ${truncate(text)}`));
-    if (lines.length > resultLines)
-      this.print(this.paint('dim', `    … ${lines.length - resultLines} more lines`));
+    const isDiff = ok && lines.some((text) => text.startsWith('@@ '));
+    const shown = isDiff ? diffLines : resultLines;
+    const first = lines.slice(0, shown).map((text) => truncate(text));
+    const body = isDiff
+      ? paintDiff(first, (style, text) => this.paint(style, text))
+      : first.map((text) => this.paint('dim', text));
+    for (const text of body) this.print(`    ${text}`);
+    if (lines.length > shown)
+      this.print(this.paint('dim', `    … ${lines.length - shown} more lines (folded)`));
   }
 
   private nameOf(callId: string): string {
     return this.toolNames.get(callId) ?? callId;
   }
+}
+
+/** The chat's one-line status: mode, model, tokens so far and how full the context is. */
+export function chatStatus(
+  agent: { snapshot(): { contextUsage: { usedTokens: number; contextWindow: number } } },
+  mode: string,
+  model: string,
+  usage?: Usage,
+): string {
+  const { usedTokens, contextWindow } = agent.snapshot().contextUsage;
+  const share = contextWindow > 0 ? ` (${Math.round((usedTokens / contextWindow) * 100)}%)` : '';
+  const tokens = usage ? ` · ${formatUsage(usage)}` : '';
+  return `[mode ${mode} · ${model}${tokens} · context ${usedTokens.toLocaleString('en-US')} / ${contextWindow.toLocaleString('en-US')}${share}]`;
 }

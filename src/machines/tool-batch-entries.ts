@@ -99,8 +99,15 @@ export function answerEntry(
       reason: reason!,
     });
   }
-  const outcome = event.remember === 'session' ? 'allow_session' : 'allow';
-  return entryAt(context, 'approval.decided', { callId: event.callId, outcome, by });
+  if (event.remember !== 'session')
+    return entryAt(context, 'approval.decided', { callId: event.callId, outcome: 'allow', by });
+  const rule = event.rule !== undefined ? { rule: event.rule } : {};
+  return entryAt(context, 'approval.decided', {
+    callId: event.callId,
+    outcome: 'allow_session',
+    by,
+    ...rule,
+  });
 }
 
 /** What the check reports about unknown tools, counted over every call of the batch. */

@@ -41,7 +41,7 @@ export type ToolBatchEvent =
   | BatchResumeEvent
   | { type: 'batch.checked'; checks: CallCheck[] }
   | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
-  | { type: 'tool.approve'; callId: string; remember?: 'session'; by?: 'host' | 'user' }
+  | { type: 'tool.approve'; callId: string; remember?: 'session'; rule?: string; by?: 'host' | 'user' }
   | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
   | { type: 'batch.cancel' }
   /** The log is durable up to here: the batch may ask for approval now. */

@@ -23,6 +23,8 @@ export type PermissionRequest = {
   deny?: readonly PermissionRule[];
   /** Keys made by `sessionKey` for calls the user allowed "for this session". */
   sessionAllowed?: ReadonlySet<string>;
+  /** Rules the user allowed "for this session" (a prefix such as `bash(npm test:*)`). */
+  sessionRules?: readonly PermissionRule[];
   tool: { name: string; access: ToolAccess };
   input: unknown;
   /** The workspace root, to read an absolute `path` argument as workspace-relative when matching rules. */
@@ -30,8 +32,8 @@ export type PermissionRequest = {
 };
 
 /**
- * Decides one call. Order: a matching deny rule denies; then a matching allow rule allows; then a
- * session allowance (see `sessionKey`) allows; otherwise the mode decides by the tool's access.
+ * Decides one call. Order: a matching deny rule denies; then a matching allow rule allows; then a rule
+ * or a call the person allowed for the session (see `sessionKey`) allows; otherwise the mode decides by the tool's access.
  *
  * A command (`bash`) that chains several commands (`;`, `&&`, `||`, `|`, `&`, a newline) is allowed by
  * rules only if every part is covered by some allow rule, and never when it contains command substitution
@@ -52,6 +54,20 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   const allowed = findAllowRule(allow, tool.name, input, parts, cwd);
   if (allowed !== undefined) {
     return { decision: 'allow', by: 'rule', reason: `allowed by rule ${formatRule(allowed)}` };
+  }
+  const sessionRule = findAllowRule(
+    (request.sessionRules ?? []).map(parseRule),
+    tool.name,
+    input,
+    parts,
+    cwd,
+  );
+  if (sessionRule !== undefined) {
+    return {
+      decision: 'allow',
+      by: 'session',
+      reason: `allowed for this session by rule ${formatRule(sessionRule)}`,
+    };
   }
   if (request.sessionAllowed?.has(sessionKey(tool, input))) {
     return { decision: 'allow', by: 'session', reason: 'allowed for this session' };

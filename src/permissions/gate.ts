@@ -2,7 +2,7 @@ import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { decidePermission, type PermissionDecision, sessionKey } from './decide.ts';
 import type { PermissionMode } from './modes.ts';
-import type { PermissionRule } from './rules.ts';
+import { type PermissionRule, ruleProblem } from './rules.ts';
 
 /**
  * Decides whether calls may run; the tool-check actor asks it about every validated call.
@@ -31,6 +31,7 @@ export type PermissionSettings = {
 export class AgentPermissionGate implements PermissionGate {
   readonly canAsk: boolean;
   private readonly sessionAllowed = new Set<string>();
+  private readonly sessionRules: PermissionRule[] = [];
   // Calls without a result yet, so an approval can be tied back to its tool and input.
   private readonly openCalls = new Map<string, { name: string; input: unknown }>();
 
@@ -45,6 +46,7 @@ export class AgentPermissionGate implements PermissionGate {
       allow: this.options.allow,
       deny: this.options.deny,
       sessionAllowed: this.sessionAllowed,
+      sessionRules: this.sessionRules,
       tool,
       input,
       cwd: this.options.cwd,
@@ -59,8 +61,12 @@ export class AgentPermissionGate implements PermissionGate {
       this.openCalls.delete(event.data.callId);
     } else if (isEvent(event, 'approval.decided') && event.data.outcome === 'allow_session') {
       // A decision comes before its call's result, so the call is still open here.
+      // With a rule (allow this prefix), the rule is remembered instead of the exact call.
+      // A malformed rule (a hand-edited log) is ignored: the call was allowed, nothing more is.
+      const { rule } = event.data;
+      if (rule !== undefined && ruleProblem(rule) === undefined) this.sessionRules.push(rule);
       const call = this.openCalls.get(event.data.callId);
-      if (call) this.sessionAllowed.add(sessionKey(call, call.input));
+      if (call && event.data.rule === undefined) this.sessionAllowed.add(sessionKey(call, call.input));
     }
   }
 }

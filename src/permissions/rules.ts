@@ -25,6 +25,7 @@ export function ruleProblem(rule: string): string | undefined {
     );
   }
   if (parts[2] !== undefined && parts[2].trim() === '') return 'the pattern in parentheses is empty';
+  if (parts[2] !== undefined && parts[2].trim() === ':*') return 'the command prefix before ":*" is empty';
   return undefined;
 }
 
@@ -49,7 +50,9 @@ export function formatRule(rule: ParsedRule): string {
  * - For a call whose input has a string `command` (the `bash` tool), the pattern is matched against the
  *   whole command, trimmed: `*` stands for any run of characters (spaces and `/` included), every other
  *   character is literal, and the match is anchored at both ends. `bash(npm test*)` covers `npm test` and
- *   `npm test -- --watch`, not `npx npm test`.
+ *   `npm test -- --watch`, not `npx npm test`. A pattern ending in `:*` is a prefix rule (the form Claude
+ *   Code users know): `bash(npm test:*)` covers `npm test` and `npm test` followed by a space and anything,
+ *   but not `npm testing`.
  * - For any other call the pattern is a picomatch glob (`dot: true`) matched against the `path` argument
  *   made workspace-relative and normalised (`./src/a.ts` and `<cwd>/src/a.ts` are `src/a.ts`); a call
  *   without `path` is matched as `.`. A path that climbs out with `..` is never covered.
@@ -88,6 +91,12 @@ const commandMatchers = new Map<string, (command: string) => boolean>();
 
 function commandMatcher(pattern: string): (command: string) => boolean {
   let matcher = commandMatchers.get(pattern);
+  if (matcher === undefined && pattern.endsWith(':*')) {
+    const prefix = pattern.slice(0, -2).trimEnd();
+    matcher = (command) =>
+      command === prefix || (command.startsWith(prefix) && /\s/.test(command.charAt(prefix.length)));
+    commandMatchers.set(pattern, matcher);
+  }
   if (matcher === undefined) {
     const source = pattern
       .split('*')
@@ -98,4 +107,18 @@ function commandMatcher(pattern: string): (command: string) => boolean {
     commandMatchers.set(pattern, matcher);
   }
   return matcher;
+}
+
+/**
+ * The prefix rule a person is offered for a command ("allow this prefix"): the program and, when the next
+ * word is a subcommand rather than an option, a path or a quoted value, that word too — `npm test -- -u`
+ * gives `bash(npm test:*)`, `ls -la src` gives `bash(ls:*)`. Only the first simple command of a chain is
+ * used: `decidePermission` still requires every part of a chain to be covered.
+ */
+export function prefixRuleFor(toolName: string, command: string): PermissionRule | undefined {
+  const words = command.trim().split(/\s+/);
+  const [program, next] = words;
+  if (program === undefined || program === '' || /[;&|<>()`$'"]/.test(program)) return undefined;
+  const subcommand = next !== undefined && /^[A-Za-z][\w:.-]*$/.test(next) ? ` ${next}` : '';
+  return `${toolName}(${program}${subcommand}:*)`;
 }

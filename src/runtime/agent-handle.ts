@@ -101,14 +101,18 @@ export class Agent {
     });
   }
 
-  /** Answers a call waiting for approval (after an `approval.asked` event). */
-  approve(callId: string, options: { remember?: 'session' } = {}): void {
+  /**
+   * Answers a call waiting for approval (after an `approval.asked` event). `remember: 'session'` allows the
+   * same call again for the session; with `rule` too (`bash(npm test:*)`), every call that rule covers.
+   */
+  approve(callId: string, options: { remember?: 'session'; rule?: string } = {}): void {
     const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
     this.assertLive('approve');
     this.batchRef()?.send({
       type: 'tool.approve',
       callId: parsed.callId,
       ...(parsed.options?.remember ? { remember: parsed.options.remember } : {}),
+      ...(parsed.options?.rule !== undefined ? { rule: parsed.options.rule.trim() } : {}),
     });
   }
 

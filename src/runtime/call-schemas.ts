@@ -10,6 +10,7 @@ import {
   oneOf,
   positiveInteger,
 } from '../core/host-schema.ts';
+import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
@@ -82,7 +83,21 @@ export const cancelSchema = z.strictObject({
 export const approveSchema = z.strictObject({
   callId: nonEmptyString,
   options: z
-    .strictObject({ remember: z.literal('session', must('"session"')).optional() }, must('an object'))
+    .strictObject(
+      {
+        remember: z.literal('session', must('"session"')).optional(),
+        rule: z
+          .string(must('a permission rule'))
+          .refine((rule) => ruleProblem(rule) === undefined, {
+            error: (issue) => `a malformed permission rule: ${ruleProblem(String(issue.input))}`,
+          })
+          .optional(),
+      },
+      must('an object'),
+    )
+    .refine((options) => options.rule === undefined || options.remember === 'session', {
+      error: 'a rule is remembered for the session: pass remember: "session" with it',
+    })
     .optional(),
 });
 

@@ -1,5 +1,6 @@
 // What a person or host did to a recorded session, read back from its log, and the time it did it at: the
 // inputs a replay must give the runtime again, each at the log position where the recording shows it.
+import type { ApprovalAnswer } from '../actors/approval.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 
 /** One thing done to the agent from outside, due when the replayed log holds exactly `atLength` events. */
@@ -18,6 +19,7 @@ export type ReplayInput =
       callId: string;
       outcome: 'allow' | 'allow_session' | 'deny';
       reason?: string;
+      rule?: string;
     };
 
 /**
@@ -40,22 +42,26 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       const onlyCompacts = before !== undefined && isEvent(before, 'turn.start');
       inputs.push({ kind: 'compact', atLength: onlyCompacts ? index - 1 : index });
     } else if (isEvent(event, 'approval.decided') && event.data.by === 'user') {
-      const { callId, outcome, reason } = event.data;
-      inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...(reason ? { reason } : {}) });
+      const { callId, outcome, reason, rule } = event.data;
+      const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) };
+      inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...extra });
     }
   });
   return inputs;
 }
 
-/** Whether a host callback answered approvals in the recording (`by: 'host'`). */
-export function hostDecisions(
-  events: readonly LogEvent[],
-): Map<string, { outcome: 'allow' | 'allow_session' | 'deny'; reason?: string }> {
-  const decisions = new Map<string, { outcome: 'allow' | 'allow_session' | 'deny'; reason?: string }>();
+/**
+ * The answers a host callback gave in the recording (`by: 'host'`), as the callback gave them: a denial
+ * with its logged reason and a session allowance with its rule, so the replay logs the same decision.
+ */
+export function hostDecisions(events: readonly LogEvent[]): Map<string, ApprovalAnswer> {
+  const decisions = new Map<string, ApprovalAnswer>();
   for (const event of events) {
     if (!isEvent(event, 'approval.decided') || event.data.by !== 'host') continue;
-    const { callId, outcome, reason } = event.data;
-    decisions.set(callId, { outcome, ...(reason ? { reason } : {}) });
+    const { callId, outcome, reason, rule } = event.data;
+    if (outcome === 'deny' && reason) decisions.set(callId, { outcome, reason });
+    else if (outcome === 'allow_session' && rule) decisions.set(callId, { outcome, rule });
+    else decisions.set(callId, outcome);
   }
   return decisions;
 }

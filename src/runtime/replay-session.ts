@@ -64,7 +64,7 @@ export async function replaySession(
         : // A question the recording has no answer for stays open: the replay stops there, as it waits.
           ({ callId }) => {
             const decision = decisions.get(callId);
-            return decision ? Promise.resolve(decision.outcome) : new Promise(() => {});
+            return decision ? Promise.resolve(decision) : new Promise(() => {});
           }),
     model: recordedModel(recorded, config, clock),
     clock,
@@ -170,7 +170,8 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
       return;
     case 'decision':
       if (input.outcome === 'deny') agent.deny(input.callId, input.reason);
-      else agent.approve(input.callId, input.outcome === 'allow_session' ? { remember: 'session' } : {});
+      else if (input.outcome === 'allow') agent.approve(input.callId);
+      else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
       return;
   }
 }

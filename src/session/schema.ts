@@ -96,6 +96,7 @@ export const logEventDataSchemas = {
     outcome: z.enum(['allow', 'allow_session', 'deny']),
     by: z.enum(['rule', 'mode', 'session', 'host', 'user', 'headless']),
     reason: z.string().optional(),
+    rule: z.string().optional(),
   }),
   'tool.result': z.object({
     callId: z.string(),

@@ -79,6 +79,8 @@ export type LogEventData = {
     outcome: 'allow' | 'allow_session' | 'deny';
     by: 'rule' | 'mode' | 'session' | 'host' | 'user' | 'headless';
     reason?: string;
+    /** With `allow_session`: the rule allowed for the rest of the session (`bash(npm test:*)`) instead of this exact call. */
+    rule?: string;
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
   'step.end': { toolResults: number };

@@ -25,6 +25,7 @@ describe('agentchart command line', () => {
       .map((entry) => /^ {2}(\w+) /.exec(entry)?.[1])
       .filter((name) => name !== undefined);
     expect(commands).toEqual([
+      'chat',
       'run',
       'resume',
       'compact',
@@ -51,6 +52,10 @@ describe('agentchart command line', () => {
       '--mode',
       '--yes',
       '--context-window',
+      '--allow',
+      '--deny',
+      '--max-steps',
+      '--states',
       '--json',
       '--session',
       '--help',

@@ -25,11 +25,29 @@ export type CliRun = { code: number; stdout: string; stderr: string };
 /** Runs the CLI in-process with captured streams, an explicit environment and no terminal. */
 export async function runCli(
   argv: string[],
-  options: { env?: Record<string, string>; cwd?: string; stdin?: PassThrough & { isTTY: boolean } } = {},
+  options: {
+    env?: Record<string, string>;
+    cwd?: string;
+    stdin?: PassThrough & { isTTY: boolean };
+    /** Typed one at a time, each when an approval question's `> ` prompt appears on stderr (not before). */
+    answers?: string[];
+  } = {},
 ): Promise<CliRun> {
   const stdout = capture();
   const stderr = capture();
   const stdin = options.stdin ?? fakeStdin(false);
+  const answers = [...(options.answers ?? [])];
+  if (answers.length > 0) {
+    const write = stderr.write.bind(stderr);
+    stderr.write = (chunk: string) => {
+      const written = write(chunk);
+      if ((chunk === '> ' || chunk.startsWith('Why?')) && answers.length > 0) {
+        const answer = answers.shift()!;
+        setImmediate(() => stdin.write(`${answer}\n`));
+      }
+      return written;
+    };
+  }
   const code = await main(argv, {
     stdout,
     stderr,

@@ -31,9 +31,12 @@ describe('agentchart demo', () => {
     const events = parseLines<LiveEvent>(json.stdout);
     expect(events.length).toBeGreaterThan(20);
     expect(new Set(events.map((event) => event.type))).toEqual(
-      new Set(['log', 'model.delta', 'tool.progress', 'context.usage']),
+      new Set(['log', 'model.delta', 'tool.progress', 'context.usage', 'result']),
     );
-    const last = events.at(-1)!;
+    const first = events[0]!;
+    expect(first.type === 'log' && first.event.type).toBe('session.start');
+    expect(events.at(-1)).toMatchObject({ type: 'result', reason: 'completed', turn: 1 });
+    const last = events.at(-2)!;
     expect(last.type === 'log' && last.event.type).toBe('session.end');
     const ends = events.flatMap((event) =>
       event.type === 'log' && event.event.type === 'turn.end' ? [event.event.data.reason] : [],
@@ -133,8 +136,16 @@ describe('agentchart demo', () => {
     );
   });
 
-  it('without --json shows the state transitions and says plainly the model is scripted', async () => {
-    const human = await runCli(['demo']);
+  it('is quiet by default: no state transitions unless --states', async () => {
+    const quiet = await runCli(['demo']);
+    roots.push(dirname(sessionLogOf(quiet)!));
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toContain('→ edit_file src/math.js');
+    expect(quiet.stdout).not.toMatch(/^ {2}(agent|turn|step|toolBatch): /m);
+  });
+
+  it('with --states shows the state transitions and says plainly the model is scripted', async () => {
+    const human = await runCli(['demo', '--states']);
     const file = sessionLogOf(human)!;
     roots.push(dirname(file));
     expect(human.code).toBe(0);

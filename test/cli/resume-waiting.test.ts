@@ -76,16 +76,15 @@ describe('agentchart resume of a session left waiting for approval', () => {
     ]);
     server.reply({ turn: { text: ['Written.'] } });
     const stdin = fakeStdin(true);
-    stdin.write('y\n');
-    const run = await runCli(['resume', file], { env, stdin });
+    const run = await runCli(['resume', file], { env, stdin, answers: ['y'] });
     expect(run.code).toBe(0);
     const out = run.stdout.split('\n');
     expect(out.slice(0, 2)).toEqual([
       `agentchart: resuming waiting (${before.length} events) with OpenAI-compatible gpt-4.1 at ${server.url}/v1 (Chat Completions, key from OPENAI_API_KEY)`,
-      'This session was waiting for your approval of `write_file x.txt` — allow once / for the session / deny',
+      'This session was waiting for your approval of `write_file x.txt` — allow once / for the session / a prefix (commands) / deny with a reason',
     ]);
     expect(run.stderr.split('\n').filter((text) => text.startsWith('Allow '))).toEqual([
-      'Allow write_file x.txt?',
+      'Allow this write_file call?',
     ]);
     expect(out).toContain('Written.');
     expect(await readFile(join(workspace, 'x.txt'), 'utf8')).toBe('hello');

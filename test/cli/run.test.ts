@@ -68,11 +68,19 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo from-bash' })] } });
     server.reply({ turn: { text: ['Done.'] } });
     const stdin = fakeStdin(true);
-    stdin.write('n\ny\n');
-    const run = await runCli(['run', 'try things', '--cwd', workspace], { env, stdin });
+    // Typed ahead, before any question: discarded, so it answers nothing.
+    stdin.write('y\n');
+    const run = await runCli(['run', 'try things', '--cwd', workspace], {
+      env,
+      stdin,
+      answers: ['n', '', 'y'],
+    });
     expect(run.code).toBe(0);
     const prompts = run.stderr.split('\n').filter((entry) => entry.startsWith('Allow '));
-    expect(prompts).toEqual(['Allow write_file a.txt?', 'Allow bash echo from-bash?']);
+    expect(prompts).toEqual(['Allow this write_file call?', 'Allow this bash call?']);
+    expect(run.stderr).toContain('write_file wants to change a.txt');
+    expect(run.stderr).toContain('  │ +first');
+    expect(run.stderr).toContain('  │ echo from-bash');
     const log = await readLog(sessionLogOf(run)!);
     expect(decisions(log)).toEqual([
       ['deny', 'host'],
@@ -98,7 +106,20 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const run = await runCli(['run', 'hello', '--cwd', workspace, '--json', '--session', file], { env });
     expect(run.code).toBe(0);
     const live = parseLines<LiveEvent>(run.stdout);
+    // The first line is session.start (seq 0), the last the run's result.
+    expect(live[0]).toMatchObject({ type: 'log', event: { type: 'session.start', seq: 0 } });
+    const result = live.at(-1) as unknown as Record<string, unknown>;
+    expect(result).toEqual({
+      type: 'result',
+      reason: 'completed',
+      text: 'First answer.',
+      usage: expect.objectContaining({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) }),
+      turn: 1,
+      sessionId: 'mine',
+      durationMs: expect.any(Number),
+    });
     expect(live.filter((event) => event.type === 'log').map((event) => event.event.type)).toEqual([
+      'session.start',
       'inbox.queued',
       'turn.start',
       'inbox.claimed',

@@ -8,7 +8,7 @@ import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo
 import { driveSession } from '../drive-session.ts';
 import { type CliIo, line, personOut } from '../io.ts';
 
-export type DemoFlags = { json?: boolean; keep?: boolean };
+export type DemoFlags = { json?: boolean; keep?: boolean; states?: boolean };
 
 const scriptedNotice = [
   'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
@@ -43,6 +43,7 @@ export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> 
     const exitCode = await driveSession({
       io,
       json,
+      states: flags.states ?? false,
       system,
       agent,
       providerName: model.name,

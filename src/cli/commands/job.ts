@@ -7,7 +7,7 @@ import { fileStore } from '../../session/file-store.ts';
 import {
   type AgentFlags,
   cliAgentSystem,
-  permissionModeOf,
+  permissionsOf,
   providerFor,
   sessionsFolder,
   workspaceOf,
@@ -46,8 +46,17 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd));
-  const mode = permissionModeOf(flags);
-  const { system } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: false });
+  const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
+  const { system } = cliAgentSystem({
+    io,
+    provider,
+    store,
+    cwd,
+    mode,
+    rules: { allow, deny },
+    ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    prompt: false,
+  });
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   process.once('SIGINT', onInterrupt);

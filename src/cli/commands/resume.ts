@@ -23,7 +23,7 @@ export async function resumeCommand(
   io: CliIo,
 ): Promise<number> {
   const session = await openRecordedSession(file, flags, io);
-  const { sessionFile, sessionId, store, events, cwd, provider, description, mode } = session;
+  const { sessionFile, sessionId, store, events, cwd, provider, description, mode, rules } = session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   const point = await loadResumePoint(store, events);
   const asking = point.kind === 'waiting' ? point : undefined;
@@ -33,7 +33,16 @@ export async function resumeCommand(
       { exitCode: 2 },
     );
   }
-  const { system, closePrompt, canAsk } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
+  const { system, closePrompt, canAsk } = cliAgentSystem({
+    io,
+    provider,
+    store,
+    cwd,
+    mode,
+    rules,
+    ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    prompt: true,
+  });
   try {
     const ui = personOut(io, flags.json);
     const queued = waiting.length > 0 ? `; ${waiting.length} queued message(s) run first` : '';
@@ -49,6 +58,8 @@ export async function resumeCommand(
     return await driveSession({
       io,
       json: flags.json ?? false,
+      states: flags.states ?? false,
+      logFrom: events.length,
       system,
       agent,
       providerName: provider.name,
@@ -72,7 +83,7 @@ function waitingLines(
   asker: { canAsk: boolean; mode: string },
 ): string[] {
   const answers = asker.canAsk
-    ? 'allow once / for the session / deny'
+    ? 'allow once / for the session / a prefix (commands) / deny with a reason'
     : `nobody can answer here, so mode ${asker.mode} decides (a call that still needs approval is denied)`;
   return questionsOf(point, sessionId).map((question) => {
     const what = `${question.name} ${summarizeToolInput(question.name, question.input)}`.trim();

@@ -3,7 +3,7 @@ import { fileStore, sessionFileLocation, sessionFilePath } from '../../session/f
 import {
   type AgentFlags,
   cliAgentSystem,
-  permissionModeOf,
+  permissionsOf,
   providerFor,
   sessionsFolder,
   workspaceOf,
@@ -17,7 +17,7 @@ export type RunFlags = AgentFlags & { session?: string };
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = providerFor(io, flags);
-  const mode = permissionModeOf(flags);
+  const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
     ? sessionFileLocation(resolve(io.cwd, named))
@@ -26,7 +26,16 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
   if (named && target.sessionId !== undefined && (await store.exists(target.sessionId))) {
     throw new CliError(`${named} already exists; continue it with: ${resumeHint(named)}`, { exitCode: 2 });
   }
-  const { system, closePrompt } = cliAgentSystem({ io, provider, store, cwd, mode, prompt: true });
+  const { system, closePrompt } = cliAgentSystem({
+    io,
+    provider,
+    store,
+    cwd,
+    mode,
+    rules: { allow, deny },
+    ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    prompt: true,
+  });
   try {
     const agent = await system.createAgent(target.sessionId ? { id: target.sessionId } : {});
     const ui = personOut(io, flags.json);
@@ -35,6 +44,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
     return await driveSession({
       io,
       json: flags.json ?? false,
+      states: flags.states ?? false,
       system,
       agent,
       providerName: provider.name,

@@ -1,0 +1,262 @@
+import type { InspectorServer } from '../../inspector/server.ts';
+import type { PermissionMode } from '../../permissions/modes.ts';
+import type { Provider } from '../../providers/types.ts';
+import type { Agent } from '../../runtime/agent-handle.ts';
+import type { AgentSystem } from '../../runtime/create-agent-system.ts';
+import { fileStore, sessionFilePath } from '../../session/file-store.ts';
+import {
+  type AgentFlags,
+  type CliPermissions,
+  cliAgentSystem,
+  permissionsOf,
+  providerFor,
+  sessionsFolder,
+  workspaceOf,
+} from '../agent-system.ts';
+import { ChatTerminal } from '../chat/chat-terminal.ts';
+import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
+import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
+import { type CliIo, line, painter, wantsColor } from '../io.ts';
+import { attachLiveView, type LiveView } from '../live-view.ts';
+import { chatStatus } from '../render.ts';
+
+export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
+
+/** One open agent of the chat: its system, the live view and the session it writes. */
+type Open = { system: AgentSystem; agent: Agent; view: LiveView; dir: string; closePrompt: () => void };
+
+/**
+ * `agentchart` (or `agentchart chat`): an interactive session. Idle, a line is a task; while a turn runs,
+ * a line is a steer; Esc cancels the turn; slash commands change the session; Ctrl-C twice (or Ctrl-D)
+ * leaves, with the log flushed. Resolves with 0.
+ */
+export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> {
+  const cwd = await workspaceOf(io, flags.cwd);
+  const sessionsDir = sessionsFolder(cwd);
+  const first = flags.resume
+    ? await sessionByIdOrPath(flags.resume, sessionsDir, io.cwd)
+    : flags.continue
+      ? await latestSession(sessionsDir)
+      : undefined;
+  if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
+  const permissions = await permissionsOf(io, flags, cwd);
+  const chat = new Chat(io, flags, cwd, permissions, providerFor(io, flags));
+  return chat.start(first ?? { dir: sessionsDir, sessionId: '' });
+}
+
+class Chat implements SlashContext {
+  private open: Open | undefined;
+  private running: Promise<unknown> | undefined;
+  private interrupts = 0;
+  private inspector: InspectorServer | undefined;
+  private finished!: (code: number) => void;
+  private readonly terminal: ChatTerminal;
+  private readonly paint: ReturnType<typeof painter>;
+  states: boolean;
+
+  constructor(
+    readonly io: CliIo,
+    private readonly flags: ChatFlags,
+    readonly cwd: string,
+    private permissions: CliPermissions,
+    private model: { provider: Provider; description: string },
+  ) {
+    this.states = flags.states ?? false;
+    this.paint = painter(wantsColor(io.stdout, io.env));
+    this.terminal = new ChatTerminal(io.stdin, io.stdout, {
+      line: (text) => this.onLine(text),
+      escape: () => this.onEscape(),
+      interrupt: () => this.onInterrupt(),
+      end: () => void this.exit(),
+    });
+  }
+
+  async start(first: SessionChoice): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.finished = resolve));
+    try {
+      await this.openSession(first);
+    } catch (error) {
+      this.terminal.close();
+      throw error;
+    }
+    this.say('Type a task. While it runs, a line steers it; Esc cancels the turn; /help lists commands.');
+    this.terminal.prompt();
+    return done;
+  }
+
+  get agent(): Agent {
+    return this.open!.agent;
+  }
+
+  get mode(): PermissionMode {
+    return this.permissions.mode;
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  say(text: string): void {
+    line(this.io.stdout, text);
+  }
+
+  setStates(on: boolean): void {
+    this.states = on;
+    this.open?.view.setStates(on);
+  }
+
+  async setMode(mode: PermissionMode): Promise<void> {
+    this.permissions = { ...this.permissions, mode };
+    await this.reopen(this.agent.sessionId);
+  }
+
+  async setModel(name: string): Promise<void> {
+    this.model = providerFor(this.io, { ...this.flags, model: name });
+    await this.reopen(this.agent.sessionId);
+  }
+
+  async resumeSession(idOrPath: string): Promise<void> {
+    const choice = await sessionByIdOrPath(idOrPath, sessionsFolder(this.cwd), this.io.cwd);
+    await this.reopen(choice.sessionId, choice.dir);
+  }
+
+  async startInspector(): Promise<string> {
+    if (!this.inspector) {
+      const { startInspector } = await import('../../inspector/server.ts');
+      this.inspector = await startInspector(this.open!.system, { port: 0, title: 'agentchart — chat' });
+    }
+    return this.inspector.url;
+  }
+
+  async exit(): Promise<void> {
+    if (!this.open) return;
+    const { dir } = this.open;
+    const sessionId = this.agent.sessionId;
+    await this.closeSession();
+    this.terminal.close();
+    this.say(`Session log: ${sessionFilePath(dir, sessionId)}`);
+    this.say(`Continue it: agentchart --resume ${sessionId}`);
+    this.finished(0);
+  }
+
+  private onLine(text: string): void {
+    this.interrupts = 0;
+    const trimmed = text.trim();
+    if (trimmed === '') {
+      if (!this.isRunning) this.terminal.prompt();
+      return;
+    }
+    if (trimmed.startsWith('/')) {
+      runSlashCommand(this, trimmed)
+        .catch((error: unknown) => this.say(`agentchart: ${(error as Error).message}`))
+        .finally(() => {
+          if (!this.isRunning && this.open) this.terminal.prompt();
+        });
+      return;
+    }
+    if (this.isRunning) {
+      this.agent.steer(trimmed);
+      this.say(this.paint('dim', '(steer: the model reads it at its next step)'));
+      return;
+    }
+    this.runTurn(trimmed);
+  }
+
+  private runTurn(task: string): void {
+    const turn = this.agent.run(task).then(
+      async () => {
+        // Input queued during the turn (or left after a cancel) may start more turns: wait for all of them.
+        await this.agent.whenIdle();
+      },
+      (error: unknown) => this.say(`agentchart: ${(error as Error).message}`),
+    );
+    this.running = turn.finally(() => {
+      this.running = undefined;
+      if (!this.open) return;
+      this.say(
+        this.paint(
+          'dim',
+          chatStatus(this.agent, this.mode, this.model.provider.model, sessionUsage(this.agent)),
+        ),
+      );
+      this.terminal.prompt();
+    });
+  }
+
+  private onEscape(): void {
+    if (!this.isRunning) return;
+    this.terminal.abandonQuestion();
+    this.say(this.paint('yellow', '(Esc: cancelling the turn; queued input stays queued)'));
+    this.agent.cancel('user');
+  }
+
+  private onInterrupt(): void {
+    this.interrupts += 1;
+    if (this.interrupts >= 2) {
+      void this.exit();
+      return;
+    }
+    if (this.isRunning) {
+      this.terminal.abandonQuestion();
+      this.agent.cancel('user');
+    }
+    this.say(this.paint('yellow', '(Ctrl-C again to leave; the session is kept)'));
+    if (!this.isRunning) this.terminal.prompt();
+  }
+
+  private async openSession(choice: SessionChoice): Promise<void> {
+    const store = fileStore(choice.dir);
+    const { system, closePrompt } = cliAgentSystem({
+      io: this.io,
+      provider: this.model.provider,
+      store,
+      cwd: this.cwd,
+      mode: this.permissions.mode,
+      rules: { allow: this.permissions.allow, deny: this.permissions.deny },
+      ...(this.flags.maxSteps !== undefined ? { maxSteps: this.flags.maxSteps } : {}),
+      answers: this.terminal,
+      prompt: true,
+    });
+    try {
+      const agent =
+        choice.sessionId === '' ? await system.createAgent() : await system.resumeAgent(choice.sessionId);
+      const view = attachLiveView({
+        system,
+        agent,
+        out: this.io.stdout,
+        color: wantsColor(this.io.stdout, this.io.env),
+        json: false,
+        states: this.states,
+      });
+      this.open = { system, agent, view, dir: choice.dir, closePrompt };
+      const resumed = choice.sessionId === '' ? 'new session' : `resumed, ${agent.log().length} events`;
+      this.say(
+        `agentchart: ${this.model.description} · mode ${this.permissions.mode} · ${this.cwd} · ${agent.sessionId} (${resumed})`,
+      );
+    } catch (error) {
+      closePrompt();
+      await system.dispose();
+      throw error;
+    }
+  }
+
+  private async reopen(sessionId: string, dir = this.open!.dir): Promise<void> {
+    if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
+    await this.closeSession();
+    await this.openSession({ dir, sessionId });
+  }
+
+  private async closeSession(): Promise<void> {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    if (this.inspector) {
+      await this.inspector.close();
+      this.inspector = undefined;
+      this.say('(the inspector stopped with the old session; /inspect starts it again)');
+    }
+    open.closePrompt();
+    await open.system.dispose();
+    await open.view.stop();
+  }
+}

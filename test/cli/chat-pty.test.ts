@@ -1,0 +1,120 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LogEvent } from '../../src/session/types.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { PtySession } from './pty-session.ts';
+
+const call = (id: string, name: string, input: unknown) => ({
+  id,
+  name,
+  argumentPieces: [JSON.stringify(input)],
+});
+
+/** The text of every message of one recorded request, joined. */
+const requestText = (server: OpenAIChatServer, index: number) =>
+  JSON.stringify((server.requests[index]!.body as { messages?: unknown }).messages ?? []);
+
+describe('agentchart chat in a real pseudo-terminal', () => {
+  let server: OpenAIChatServer;
+  let workspace: string;
+  let home: string;
+  let session: PtySession | undefined;
+
+  beforeEach(async () => {
+    server = await startOpenAIChatServer();
+    workspace = await mkdtemp(join(tmpdir(), 'agentchart-chat-'));
+    home = await mkdtemp(join(tmpdir(), 'agentchart-home-'));
+  });
+  afterEach(async () => {
+    session?.kill();
+    await server.close();
+    await rm(workspace, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('runs a task, steers it, ignores a typed-ahead y, allows a prefix, denies with a reason, runs /cost, cancels with Esc and leaves with Ctrl-C twice', async () => {
+    server.reply({ turn: { toolCalls: [call('c1', 'bash', { command: 'sleep 2' })] } });
+    server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo one' })] } });
+    server.reply({ turn: { toolCalls: [call('c3', 'bash', { command: 'echo one more' })] } });
+    server.reply({ turn: { toolCalls: [call('c4', 'write_file', { path: 'a.txt', content: 'hello\n' })] } });
+    server.reply({ turn: { text: ['Done with the first task.'] } });
+    server.reply({ turn: { text: ['Thinking about the second'], ending: 'hang' } });
+    const pty = new PtySession(['--allow', 'bash(sleep:*)'], {
+      cwd: workspace,
+      env: {
+        HOME: home,
+        ANTHROPIC_API_KEY: '',
+        OPENAI_API_KEY: 'test-key',
+        OPENAI_BASE_URL: `${server.url}/v1`,
+      },
+    });
+    session = pty;
+    await pty.waitFor('Type a task.');
+
+    // A task; while its `sleep 2` runs (allowed by --allow), a line steers and a `y` is typed without Enter.
+    pty.type('first task\r');
+    let at = await pty.waitFor('→ bash sleep 2');
+    pty.type('please also say hi\r');
+    at = await pty.waitFor('(steer: the model reads it at its next step)', at);
+    pty.type('y');
+
+    // The question shows the whole command; the typed-ahead `y` was discarded, so Enter alone is no answer.
+    at = await pty.waitFor('Allow this bash call?', at);
+    expect(pty.screen.slice(at - 200)).toContain('bash wants to run:');
+    expect(pty.screen).toContain('[p] allow the prefix bash(echo one:*) for the session');
+    pty.type('\r');
+    at = await pty.waitFor('Please answer y, a, p or n.', at);
+    pty.type('p\r');
+
+    // `echo one more` is covered by the prefix rule: no question. The write is shown as a diff, then denied.
+    at = await pty.waitFor('write_file wants to change a.txt', at);
+    expect(pty.screen.slice(at)).toContain('+hello');
+    await pty.waitFor('Allow this write_file call?', at);
+    pty.type('n not now, ask me tomorrow\r');
+    at = await pty.waitFor('Done with the first task.', at);
+    at = await pty.waitFor('[mode default · gpt-4.1', at);
+
+    pty.type('/cost\r');
+    at = await pty.waitFor('This session so far: tokens in', at);
+
+    // A second task whose stream hangs: Esc cancels the turn.
+    pty.type('second task\r');
+    at = await pty.waitFor('Thinking about the second', at);
+    pty.type('\u001b');
+    at = await pty.waitFor('turn 2 ended: canceled', at);
+
+    pty.type('\u0003');
+    at = await pty.waitFor('Ctrl-C again to leave', at);
+    pty.type('\u0003');
+    await pty.waitFor('Session log:', at);
+    expect(await pty.exited).toBe(0);
+
+    // What the model read: the steer in the step after `sleep 2`, the denial's reason in the write's result.
+    expect(server.requests).toHaveLength(6);
+    expect(requestText(server, 1)).toContain('please also say hi');
+    expect(requestText(server, 4)).toContain('Permission denied: not now, ask me tomorrow');
+    const sessions = join(workspace, '.agentchart', 'sessions');
+    const [file] = await readdir(sessions);
+    const log = (await readFile(join(sessions, file!), 'utf8'))
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text) as LogEvent);
+    const decisions = log
+      .filter((event) => event.type === 'approval.decided')
+      .map((event) => event.data as { outcome: string; by: string; reason?: string; rule?: string });
+    expect(decisions).toEqual([
+      { callId: 'c1', outcome: 'allow', by: 'rule', reason: 'allowed by rule bash(sleep:*)' },
+      { callId: 'c2', outcome: 'allow_session', by: 'host', rule: 'bash(echo one:*)' },
+      {
+        callId: 'c3',
+        outcome: 'allow',
+        by: 'session',
+        reason: 'allowed for this session by rule bash(echo one:*)',
+      },
+      { callId: 'c4', outcome: 'deny', by: 'host', reason: 'not now, ask me tomorrow' },
+    ]);
+    expect(log.at(-1)?.type).toBe('session.end');
+  }, 60_000);
+});

@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const tsxLoader = fileURLToPath(new URL('../../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
+
+/** Colour, cursor and erase sequences removed, CRs dropped: what a person reads on the screen, line by line. */
+export function plainScreen(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the sequences start with ESC.
+  return text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replaceAll('\r', '');
+}
+
+/**
+ * The agentchart CLI (from source) in a real pseudo-terminal made by `script`, so stdin is a TTY: keys
+ * arrive raw (Esc, Ctrl-C) as they do for a person.
+ */
+export class PtySession {
+  private readonly child: ChildProcess;
+  private raw = '';
+  readonly exited: Promise<number>;
+
+  constructor(args: string[], options: { cwd: string; env: Record<string, string> }) {
+    const quoted = args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
+    const command = `${process.execPath} --import ${tsxLoader} ${repo}src/cli/main.ts ${quoted}`;
+    this.child = spawn('script', ['-qfec', command, '/dev/null'], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => {
+      this.raw += chunk.toString('utf8');
+    });
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.raw += chunk.toString('utf8');
+    });
+    this.exited = new Promise((resolve) => this.child.on('exit', (code) => resolve(code ?? -1)));
+  }
+
+  /** Everything shown so far, as plain text. */
+  get screen(): string {
+    return plainScreen(this.raw);
+  }
+
+  /** Keys as typed: `\r` is Enter, `\u001b` Esc, `\u0003` Ctrl-C. */
+  type(keys: string): void {
+    this.child.stdin!.write(keys);
+  }
+
+  /** Resolves once the screen, after `from` characters, matches `pattern`; rejects after `timeoutMs`. */
+  async waitFor(pattern: RegExp | string, from = 0, timeoutMs = 20_000): Promise<number> {
+    const started = performance.now();
+    for (;;) {
+      const rest = this.screen.slice(from);
+      const index = typeof pattern === 'string' ? rest.indexOf(pattern) : rest.search(pattern);
+      if (index >= 0) return from + index;
+      if (performance.now() - started > timeoutMs) {
+        throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${this.screen}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
+
+  kill(): void {
+    this.child.kill('SIGKILL');
+  }
+}
