@@ -57,15 +57,30 @@ export async function latestSession(sessionsDir: string): Promise<SessionChoice 
 
 /** Whether a session's first line is a `session.start` without a parent. */
 async function isTopLevel(file: string): Promise<boolean> {
-  const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    const first = buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '';
-    const parsed = JSON.parse(first) as { type?: unknown; data?: { parent?: unknown } };
+    const parsed = JSON.parse(await firstLine(file)) as { type?: unknown; data?: { parent?: unknown } };
     return parsed.type === 'session.start' && parsed.data?.parent === undefined;
   } catch {
     return false;
+  }
+}
+
+/** The first line of a file, read in chunks: a session.start holds the system prompt and every tool's schema. */
+async function firstLine(file: string, limit = 4 * 1024 * 1024): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let position = 0;
+    while (position < limit) {
+      const buffer = Buffer.alloc(64 * 1024);
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) break;
+      const newline = buffer.subarray(0, bytesRead).indexOf(0x0a);
+      chunks.push(buffer.subarray(0, newline === -1 ? bytesRead : newline));
+      if (newline !== -1) break;
+      position += bytesRead;
+    }
+    return Buffer.concat(chunks).toString('utf8');
   } finally {
     await handle.close();
   }

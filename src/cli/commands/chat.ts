@@ -163,16 +163,18 @@ class Chat implements SlashContext {
   }
 
   private runTurn(task: string): void {
-    const turn = this.agent.run(task).then(
+    // The turn's own agent: /exit or /resume may close this session (and open another) while it runs.
+    const agent = this.agent;
+    const turn = agent.run(task).then(
       async () => {
         // Input queued during the turn (or left after a cancel) may start more turns: wait for all of them.
-        await this.agent.whenIdle();
+        await agent.whenIdle();
       },
       (error: unknown) => this.say(`agentchart: ${(error as Error).message}`),
     );
     this.running = turn.finally(() => {
       this.running = undefined;
-      if (!this.open) return;
+      if (this.open?.agent !== agent) return;
       this.say(
         this.paint(
           'dim',
