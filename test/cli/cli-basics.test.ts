@@ -32,6 +32,7 @@ describe('agentchart command line', () => {
       'replay',
       'demo',
       'inspect',
+      'mcp',
       'diagrams',
       'help',
     ]);
