@@ -8,7 +8,12 @@ import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
 import { outputOfCallResult } from './call-result.ts';
 import { type McpToolRecord, mcpTool, recordOf, type SkippedTool } from './mcp-tool.ts';
 import type { McpConnect, McpConnection } from './sdk-connection.ts';
-import { type McpServerConfig, type McpServers, transportOf } from './server-config.ts';
+import {
+  type McpServerConfig,
+  type McpServers,
+  type McpTransportKind,
+  transportOf,
+} from './server-config.ts';
 import type { McpServerState, McpServerStatus, McpToolSource, McpToolsChange } from './tool-source.ts';
 
 /** Reconnects after a crash: the delays before each attempt (doubling), then the server is `failed`. */
@@ -17,6 +22,8 @@ export const reconnectPolicy = { baseDelayMs: 1_000, maxAttempts: 5 } as const;
 type Entry = {
   server: string;
   config: McpServerConfig;
+  /** The transport the last connection used (an HTTP server may have answered only over SSE). */
+  transport: McpTransportKind;
   state: McpServerState;
   connection: McpConnection | undefined;
   records: McpToolRecord[];
@@ -42,6 +49,7 @@ export class McpServerSet implements McpToolSource {
     this.entries = Object.entries(servers).map(([server, config]) => ({
       server,
       config,
+      transport: transportOf(config),
       state: 'disconnected',
       connection: undefined,
       records: [],
@@ -76,7 +84,7 @@ export class McpServerSet implements McpToolSource {
   servers(): McpServerStatus[] {
     return this.entries.map((entry) => ({
       server: entry.server,
-      transport: transportOf(entry.config),
+      transport: entry.transport,
       state: entry.state,
       ...(entry.connection?.pid !== undefined ? { pid: entry.connection.pid } : {}),
       tools: entry.records,
@@ -125,6 +133,7 @@ export class McpServerSet implements McpToolSource {
 
   private attach(entry: Entry, connection: McpConnection): void {
     entry.connection = connection;
+    entry.transport = connection.transport;
     entry.state = 'connected';
     entry.error = undefined;
     connection.onLost = (reason) => this.lost(entry, connection, reason);

@@ -160,3 +160,26 @@ describe.each(transports)('server-everything over $name', ({ config }) => {
     }
   });
 });
+
+describe('server-everything over the older HTTP+SSE transport', () => {
+  it('is reached through the SSE fallback when Streamable HTTP is refused, and with type "sse" directly', async () => {
+    const sse = await startEverythingHttp('sse');
+    const script = [
+      { toolCalls: [{ id: 'echo', name: 'mcp__old__echo', input: { message: 'over sse' } }] },
+      { text: 'Done.' },
+    ];
+    const fallback = await mcpRig({ old: { url: sse.url } }, script);
+    const direct = await mcpRig({ old: { type: 'sse', url: sse.url } }, script);
+    try {
+      await fallback.agent.run('Echo.');
+      await direct.agent.run('Echo.');
+      expect(fallback.agent.mcpServers()[0]!.transport).toBe('sse');
+      expect(results(fallback.agent.log()).echo).toEqual(['ok', 'Echo: over sse']);
+      expect(results(direct.agent.log()).echo).toEqual(['ok', 'Echo: over sse']);
+    } finally {
+      await fallback.system.dispose();
+      await direct.system.dispose();
+      await sse.stop();
+    }
+  });
+});

@@ -68,15 +68,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** server-everything over Streamable HTTP on a loopback port (it has no port flag: PORT in its env). */
-export async function startEverythingHttp(): Promise<{
-  url: string;
-  process: ChildProcess;
-  stop: () => Promise<void>;
-}> {
+/**
+ * server-everything over HTTP on a loopback port (it has no port flag: PORT in its env): Streamable HTTP
+ * at /mcp, or the older HTTP+SSE transport at /sse.
+ */
+export async function startEverythingHttp(
+  transport: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<{ url: string; process: ChildProcess; stop: () => Promise<void> }> {
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn(process.execPath, [everythingBin, 'streamableHttp'], {
+    const child = spawn(process.execPath, [everythingBin, transport], {
       env: { ...process.env, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -84,7 +85,7 @@ export async function startEverythingHttp(): Promise<{
       let said = '';
       child.stderr!.on('data', (chunk: Buffer) => {
         said += chunk.toString();
-        if (said.includes('listening on port')) done(true);
+        if (/listening on port|running on port/i.test(said)) done(true);
         if (said.includes('already in use')) done(false);
       });
       child.once('exit', () => done(false));
@@ -96,7 +97,8 @@ export async function startEverythingHttp(): Promise<{
         child.kill('SIGTERM');
         await exited;
       };
-      return { url: `http://127.0.0.1:${port}/mcp`, process: child, stop };
+      const path = transport === 'sse' ? 'sse' : 'mcp';
+      return { url: `http://127.0.0.1:${port}/${path}`, process: child, stop };
     }
     child.kill('SIGKILL');
     if (attempt === 3) throw new Error('server-everything did not start over HTTP');
