@@ -17,6 +17,9 @@ export const floors: Readonly<Record<string, number>> = {
   // Permissions decide about tools (their name and access) and fold allowances from the session log, so
   // they stand on tools and session; the tool-check actor, the runtime and the CLI consult them.
   permissions: 5,
+  // MCP servers as tool sources: they make tools (floor 4) and log to the session (floor 3), beside
+  // permissions; the runtime starts them and the CLI lists them.
+  mcp: 5,
   actors: 6,
   runtime: 7,
   // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's

@@ -7,6 +7,7 @@ export { AgentStateError } from './errors/agent-state-error.ts';
 export { AgentchartError } from './errors/agentchart-error.ts';
 export { ConfigError } from './errors/config-error.ts';
 export { LogFormatError } from './errors/log-format-error.ts';
+export { McpServerError } from './errors/mcp-server-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
 export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
 export {
@@ -19,6 +20,15 @@ export type { CompactResult, ContextUsage } from './machines/compaction-types.ts
 export { stepMachine } from './machines/step.ts';
 export { toolBatchMachine } from './machines/tool-batch.ts';
 export { turnMachine } from './machines/turn.ts';
+export type { McpToolRecord, SkippedTool } from './mcp/mcp-tool.ts';
+export type {
+  McpHttpServer,
+  McpServerConfig,
+  McpServers,
+  McpStdioServer,
+  McpTransportKind,
+} from './mcp/server-config.ts';
+export type { McpServerState, McpServerStatus } from './mcp/tool-source.ts';
 export type { PermissionMode } from './permissions/modes.ts';
 export type { PermissionRule } from './permissions/rules.ts';
 export type {

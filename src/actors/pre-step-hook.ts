@@ -1,6 +1,7 @@
 import { describeValue, messageOf } from '../errors/describe-value.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { TurnEvent } from '../machines/turn.ts';
+import type { ToolsUpdate } from '../machines/turn-types.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import { fromTask } from './from-task.ts';
 
@@ -16,19 +17,34 @@ export type PreStepHook = (context: {
   step: number;
 }) => Promise<undefined | { veto: string }>;
 
-export type PreStepHookDeps = { agentId: string; hook: PreStepHook | undefined };
+export type PreStepHookDeps = {
+  agentId: string;
+  hook: PreStepHook | undefined;
+  /**
+   * Applies the tool list changes that arrived since the last step (MCP servers) and says what the next
+   * step offers; `undefined` when nothing changed. Contract: does not throw.
+   */
+  syncTools?: () => ToolsUpdate | undefined;
+};
 
 /**
- * Runs the host's pre-step hook. Only `undefined` lets the step go on; `{ veto: string }` blocks the
- * turn with that reason, and anything else (a throw, a rejection, `{ veto: 5 }`, `false`) blocks it too,
- * with a reason that says what the hook did.
+ * The work before a step: first the tool lists that changed are applied (the answer carries them, so the
+ * turn logs them whatever the hook says), then the host's pre-step hook runs. Only `undefined` from the
+ * hook lets the step go on; `{ veto: string }` blocks the turn with that reason, and anything else (a
+ * throw, a rejection, `{ veto: 5 }`, `false`) blocks it too, with a reason that says what the hook did.
  */
 export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) {
   return fromTask(
-    // Reading the answer is inside the task too: a proxy that throws on `.veto` blocks, never escapes.
-    async ({ agentKey, turn, step }: AgentKeyed & { turn: number; step: number }) => {
-      const { agentId, hook } = hookOf(agentKey);
-      return hookAnswer(await hook?.({ agentId, turn, step }));
+    async ({ agentKey, turn, step }: AgentKeyed & { turn: number; step: number }): Promise<TurnEvent> => {
+      const { agentId, hook, syncTools } = hookOf(agentKey);
+      const tools = syncTools?.();
+      const update = tools === undefined ? {} : { tools };
+      try {
+        // Reading the answer is inside the try too: a proxy that throws on `.veto` blocks, never escapes.
+        return { ...hookAnswer(await hook?.({ agentId, turn, step })), ...update };
+      } catch (error) {
+        return { type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(error)}`, ...update };
+      }
     },
     (result): TurnEvent =>
       result.ok
@@ -37,7 +53,7 @@ export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) 
   );
 }
 
-function hookAnswer(result: unknown): TurnEvent {
+function hookAnswer(result: unknown): TurnEvent & { type: 'hook.allow' | 'hook.veto' } {
   if (result === undefined) return { type: 'hook.allow' };
   const veto =
     typeof result === 'object' && result !== null ? (result as { veto?: unknown }).veto : undefined;

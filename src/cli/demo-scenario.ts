@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { systemClock } from '../core/clock.ts';
+import type { McpServers } from '../mcp/server-config.ts';
 import type { ScriptEntry } from '../providers/scripted.ts';
 import type { ModelRequest, Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
@@ -137,10 +138,13 @@ export function demoSystem(options: {
   workspace: string;
   model: Provider;
   tools: AnyTool[];
+  /** MCP servers for the demo agent (`agentchart demo --mcp-config FILE`). */
+  mcpServers?: McpServers;
 }): AgentSystem {
   return createAgentSystem({
     model: options.model,
     tools: options.tools,
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     store: fileStore(options.root),
     cwd: options.workspace,
     permissionMode: 'bypass',

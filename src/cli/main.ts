@@ -11,6 +11,7 @@ import type { CompactFlags } from './commands/compact.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
 import type { JobFlags } from './commands/job.ts';
+import type { McpListFlags } from './commands/mcp.ts';
 import type { RunFlags } from './commands/run.ts';
 import { CliError, type CliIo, line } from './io.ts';
 
@@ -179,6 +180,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there')
     .option('--keep', 'keep the temporary workspace afterwards')
     .option('--states', "show the machines' state changes between the transcript's lines")
+    .option('--mcp-config <file>', 'start the MCP servers of this .mcp.json-shaped file and list their tools')
     .action(async (flags: DemoFlags) => {
       const { demoCommand } = await import('./commands/demo.ts');
       setExitCode(await demoCommand(flags, io));
@@ -196,6 +198,18 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
       setExitCode(
         await inspectCommand({ ...(file ? { file } : {}), ...(flags.port ? { port: flags.port } : {}) }, io),
       );
+    });
+
+  const mcp = program.command('mcp').description('the MCP servers an agent would use');
+  mcp
+    .command('list')
+    .description('start each MCP server of .mcp.json (or --config FILE) once and show its state and tools')
+    .option('--cwd <dir>', 'the workspace whose .mcp.json is read (default: the current folder)')
+    .option('--config <file>', 'an MCP config file in the shape of .mcp.json ({ "mcpServers": {...} })')
+    .option('--json', 'print one JSON object instead of text')
+    .action(async (flags: McpListFlags) => {
+      const { mcpListCommand } = await import('./commands/mcp.ts');
+      setExitCode(await mcpListCommand(flags, io));
     });
 
   program

@@ -12,8 +12,11 @@ import type {
   TurnResumeEvent,
 } from './turn-types.ts';
 
-/** The ordered stages of creating an agent. Each one that completes can be undone. */
-export const setupStages = ['session', 'tools', 'publish'] as const;
+/**
+ * The ordered stages of creating an agent. Each one that completes can be undone. `servers` starts the
+ * agent's MCP servers (nothing to do without any), before `tools` offers their tools.
+ */
+export const setupStages = ['session', 'servers', 'tools', 'publish'] as const;
 export type SetupStage = (typeof setupStages)[number];
 
 export type AgentInput = AgentKeyed & {
@@ -50,6 +53,7 @@ export type AgentEvent =
   | TurnDoneEvent
   | TurnCompactedEvent
   | { type: 'log.flushed' }
+  | { type: 'servers.closed' }
   | { type: 'revoke.done' };
 
 /** What the agent actor emits (`actor.on(…)`): how a compaction the host asked for ended. */

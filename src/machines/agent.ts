@@ -25,8 +25,9 @@ const hasWakingInput = (context: AgentContext) =>
 
 /**
  * The agent's lifecycle and inbox. Creation is a transaction of ordered stages whose undos run in
- * reverse on failure; `ready` runs one turn at a time; dispose cancels the turn, waits for everything
- * to settle, flushes the log and unregisters, in that order, from any state.
+ * reverse on failure (connecting the MCP servers is one of them); `ready` runs one turn at a time; dispose
+ * cancels the turn, waits for everything to settle, flushes the log, closes the servers and unregisters,
+ * in that order, from any state.
  */
 export const agentMachine = setup({
   types: {} as { context: AgentContext; events: AgentEvent; input: AgentInput; emitted: AgentEmitted },
@@ -36,6 +37,7 @@ export const agentMachine = setup({
     setupStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    closeServers: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
@@ -181,7 +183,8 @@ export const agentMachine = setup({
       },
       states: {
         // One state per entry of `setupStages`, in the same order.
-        session: setupStageState('#agent.creating.tools'),
+        session: setupStageState('#agent.creating.servers'),
+        servers: setupStageState('#agent.creating.tools'),
         tools: setupStageState('#agent.creating.publish'),
         publish: setupStageState('#agent.ready'),
       },
@@ -269,8 +272,21 @@ export const agentMachine = setup({
           ],
           on: {
             'log.flushed': {
-              target: 'revoking',
+              target: 'closing',
               actions: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
+            },
+          },
+        },
+        // The agent's MCP servers are closed once the log is complete, and their processes have exited
+        // before the agent is unregistered.
+        closing: {
+          entry: enqueueActions(({ context, enqueue }) =>
+            enqueue.spawnChild('closeServers', { id: 'close', input: { agentKey: context.agentKey } }),
+          ),
+          on: {
+            'servers.closed': {
+              target: 'revoking',
+              actions: enqueueActions(({ enqueue }) => enqueue.stopChild('close')),
             },
           },
         },

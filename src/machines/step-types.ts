@@ -49,7 +49,13 @@ export type CompactionDoneEvent = {
 
 export type StepEvent =
   /** Starts a step; with `compaction`, a step that only compacts the conversation (no `step.start`). */
-  | { type: 'step.begin'; step: number; compaction?: CompactionOrder }
+  | {
+      type: 'step.begin';
+      step: number;
+      compaction?: CompactionOrder;
+      /** The tools this step offers, when they changed since the turn began (MCP list changes). */
+      tools?: Pick<StepSettings, 'toolNames' | 'systemHash'>;
+    }
   | StepResumeEvent
   | { type: 'model.delta'; text: string }
   | ModelDoneEvent

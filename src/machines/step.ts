@@ -66,6 +66,7 @@ export const stepMachine = setup({
       return {
         ...freshStep(event.step),
         ...(event.compaction ? { kind: 'compaction' as const, compacting: event.compaction } : {}),
+        ...(event.tools ?? {}),
       };
     }),
     recordResponse: assign(({ context, event }) => {

@@ -3,7 +3,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, LogEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -57,9 +57,19 @@ export type TurnEvent =
   | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'turn.compact'; instructions?: string }
-  | { type: 'hook.allow' }
-  | { type: 'hook.veto'; reason: string }
+  | { type: 'hook.allow'; tools?: ToolsUpdate }
+  | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate }
   | { type: 'log.flushed' };
+
+/**
+ * What the pre-step work found about the tools: the MCP servers whose tool lists changed since the last
+ * step (each logged as `mcp.tools`), and the tool names and system hash the next `step.start` records.
+ */
+export type ToolsUpdate = {
+  changes: { server: string; tools: McpToolEntry[] }[];
+  toolNames: string[];
+  systemHash: string;
+};
 
 export type TurnOutput = {
   turn: number;

@@ -78,9 +78,23 @@ export const turnMachine = setup({
         input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
       }),
     ),
-    beginStep: enqueueActions(({ context, enqueue }) => {
+    beginStep: enqueueActions(({ context, event, enqueue }) => {
       enqueue.assign({ stepCount: context.stepCount + 1 });
-      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1 });
+      // Tool lists that changed before this step (see `applyTools`) reach the step with its begin.
+      const update = event.type === 'hook.allow' ? event.tools : undefined;
+      const tools = update ? { tools: { toolNames: update.toolNames, systemHash: update.systemHash } } : {};
+      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, ...tools });
+    }),
+    /** Tool lists that changed since the last step are logged, and the next step offers the new tools. */
+    applyTools: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, ['hook.allow', 'hook.veto']);
+      if (event.tools === undefined) return;
+      for (const { server, tools } of event.tools.changes) {
+        const at = { turn: context.turn, step: context.stepCount + 1 };
+        enqueue({ type: 'log', params: { type: 'mcp.tools', ...at, data: { server, tools } } });
+      }
+      const { toolNames, systemHash } = event.tools;
+      enqueue.assign({ step: { ...context.step, toolNames, systemHash } });
     }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
@@ -218,10 +232,13 @@ export const turnMachine = setup({
           ),
           exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
           on: {
-            'hook.allow': { target: '#turn.stepping', actions: 'beginStep' },
+            'hook.allow': { target: '#turn.stepping', actions: ['applyTools', 'beginStep'] },
             'hook.veto': {
               target: '#turn.ending',
-              actions: assign({ vetoReason: ({ event }) => event.reason, reason: 'blocked' as const }),
+              actions: [
+                'applyTools',
+                assign({ vetoReason: ({ event }) => event.reason, reason: 'blocked' as const }),
+              ],
             },
             'turn.cancel': { target: '#turn.ending', actions: 'cancelBeforeStep' },
           },

@@ -4,13 +4,14 @@ import { ConfigError } from '../errors/config-error.ts';
 
 /**
  * A rule naming a tool, optionally narrowed by a pattern: `read_file` (every call), `bash(npm test*)`,
- * `write_file(src/**)`. See `matchesRule` for how patterns match.
+ * `write_file(src/**)`. The tool name may hold `*` (`mcp__github__*`, `mcp__*__search`), and
+ * `mcp__<server>` names every tool of that MCP server. See `matchesRule` for how patterns match.
  */
 export type PermissionRule = string;
 
 export type ParsedRule = { tool: string; pattern: string | undefined };
 
-const rulePattern = /^([A-Za-z0-9_-]{1,64})(?:\((.*)\))?$/s;
+const rulePattern = /^([A-Za-z0-9_*-]{1,64})(?:\((.*)\))?$/s;
 
 /**
  * What is wrong with a rule, or `undefined` when it is well formed. The options schema refuses a bad rule
@@ -60,12 +61,23 @@ export function formatRule(rule: ParsedRule): string {
  * `decidePermission` adds one more check for allow rules on commands: see there.
  */
 export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, cwd?: string): boolean {
-  if (rule.tool !== toolName) return false;
+  if (!namesTool(rule.tool, toolName)) return false;
   if (rule.pattern === undefined) return true;
   const command = stringArgument(input, 'command');
   if (command !== undefined) return commandMatcher(rule.pattern)(command.trim());
   const subject = ruleSubjectPath(stringArgument(input, 'path'), cwd);
   return subject !== undefined && picomatch(rule.pattern, { dot: true })(subject);
+}
+
+/**
+ * Whether a rule's tool part names `toolName`: the same name; a name with `*` standing for any run of
+ * characters (`mcp__github__*`); or `mcp__<server>`, which stands for every tool of that server.
+ */
+function namesTool(ruleTool: string, toolName: string): boolean {
+  if (ruleTool === toolName) return true;
+  if (ruleTool.includes('*')) return commandMatcher(ruleTool)(toolName);
+  const server = /^mcp__([^_*]+(?:_[^_*]+)*)$/.exec(ruleTool);
+  return server !== null && toolName.startsWith(`${ruleTool}__`);
 }
 
 /** The call's argument `name` when it is a string (rules read `command` and `path`). */

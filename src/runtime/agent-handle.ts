@@ -6,6 +6,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
+import type { McpServerStatus } from '../mcp/tool-source.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
@@ -53,6 +54,8 @@ export class Agent {
     /** The host's id generator, checked: a bad id is a ConfigError naming the call that needed it. */
     private readonly nextId: (call: string) => string,
     private readonly release: () => void,
+    /** The MCP servers the agent started (none for a subagent: it uses its parent's). */
+    private readonly servers: () => McpServerStatus[] = () => [],
   ) {
     this.id = sessionLog.sessionId;
     sessionLog.subscribe((event) => this.settleWaiters(event));
@@ -237,6 +240,14 @@ export class Agent {
    */
   onLog(listener: (event: LogEvent) => void): () => void {
     return this.sessionLog.subscribe(listener);
+  }
+
+  /**
+   * The MCP servers this agent started: name, transport, state (`connected`, `disconnected` while it
+   * reconnects, `failed`, `closed`), process id, the tools offered and the ones skipped with the reason.
+   */
+  mcpServers(): McpServerStatus[] {
+    return this.servers();
   }
 
   /** The session's events so far. */

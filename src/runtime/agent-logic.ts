@@ -1,4 +1,5 @@
 import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
+import { type CloseServersDeps, createCloseServersActor } from '../actors/close-servers.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
@@ -50,6 +51,7 @@ type AgentPorts = {
   flush: LogFlushDeps;
   stage: RunStage;
   undo: UndoStageDeps;
+  closeServers: CloseServersDeps;
   revoke: RevokeDeps;
 };
 
@@ -89,10 +91,15 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },
-    preStep: { agentId, hook: deps.preStep },
+    preStep: {
+      agentId,
+      hook: deps.preStep,
+      ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
+    },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),
     undo: { undo: (stage) => resources.undoStage(stage), onError },
+    closeServers: { close: () => resources.closeServers(), onError },
     revoke: {
       revoke: async () => {
         await lingering.settled(clock, lingeringWaitMs);
@@ -205,6 +212,7 @@ export class AgentLogic {
         logFlush: flush,
         setupStage: createSetupStageActor((key) => ports(key).stage),
         undoStage: createUndoStageActor((key) => ports(key).undo),
+        closeServers: createCloseServersActor((key) => ports(key).closeServers),
         revoke: createRevokeActor((key) => ports(key).revoke),
       },
     });

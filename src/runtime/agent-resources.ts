@@ -4,6 +4,8 @@ import { fnv1a } from '../core/hash.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
+import type { ToolsUpdate } from '../machines/turn-types.ts';
+import type { McpToolSource } from '../mcp/tool-source.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
 import { contextWindowOf, type Provider, type ToolSpec } from '../providers/types.ts';
@@ -44,6 +46,8 @@ export type AgentPlan = {
   projectInstructions: boolean;
   config: Record<string, unknown>;
   parent?: string;
+  /** The MCP servers this agent starts and owns (a subagent uses its parent's through its tools). */
+  mcp?: McpToolSource | undefined;
 };
 
 /**
@@ -61,6 +65,7 @@ export function agentPlan(parts: {
   projectInstructions: boolean;
   compaction: CompactionConfig;
   options: { instructions?: string; child?: { parent: string } };
+  mcp?: McpToolSource | undefined;
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
   return {
@@ -84,6 +89,7 @@ export function agentPlan(parts: {
       compaction: compactionPolicy(parts.compaction),
     },
     ...(options.child ? { parent: options.child.parent } : {}),
+    ...(parts.mcp ? { mcp: parts.mcp } : {}),
   };
 }
 
@@ -157,6 +163,9 @@ export class AgentResources {
       case 'session':
         await this.openSession();
         return {};
+      case 'servers':
+        await this.plan.mcp?.connect(this.requireLog());
+        return {};
       case 'tools':
         await this.registerTools();
         return { toolNames: [...this.tools.keys()], systemHash: this.systemHash };
@@ -176,6 +185,9 @@ export class AgentResources {
         this.createdSession = false;
         this.log = undefined;
         await this.releaseLock();
+        return;
+      case 'servers':
+        await this.plan.mcp?.close();
         return;
       case 'tools':
         this.tools.clear();
@@ -223,16 +235,48 @@ export class AgentResources {
     return log;
   }
 
-  private async registerTools(): Promise<void> {
+  /** The agent's own tools and its MCP servers' tools, as its permission mode offers them. */
+  private offer(): void {
     const { plan } = this;
-    const cwdStat = await stat(plan.cwd).catch(() => undefined);
-    if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
-    const offered = toolsOfferedInMode(plan.tools, plan.permissionMode);
+    const offered = toolsOfferedInMode([...plan.tools, ...(plan.mcp?.tools() ?? [])], plan.permissionMode);
+    this.tools.clear();
     for (const tool of offered) {
       if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
       this.tools.set(tool.name, tool);
     }
     this.specs = offered.map(describeTool);
+  }
+
+  /**
+   * Before a step: applies the MCP tool lists that changed since the last one and says what the step
+   * offers, or `undefined` when nothing changed. A list that cannot be offered (a name taken by another
+   * tool) leaves the tools as they were.
+   */
+  syncTools(): ToolsUpdate | undefined {
+    const changes = this.plan.mcp?.takeChanges(this.requireLog().events.length) ?? [];
+    if (changes.length === 0) return undefined;
+    const before = new Map(this.tools);
+    try {
+      this.offer();
+    } catch {
+      this.tools.clear();
+      for (const [name, tool] of before) this.tools.set(name, tool);
+      return undefined;
+    }
+    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
+    return { changes, toolNames: [...this.tools.keys()], systemHash: this.systemHash };
+  }
+
+  /** Closes the MCP servers this agent started; the processes have exited when it resolves. */
+  async closeServers(): Promise<void> {
+    await this.plan.mcp?.close();
+  }
+
+  private async registerTools(): Promise<void> {
+    const { plan } = this;
+    const cwdStat = await stat(plan.cwd).catch(() => undefined);
+    if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
+    this.offer();
     const recorded = recordedSystem(this.requireLog().events);
     if (recorded !== undefined) {
       // A resumed or forked conversation keeps the system prompt it was started with.
@@ -246,12 +290,21 @@ export class AgentResources {
     this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
     if (plan.origin.kind === 'new') {
       const log = this.requireLog();
+      const servers = plan.mcp?.servers() ?? [];
+      const mcp = Object.fromEntries(
+        servers.map(({ server, transport, tools }) => [server, { transport, tools }]),
+      );
       log.append({
         type: 'session.start',
         data: {
           agentId: plan.agentId,
           ...(plan.parent ? { parent: plan.parent } : {}),
-          config: { ...plan.config, system: this.system, tools: this.specs },
+          config: {
+            ...plan.config,
+            system: this.system,
+            tools: this.specs,
+            ...(servers.length > 0 ? { mcp } : {}),
+          },
         },
       });
       await log.flush();

@@ -10,6 +10,7 @@ import {
   oneOf,
   positiveInteger,
 } from '../core/host-schema.ts';
+import { mcpServersSchema } from '../mcp/server-config.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -19,6 +20,7 @@ import { providerSchema } from './options-schema.ts';
 
 const agentFields = {
   instructions: z.string(must('a string')).optional(),
+  mcpServers: mcpServersSchema.optional(),
   tools: toolListSchema.optional(),
   model: providerSchema.optional(),
 };

@@ -3,6 +3,11 @@ import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { McpServerSet } from '../mcp/mcp-servers.ts';
+import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
+import { connectWithSdk } from '../mcp/sdk-connection.ts';
+import type { McpServers } from '../mcp/server-config.ts';
+import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
@@ -189,11 +194,13 @@ export class AgentSystem {
     log.subscribe((event) => {
       if (parts.bus.hasListeners) parts.bus.publish({ type: 'log', agentId, event });
     });
-    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, () => {
+    const release = () => {
       parts.release();
       this.agents.delete(agent);
       this.tree.remove(agentId);
-    });
+    };
+    const servers = () => parts.resources.plan.mcp?.servers() ?? [];
+    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers);
     this.agents.add(agent);
     return agent;
   }
@@ -222,6 +229,7 @@ export class AgentSystem {
     const limits = options.child?.limits ?? this.limits;
     const tools = options.tools ?? config.tools;
     const bus = new LiveBus();
+    const mcp = options.child ? undefined : this.mcpFor(options.mcpServers, cwd);
     const gate = new AgentPermissionGate({ ...permissions, cwd });
     const resources = new AgentResources(
       agentPlan({
@@ -235,6 +243,7 @@ export class AgentSystem {
         options,
         projectInstructions: config.projectInstructions,
         compaction: config.compaction,
+        mcp,
       }),
       {
         store: this.store,
@@ -244,8 +253,18 @@ export class AgentSystem {
         // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
         members: {
           join: () => {
-            const toolNames = [...resources.tools.keys()];
-            const member = { depth: options.child?.depth ?? 0, tools, toolNames, provider, permissions };
+            // Read when a subagent starts: MCP tool lists change while the agent lives.
+            const member = {
+              depth: options.child?.depth ?? 0,
+              get tools() {
+                return [...tools, ...(mcp?.tools() ?? [])];
+              },
+              get toolNames() {
+                return [...resources.tools.keys()];
+              },
+              provider,
+              permissions,
+            };
             const rejoins =
               origin.kind === 'resume' && origin.point?.kind === 'waiting' ? origin.point.children : [];
             this.tree.add(agentId, { ...member, log: resources.requireLog() }, rejoins);
@@ -265,7 +284,8 @@ export class AgentSystem {
       origin,
       model: provider.model,
       limits,
-      hasPreStepHook: config.preStep !== undefined,
+      // The pre-step work applies MCP tool list changes too.
+      hasPreStepHook: config.preStep !== undefined || mcp !== undefined,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -279,6 +299,14 @@ export class AgentSystem {
     };
     await this.creations.wait({ agentId, ref, release });
     return this.register(agentId, { ref, release, resources, bus });
+  }
+
+  /** The MCP servers a top-level agent starts: the system's and its own, or the recorded ones of a replay. */
+  private mcpFor(own: McpServers | undefined, cwd: string): McpToolSource | undefined {
+    if (this.config.mcpReplay) return new RecordedMcpServers(this.config.mcpReplay);
+    const servers = { ...this.config.mcpServers, ...own };
+    if (Object.keys(servers).length === 0) return undefined;
+    return new McpServerSet(servers, { connect: connectWithSdk, clock: this.clock, cwd });
   }
 
   private rootPermissions(): PermissionSettings {

@@ -12,14 +12,17 @@ import {
   nonEmptyString,
   oneOf,
   parseHostValue,
+  plainIssue,
   positiveInteger,
 } from '../core/host-schema.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { type PermissionRule, ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
-import type { SessionStore } from '../session/types.ts';
+import { parseLoadedEvents } from '../session/schema.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -87,6 +90,15 @@ const compactionSchema = z.strictObject(
   must('an object'),
 );
 
+/** A recorded session log (the events of one session), checked like a store's load. */
+const recordedLog = z.custom<LogEvent[]>().superRefine((value, context) => {
+  try {
+    parseLoadedEvents({ events: value });
+  } catch (error) {
+    context.addIssue(plainIssue(`must be the events of a recorded session: ${(error as Error).message}`));
+  }
+});
+
 const cwd = z
   .string(must('a non-empty string without NUL bytes'))
   .regex(/^[^\0]+$/, must('a non-empty string without NUL bytes'));
@@ -149,6 +161,8 @@ const systemOptionsSchema = z.strictObject(
       )
       .optional(),
     compaction: compactionSchema.optional(),
+    mcpServers: mcpServersSchema.optional(),
+    mcpReplay: recordedLog.optional(),
   },
   must('an object'),
 );
@@ -173,6 +187,10 @@ export type SystemConfig = {
   toolOutput: { maxChars: number };
   subagents: Required<Omit<SubagentLimits, 'permissionMode'>> & Pick<SubagentLimits, 'permissionMode'>;
   compaction: CompactionConfig;
+  /** The MCP servers every top-level agent starts (an agent's own `mcpServers` are added by name). */
+  mcpServers: McpServers;
+  /** A recorded session whose MCP tools answer instead of starting servers. */
+  mcpReplay: LogEvent[] | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -223,5 +241,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       instructions: compaction?.instructions,
       model: compaction?.model,
     },
+    mcpServers: parsed.mcpServers ?? {},
+    mcpReplay: parsed.mcpReplay,
   };
 }

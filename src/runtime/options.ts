@@ -2,10 +2,11 @@ import type { Approver } from '../actors/approval.ts';
 import type { PreStepHook } from '../actors/pre-step-hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import type { McpServers } from '../mcp/server-config.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
 import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
-import type { SessionStore } from '../session/types.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 
 export type Limits = {
@@ -60,6 +61,18 @@ export type AgentSystemOptions = {
   toolOutput?: ToolOutputOptions;
   /** How long sessions are compacted (see README, "Long sessions"). */
   compaction?: CompactionOptions;
+  /**
+   * MCP servers whose tools every top-level agent gets as `mcp__<server>__<tool>`, in the shape of Claude
+   * Code's `.mcp.json`: `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP,
+   * falling back to HTTP+SSE). Each agent starts its own; subagents share their parent's. See README,
+   * "MCP servers".
+   */
+  mcpServers?: McpServers;
+  /**
+   * The events of a recorded session: its MCP tools are offered and answered from the recording, and no
+   * server is started (a replay). `mcpServers` is then not needed.
+   */
+  mcpReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {
@@ -113,6 +126,8 @@ export type CreateAgentOptions = {
   instructions?: string;
   tools?: AnyTool[];
   model?: Provider;
+  /** More MCP servers for this agent, added to the system's by name (see `AgentSystemOptions.mcpServers`). */
+  mcpServers?: McpServers;
 };
 
 export const defaultInstructions =

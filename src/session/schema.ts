@@ -122,6 +122,23 @@ export const logEventDataSchemas = {
     usage: usage.optional(),
   }),
   'agent.spawned': z.object({ childSessionId: z.string(), callId: z.string() }),
+  'mcp.status': z.object({
+    server: z.string(),
+    state: z.enum(['connected', 'disconnected', 'reconnecting', 'failed', 'closed']),
+    error: z.string().optional(),
+  }),
+  'mcp.tools': z.object({
+    server: z.string(),
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        tool: z.string(),
+        description: z.string(),
+        inputSchema: z.record(z.string(), z.unknown()),
+        access: z.enum(['read', 'write']),
+      }),
+    ),
+  }),
   'session.end': z.object({ reason: z.literal('disposed') }),
 } satisfies { [K in LogEventType]: z.ZodType<LogEventData[K]> };
 

@@ -105,10 +105,30 @@ export type LogEventData = {
     usage?: Usage;
   };
   'agent.spawned': { childSessionId: string; callId: string };
+  /** An MCP server's state changed after the agent was created (a crash, a reconnect, giving up). */
+  'mcp.status': {
+    server: string;
+    state: 'connected' | 'disconnected' | 'reconnecting' | 'failed' | 'closed';
+    error?: string;
+  };
+  /**
+   * An MCP server's tool list changed (`tools/list_changed`, or a reconnect found other tools): from the
+   * step that follows, these are its tools. Logged so projection and replay offer the same list.
+   */
+  'mcp.tools': { server: string; tools: McpToolEntry[] };
   'session.end': { reason: 'disposed' };
 };
 
 export type LogEventType = keyof LogEventData;
+
+/** An MCP tool as the log keeps it: the name the model sees, the server's own name, schema and access. */
+export type McpToolEntry = {
+  name: string;
+  tool: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  access: 'read' | 'write';
+};
 
 /**
  * What a machine asks to be written to the session log. Machines stay pure: they name the entry in a

@@ -69,6 +69,11 @@ export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType<Input>;
+  /**
+   * The JSON Schema the model is given for the input, as it is. Tools from MCP servers carry the server's
+   * own schema here (and validate with it); without it, `input` is described with `z.toJSONSchema`.
+   */
+  readonly inputSchema?: Record<string, unknown>;
   readonly access: ToolAccess;
   /**
    * May this call run beside its neighbours? Anything not safe is a barrier that runs alone.
@@ -139,6 +144,11 @@ const specCache = new WeakMap<AnyTool, ToolSpec>();
 export function toolSpec(tool: AnyTool): ToolSpec {
   const cached = specCache.get(tool);
   if (cached) return cached;
+  if (tool.inputSchema !== undefined) {
+    const given = { name: tool.name, description: tool.description, inputSchema: tool.inputSchema };
+    specCache.set(tool, given);
+    return given;
+  }
   const schema = z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   delete schema.$schema;
   const spec = { name: tool.name, description: tool.description, inputSchema: schema };

@@ -33,6 +33,7 @@ describe('agentchart command line', () => {
       'replay',
       'demo',
       'inspect',
+      'mcp',
       'diagrams',
       'help',
     ]);

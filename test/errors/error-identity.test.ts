@@ -7,6 +7,7 @@ import {
   AgentStateError,
   ConfigError,
   LogFormatError,
+  McpServerError,
   ProviderError,
   ReplayDivergenceError,
 } from '../../src/index.ts';
@@ -16,6 +17,7 @@ const samples = {
   AgentStateError: () => new AgentStateError('x'),
   ConfigError: () => new ConfigError('x'),
   LogFormatError: () => new LogFormatError('x'),
+  McpServerError: () => new McpServerError('github', 'x'),
   ProviderError: () => new ProviderError({ kind: 'server', message: 'x' }),
   ReplayDivergenceError: () => new ReplayDivergenceError(1, 'a', 'b'),
   WorkspaceError: () => new WorkspaceError('outside', '../x', 'x'),
@@ -25,6 +27,7 @@ const classes = {
   AgentStateError,
   ConfigError,
   LogFormatError,
+  McpServerError,
   ProviderError,
   ReplayDivergenceError,
   WorkspaceError,
@@ -49,6 +52,7 @@ const expected: Record<Name, Name[]> = {
   AgentStateError: ['AgentStateError'],
   ConfigError: ['ConfigError'],
   LogFormatError: ['LogFormatError'],
+  McpServerError: ['McpServerError'],
   ProviderError: ['ProviderError'],
   ReplayDivergenceError: ['ReplayDivergenceError'],
   WorkspaceError: ['WorkspaceError'],
@@ -93,6 +97,7 @@ describe('error identity', () => {
       'agent_state',
       'config',
       'log_format',
+      'mcp_server',
       'provider_server',
       'replay_divergence',
       'workspace',
@@ -102,6 +107,7 @@ describe('error identity', () => {
     expectTypeOf(new AgentStateError('x').code).toEqualTypeOf<'agent_state'>();
     expectTypeOf(new ReplayDivergenceError(1, 'a', 'b').code).toEqualTypeOf<'replay_divergence'>();
     expectTypeOf(new WorkspaceError('outside', 'x', 'x').code).toEqualTypeOf<'workspace'>();
+    expectTypeOf(new McpServerError('x', 'x').code).toEqualTypeOf<'mcp_server'>();
     expectTypeOf(
       new ProviderError({ kind: 'auth', message: 'x' }).code,
     ).toEqualTypeOf<`provider_${ProviderError['kind']}`>();

@@ -6,6 +6,7 @@ import { getShortestPaths } from 'xstate/graph';
 import { z } from 'zod';
 import { AgentStateError } from '../../src/errors/agent-state-error.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
+import { McpServerError } from '../../src/errors/mcp-server-error.ts';
 import type { AnyTool } from '../../src/index.ts';
 import { type AgentEvent, type AgentInput, agentMachine, type SetupStage } from '../../src/machines/agent.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
@@ -46,8 +47,11 @@ function events(snapshot: Snapshot): AgentEvent[] {
   if (snapshot.matches('creating')) {
     const stage = stageOf(snapshot);
     out.push({ type: 'setup.done', stage, toolNames: ['probe'], systemHash: 'h' });
-    out.push({ type: 'setup.error', stage, error: new Error(`${stage} failed`) });
-    if (stage !== 'publish') out.push({ type: 'agent.dispose' });
+    // The tools stage fails for real (a tool it cannot describe) at once: no dispose can come before it.
+    if (stage !== 'tools' || !snapshot.context.disposeRequested)
+      out.push({ type: 'setup.error', stage, error: new Error(`${stage} failed`) });
+    // Without MCP servers the servers stage, like publish, completes within the tick that starts it.
+    if (stage !== 'publish' && stage !== 'servers') out.push({ type: 'agent.dispose' });
   }
   if (snapshot.matches('rollingBack')) {
     const stage = lastStage(snapshot);
@@ -72,6 +76,7 @@ function events(snapshot: Snapshot): AgentEvent[] {
     out.push({ type: 'xstate.done.actor.turn', output });
   }
   if (snapshot.matches({ disposing: 'flushing' })) out.push({ type: 'log.flushed' });
+  if (snapshot.matches({ disposing: 'closing' })) out.push({ type: 'servers.closed' });
   if (snapshot.matches({ disposing: 'revoking' })) out.push({ type: 'revoke.done' });
   return out;
 }
@@ -104,10 +109,11 @@ const label = (event: AgentEvent) =>
 /** A tool built by hand (not by defineTool) whose input has a field JSON Schema cannot express. */
 const undescribable: AnyTool = { ...new GateTool('dated').tool, input: z.object({ at: z.date() }) };
 
-type Mode = 'new' | 'badTool' | 'resumeRace';
+type Mode = 'new' | 'badServer' | 'badTool' | 'resumeRace';
 
 function modeOf(steps: Step[]): Mode {
   for (const { event } of steps) {
+    if (event.type === 'setup.error' && event.stage === 'servers') return 'badServer';
     if (event.type === 'setup.error' && event.stage === 'tools') return 'badTool';
     if (event.type === 'setup.error' && event.stage === 'publish') return 'resumeRace';
   }
@@ -117,9 +123,13 @@ function modeOf(steps: Step[]): Mode {
 /** Events the runtime produces by itself right after the previous stimulus (no outside hand needed). */
 function isAuto(event: AgentEvent): boolean {
   if (event.type === 'setup.done' || event.type === 'setup.error')
-    return event.stage === 'publish' || (event.type === 'setup.error' && event.stage === 'tools');
+    return (
+      event.stage === 'publish' ||
+      event.stage === 'servers' ||
+      (event.type === 'setup.error' && event.stage === 'tools')
+    );
   if (event.type === 'undo.done') return event.stage !== 'session';
-  return event.type === 'revoke.done';
+  return event.type === 'revoke.done' || event.type === 'servers.closed';
 }
 
 /** Whether the turn running at step `j` of the path is one that only compacts (asked for while idle). */
@@ -229,16 +239,21 @@ async function drive(rig: AgentRig, steps: Step[], initial: Snapshot, mode: Mode
   }
 }
 
+/** An MCP server whose process exits before the handshake: the servers stage fails for real. */
+const exitingServer = { broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] } };
+
 function launch(rig: AgentRig, mode: Mode): void {
+  if (mode === 'badServer')
+    rig.launch(() => rig.system.createAgent({ id: rig.agentId, mcpServers: exitingServer }));
   // The tools stage fails for real on a tool whose input JSON Schema cannot express.
-  if (mode === 'badTool')
+  else if (mode === 'badTool')
     rig.launch(() => rig.system.createAgent({ id: rig.agentId, tools: [undescribable] }));
   else rig.launch();
 }
 
 describe('agent chart graph paths', () => {
   it('has the expected number of shortest paths', () => {
-    expect(paths).toHaveLength(81);
+    expect(paths).toHaveLength(92);
   });
 
   for (const path of paths) {
@@ -266,6 +281,8 @@ describe('agent chart graph paths', () => {
         error: (error) => {
           if (failedStage?.type === 'setup.error' && failedStage.stage === 'session')
             expect(error).toBe(sessionError);
+          else if (failedStage?.type === 'setup.error' && failedStage.stage === 'servers')
+            expect(error).toBeInstanceOf(McpServerError);
           else if (failedStage) expect(error).toBeInstanceOf(ConfigError);
           else expect(error).toBeInstanceOf(AgentStateError);
         },

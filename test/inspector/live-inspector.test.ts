@@ -57,6 +57,7 @@ describe('live inspector', () => {
       states.filter((m) => m.actor === actor.actor).map((m) => `${stateName(m.value)} ${m.status}`);
     expect(statesOf(root!)).toEqual([
       'creating.session active',
+      'creating.servers active',
       'creating.tools active',
       'creating.publish active',
       'ready.idle active',

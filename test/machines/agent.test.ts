@@ -21,6 +21,7 @@ const input: AgentInput = {
 
 const created: AgentEvent[] = [
   { type: 'setup.done', stage: 'session' },
+  { type: 'setup.done', stage: 'servers' },
   { type: 'setup.done', stage: 'tools', toolNames: ['probe'], systemHash: 'h' },
   { type: 'setup.done', stage: 'publish' },
 ];
@@ -64,15 +65,16 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
   it('runs the setup stages in order and records each one', () => {
     const { snapshot, actions } = run(created);
     expect(snapshot.value).toEqual({ ready: 'idle' });
-    expect(snapshot.context.completedStages).toEqual(['session', 'tools', 'publish']);
+    expect(snapshot.context.completedStages).toEqual(['session', 'servers', 'tools', 'publish']);
     expect(snapshot.context.toolNames).toEqual(['probe']);
-    expect(spawned(actions)).toEqual(['stage', 'stage', 'stage']);
+    expect(spawned(actions)).toEqual(['stage', 'stage', 'stage', 'stage']);
     // Each state runs its own stage, and every spawned actor is told which agent it works for.
     const inputs = actions
       .filter((action) => action.type === 'xstate.spawnChild')
       .map((action) => (action.params as { input: unknown }).input);
     expect(inputs).toEqual([
       { agentKey: 'agent:a', stage: 'session' },
+      { agentKey: 'agent:a', stage: 'servers' },
       { agentKey: 'agent:a', stage: 'tools' },
       { agentKey: 'agent:a', stage: 'publish' },
     ]);
@@ -83,11 +85,17 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
     const { snapshot, actions } = run([
       created[0]!,
       created[1]!,
+      created[2]!,
       { type: 'setup.error', stage: 'publish', error },
       { type: 'undo.done', stage: 'tools' },
+      { type: 'undo.done', stage: 'servers' },
       { type: 'undo.done', stage: 'session' },
     ]);
-    expect(spawned(actions).filter((id) => id.startsWith('undo:'))).toEqual(['undo:tools', 'undo:session']);
+    expect(spawned(actions).filter((id) => id.startsWith('undo:'))).toEqual([
+      'undo:tools',
+      'undo:servers',
+      'undo:session',
+    ]);
     expect(snapshot.value).toBe('failed');
     expect(snapshot.context.creationError).toBe(error);
   });
@@ -99,13 +107,18 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
   });
 
   it('a dispose during creation lets the running stage finish, then rolls it back and ends disposed', () => {
-    const asked = run([created[0]!, { type: 'agent.dispose' }]);
+    const asked = run([created[0]!, created[1]!, { type: 'agent.dispose' }]);
     expect(asked.snapshot.value).toEqual({ creating: 'tools' });
     const { snapshot, actions } = run(
-      [created[1]!, { type: 'undo.done', stage: 'tools' }, { type: 'undo.done', stage: 'session' }],
+      [
+        created[2]!,
+        { type: 'undo.done', stage: 'tools' },
+        { type: 'undo.done', stage: 'servers' },
+        { type: 'undo.done', stage: 'session' },
+      ],
       asked.snapshot,
     );
-    expect(spawned(actions)).toEqual(['undo:tools', 'undo:session']);
+    expect(spawned(actions)).toEqual(['undo:tools', 'undo:servers', 'undo:session']);
     expect(snapshot.value).toBe('disposed');
     expect(snapshot.context.creationError).toBe('disposed during creation');
   });
@@ -186,12 +199,15 @@ describe('agent chart: inbox (pure transitions)', () => {
 describe('agent chart: dispose (pure transitions)', () => {
   const idle = run(created).snapshot;
 
-  it('from idle: logs session.end, flushes, revokes, ends disposed', () => {
+  it('from idle: logs session.end, flushes, closes the MCP servers, revokes, ends disposed', () => {
     const flushing = run([{ type: 'agent.dispose' }], idle);
     expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
     expect(logged(flushing.actions)).toEqual([{ type: 'session.end', data: { reason: 'disposed' } }]);
     expect(spawned(flushing.actions)).toEqual(['flush']);
-    const revoking = run([{ type: 'log.flushed' }], flushing.snapshot);
+    const closing = run([{ type: 'log.flushed' }], flushing.snapshot);
+    expect(closing.snapshot.value).toEqual({ disposing: 'closing' });
+    expect(spawned(closing.actions)).toEqual(['close']);
+    const revoking = run([{ type: 'servers.closed' }], closing.snapshot);
     expect(revoking.snapshot.value).toEqual({ disposing: 'revoking' });
     const done = run([{ type: 'revoke.done' }], revoking.snapshot);
     expect(done.snapshot.value).toBe('disposed');

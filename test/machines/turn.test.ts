@@ -173,6 +173,38 @@ describe('turn chart (pure transitions)', () => {
     expect(turnEnd(vetoed.actions)).toEqual({ reason: 'blocked', usage, vetoReason: 'budget' });
   });
 
+  it('logs MCP tool list changes the pre-step work found, and the next step begins with the new tools', () => {
+    const hooked = input({ hasPreStepHook: true });
+    const tool = {
+      name: 'mcp__s__later',
+      tool: 'later',
+      description: 'Added.',
+      inputSchema: { type: 'object' },
+      access: 'read' as const,
+    };
+    const tools = {
+      changes: [{ server: 's', tools: [tool] }],
+      toolNames: ['mcp__s__later'],
+      systemHash: 'h2',
+    };
+    const allowed = run([{ type: 'turn.begin' }, { type: 'hook.allow', tools }], hooked);
+    const entries = logged(allowed.actions) as { type: string; turn?: number; step?: number }[];
+    expect(entries.map((entry) => [entry.type, entry.turn, entry.step])).toEqual([
+      ['turn.start', 1, undefined],
+      ['inbox.claimed', 1, undefined],
+      ['user.message', 1, undefined],
+      ['mcp.tools', 1, 1],
+    ]);
+    expect(logged(allowed.actions).at(-1)!.data).toEqual({ server: 's', tools: [tool] });
+    expect(sent(allowed.actions)).toEqual([
+      { type: 'step.begin', step: 1, tools: { toolNames: ['mcp__s__later'], systemHash: 'h2' } },
+    ]);
+    expect(allowed.snapshot.context.step.toolNames).toEqual(['mcp__s__later']);
+    // A veto still logs the change the pre-step work applied.
+    const vetoed = run([{ type: 'turn.begin' }, { type: 'hook.veto', reason: 'no', tools }], hooked);
+    expect(loggedTypes(vetoed.actions).slice(-2)).toEqual(['mcp.tools', 'turn.end']);
+  });
+
   it('cancels from every state: created, hook, stepping (through the step), ending is unaffected', () => {
     const created = run([{ type: 'turn.cancel', cause: 'parent' }]);
     expect(turnEnd(created.actions)).toEqual({ reason: 'canceled', usage: emptyUsage, cause: 'parent' });

@@ -60,7 +60,20 @@ const samples: Record<LogEventType, LogEvent> = {
     trigger: 'auto',
   }),
   'agent.spawned': makeEvent(17, 'agent.spawned', { childSessionId: 'child', callId: 'c1' }),
-  'session.end': makeEvent(18, 'session.end', { reason: 'disposed' }),
+  'mcp.status': makeEvent(18, 'mcp.status', { server: 'github', state: 'disconnected', error: 'exit 1' }),
+  'mcp.tools': makeEvent(19, 'mcp.tools', {
+    server: 'github',
+    tools: [
+      {
+        name: 'mcp__github__get_issue',
+        tool: 'get_issue',
+        description: 'Reads an issue.',
+        inputSchema: { type: 'object', properties: { number: { type: 'integer' } } },
+        access: 'read',
+      },
+    ],
+  }),
+  'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
 };
 
 function parseError(line: string): string {

@@ -1,14 +1,16 @@
 import { rm } from 'node:fs/promises';
 import type { LiveEvent } from '../../actors/live-event.ts';
 import { systemClock } from '../../core/clock.ts';
+import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import { sessionFilePath } from '../../session/file-store.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
 import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo } from '../demo-scenario.ts';
 import { driveSession } from '../drive-session.ts';
-import { type CliIo, line, personOut } from '../io.ts';
+import { type CliIo, line, personOut, type TextOut } from '../io.ts';
+import { readMcpConfig } from '../mcp-config.ts';
 
-export type DemoFlags = { json?: boolean; keep?: boolean; states?: boolean };
+export type DemoFlags = { json?: boolean; keep?: boolean; states?: boolean; mcpConfig?: string };
 
 const scriptedNotice = [
   'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
@@ -31,9 +33,17 @@ export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> 
   line(ui, `Task: ${demoTask}`);
   line(ui);
   const model = scripted(demoScript(), { clock: systemClock });
-  const system = demoSystem({ root, workspace, model, tools: codingTools() });
+  const mcp = flags.mcpConfig === undefined ? undefined : await readMcpConfig(io.cwd, flags.mcpConfig);
+  const system = demoSystem({
+    root,
+    workspace,
+    model,
+    tools: codingTools(),
+    ...(mcp ? { mcpServers: mcp.servers } : {}),
+  });
   try {
     const agent = await system.createAgent();
+    showMcpServers(ui, agent.mcpServers());
     const steerOnce = (event: LiveEvent) => {
       if (!isSteerMoment(event)) return;
       line(ui, `(demo) while the tests run, the user steers: agent.steer("${demoSteer}")`);
@@ -60,4 +70,13 @@ export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> 
     await system.dispose();
     if (!flags.keep) await rm(workspace, { recursive: true, force: true });
   }
+}
+
+/** The MCP servers the demo agent started and the tools each one offers (the scripted model does not call them). */
+function showMcpServers(ui: TextOut, servers: McpServerStatus[]): void {
+  for (const { server, transport, tools } of servers) {
+    line(ui, `MCP server ${server} (${transport}) offers ${tools.length} tool(s):`);
+    for (const tool of tools) line(ui, `  ${tool.name} [${tool.access}]`);
+  }
+  if (servers.length > 0) line(ui);
 }

@@ -1,0 +1,38 @@
+// Where the CLI finds MCP servers until the settings file exists: a `.mcp.json` in Claude Code's shape
+// (`{ "mcpServers": { name: { command, args, env } | { url, headers } } }`), in the workspace or named by
+// a flag. Parsed once here; a bad file is one error that names it.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { must, parseHostValue } from '../core/host-schema.ts';
+import { messageOf } from '../errors/describe-value.ts';
+import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
+import { CliError } from './io.ts';
+
+const mcpFileSchema = z.looseObject({ mcpServers: mcpServersSchema }, must('an object with "mcpServers"'));
+
+/**
+ * The servers of `file` (relative to `cwd`), or of `<cwd>/.mcp.json` when no file is named. A missing
+ * default file is no servers; a named file that is missing, or any file that does not parse, is an error.
+ */
+export async function readMcpConfig(
+  cwd: string,
+  file?: string,
+): Promise<{ path: string; servers: McpServers }> {
+  const path = file === undefined ? join(cwd, '.mcp.json') : resolve(cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT')
+      return { path, servers: {} };
+    throw new CliError(`cannot read ${path}: ${messageOf(error)}`, { exitCode: 2 });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new CliError(`${path} is not valid JSON: ${messageOf(error)}`, { exitCode: 2 });
+  }
+  return { path, servers: parseHostValue(path, mcpFileSchema, json, 'the file').mcpServers };
+}

@@ -1,0 +1,83 @@
+// An MCP server's tool as an agentchart tool: named `mcp__<server>__<tool>`, the server's JSON Schema given
+// to the model as it is and checked with the SDK's validator (Ajv), never converted through zod;
+// `readOnlyHint` makes it a `read` tool that runs beside its neighbours, anything else a `write` tool
+// that runs alone and asks where writes ask.
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod';
+import { messageOf } from '../errors/describe-value.ts';
+import type { McpToolEntry } from '../session/types.ts';
+import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
+import { mcpToolName } from './tool-names.ts';
+
+/**
+ * What agentchart keeps of a server's tool (name `mcp__<server>__<tool>`, the server's own name, schema,
+ * access): enough to offer it, to call it and to replay it. `session.start` and `mcp.tools` log these, so a
+ * replay offers the same tools without starting the server.
+ */
+export type McpToolRecord = McpToolEntry;
+
+/** A tool as `tools/list` describes it (only the fields agentchart reads). */
+export type ListedTool = {
+  name: string;
+  title?: string | undefined;
+  description?: string | undefined;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean | undefined } | undefined;
+  execution?: { taskSupport?: string | undefined } | undefined;
+};
+
+/** Calls one tool of one server; resolves with what the model reads (failures are error outputs). */
+export type McpCall = (
+  server: string,
+  tool: string,
+  input: unknown,
+  context: Pick<ToolContext, 'signal' | 'onProgress' | 'callId'>,
+) => Promise<ToolOutput>;
+
+/** A tool the server listed that agentchart does not offer, and why. */
+export type SkippedTool = { tool: string; reason: string };
+
+const validators = new AjvJsonSchemaValidator();
+
+/** The record of a listed tool, or why it cannot be offered (a tool that only runs as an MCP task). */
+export function recordOf(server: string, listed: ListedTool): McpToolRecord | SkippedTool {
+  if (listed.execution?.taskSupport === 'required')
+    return { tool: listed.name, reason: 'it runs only as an MCP task, which agentchart does not call' };
+  return {
+    name: mcpToolName(server, listed.name),
+    tool: listed.name,
+    description: listed.description ?? listed.title ?? '',
+    inputSchema: listed.inputSchema,
+    access: listed.annotations?.readOnlyHint === true ? 'read' : 'write',
+  };
+}
+
+/**
+ * The tool the runtime runs for a record. Throws when the schema cannot be compiled (the server's
+ * problem: the tool is then not offered). Validation reads a copy without `$schema`: Ajv knows draft-07,
+ * and a server that names another draft still means the same keywords for a tool's arguments.
+ */
+export function mcpTool(server: string, record: McpToolRecord, call: McpCall): AnyTool {
+  const { $schema: _dialect, ...checked } = record.inputSchema;
+  let validate: (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+  try {
+    validate = validators.getValidator(checked as never);
+  } catch (error) {
+    throw new Error(`its input schema cannot be used: ${messageOf(error)}`, { cause: error });
+  }
+  const input = z.unknown().superRefine((value, context) => {
+    const verdict = validate(value);
+    if (!verdict.valid)
+      context.addIssue({ code: 'custom', message: verdict.errorMessage ?? 'invalid input' });
+  });
+  return {
+    name: record.name,
+    description: record.description,
+    input,
+    inputSchema: record.inputSchema,
+    access: record.access,
+    concurrencySafe: record.access === 'read',
+    timeoutMs: undefined,
+    run: (args: unknown, context: ToolContext) => call(server, record.tool, args, context),
+  };
+}
