@@ -7,7 +7,7 @@ import type { Client } from 'pg';
 import type { Clock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { SessionLock } from '../session/types.ts';
-import { type RetryPolicy, withRetry } from './pg-retry.ts';
+import { isUnavailable, type RetryPolicy, withRetry } from './pg-retry.ts';
 
 export type LockOptions = {
   /** A new, unconnected client for the lock connection. */
@@ -37,8 +37,20 @@ export class AdvisoryLocks {
     this.held.add(sessionId);
     let won = false;
     try {
-      won = await withRetry(`lock session "${sessionId}"`, this.options.retry, this.options.clock, async () =>
-        this.tryLock(await this.connection(), sessionId),
+      won = await withRetry(
+        `lock session "${sessionId}"`,
+        this.options.retry,
+        this.options.clock,
+        async () => {
+          const client = await this.connection();
+          try {
+            return await this.tryLock(client, sessionId);
+          } catch (error) {
+            // A link that broke before it said so: drop it, so the next try opens a new one.
+            if (isUnavailable(error)) this.lost(client);
+            throw error;
+          }
+        },
       );
     } finally {
       if (!won) this.held.delete(sessionId);
@@ -126,6 +138,9 @@ export class AdvisoryLocks {
   private lost(client: Client): void {
     if (this.client !== client) return;
     this.client = undefined;
+    client.end().catch(() => {
+      // Already broken: ending it only frees the socket.
+    });
     if (this.closed || this.owned.size === 0) return;
     void withRetry('take session locks again', this.options.retry, this.options.clock, () =>
       this.connection(),

@@ -29,6 +29,8 @@ describe('agentchart command line', () => {
       'resume',
       'compact',
       'job',
+      'worker',
+      'migrate',
       'replay',
       'demo',
       'inspect',

@@ -73,8 +73,10 @@ describe.skipIf(!hasServers)(`pgStore${hasServers ? '' : ` — skipped: ${noServ
 
   it('waits for a server that stops and comes back; gives up after its bounded retry', async () => {
     const store = freshStore({ retry: { attempts: 60, firstDelayMs: 50, maxDelayMs: 200 } });
+    const schema = `contract_${counter}`;
     const log = sampleLog();
     await store.create('w');
+    await store.create('probe');
     await store.lock!('w');
     await store.append('w', log.slice(0, 2));
     await server!.pause();
@@ -83,14 +85,13 @@ describe.skipIf(!hasServers)(`pgStore${hasServers ? '' : ` — skipped: ${noServ
     await server!.resume();
     await appended;
     expect((await store.load('w')).events).toEqual(log.slice(0, 5));
-    // After the restart the lock was taken again on a new connection: another store cannot have it.
-    const other = freshStore({ schema: store === stores.at(-1) ? `contract_${counter}` : 'x' });
+    // The lock connection died with the server. A lock call waits for the new one, which first takes
+    // again the locks this store held: after it, another store cannot have "w".
+    await (await store.lock!('probe')).release();
+    const other = freshStore({ schema });
     await expect(other.lock!('w')).rejects.toThrow(/held by a live agent in another process/);
 
-    const impatient = freshStore({
-      schema: `contract_${counter - 1}`,
-      retry: { attempts: 3, firstDelayMs: 20 },
-    });
+    const impatient = freshStore({ schema, retry: { attempts: 3, firstDelayMs: 20 } });
     await impatient.exists('w');
     await server!.pause();
     try {
