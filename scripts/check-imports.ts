@@ -12,6 +12,8 @@ export const floors: Readonly<Record<string, number>> = {
   core: 1,
   providers: 2,
   session: 3,
+  // The PostgreSQL store (agentchart/postgres) is a session store with a server behind it.
+  postgres: 4,
   tools: 4,
   machines: 4,
   // Permissions decide about tools (their name and access) and fold allowances from the session log, so
@@ -26,6 +28,8 @@ export const floors: Readonly<Record<string, number>> = {
   // drawings, so they sit below the inspector.
   diagrams: 7,
   inspector: 8,
+  // Jobs on BullMQ workers (agentchart/bullmq) run tasks on agent systems; only the CLI sits above them.
+  bullmq: 8,
   cli: 9,
   '.': 10,
 };

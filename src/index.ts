@@ -5,11 +5,13 @@ export { type Clock, type IdGenerator, SimulatedClock, systemClock } from './cor
 export { defaultWithheldVariables } from './core/credentials.ts';
 export { AgentStateError } from './errors/agent-state-error.ts';
 export { AgentchartError } from './errors/agentchart-error.ts';
+export { ConcurrencyError } from './errors/concurrency-error.ts';
 export { ConfigError } from './errors/config-error.ts';
 export { LogFormatError } from './errors/log-format-error.ts';
 export { McpServerError } from './errors/mcp-server-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
 export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
+export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export {
   type InspectorOptions,
   type InspectorServer,

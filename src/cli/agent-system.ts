@@ -6,6 +6,7 @@ import { defaultPermissionMode, type PermissionMode } from '../permissions/modes
 import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
+import type { AgentSystemOptions } from '../runtime/options.ts';
 import type { SessionStore } from '../session/types.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
@@ -131,6 +132,19 @@ export type CliSystemOptions = {
   prompt: boolean;
 };
 
+/** What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode. */
+export function cliSystemOptions(
+  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode'>,
+): AgentSystemOptions {
+  return {
+    model: options.provider,
+    tools: [...codingTools(), taskTool()],
+    store: options.store,
+    cwd: options.cwd,
+    permissionMode: options.mode,
+  };
+}
+
 /**
  * An agent system for the CLI: the coding tools and `task`, the chosen mode, and an approver that asks on
  * the terminal when stdin is one. Without a terminal a call that would ask is denied; that is said once.
@@ -167,11 +181,7 @@ export function cliAgentSystem(options: CliSystemOptions): {
     );
   }
   const system = createAgentSystem({
-    model: options.provider,
-    tools: [...codingTools(), taskTool()],
-    store: options.store,
-    cwd: options.cwd,
-    permissionMode: mode,
+    ...cliSystemOptions(options),
     ...(options.rules ? { permissions: options.rules } : {}),
     ...(options.maxSteps !== undefined ? { limits: { maxSteps: options.maxSteps } } : {}),
     ...(approve ? { approve } : {}),

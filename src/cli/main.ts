@@ -10,6 +10,7 @@ import type { ChatFlags } from './commands/chat.ts';
 import type { CompactFlags } from './commands/compact.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
+import type { WorkerFlags } from './commands/distributed.ts';
 import type { JobFlags } from './commands/job.ts';
 import type { McpListFlags } from './commands/mcp.ts';
 import type { RunFlags } from './commands/run.ts';
@@ -138,9 +139,42 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     .option('--concurrency <n>', 'agents alive at once (overrides the file)', (value) =>
       positiveInteger(value),
     )
+    .option(
+      '--redis <url>',
+      'enqueue the tasks on BullMQ workers (with --postgres) instead of running them here',
+    )
+    .option('--postgres <url>', 'the PostgreSQL database the workers keep sessions in')
+    .option('--queue <name>', 'the BullMQ queue (default "agentchart")')
     .action(async (file: string, flags: JobFlags) => {
+      if (flags.redis !== undefined || flags.postgres !== undefined) {
+        const { distributedJobCommand } = await import('./commands/distributed.ts');
+        return setExitCode(await distributedJobCommand(file, flags, io));
+      }
       const { runJobCommand } = await import('./commands/job.ts');
       setExitCode(await runJobCommand(file, flags, io));
+    });
+
+  agentOptions(
+    program.command('worker').description('run queued tasks (BullMQ on Redis, sessions in PostgreSQL)'),
+  )
+    .requiredOption('--redis <url>', 'the Redis of the queue')
+    .requiredOption('--postgres <url>', 'the PostgreSQL database of the sessions')
+    .option('--queue <name>', 'the BullMQ queue (default "agentchart")')
+    .option('--concurrency <n>', 'tasks this worker runs at once (default 1)', (value) =>
+      positiveInteger(value),
+    )
+    .action(async (flags: WorkerFlags) => {
+      const { workerCommand } = await import('./commands/distributed.ts');
+      setExitCode(await workerCommand(flags, io));
+    });
+
+  program
+    .command('migrate')
+    .description("create or update the PostgreSQL store's tables (versioned)")
+    .requiredOption('--postgres <url>', 'the PostgreSQL database')
+    .action(async (flags: { postgres: string }) => {
+      const { migrateCommand } = await import('./commands/distributed.ts');
+      setExitCode(await migrateCommand(flags, io));
     });
 }
 
@@ -193,11 +227,14 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     )
     .argument('[file]', 'a recorded session log (.jsonl) to show read-only')
     .option('--port <n>', 'the port on 127.0.0.1 (default 4777)', (value) => positiveInteger(value))
-    .action(async (file: string | undefined, flags: { port?: number }) => {
+    .option('--postgres <url>', 'show every session of this PostgreSQL store (a distributed job), read-only')
+    .action(async (file: string | undefined, flags: { port?: number; postgres?: string }) => {
       const { inspectCommand } = await import('./commands/inspect.ts');
-      setExitCode(
-        await inspectCommand({ ...(file ? { file } : {}), ...(flags.port ? { port: flags.port } : {}) }, io),
-      );
+      const options = {
+        ...(flags.port ? { port: flags.port } : {}),
+        ...(flags.postgres ? { postgres: flags.postgres } : {}),
+      };
+      setExitCode(await inspectCommand({ ...(file ? { file } : {}), ...options }, io));
     });
 
   const mcp = program.command('mcp').description('the MCP servers an agent would use');

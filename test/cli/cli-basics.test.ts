@@ -30,6 +30,8 @@ describe('agentchart command line', () => {
       'resume',
       'compact',
       'job',
+      'worker',
+      'migrate',
       'replay',
       'demo',
       'inspect',

@@ -5,16 +5,20 @@ import { WorkspaceError } from '../../src/errors/workspace-error.ts';
 import {
   AgentchartError,
   AgentStateError,
+  ConcurrencyError,
   ConfigError,
   LogFormatError,
   McpServerError,
   ProviderError,
   ReplayDivergenceError,
+  StoreUnavailableError,
 } from '../../src/index.ts';
 
 const samples = {
   AgentchartError: () => new AgentchartError('custom', 'x'),
   AgentStateError: () => new AgentStateError('x'),
+  ConcurrencyError: () => new ConcurrencyError('x'),
+  StoreUnavailableError: () => new StoreUnavailableError('x'),
   ConfigError: () => new ConfigError('x'),
   LogFormatError: () => new LogFormatError('x'),
   McpServerError: () => new McpServerError('github', 'x'),
@@ -25,6 +29,8 @@ const samples = {
 const classes = {
   AgentchartError,
   AgentStateError,
+  ConcurrencyError,
+  StoreUnavailableError,
   ConfigError,
   LogFormatError,
   McpServerError,
@@ -50,6 +56,8 @@ function recognised(values: Record<Name, unknown>): Record<Name, Name[]> {
 const expected: Record<Name, Name[]> = {
   AgentchartError: names,
   AgentStateError: ['AgentStateError'],
+  ConcurrencyError: ['ConcurrencyError'],
+  StoreUnavailableError: ['StoreUnavailableError'],
   ConfigError: ['ConfigError'],
   LogFormatError: ['LogFormatError'],
   McpServerError: ['McpServerError'],
@@ -95,6 +103,8 @@ describe('error identity', () => {
     expect(names.map((name) => samples[name]().code)).toEqual([
       'custom',
       'agent_state',
+      'concurrency',
+      'store_unavailable',
       'config',
       'log_format',
       'mcp_server',
@@ -103,6 +113,8 @@ describe('error identity', () => {
       'workspace',
     ]);
     expectTypeOf(new ConfigError('x').code).toEqualTypeOf<'config'>();
+    expectTypeOf(new ConcurrencyError('x').code).toEqualTypeOf<'concurrency'>();
+    expectTypeOf(new StoreUnavailableError('x').code).toEqualTypeOf<'store_unavailable'>();
     expectTypeOf(new LogFormatError('x').code).toEqualTypeOf<'log_format'>();
     expectTypeOf(new AgentStateError('x').code).toEqualTypeOf<'agent_state'>();
     expectTypeOf(new ReplayDivergenceError(1, 'a', 'b').code).toEqualTypeOf<'replay_divergence'>();

@@ -48,7 +48,7 @@ describe('the built package', () => {
     const targets = Object.values(manifest.exports).filter(
       (target): target is ExportTarget => typeof target !== 'string',
     );
-    expect(targets).toHaveLength(5);
+    expect(targets).toHaveLength(7);
     for (const target of targets) {
       for (const file of [target.types, target.default]) {
         const info = await stat(join(work, 'node_modules', 'agentchart', file));
@@ -68,6 +68,9 @@ describe('the built package', () => {
         "import { openai } from 'agentchart/openai';",
         // The AI SDK subpath loads nothing of the AI SDK: the model object brings its own code.
         "import { aiSdk } from 'agentchart/ai-sdk';",
+        // The server subpaths load pg, bullmq and ioredis (optional peers, here from the dev install).
+        "import { pgStore } from 'agentchart/postgres';",
+        "import { enqueueJob, startWorker } from 'agentchart/bullmq';",
         "import { z } from 'zod';",
         "const add = defineTool({ name: 'add', description: 'Adds.', access: 'none', input: z.object({ a: z.number(), b: z.number() }), run: async ({ a, b }) => String(a + b) });",
         "const model = scripted([{ toolCalls: [{ name: 'add', input: { a: 2, b: 3 } }] }, (request) => ({ text: 'sum is ' + request.messages.at(-1).content })]);",
@@ -75,14 +78,14 @@ describe('the built package', () => {
         'const agent = await system.createAgent();',
         "const result = await agent.run('add 2 and 3');",
         'await system.dispose();',
-        'console.log(JSON.stringify({ reason: result.reason, text: result.text, providers: [typeof anthropic, typeof openai, typeof aiSdk] }));',
+        'console.log(JSON.stringify({ reason: result.reason, text: result.text, providers: [typeof anthropic, typeof openai, typeof aiSdk, typeof pgStore, typeof enqueueJob, typeof startWorker] }));',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, [program], { cwd: work });
     expect(JSON.parse(stdout)).toEqual({
       reason: 'completed',
       text: 'sum is 5',
-      providers: ['function', 'function', 'function'],
+      providers: ['function', 'function', 'function', 'function', 'function', 'function'],
     });
   });
 });

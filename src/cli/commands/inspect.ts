@@ -5,6 +5,7 @@ import { type Clock, systemClock } from '../../core/clock.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { loadRecording, RecordedSource } from '../../inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../inspector/server.ts';
+import { StoreSource } from '../../inspector/store-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../providers/types.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
@@ -23,6 +24,8 @@ export type InspectOptions = {
   onReady?: (url: string) => void;
   /** Slow the demo model and tools down so a person can watch (default true). */
   pace?: boolean;
+  /** `--postgres URL`: show every session of that PostgreSQL store, read-only, refreshed as workers write. */
+  postgres?: string;
 };
 
 const embedHint = [
@@ -45,6 +48,7 @@ export async function inspectCommand(options: InspectOptions = {}, io: Partial<C
   const stdout = io.stdout ?? process.stdout;
   const stderr = io.stderr ?? process.stderr;
   const port = options.port ?? 4777;
+  if (options.postgres !== undefined) return inspectStore(options.postgres, port, stdout, options);
   if (options.file !== undefined) {
     const path = resolve(io.cwd ?? process.cwd(), options.file);
     const { sessions, warnings } = await loadRecording(path);
@@ -57,6 +61,28 @@ export async function inspectCommand(options: InspectOptions = {}, io: Partial<C
   }
   for (const text of embedHint) line(stdout, text);
   return runLiveDemo(port, stdout, options);
+}
+
+/** Every session of a PostgreSQL store (the sessions of a distributed job), read-only. */
+async function inspectStore(
+  url: string,
+  port: number,
+  out: TextOut,
+  options: InspectOptions,
+): Promise<number> {
+  const { pgStore } = await import('../../postgres/pg-store.ts');
+  const store = pgStore(url);
+  try {
+    const source = await StoreSource.open(store);
+    const server = await serveInspector(source, { port });
+    line(
+      out,
+      `Inspecting the PostgreSQL store: ${source.agents().agents.length} session(s), read-only, refreshed every second.`,
+    );
+    return await serveUntilStopped(server, out, options);
+  } finally {
+    await store.close();
+  }
 }
 
 async function serveUntilStopped(

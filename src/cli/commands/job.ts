@@ -36,7 +36,10 @@ export type JobCommandOptions = {
   signal?: AbortSignal;
 };
 
-export type JobFlags = AgentFlags & { concurrency?: number };
+/** `--redis`, `--postgres`, `--queue`: run on BullMQ workers with sessions in PostgreSQL (see distributed.ts). */
+export type DistributedFlags = { redis?: string; postgres?: string; queue?: string };
+
+export type JobFlags = AgentFlags & { concurrency?: number } & DistributedFlags;
 
 /**
  * `agentchart job FILE.json`: the job's agents run side by side, so nobody is asked on the terminal —
@@ -134,7 +137,7 @@ export async function readJobFile(path: string): Promise<JobFile> {
   return parsed.data;
 }
 
-function progressLine(result: JobTaskResult, finished: number, total: number): string {
+export function progressLine(result: JobTaskResult, finished: number, total: number): string {
   const width = String(total).length;
   const detail = result.error ?? result.text.replace(/\s+/g, ' ').trim();
   const excerpt = detail.length > 72 ? `${detail.slice(0, 71)}…` : detail;
@@ -143,7 +146,7 @@ function progressLine(result: JobTaskResult, finished: number, total: number): s
 }
 
 /** `N tasks: 7 completed, 1 model_error` with tokens, reasons in first-seen order. */
-function summary(results: readonly JobTaskResult[]): string {
+export function summary(results: readonly JobTaskResult[]): string {
   const counts = new Map<string, number>();
   let inputTokens = 0;
   let outputTokens = 0;

@@ -1,0 +1,97 @@
+import type { JobsOptions, Queue } from 'bullmq';
+import { z } from 'zod';
+import { parseHostValue } from '../core/host-schema.ts';
+import { ConfigError } from '../errors/config-error.ts';
+import { clientFor } from './redis-client.ts';
+import { cancelChannel, cancelKey, type TaskData, taskIdProblem } from './task-queue.ts';
+
+/** One task to put on the queue: the prompt, optional instructions, and optionally its session id. */
+export type QueuedTask = { prompt: string; instructions?: string; id?: string };
+
+export type EnqueueOptions = {
+  tasks: readonly QueuedTask[];
+  /**
+   * Names the job: a task without `id` gets `<name>-<index>`, so enqueueing the same tasks again adds
+   * nothing new. Required when a task has no id.
+   */
+  name?: string;
+  /** BullMQ attempts per task (default 5, exponential backoff from 1 s): a retried task resumes. */
+  attempts?: number;
+};
+
+const enqueueSchema = z.object({
+  tasks: z
+    .array(
+      z
+        .object({ prompt: z.string(), instructions: z.string().optional(), id: z.string().optional() })
+        .strict(),
+    )
+    .min(1),
+  name: z.string().optional(),
+  attempts: z.number().int().positive().optional(),
+});
+
+/**
+ * Puts one BullMQ job per task on `queue`. The job id is the task's session id, so enqueueing a task
+ * again while its job exists adds nothing (BullMQ keeps one job per id), and a worker that takes a task
+ * whose session exists resumes it. Finished jobs are kept (`removeOnComplete: false`): removing one would
+ * let the same id run again. Returns the ids in task order.
+ *
+ * @example
+ * const queue = new Queue('agentchart', { connection: redisFromUrl('redis://127.0.0.1:6379') });
+ * const { ids } = await enqueueJob(queue, { name: 'fix-tests', tasks: [{ prompt: 'Fix a.ts' }] });
+ */
+export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise<{ ids: string[] }> {
+  const { tasks, name, attempts = 5 } = parseHostValue('enqueueJob', enqueueSchema, options);
+  const ids = tasks.map((task, index) => {
+    const id = task.id ?? (name === undefined ? undefined : `${name}-${index}`);
+    if (id === undefined)
+      throw new ConfigError(`enqueueJob: task ${index} has no id; give it one, or name the job`);
+    const problem = taskIdProblem(id);
+    if (problem) throw new ConfigError(`enqueueJob: task ${index}'s id "${id}" ${problem}`);
+    return id;
+  });
+  if (new Set(ids).size !== ids.length) throw new ConfigError('enqueueJob: two tasks have the same id');
+  const jobOptions: JobsOptions = {
+    attempts,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: false,
+    removeOnFail: false,
+  };
+  await queue.addBulk(
+    tasks.map((task, index) => {
+      const data: TaskData = { prompt: task.prompt, index };
+      if (task.instructions !== undefined) data.instructions = task.instructions;
+      return { name: 'task', data, opts: { ...jobOptions, jobId: ids[index]! } };
+    }),
+  );
+  return { ids };
+}
+
+/**
+ * Cancels a task wherever it is: a waiting one is removed from the queue (`'removed'`); a running one is
+ * flagged and every worker is told, and the one running it cancels its agent, whose turn ends `canceled`
+ * (`'signalled'`). The flag stays (a day), so a worker that picks the task up later ends it at once.
+ */
+export async function cancelTask(queue: Queue, taskId: string): Promise<'removed' | 'signalled'> {
+  const { client, owned } = clientFor(queue.opts.connection as never);
+  try {
+    await client.set(cancelKey(queue, taskId), '1', 'EX', 86_400);
+    const job = await queue.getJob(taskId);
+    const state = job ? await job.getState() : undefined;
+    if (job && (state === 'waiting' || state === 'delayed' || state === 'prioritized')) {
+      // Removal fails if a worker took the job meanwhile; the flag and the message below cover that.
+      if (
+        await job.remove().then(
+          () => true,
+          () => false,
+        )
+      )
+        return 'removed';
+    }
+    await client.publish(cancelChannel(queue), taskId);
+    return 'signalled';
+  } finally {
+    if (owned) await client.quit();
+  }
+}

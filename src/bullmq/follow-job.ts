@@ -1,0 +1,117 @@
+import type { Job, Queue } from 'bullmq';
+import { emptyUsage } from '../providers/types.ts';
+import type { JobProgress, JobTaskResult } from '../runtime/job-types.ts';
+import { type TaskProgress, taskResultSchema } from './task-queue.ts';
+
+export type FollowOptions = {
+  /** Told when a task's agent is live and when a task ends, as `runJob`'s `onProgress` is. */
+  onProgress?: (progress: JobProgress) => void;
+  /** Stops following (the tasks go on on their workers); the promise then rejects with its reason. */
+  signal?: AbortSignal;
+  /** How often the jobs' states are read (default 200 ms). */
+  intervalMs?: number;
+};
+
+/**
+ * Follows the tasks `ids` (from `enqueueJob`) until every one has ended, and resolves with one result per
+ * task in that order — the shape `runJob` gives. A task whose attempts all failed is `failed` with BullMQ's
+ * reason; one removed by `cancelTask` before it ran is `canceled`. The jobs' states are read from Redis
+ * at an interval, so following survives a Redis restart and can start after the tasks did.
+ */
+export async function followJob(
+  queue: Queue,
+  ids: readonly string[],
+  options: FollowOptions = {},
+): Promise<JobTaskResult[]> {
+  const results = new Map<number, JobTaskResult>();
+  const started = new Set<number>();
+  const total = ids.length;
+  const emit = (
+    body:
+      | { type: 'task.started'; index: number; sessionId: string }
+      | { type: 'task.finished'; index: number; result: JobTaskResult },
+  ) => {
+    const running = [...started].filter((index) => !results.has(index)).length;
+    options.onProgress?.({ ...body, running, finished: results.size, total } as JobProgress);
+  };
+  while (results.size < total) {
+    options.signal?.throwIfAborted();
+    const jobs = await Promise.all(
+      ids.map((id, index) => (results.has(index) ? undefined : queue.getJob(id))),
+    );
+    for (const [index, id] of ids.entries()) {
+      if (results.has(index)) continue;
+      const job = jobs[index];
+      const state = job ? await job.getState() : 'missing';
+      if (!started.has(index) && (isStarted(job) || state === 'completed')) {
+        started.add(index);
+        emit({ type: 'task.started', index, sessionId: id });
+      }
+      const result = job ? finishedResult(job, state, index) : gone(index, id);
+      if (result) {
+        results.set(index, result);
+        emit({ type: 'task.finished', index, result });
+      }
+    }
+    if (results.size < total) await pause(options.intervalMs ?? 200, options.signal);
+  }
+  return ids.map((_, index) => results.get(index)!);
+}
+
+function isStarted(job: Job | undefined): boolean {
+  return (job?.progress as TaskProgress | undefined)?.type === 'task.started';
+}
+
+function finishedResult(job: Job, state: string, index: number): JobTaskResult | undefined {
+  if (state === 'completed') {
+    // Read before the state changed: the next round reads the job again.
+    if (job.returnvalue === null || job.returnvalue === undefined) return undefined;
+    const value = taskResultSchema.safeParse(job.returnvalue);
+    if (!value.success)
+      return {
+        index,
+        sessionId: job.id,
+        reason: 'failed',
+        text: '',
+        usage: emptyUsage,
+        error: `not a task result: ${JSON.stringify(job.returnvalue)}`,
+      };
+    return { index, sessionId: job.id, ...value.data };
+  }
+  if (state === 'failed')
+    return {
+      index,
+      sessionId: job.id,
+      reason: 'failed',
+      text: '',
+      usage: emptyUsage,
+      error: job.failedReason,
+    };
+  return undefined;
+}
+
+/** A job no longer on the queue: `cancelTask` removed it before it ran. */
+function gone(index: number, id: string): JobTaskResult {
+  return {
+    index,
+    sessionId: id,
+    reason: 'canceled',
+    text: '',
+    usage: emptyUsage,
+    error: 'removed from the queue before it ran',
+  };
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

@@ -1,0 +1,120 @@
+import { hostname } from 'node:os';
+import { type ConnectionOptions, type Job, Worker, type WorkerOptions } from 'bullmq';
+import { ConfigError } from '../errors/config-error.ts';
+import { emptyUsage } from '../providers/types.ts';
+import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
+import { runDurableTask } from '../runtime/durable-task.ts';
+import type { AgentSystemOptions } from '../runtime/options.ts';
+import { clientFor } from './redis-client.ts';
+import {
+  cancelChannel,
+  cancelKey,
+  type TaskProgress,
+  type TaskResult,
+  taskDataSchema,
+} from './task-queue.ts';
+
+export type TaskWorkerOptions = {
+  /** The queue's name, as the enqueuer's `Queue` was named. */
+  queue: string;
+  /** The Redis of the queue: a URL, ioredis options, or an ioredis client (`maxRetriesPerRequest: null`). */
+  connection: ConnectionOptions | string;
+  /**
+   * The agent system every task runs on. Its `store` must be one all workers share (`pgStore`): that is
+   * where a task taken over from another worker is resumed from. A memory store is refused.
+   */
+  system: AgentSystemOptions;
+  /** Tasks (agents) this worker runs at once (default 1). */
+  concurrency?: number;
+  /** Further BullMQ worker options: `lockDuration`, `stalledInterval`, `maxStalledCount`, `limiter`, `prefix`. */
+  worker?: Omit<WorkerOptions, 'connection' | 'concurrency' | 'autorun'>;
+  /** How long a task waits for its session while another worker still holds it (default 30 s). */
+  lockWaitMs?: number;
+  /** Names this worker in progress events (default `<host>:<pid>`). */
+  name?: string;
+};
+
+/** A running worker. Contract: `close()` lets running tasks finish, then frees every connection. */
+export type TaskWorker = { readonly worker: Worker; readonly system: AgentSystem; close(): Promise<void> };
+
+/**
+ * Runs queued tasks (see `enqueueJob`) on an agent system, `concurrency` at a time. A task whose session
+ * already exists — a retry, or a job BullMQ took from a worker that stalled or died — is resumed from the
+ * shared store, never started over (see `runDurableTask`). A task's result (its job's `returnvalue`) is
+ * `{ reason, text, usage }`; when its agent is live the job's progress says so (`task.started`). A
+ * `cancelTask` anywhere cancels the task's agent here. A failure that is not the task's own (the store or
+ * Redis unreachable for longer than their retries) fails the attempt, and BullMQ's next one resumes it.
+ *
+ * @example
+ * const worker = await startWorker({ queue: 'agentchart', connection: 'redis://127.0.0.1:6379',
+ *   system: { model, tools: codingTools(), store: pgStore(databaseUrl) }, concurrency: 4 });
+ * process.once('SIGTERM', () => worker.close());
+ */
+export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorker> {
+  if (!options.system.store || options.system.store.kind === 'memory')
+    throw new ConfigError(
+      'startWorker: system.store must be a store all workers share (pgStore), not memory',
+    );
+  const system = createAgentSystem(options.system);
+  const name = options.name ?? `${hostname()}:${process.pid}`;
+  const { client: redis, owned } = clientFor(options.connection);
+  const place = { name: options.queue, opts: { prefix: options.worker?.prefix } };
+  const subscriber = redis.duplicate();
+  // Without an error listener a Redis restart would crash the process; ioredis reconnects by itself.
+  for (const client of [redis, subscriber]) client.on('error', () => {});
+
+  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<TaskResult> => {
+    const data = taskDataSchema.parse(job.data);
+    const id = job.id!;
+    if ((await redis.exists(cancelKey(place, id))) > 0)
+      return { reason: 'canceled', text: '', usage: emptyUsage };
+    const result = await runDurableTask(
+      system,
+      {
+        id,
+        prompt: data.prompt,
+        ...(data.instructions !== undefined ? { instructions: data.instructions } : {}),
+      },
+      {
+        ...(signal ? { signal } : {}),
+        ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+        onStarted: ({ resumed }) => {
+          const progress: TaskProgress = { type: 'task.started', sessionId: id, resumed, worker: name };
+          // Progress is advice for followers; a lost one changes nothing about the task.
+          job.updateProgress(progress).catch(() => {});
+        },
+      },
+    );
+    return { reason: result.reason, text: result.text, usage: result.usage };
+  };
+
+  const worker = new Worker(options.queue, processor, {
+    ...options.worker,
+    connection: (typeof options.connection === 'string' ? redis : options.connection) as ConnectionOptions,
+    concurrency: options.concurrency ?? 1,
+    autorun: false,
+  });
+  // A worker 'error' (Redis gone for a moment) is retried by BullMQ itself; the listener keeps Node up.
+  worker.on('error', () => {});
+  await subscriber.subscribe(cancelChannel(place));
+  subscriber.on('message', (_channel: string, taskId: string) => {
+    worker.cancelJob(taskId, 'canceled');
+  });
+  await worker.waitUntilReady();
+  void worker.run();
+
+  let closing: Promise<void> | undefined;
+  return {
+    worker,
+    system,
+    close() {
+      closing ??= (async () => {
+        await worker.close();
+        await system.dispose();
+        await subscriber.quit().catch(() => subscriber.disconnect());
+        if (owned) await redis.quit().catch(() => redis.disconnect());
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// What the enqueuer, the workers and the followers of a BullMQ job agree on: the data of one task, what
+// a finished task returns, the progress a worker reports, and where cancel requests travel.
+import { z } from 'zod';
+import type { Usage } from '../providers/types.ts';
+import type { StopReason } from '../session/types.ts';
+
+/** The data of one queued task. The BullMQ job id is the task's session id. */
+export const taskDataSchema = z.object({
+  prompt: z.string(),
+  instructions: z.string().optional(),
+  /** The task's place in the job it was enqueued with (what `runJob` calls `index`). */
+  index: z.number().int().nonnegative(),
+});
+export type TaskData = z.infer<typeof taskDataSchema>;
+
+/** What a worker returns for a task: its job's `returnvalue`. */
+export type TaskResult = { reason: StopReason; text: string; usage: Usage };
+
+const count = z.number().nonnegative();
+/** A job's `returnvalue` as read back from Redis: checked before a follower trusts it. */
+export const taskResultSchema = z.object({
+  reason: z.enum([
+    'completed',
+    'max_steps',
+    'unknown_tool_limit',
+    'canceled',
+    'model_error',
+    'blocked',
+    'max_tokens',
+    'interrupted',
+  ]),
+  text: z.string(),
+  usage: z.object({
+    inputTokens: count,
+    outputTokens: count,
+    cacheReadTokens: count,
+    cacheWriteTokens: count,
+  }),
+}) satisfies z.ZodType<TaskResult>;
+
+/** What a worker reports through `job.updateProgress` when a task's agent is live. */
+export type TaskProgress = { type: 'task.started'; sessionId: string; resumed: boolean; worker: string };
+
+// Session ids (1-128 of letters, digits, `.`, `_`, `-`) that BullMQ also takes as a custom job id: not
+// a plain integer, which it reserves for its own ids.
+const taskIdPattern = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** Refuses an id that cannot be both a session id and a BullMQ job id, saying why. */
+export function taskIdProblem(id: string): string | undefined {
+  if (!taskIdPattern.test(id)) return 'must be 1-128 letters, digits, ".", "_" or "-"';
+  if (/^\d+$/.test(id)) return 'must not be a plain number (BullMQ keeps those for its own job ids)';
+  return undefined;
+}
+
+/** A queue's name and key prefix: a `Queue`, or what a worker was started with. */
+export type QueuePlace = { name: string; opts: { prefix?: string | undefined } };
+
+/** The pub/sub channel that carries cancel requests for a queue's tasks to every worker. */
+export function cancelChannel(queue: QueuePlace): string {
+  return `${queue.opts.prefix ?? 'bull'}:${queue.name}:agentchart:cancel`;
+}
+
+/** The key that marks a task as cancelled, for a worker that picks it up after the request was sent. */
+export function cancelKey(queue: QueuePlace, taskId: string): string {
+  return `${cancelChannel(queue)}:${taskId}`;
+}

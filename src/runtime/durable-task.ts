@@ -1,0 +1,150 @@
+// One task that may be started more than once — by a queue that retries it, or hands a stalled one to
+// another worker — and still runs once: its session id is the task's id, so a later start finds what an
+// earlier one wrote and continues it (repair, then go on) instead of starting over.
+import type { Clock } from '../core/clock.ts';
+import { ConfigError } from '../errors/config-error.ts';
+import { LogFormatError } from '../errors/log-format-error.ts';
+import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
+import { pendingInbox } from '../session/repair.ts';
+import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../session/types.ts';
+import type { Agent } from './agent-handle.ts';
+import { turnResult } from './agent-view.ts';
+import type { CreateAgentOptions } from './options.ts';
+
+/** What a durable task is: its id (the session id), its prompt, and optional instructions. */
+export type DurableTask = { id: string; prompt: string; instructions?: string };
+
+/**
+ * How the task ended: the stop reason and text of its last turn, and the usage of all its turns (a
+ * continued task paid for the interrupted ones too). `resumed`: a session of this task already existed.
+ */
+export type DurableTaskResult = { reason: StopReason; text: string; usage: Usage; resumed: boolean };
+
+/** What running a durable task needs from an agent system. */
+export type DurableTaskHost = {
+  readonly store: SessionStore;
+  readonly clock: Clock;
+  createAgent(options?: CreateAgentOptions): Promise<Agent>;
+  resumeAgent(sessionId: string, options?: Omit<CreateAgentOptions, 'id'>): Promise<Agent>;
+};
+
+export type DurableTaskOptions = {
+  /** Aborting it cancels the task's agent (the task ends `canceled`). */
+  signal?: AbortSignal;
+  /** Told once the task's agent is live, before its turn runs. Contract: must not throw. */
+  onStarted?: (info: { sessionId: string; resumed: boolean }) => void;
+  /**
+   * How long to wait while another live agent still holds the session — a worker whose job was declared
+   * stalled may still be finishing it (default 30 s). Then the start fails with that `ConfigError`.
+   */
+  lockWaitMs?: number;
+};
+
+/** The message that continues a task whose last turn a crash interrupted. */
+export const continueMessage =
+  'The process running this task stopped before the task was finished; your last turn was interrupted. ' +
+  'Continue the task from where it stopped. Check the results above before repeating anything: a call ' +
+  'whose outcome is unknown may have run.';
+
+/**
+ * Runs `task` to its end on `host`, exactly once across however many starts: a first start creates the
+ * session and runs the prompt; a later one resumes the session and, depending on where the log ends,
+ * returns the result it already holds, waits for the turn it continues, or continues an interrupted turn
+ * with `continueMessage`. The agent is disposed (and its lock released) before this resolves.
+ */
+export async function runDurableTask(
+  host: DurableTaskHost,
+  task: DurableTask,
+  options: DurableTaskOptions = {},
+): Promise<DurableTaskResult> {
+  const { agent, resumed } = await takeTask(host, task, options.lockWaitMs ?? 30_000);
+  const cancel = () => agent.cancel('user');
+  try {
+    if (options.signal?.aborted) cancel();
+    options.signal?.addEventListener('abort', cancel, { once: true });
+    options.onStarted?.({ sessionId: task.id, resumed });
+    // A resumed agent with queued input, or a turn it continues, is running now: let that finish first.
+    await agent.whenIdle();
+    const before = taskState(agent.log());
+    if (before.kind !== 'done' && !options.signal?.aborted)
+      await agent.run(before.kind === 'new' ? task.prompt : continueMessage);
+    const after = taskState(agent.log());
+    if (after.kind === 'done') return { ...after.result, resumed };
+    // Only a cancel before anything ran gets here: nothing of the task ran in this start.
+    return { reason: 'canceled', text: '', usage: after.usage, resumed };
+  } finally {
+    options.signal?.removeEventListener('abort', cancel);
+    await agent.dispose();
+  }
+}
+
+type TaskState =
+  | { kind: 'new'; usage: Usage }
+  | { kind: 'interrupted'; usage: Usage }
+  | { kind: 'done'; usage: Usage; result: Omit<DurableTaskResult, 'resumed'> };
+
+/** Where a task's log stands once its agent is idle. */
+export function taskState(events: readonly LogEvent[]): TaskState {
+  let usage = emptyUsage;
+  let last: (LogEvent & { type: 'turn.end' }) | undefined;
+  for (const event of events) {
+    if (!isEvent(event, 'turn.end')) continue;
+    usage = addUsage(usage, event.data.usage);
+    last = event;
+  }
+  const asked = events.some((event) => isEvent(event, 'inbox.queued'));
+  if (!last) return { kind: asked && pendingInbox(events).length > 0 ? 'interrupted' : 'new', usage };
+  if (last.data.reason === 'interrupted') return { kind: 'interrupted', usage };
+  const { reason, text } = turnResult(events, last);
+  return { kind: 'done', usage, result: { reason, text, usage } };
+}
+
+/** A live agent on the task's session: a new one, or the stored session resumed. */
+async function takeTask(
+  host: DurableTaskHost,
+  task: DurableTask,
+  lockWaitMs: number,
+): Promise<{ agent: Agent; resumed: boolean }> {
+  const options = task.instructions !== undefined ? { instructions: task.instructions } : {};
+  const deadline = host.clock.now() + lockWaitMs;
+  for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
+    try {
+      if (!(await host.store.exists(task.id)))
+        return { agent: await host.createAgent({ id: task.id, ...options }), resumed: false };
+      return { agent: await host.resumeAgent(task.id, options), resumed: true };
+    } catch (error) {
+      if (isEmptySession(error))
+        await dropEmptySession(host.store, task.id).catch((dropError: unknown) => {
+          // Someone holds it: a start that is creating it right now. Wait for that like for any holder.
+          if (!isHeld(dropError)) throw dropError;
+        });
+      else if (!isHeld(error) || host.clock.now() >= deadline) throw error;
+    }
+    await new Promise<void>((resolve) => host.clock.setTimer(resolve, pause));
+  }
+}
+
+/** Another live agent has the session (or, racing us, just created it): worth waiting for. */
+function isHeld(error: unknown): boolean {
+  return (
+    ConfigError.isInstance(error) &&
+    /is held by a live agent|already has a live agent|already exists/.test(error.message)
+  );
+}
+
+function isEmptySession(error: unknown): boolean {
+  return LogFormatError.isInstance(error) && /the log is empty/.test(error.message);
+}
+
+/**
+ * A session created by a start that stopped before `session.start` was written holds nothing of the
+ * task: remove it (under its lock, so never while a live agent is creating it) and start afresh.
+ */
+async function dropEmptySession(store: SessionStore, sessionId: string): Promise<void> {
+  const lock = await store.lock?.(sessionId);
+  try {
+    if ((await store.load(sessionId)).events.length === 0) await store.remove(sessionId);
+  } finally {
+    await lock?.release();
+  }
+}

@@ -1,0 +1,105 @@
+// The CLI across processes: `agentchart migrate`, a worker process (`agentchart worker`) whose model is a
+// local OpenAI-compatible server, and `agentchart job FILE --redis --postgres` enqueueing and following.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgStore } from '../../src/postgres/pg-store.ts';
+import { isEvent } from '../../src/session/types.ts';
+import { runCliProcess, startCliProcess } from '../support/child-run.ts';
+import {
+  hasServers,
+  noServers,
+  type PostgresServer,
+  type RedisServer,
+  startPostgres,
+  startRedis,
+} from '../support/servers.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+
+let postgres: PostgresServer | undefined;
+let redis: RedisServer | undefined;
+let model: OpenAIChatServer | undefined;
+let workspace = '';
+
+describe.skipIf(!hasServers)(
+  `agentchart worker and job --redis --postgres${hasServers ? '' : ` — skipped: ${noServers}`}`,
+  () => {
+    beforeAll(async () => {
+      [postgres, redis, model] = await Promise.all([startPostgres(), startRedis(), startOpenAIChatServer()]);
+      workspace = await mkdtemp(join(tmpdir(), 'agentchart-cli-worker-'));
+    }, 30_000);
+    afterAll(async () => {
+      await model?.close();
+      await redis?.stop();
+      await postgres?.stop();
+      await rm(workspace, { recursive: true, force: true });
+    }, 30_000);
+
+    it('migrates, runs a job of two tasks on a worker process, and follows it to the end', async () => {
+      const url = await postgres!.createDatabase('cli');
+      const env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${model!.url}/v1` };
+      const migrated = await runCliProcess(['migrate', '--postgres', url], { env });
+      expect([migrated.code, migrated.stdout]).toEqual([0, 'agentchart: migrated schema v0 → v1\n']);
+      model!.reply({ turn: { text: ['First done.'] } });
+      model!.reply({ turn: { text: ['Second done.'] } });
+      const worker = startCliProcess(
+        ['worker', '--redis', redis!.url, '--postgres', url, '--cwd', workspace],
+        {
+          env,
+          timeoutMs: 60_000,
+        },
+      );
+      await writeFile(
+        join(workspace, 'jobs.json'),
+        JSON.stringify({ tasks: [{ prompt: 'one' }, { prompt: 'two' }] }),
+      );
+      const file = join(workspace, 'jobs.json');
+      const job = await runCliProcess(['job', file, '--redis', redis!.url, '--postgres', url], {
+        env,
+        timeoutMs: 60_000,
+      });
+      expect([job.code, job.stderr]).toEqual([0, '']);
+      worker.kill('SIGTERM');
+      const stopped = await worker.done;
+      expect([stopped.code, stopped.stderr]).toEqual([
+        0,
+        expect.stringMatching(
+          /^agentchart: worker on queue "agentchart" with .*\nagentchart: stopping: running tasks finish first\n$/,
+        ),
+      ]);
+      expect(job.code).toBe(0);
+      const lines = job.stdout.split('\n');
+      const id = /\(ids (jobs-[0-9a-f]+)-0 …\)/.exec(lines[0]!)?.[1];
+      expect(lines).toEqual([
+        `agentchart: job ${file}: 2 task(s) on queue "agentchart" (ids ${id}-0 …)`,
+        `[1/2] task 0 completed · session ${id}-0 · First done.`,
+        `[2/2] task 1 completed · session ${id}-1 · Second done.`,
+        expect.stringMatching(/^agentchart: 2 task\(s\): 2 completed · \d+ input \/ \d+ output tokens$/),
+        '',
+      ]);
+      // Enqueued again: the same ids, nothing runs twice (the model has no third reply).
+      const again = await runCliProcess(['job', file, '--redis', redis!.url, '--postgres', url], {
+        env,
+      });
+      expect(again.stdout.split('\n').slice(1, 3)).toEqual(lines.slice(1, 3));
+      const store = pgStore(url);
+      try {
+        expect(await store.list()).toEqual([`${id}-0`, `${id}-1`]);
+        const { events } = await store.load(`${id}-1`);
+        expect(
+          events.filter((event) => isEvent(event, 'user.message')).map((event) => event.data.content),
+        ).toEqual(['two']);
+      } finally {
+        await store.close();
+      }
+      const missing = await runCliProcess(['job', file, '--redis', redis!.url], {
+        env,
+      });
+      expect([missing.code, missing.stderr]).toEqual([
+        2,
+        'agentchart: agentchart job needs both --redis URL and --postgres URL\n',
+      ]);
+    }, 60_000);
+  },
+);

@@ -1,0 +1,58 @@
+// The embedded default needs no server: nothing the main entry point, agentchart/testing or the provider
+// subpaths load reaches the PostgreSQL store or the BullMQ jobs, and only those two folders import pg,
+// bullmq or ioredis. The CLI loads them only inside the commands that take --redis/--postgres.
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { importGraph } from '../../scripts/check-imports.ts';
+import { repoRoot } from '../support/child-run.ts';
+
+const src = join(repoRoot, 'src');
+
+function reachable(graph: Map<string, string[]>, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [join(src, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    queue.push(...(graph.get(file) ?? []));
+  }
+  return seen;
+}
+
+describe('the embedded default', () => {
+  it('loads neither the PostgreSQL store nor the BullMQ jobs from the main and provider entry points', () => {
+    const graph = importGraph();
+    const entries = [
+      'index.ts',
+      'testing.ts',
+      'providers/anthropic.ts',
+      'providers/openai.ts',
+      'providers/ai-sdk.ts',
+    ];
+    const loaded = entries.flatMap((entry) =>
+      [...reachable(graph, entry)].map((file) => relative(src, file)),
+    );
+    expect(loaded.filter((file) => /^(postgres|bullmq)[/.]/.test(file))).toEqual([]);
+  });
+
+  it('imports pg, bullmq and ioredis only in src/postgres and src/bullmq', () => {
+    const users = [...importGraph().keys()].filter((file) =>
+      ts
+        .preProcessFile(readFileSync(file, 'utf8'), true, true)
+        .importedFiles.some((imported) => ['pg', 'bullmq', 'ioredis'].includes(imported.fileName)),
+    );
+    expect(users.map((file) => relative(src, file)).sort()).toEqual([
+      'bullmq/enqueue-job.ts',
+      'bullmq/follow-job.ts',
+      'bullmq/redis-client.ts',
+      'bullmq/start-worker.ts',
+      'cli/commands/distributed.ts',
+      'postgres/pg-lock.ts',
+      'postgres/pg-schema.ts',
+      'postgres/pg-store.ts',
+    ]);
+  });
+});

@@ -1,0 +1,79 @@
+// A model and a tool for distributed-job tests and benchmarks, both taking real time. The model's answer
+// is a pure function of the request (not of a call counter), so any worker that resumes a session goes on
+// exactly where the log says the task stands: a task "make K work calls" calls `work` with n = 1, 2, …
+// (n = the number of `work` results that came back "worked"), then answers. A call whose outcome a crash
+// left unknown is asked for again under a new call id.
+import { appendFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ProviderError } from '../../src/errors/provider-error.ts';
+import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
+import { defineTool } from '../../src/tools/define-tool.ts';
+
+export function taskPrompt(task: string, calls: number): string {
+  return `task ${task}: make ${calls} work calls`;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const timer = setTimeout(() => resolve(true), ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve(false);
+      },
+      { once: true },
+    );
+  });
+}
+
+export function taskModel(delayMs: number): Provider {
+  return {
+    name: 'task-model',
+    model: 'task-model',
+    async *stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+      if (!(await wait(delayMs, signal))) {
+        yield { type: 'error', error: new ProviderError({ kind: 'aborted', message: 'aborted' }) };
+        return;
+      }
+      const first = request.messages.find((message) => message.role === 'user');
+      const match = /^task (\S+): make (\d+) work calls/.exec(first?.role === 'user' ? first.content : '');
+      const [task, wanted] = match ? [match[1]!, Number(match[2])] : ['?', 0];
+      const worked = request.messages.filter(
+        (message) => message.role === 'tool' && message.content.startsWith('worked'),
+      ).length;
+      yield { type: 'usage', usage: { inputTokens: 10, outputTokens: 5 } };
+      if (worked < wanted) {
+        const id = `call-${request.messages.length}`;
+        yield { type: 'tool_call', call: { id, name: 'work', input: { task, n: worked + 1 } } };
+        yield { type: 'done', stopReason: 'tool_use' };
+      } else {
+        yield { type: 'text.delta', text: `finished ${task} after ${worked} calls` };
+        yield { type: 'done', stopReason: 'end_turn' };
+      }
+    },
+  };
+}
+
+/**
+ * `work{task, n}`: waits `delayMs`, then answers "worked". With `record`, appends one line per start and
+ * per finish (`start|end <task> <n> <callId> <pid>`) so a test can see what ran, where, and how often.
+ */
+export function workTool(delayMs: number, record?: string) {
+  return defineTool({
+    name: 'work',
+    description: 'Does one unit of work.',
+    access: 'none',
+    input: z.object({ task: z.string(), n: z.number().int() }),
+    run: async ({ task, n }, context) => {
+      const note = (what: string) => {
+        if (record) appendFileSync(record, `${what} ${task} ${n} ${context.callId} ${process.pid}\n`);
+      };
+      note('start');
+      if (!(await wait(delayMs, context.signal))) return { content: 'stopped', isError: true };
+      note('end');
+      return `worked ${task} ${n}`;
+    },
+  });
+}

@@ -1,0 +1,68 @@
+// Worker processes for the distributed-job tests (test/fixtures/scale/worker.ts), what their work tool
+// recorded, and the log checks the tests share.
+import { readFile } from 'node:fs/promises';
+import { expect } from 'vitest';
+import { isEvent, type LogEvent } from '../../src/session/types.ts';
+import { type RunningChild, startScript } from './child-run.ts';
+
+const children: RunningChild[] = [];
+
+/** Starts a worker process and resolves once it takes jobs. */
+export function startWorkerProcess(settings: Record<string, unknown>): Promise<RunningChild> {
+  return new Promise((resolve, reject) => {
+    const child = startScript('test/fixtures/scale/worker.ts', {
+      args: [JSON.stringify(settings)],
+      timeoutMs: 120_000,
+      onStdout: (out) => {
+        if (out.includes('ready')) resolve(child);
+      },
+    });
+    children.push(child);
+    void child.done.then((run) => reject(new Error(`worker exited before it was ready: ${run.stderr}`)));
+  });
+}
+
+export type Execution = { what: 'start' | 'end'; task: string; n: number; callId: string; pid: number };
+
+export async function executions(file: string): Promise<Execution[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [what, task, n, callId, pid] = line.split(' ');
+      return {
+        what: what as Execution['what'],
+        task: task!,
+        n: Number(n),
+        callId: callId!,
+        pid: Number(pid),
+      };
+    });
+}
+
+/** Every `tool.call` has exactly one `tool.result`, after it; returns the results by call id. */
+export function toolResults(
+  events: readonly LogEvent[],
+): Map<string, { outcome: string; turn: number | undefined; seq: number }> {
+  const results = new Map<string, { outcome: string; turn: number | undefined; seq: number }>();
+  const calls = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'tool.call')) calls.add(event.data.callId);
+    if (isEvent(event, 'tool.result')) {
+      expect(calls.has(event.data.callId)).toBe(true);
+      expect(results.has(event.data.callId)).toBe(false);
+      results.set(event.data.callId, { outcome: event.data.outcome, turn: event.turn, seq: event.seq });
+    }
+  }
+  expect([...calls].sort()).toEqual([...results.keys()].sort());
+  return results;
+}
+
+/** Kills every worker process the tests started that is still running. */
+export async function killWorkerProcesses(): Promise<void> {
+  for (const child of children.splice(0)) {
+    child.kill('SIGKILL');
+    await child.done.catch(() => undefined);
+  }
+}
