@@ -73,12 +73,12 @@ export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '-
 }
 
 /** The model from flags and environment, or a `CliError` (exit 2) carrying the guidance text. */
-export function providerFor(
+export async function providerFor(
   io: CliIo,
   flags: AgentFlags,
   fallbackModel?: string,
-): { provider: Provider; description: string } {
-  const choice = selectProvider({
+): Promise<{ provider: Provider; description: string }> {
+  const choice = await selectProvider({
     provider: flags.provider,
     model: flags.model ?? fallbackModel,
     contextWindow: flags.contextWindow ?? windowFromEnvironment(io.env),

@@ -1,6 +1,5 @@
+import { ConfigError } from '../errors/config-error.ts';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import { anthropic } from '../providers/anthropic.ts';
-import { openai } from '../providers/openai.ts';
 import type { Provider } from '../providers/types.ts';
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
@@ -27,16 +26,16 @@ const howToConfigure = [
  * `OPENAI_API_KEY` or `OPENAI_BASE_URL`. Returns an `error` text for the user instead of throwing.
  *
  * @example
- * const choice = selectProvider({ provider: flags.provider, model: flags.model, env: process.env });
+ * const choice = await selectProvider({ provider: flags.provider, model: flags.model, env: process.env });
  * if ('error' in choice) { console.error(choice.error); process.exitCode = 2; }
  */
-export function selectProvider(options: {
+export async function selectProvider(options: {
   provider?: string | undefined;
   model?: string | undefined;
   /** Tokens the model's window holds, for a model the adapter does not know (a local server's). */
   contextWindow?: number | undefined;
   env: Record<string, string | undefined>;
-}): ProviderChoice {
+}): Promise<ProviderChoice> {
   const { env } = options;
   const model = nonEmpty(options.model);
   const window = options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow };
@@ -74,11 +73,14 @@ export function selectProvider(options: {
 
 type WindowOption = { contextWindow?: number };
 
-function anthropicChoice(
+async function anthropicChoice(
   env: Record<string, string | undefined>,
   model: string | undefined,
   window: WindowOption,
-): ProviderChoice {
+): Promise<ProviderChoice> {
+  const loaded = await providerModule(() => import('../providers/anthropic.ts'));
+  if ('error' in loaded) return loaded;
+  const { anthropic } = loaded;
   const chosen = model ?? nonEmpty(env.ANTHROPIC_MODEL) ?? defaultAnthropicModel;
   const baseURL = nonEmpty(env.ANTHROPIC_BASE_URL);
   return {
@@ -92,12 +94,15 @@ function anthropicChoice(
   };
 }
 
-function openaiChoice(
+async function openaiChoice(
   env: Record<string, string | undefined>,
   model: string | undefined,
   api: 'chat' | 'responses',
   window: WindowOption,
-): ProviderChoice {
+): Promise<ProviderChoice> {
+  const loaded = await providerModule(() => import('../providers/openai.ts'));
+  if ('error' in loaded) return loaded;
+  const { openai } = loaded;
   const chosen = model ?? nonEmpty(env.OPENAI_MODEL) ?? defaultOpenAIModel;
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
@@ -113,6 +118,19 @@ function openaiChoice(
   const key = apiKey ? 'key from OPENAI_API_KEY' : 'no key';
   const label = api === 'chat' ? 'Chat Completions' : 'Responses API';
   return { provider, description: `OpenAI-compatible ${chosen}${where} (${label}, ${key})` };
+}
+
+/**
+ * Loads a provider module only when it is chosen: its SDK is an optional peer dependency, so a missing SDK
+ * is the error text the module's loader gives (what to install), not a crash of every command.
+ */
+async function providerModule<Module>(load: () => Promise<Module>): Promise<Module | { error: string }> {
+  try {
+    return await load();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return { error: error.message };
+    throw error;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -102,6 +102,7 @@ export class AgentTree {
         name: tool.name,
         description: tool.description,
         input: tool.input,
+        ...(tool.jsonSchema ? { jsonSchema: tool.jsonSchema } : {}),
         access: tool.access,
         concurrencySafe: tool.concurrencySafe,
         timeoutMs: tool.timeoutMs,

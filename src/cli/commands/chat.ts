@@ -40,7 +40,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> 
       : undefined;
   if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
   const permissions = await permissionsOf(io, flags, cwd);
-  const chat = new Chat(io, flags, cwd, permissions, providerFor(io, flags));
+  const chat = new Chat(io, flags, cwd, permissions, await providerFor(io, flags));
   return chat.start(first ?? { dir: sessionsDir, sessionId: '' });
 }
 
@@ -111,7 +111,7 @@ class Chat implements SlashContext {
   }
 
   async setModel(name: string): Promise<void> {
-    this.model = providerFor(this.io, { ...this.flags, model: name });
+    this.model = await providerFor(this.io, { ...this.flags, model: name });
     await this.reopen(this.agent.sessionId);
   }
 

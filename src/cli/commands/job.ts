@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
@@ -44,7 +44,7 @@ export type JobFlags = AgentFlags & { concurrency?: number };
  */
 export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const { provider } = providerFor(io, flags);
+  const { provider } = await providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd));
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({

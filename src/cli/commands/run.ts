@@ -16,7 +16,7 @@ export type RunFlags = AgentFlags & { session?: string };
 /** `agentchart run "<task>"`: one turn of a coding agent in a folder, shown live. */
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const { provider, description } = providerFor(io, flags);
+  const { provider, description } = await providerFor(io, flags);
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
