@@ -1,7 +1,7 @@
 // The one place the CLI turns flags into an agent system: workspace, model, permission mode, where session
 // logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
@@ -32,6 +32,8 @@ export type AgentFlags = {
   states?: boolean;
   /** `--max-steps`: model requests in one turn. */
   maxSteps?: number;
+  /** `--session-dir`: where session logs go (default: the user's state folder, per workspace). */
+  sessionDir?: string;
 };
 
 /** The permission mode and rules of one invocation: flags over the settings files. */
@@ -106,11 +108,6 @@ function windowFromEnvironment(env: Record<string, string | undefined>): number 
  */
 export function permissionModeOf(flags: AgentFlags, recorded?: PermissionMode): PermissionMode {
   return flags.mode ?? (flags.yes ? 'accept-edits' : (recorded ?? defaultPermissionMode));
-}
-
-/** Where the CLI keeps a workspace's session logs unless told otherwise. */
-export function sessionsFolder(cwd: string): string {
-  return join(cwd, '.agentchart', 'sessions');
 }
 
 export type CliSystemOptions = {

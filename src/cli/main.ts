@@ -47,6 +47,10 @@ function agentOptions(command: Command): Command {
       collect,
     )
     .option('--deny <rule>', 'always deny calls this rule covers, e.g. "bash(rm:*)" (repeatable)', collect)
+    .option(
+      '--session-dir <dir>',
+      "where session logs go (default: agentchart's folder in the user's state folder, one per workspace)",
+    )
     .option('--max-steps <n>', 'model requests in one turn (default 25)', (value) => positiveInteger(value))
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
@@ -83,7 +87,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     program.command('chat').description('an interactive session (the default: `agentchart` with no command)'),
   )
     .option('--continue', 'continue the most recent session of this workspace')
-    .option('--resume <id>', 'continue a session: its id (in .agentchart/sessions) or its file')
+    .option('--resume <id>', 'continue a session: its id or its file')
     .action(async (flags: ChatFlags) => {
       if (flags.json)
         throw new CliError('chat is interactive: use `agentchart run --json` for JSON output', {
@@ -95,10 +99,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
 
   agentOptions(program.command('run').description('run a coding agent on a task in a folder'))
     .argument('<task>', 'what the agent should do')
-    .option(
-      '--session <file>',
-      'the session log to write (default: .agentchart/sessions/<id>.jsonl in the workspace)',
-    )
+    .option('--session <file>', 'the session log to write (default: <id>.jsonl in --session-dir)')
     .action(async (task: string, flags: RunFlags) => {
       const { runCommand } = await import('./commands/run.ts');
       setExitCode(await runCommand(task, flags, io));
@@ -109,7 +110,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
       .command('resume')
       .description('continue a recorded session: its unanswered input, or the next message you give'),
   )
-    .argument('<file>', 'the session log (.jsonl)')
+    .argument('<session>', 'the session: its log file (.jsonl) or its id')
     .argument('[message]', 'the next message for the agent')
     .action(async (file: string, message: string | undefined, flags: AgentFlags) => {
       const { resumeCommand } = await import('./commands/resume.ts');

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { permissionModeOf, providerFor, sessionsFolder } from '../../src/cli/agent-system.ts';
+import { permissionModeOf, providerFor } from '../../src/cli/agent-system.ts';
+import { sessionsFolder, stateFolder, workspaceKey } from '../../src/cli/session-folders.ts';
 
 describe('the CLI system from flags', () => {
   it('takes the mode from --mode, else --yes, else the recorded mode, else the default', () => {
@@ -14,8 +15,21 @@ describe('the CLI system from flags', () => {
     ]).toEqual(['default', 'accept-edits', 'plan', 'bypass', 'accept-edits', 'default']);
   });
 
-  it('keeps session logs in .agentchart/sessions of the workspace', () => {
-    expect(sessionsFolder('/work/project')).toBe(join('/work/project', '.agentchart', 'sessions'));
+  it("keeps session logs in the user's state folder, one folder per workspace, unless --session-dir says", () => {
+    const key = workspaceKey('/work/project');
+    expect(key).toMatch(/^project-[0-9a-f]{12}$/);
+    expect(workspaceKey('/other/project')).not.toBe(key);
+    expect(sessionsFolder('/work/project', { XDG_STATE_HOME: '/state' })).toBe(
+      join('/state', 'agentchart', 'sessions', key),
+    );
+    expect(sessionsFolder('/work/project', { HOME: '/home/me' })).toBe(
+      join('/home/me', '.local', 'state', 'agentchart', 'sessions', key),
+    );
+    expect(sessionsFolder('/work/project', {}, 'logs', '/here')).toBe(join('/here', 'logs'));
+    // A relative XDG_STATE_HOME is invalid by the spec and ignored.
+    expect(stateFolder({ HOME: '/h', XDG_STATE_HOME: 'rel' }, 'linux')).toBe('/h/.local/state/agentchart');
+    expect(stateFolder({ HOME: '/h' }, 'darwin')).toBe('/h/Library/Application Support/agentchart');
+    expect(stateFolder({ HOME: '/h', LOCALAPPDATA: '/l' }, 'win32')).toBe(join('/l', 'agentchart', 'State'));
   });
 });
 

@@ -54,6 +54,7 @@ describe('agentchart command line', () => {
       '--context-window',
       '--allow',
       '--deny',
+      '--session-dir',
       '--max-steps',
       '--states',
       '--json',

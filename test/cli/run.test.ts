@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/actors/live-event.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { type CliRun, fakeStdin, runCli } from './cli-harness.ts';
+import { type CliRun, fakeStdin, runCli, testSessionsFolder } from './cli-harness.ts';
 
 const parseLines = <T>(text: string): T[] =>
   text
@@ -57,7 +57,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     expect(out.some((entry) => entry.startsWith('  write_file denied (by headless)'))).toBe(true);
     expect(out).toContain('I was not allowed to write.');
     const file = sessionLogOf(run)!;
-    expect(file.startsWith(join(workspace, '.agentchart', 'sessions'))).toBe(true);
+    expect(file.startsWith(testSessionsFolder(workspace))).toBe(true);
     const log = await readLog(file);
     expect(decisions(log)).toEqual([['deny', 'headless']]);
     await expect(access(join(workspace, 'a.txt'))).rejects.toThrow();
@@ -201,7 +201,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    const sessions = await readdir(join(workspace, '.agentchart', 'sessions'));
+    const sessions = await readdir(testSessionsFolder(workspace));
     const logs = sessions.filter((name) => name.endsWith('.jsonl'));
     expect(logs).toHaveLength(1);
     const sessionId = logs[0]!.slice(0, -'.jsonl'.length);
@@ -211,7 +211,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       expect.stringMatching(/^agentchart: 1 task\(s\): 1 completed · \d+ input \/ \d+ output tokens$/),
       '',
     ]);
-    const log = await readLog(join(workspace, '.agentchart', 'sessions', logs[0]!));
+    const log = await readLog(join(testSessionsFolder(workspace), logs[0]!));
     expect(decisions(log)).toEqual([['deny', 'headless']]);
   });
 });

@@ -27,9 +27,6 @@ describe('imports of peer dependencies in src/', () => {
     const offenders = (await sources()).filter(({ text }) => valueImport.test(text)).map(({ file }) => file);
     expect(offenders).toEqual([]);
     const loaders = (await sources()).filter(({ text }) => /loadPeerPackage\(\s*'/.test(text));
-    expect(loaders.map(({ file }) => file).sort()).toEqual([
-      'providers/anthropic.ts',
-      'providers/openai.ts',
-    ]);
+    expect(loaders.map(({ file }) => file).sort()).toEqual(['providers/anthropic.ts', 'providers/openai.ts']);
   });
 });

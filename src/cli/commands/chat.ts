@@ -10,7 +10,6 @@ import {
   cliAgentSystem,
   permissionsOf,
   providerFor,
-  sessionsFolder,
   workspaceOf,
 } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
@@ -19,6 +18,7 @@ import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-
 import { type CliIo, line, painter, wantsColor } from '../io.ts';
 import { attachLiveView, type LiveView } from '../live-view.ts';
 import { chatStatus } from '../render.ts';
+import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 
@@ -32,11 +32,12 @@ type Open = { system: AgentSystem; agent: Agent; view: LiveView; dir: string; cl
  */
 export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const sessionsDir = sessionsFolder(cwd);
+  const sessionsDir = sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd);
+  const folders = sessionSearchFolders(cwd, io.env, flags.sessionDir, io.cwd);
   const first = flags.resume
-    ? await sessionByIdOrPath(flags.resume, sessionsDir, io.cwd)
+    ? await sessionByIdOrPath(flags.resume, folders, io.cwd)
     : flags.continue
-      ? await latestSession(sessionsDir)
+      ? await latestSession(folders)
       : undefined;
   if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
   const permissions = await permissionsOf(io, flags, cwd);
@@ -116,7 +117,11 @@ class Chat implements SlashContext {
   }
 
   async resumeSession(idOrPath: string): Promise<void> {
-    const choice = await sessionByIdOrPath(idOrPath, sessionsFolder(this.cwd), this.io.cwd);
+    const choice = await sessionByIdOrPath(
+      idOrPath,
+      sessionSearchFolders(this.cwd, this.io.env, this.flags.sessionDir, this.io.cwd),
+      this.io.cwd,
+    );
     await this.reopen(choice.sessionId, choice.dir);
   }
 

@@ -4,15 +4,9 @@ import { z } from 'zod/v4';
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
-import {
-  type AgentFlags,
-  cliAgentSystem,
-  permissionsOf,
-  providerFor,
-  sessionsFolder,
-  workspaceOf,
-} from '../agent-system.ts';
+import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { sessionsFolder } from '../session-folders.ts';
 
 /** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
 export const jobFileSchema = z.strictObject({
@@ -45,7 +39,7 @@ export type JobFlags = AgentFlags & { concurrency?: number };
 export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = await providerFor(io, flags);
-  const store = fileStore(sessionsFolder(cwd));
+  const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({
     io,
