@@ -86,7 +86,7 @@ export async function providerFor(
     contextWindow: flags.contextWindow ?? windowFromEnvironment(io.env),
     env: io.env,
   });
-  if ('error' in choice) throw new CliError(choice.error, { exitCode: 2 });
+  if ('error' in choice) throw new CliError(choice.error, { exitCode: 2, code: 'config' });
   return choice;
 }
 

@@ -69,6 +69,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Commander's own errors are printed by `main` in the CLI's one-line form.
+      outputError: () => {},
     })
     .showSuggestionAfterError(true)
     .addHelpText(
@@ -212,11 +214,32 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
 
 const helpOrVersion = new Set(['-h', '--help', '-V', '--version']);
 
-/** The one line an error becomes on stderr, with the AgentchartError code when there is one. */
+/** The one line an error becomes on stderr: its message, with the AgentchartError code when there is one. */
 export function describeError(error: unknown): string {
-  if (error instanceof CliError) return error.message;
-  if (AgentchartError.isInstance(error)) return `${error.message} [${error.code}]`;
-  return messageOf(error);
+  const text = AgentchartError.isInstance(error) ? `${error.message} [${error.code}]` : messageOf(error);
+  return oneLine(text);
+}
+
+/** Several lines (a schema's issues, a suggestion) joined into one, so every error stays one line. */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, '; ');
+}
+
+/**
+ * Commander's usage error as the CLI's line: its message without the `error: ` prefix, what to read to
+ * fix it, and the `usage` code. `command` is the subcommand the person typed, when it is one.
+ */
+export function usageLine(error: CommanderError, command: string | undefined): string {
+  const message = oneLine(error.message.replace(/^error: /, ''))
+    .replace(/; \((Did you mean .*)\)$/, ' ($1)')
+    .replace(/\.$/, '');
+  const help = command ? `agentchart ${command} --help` : 'agentchart --help';
+  // `agentchart --bogus` opens the chat, so the option was refused by `chat`: point at both lists.
+  const where =
+    command === 'chat' && error.code === 'commander.unknownOption'
+      ? 'see `agentchart --help` for the commands and `agentchart chat --help` for the options'
+      : `see \`${help}\``;
+  return `agentchart: ${message}; ${where} [usage]`;
 }
 
 /**
@@ -245,11 +268,14 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    // Commander has already printed its own one-line message (or the help text).
-    if (error instanceof CommanderError) return error.exitCode === 1 ? 2 : error.exitCode;
-    const text = describeError(error).trim();
-    if (text.includes('\n')) streams.stderr.write(`${text}\n`);
-    else line(streams.stderr, `agentchart: ${text}`);
+    if (error instanceof CommanderError) {
+      // Help and version end here too, with exit code 0 and their text already on stdout.
+      if (error.exitCode === 0) return 0;
+      const command = program.commands.some((known) => known.name() === argv[0]) ? argv[0] : undefined;
+      line(streams.stderr, usageLine(error, command));
+      return 2;
+    }
+    line(streams.stderr, `agentchart: ${describeError(error)}`);
     return error instanceof CliError ? error.exitCode : 1;
   }
 }

@@ -11,15 +11,11 @@ export type ProviderChoice = { provider: Provider; description: string } | { err
 
 const providerNames = ['anthropic', 'openai', 'openai-responses'] as const;
 
-const howToConfigure = [
-  'No model is configured. Do one of these:',
-  '  export ANTHROPIC_API_KEY=sk-ant-...        (Anthropic; model: --model or ANTHROPIC_MODEL)',
-  '  export OPENAI_API_KEY=sk-...               (OpenAI; model: --model or OPENAI_MODEL)',
-  '  export OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3:8b',
-  '                                             (a local OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio)',
-  'or pass --provider anthropic|openai|openai-responses [--model NAME].',
-  'To see agentchart work without any key, run `agentchart demo`.',
-].join('\n');
+// One line, as every CLI error is; the README's "Models" section has the longer version.
+const howToConfigure =
+  'set ANTHROPIC_API_KEY (Anthropic), OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible ' +
+  'server: Ollama, vLLM, llama.cpp, LM Studio), or pass --provider anthropic|openai|openai-responses [--model NAME]; ' +
+  '`agentchart demo` runs without any key';
 
 /**
  * Picks the model for `agentchart run`: from `--provider`/`--model`, else `ANTHROPIC_API_KEY`, else
@@ -45,17 +41,20 @@ export async function selectProvider(options: {
       if (nonEmpty(env.ANTHROPIC_API_KEY)) return anthropicChoice(env, model, window);
       if (nonEmpty(env.OPENAI_API_KEY) || nonEmpty(env.OPENAI_BASE_URL))
         return openaiChoice(env, model, 'chat', window);
-      return { error: howToConfigure };
+      return { error: `no model is configured: ${howToConfigure}` };
     case 'anthropic':
       if (!nonEmpty(env.ANTHROPIC_API_KEY)) {
-        return { error: `--provider anthropic needs ANTHROPIC_API_KEY to be set.\n\n${howToConfigure}` };
+        return {
+          error:
+            '--provider anthropic needs ANTHROPIC_API_KEY to be set: export ANTHROPIC_API_KEY=sk-ant-...',
+        };
       }
       return anthropicChoice(env, model, window);
     case 'openai':
     case 'openai-responses': {
       if (!nonEmpty(env.OPENAI_API_KEY) && !nonEmpty(env.OPENAI_BASE_URL)) {
         return {
-          error: `--provider ${options.provider} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server).\n\n${howToConfigure}`,
+          error: `--provider ${options.provider} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server): export OPENAI_API_KEY=sk-...`,
         };
       }
       return openaiChoice(env, model, options.provider === 'openai' ? 'chat' : 'responses', window);

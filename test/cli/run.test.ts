@@ -95,7 +95,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const run = await runCli(['run', 'anything', '--cwd', workspace, '--mode', 'bypass'], { env });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'agentchart: the model failed: the API key was rejected (401): check OPENAI_API_KEY\n',
+      'agentchart: the model failed: the API key was rejected (401): check OPENAI_API_KEY [model_error]\n',
     );
     expect(run.stdout).toContain('Turn 1 ended: model_error');
   });
@@ -135,14 +135,14 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const idle = await runCli(['resume', file], { env });
     expect(idle.code).toBe(2);
     expect(idle.stderr).toBe(
-      `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>"\n`,
+      `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>" [usage]\n`,
     );
 
     const again = await runCli(['run', 'hello', '--cwd', workspace, '--session', file], { env });
     expect(again).toEqual({
       code: 2,
       stdout: '',
-      stderr: `agentchart: ${file} already exists; continue it with: agentchart resume ${file} "<next message>"\n`,
+      stderr: `agentchart: ${file} already exists; continue it with: agentchart resume ${file} "<next message>" [usage]\n`,
     });
 
     server.reply({ turn: { text: ['Second answer.'] } });

@@ -28,6 +28,8 @@ export type JobCommandOptions = {
   concurrency?: number;
   /** Cancels the job (wire it to SIGINT). */
   signal?: AbortSignal;
+  /** The job file already read and checked (`runJobCommand` reads it before it looks for a model). */
+  spec?: JobFile;
 };
 
 export type JobFlags = AgentFlags & { concurrency?: number };
@@ -37,6 +39,8 @@ export type JobFlags = AgentFlags & { concurrency?: number };
  * calls that need approval are denied (headless) unless the mode allows them. Ctrl-C cancels the job.
  */
 export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): Promise<number> {
+  // The file first: a missing or malformed job file is the error to report, whatever else is missing.
+  const spec = await readJobFile(resolve(io.cwd, file));
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = await providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
@@ -59,6 +63,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
       io,
       system,
       signal: cancel.signal,
+      spec,
       ...(flags.json ? { json: true } : {}),
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     });
@@ -79,7 +84,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
  */
 export async function jobCommand(file: string, options: JobCommandOptions): Promise<number> {
   const { io } = options;
-  const spec = await readJobFile(resolve(io.cwd, file));
+  const spec = options.spec ?? (await readJobFile(resolve(io.cwd, file)));
   const concurrency = options.concurrency ?? spec.concurrency;
   const total = spec.tasks.length;
   const ui = personOut(io, options.json);
@@ -108,7 +113,13 @@ export async function readJobFile(path: string): Promise<JobFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read the job file ${path}`, { exitCode: 2, cause: error });
+    const missing = (error as { code?: unknown }).code === 'ENOENT';
+    throw new CliError(
+      missing
+        ? `no such file: ${path}; give the path of a job file (see agentchart job --help)`
+        : `cannot read the job file ${path}: ${messageOf(error)}`,
+      { exitCode: 2, cause: error },
+    );
   }
   let json: unknown;
   try {
