@@ -101,7 +101,10 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
 
   agentOptions(program.command('run').description('run a coding agent on a task in a folder'))
     .argument('<task>', 'what the agent should do')
-    .option('--session <file>', 'the session log to write (default: <id>.jsonl in --session-dir)')
+    .option(
+      '--session <file>',
+      "the session log to write (default: <id>.jsonl in --session-dir, else in the user's state folder)",
+    )
     .action(async (task: string, flags: RunFlags) => {
       const { runCommand } = await import('./commands/run.ts');
       setExitCode(await runCommand(task, flags, io));

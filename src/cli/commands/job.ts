@@ -75,7 +75,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
 
 /**
  * Runs every task of the file as its own agent on `system`, at most `concurrency` at once, printing a line
- * as each finishes and a summary at the end. Resolves with the exit code: 0 when every task completed, 1
+ * as each finishes and a summary at the end. Resolves with the exit code: 0 when every task completed, 130 when cancelled, 1
  * otherwise. A missing or malformed file is a `CliError` with exit code 2.
  *
  * @example
@@ -104,7 +104,9 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   const results = await job.result;
   if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
   line(ui, summary(results));
-  return results.every((result) => result.reason === 'completed') ? 0 : 1;
+  if (results.every((result) => result.reason === 'completed')) return 0;
+  // Cancelled with Ctrl-C: 130, as for `run`.
+  return options.signal?.aborted ? 130 : 1;
 }
 
 /** Reads and checks a job file; every problem is a `CliError` (exit 2) that says what to fix. */
