@@ -4,6 +4,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../src/providers/types.
 import { createAgentSystem } from '../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../src/session/memory-store.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
+import { checkToolInput } from '../src/tools/tool-input.ts';
 import { longSessionRows } from './long-session.ts';
 import { xstateFloorPerStep } from './xstate-floor.ts';
 
@@ -86,8 +87,12 @@ async function plainLoopPerStep(steps: number, turns: number): Promise<number> {
       append('assistant.message', { text, calls });
       for (const call of calls) {
         append('tool.call', call);
-        const parsed = noop.input.parse(call.input);
-        append('tool.result', { callId: call.id, content: await noop.run(parsed, {} as never) });
+        const parsed = checkToolInput(noop.input, call.input);
+        if (!parsed.ok) throw new Error(parsed.message);
+        append('tool.result', {
+          callId: call.id,
+          content: await noop.run(parsed.value as { n: number }, {} as never),
+        });
       }
       append('step.end', {});
       if (calls.length === 0) break;

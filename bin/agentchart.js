@@ -1,6 +1,16 @@
 #!/usr/bin/env node
-// The agentchart command. The CLI is TypeScript; tsx loads it on the fly, so a fresh clone works after `npm ci`.
-import { tsImport } from 'tsx/esm/api';
-
-const { main } = await tsImport('../src/cli/main.ts', import.meta.url);
+// The agentchart command: runs the compiled CLI in dist/ (built by `npm run build`, which `npm ci` runs
+// through the `prepare` script), so starting it compiles nothing and needs no TypeScript loader.
+let main;
+try {
+  ({ main } = await import('../dist/cli/main.js'));
+} catch (error) {
+  const missing =
+    error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js');
+  if (!missing) throw error;
+  process.stderr.write(
+    'agentchart: dist/ is not built; run `npm run build` in the agentchart folder [cli]\n',
+  );
+  process.exit(1);
+}
 process.exitCode = await main(process.argv.slice(2));

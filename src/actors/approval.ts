@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';

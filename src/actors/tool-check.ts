@@ -1,9 +1,9 @@
 import { fromCallback } from 'xstate';
-import { z } from 'zod';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/tool-batch.ts';
 import type { PermissionGate } from '../permissions/gate.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
+import { checkToolInput } from '../tools/tool-input.ts';
 import type { DependenciesOf } from './dependencies.ts';
 
 export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
@@ -24,10 +24,9 @@ export function checkCall(
       `Invalid arguments for ${call.name}: not a JSON object (${JSON.stringify(call.input.slice(0, 200))}).`,
     );
   }
-  const parsed = tool.input.safeParse(call.input ?? {});
-  if (!parsed.success) {
-    return reject(call, `Invalid arguments for ${call.name}:\n${z.prettifyError(parsed.error)}`);
-  }
+  const checked = checkToolInput(tool.input, call.input ?? {});
+  if (!checked.ok) return reject(call, `Invalid arguments for ${call.name}:\n${checked.message}`);
+  const parsed = { data: checked.value };
   const verdict = deps.permissions.decide(tool, parsed.data);
   if (verdict.decision === 'deny') {
     return {

@@ -1,5 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { clientFor } from './redis-client.ts';

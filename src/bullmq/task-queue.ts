@@ -1,6 +1,6 @@
 // What the enqueuer, the workers and the followers of a BullMQ job agree on: the data of one task, what
 // a finished task returns, the progress a worker reports, and where cancel requests travel.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
 

@@ -1,7 +1,7 @@
 // The one place the CLI turns flags into an agent system: workspace, model, permission mode, where session
 // logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
 import { stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
@@ -33,6 +33,8 @@ export type AgentFlags = {
   states?: boolean;
   /** `--max-steps`: model requests in one turn. */
   maxSteps?: number;
+  /** `--session-dir`: where session logs go (default: the user's state folder, per workspace). */
+  sessionDir?: string;
 };
 
 /** The permission mode and rules of one invocation: flags over the settings files. */
@@ -74,18 +76,18 @@ export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '-
 }
 
 /** The model from flags and environment, or a `CliError` (exit 2) carrying the guidance text. */
-export function providerFor(
+export async function providerFor(
   io: CliIo,
   flags: AgentFlags,
   fallbackModel?: string,
-): { provider: Provider; description: string } {
-  const choice = selectProvider({
+): Promise<{ provider: Provider; description: string }> {
+  const choice = await selectProvider({
     provider: flags.provider,
     model: flags.model ?? fallbackModel,
     contextWindow: flags.contextWindow ?? windowFromEnvironment(io.env),
     env: io.env,
   });
-  if ('error' in choice) throw new CliError(choice.error, { exitCode: 2 });
+  if ('error' in choice) throw new CliError(choice.error, { exitCode: 2, code: 'config' });
   return choice;
 }
 
@@ -107,11 +109,6 @@ function windowFromEnvironment(env: Record<string, string | undefined>): number 
  */
 export function permissionModeOf(flags: AgentFlags, recorded?: PermissionMode): PermissionMode {
   return flags.mode ?? (flags.yes ? 'accept-edits' : (recorded ?? defaultPermissionMode));
-}
-
-/** Where the CLI keeps a workspace's session logs unless told otherwise. */
-export function sessionsFolder(cwd: string): string {
-  return join(cwd, '.agentchart', 'sessions');
 }
 
 export type CliSystemOptions = {

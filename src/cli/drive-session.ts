@@ -79,7 +79,7 @@ export async function driveSession(options: DriveOptions): Promise<number> {
   line(ui);
   line(ui, `Turn ${result.turn} ended: ${result.reason} · ${formatUsage(result.usage)}`);
   const problem = await turnProblem(agent, result, options.providerName);
-  if (problem) line(io.stderr, `agentchart: ${problem}`);
+  if (problem) line(io.stderr, `agentchart: ${problem} [${result.reason}]`);
   line(ui, `Session log: ${options.sessionFile}`);
   for (const text of options.epilogue ?? []) line(ui, text);
   return exitCodeOf(result);
@@ -104,7 +104,7 @@ async function turnProblem(
     case 'canceled':
       return `the turn was cancelled${data?.cause ? ` (${data.cause})` : ''}`;
     case 'max_steps':
-      return 'the turn reached its step limit before the model finished';
+      return 'the turn reached its step limit before the model finished; continue it with resume, or raise --max-steps';
     case 'unknown_tool_limit':
       return 'the model kept calling tools that do not exist';
     case 'blocked':

@@ -49,6 +49,10 @@ function agentOptions(command: Command): Command {
       collect,
     )
     .option('--deny <rule>', 'always deny calls this rule covers, e.g. "bash(rm:*)" (repeatable)', collect)
+    .option(
+      '--session-dir <dir>',
+      "where session logs go (default: agentchart's folder in the user's state folder, one per workspace)",
+    )
     .option('--max-steps <n>', 'model requests in one turn (default 25)', (value) => positiveInteger(value))
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
@@ -67,6 +71,8 @@ function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Commander's own errors are printed by `main` in the CLI's one-line form.
+      outputError: () => {},
     })
     .showSuggestionAfterError(true)
     .addHelpText(
@@ -85,7 +91,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     program.command('chat').description('an interactive session (the default: `agentchart` with no command)'),
   )
     .option('--continue', 'continue the most recent session of this workspace')
-    .option('--resume <id>', 'continue a session: its id (in .agentchart/sessions) or its file')
+    .option('--resume <id>', 'continue a session: its id or its file')
     .action(async (flags: ChatFlags) => {
       if (flags.json)
         throw new CliError('chat is interactive: use `agentchart run --json` for JSON output', {
@@ -99,7 +105,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
     .argument('<task>', 'what the agent should do')
     .option(
       '--session <file>',
-      'the session log to write (default: .agentchart/sessions/<id>.jsonl in the workspace)',
+      "the session log to write (default: <id>.jsonl in --session-dir, else in the user's state folder)",
     )
     .action(async (task: string, flags: RunFlags) => {
       const { runCommand } = await import('./commands/run.ts');
@@ -111,7 +117,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
       .command('resume')
       .description('continue a recorded session: its unanswered input, or the next message you give'),
   )
-    .argument('<file>', 'the session log (.jsonl)')
+    .argument('<session>', 'the session: its log file (.jsonl) or its id')
     .argument('[message]', 'the next message for the agent')
     .action(async (file: string, message: string | undefined, flags: AgentFlags) => {
       const { resumeCommand } = await import('./commands/resume.ts');
@@ -262,11 +268,32 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
 
 const helpOrVersion = new Set(['-h', '--help', '-V', '--version']);
 
-/** The one line an error becomes on stderr, with the AgentchartError code when there is one. */
+/** The one line an error becomes on stderr: its message, with the AgentchartError code when there is one. */
 export function describeError(error: unknown): string {
-  if (error instanceof CliError) return error.message;
-  if (AgentchartError.isInstance(error)) return `${error.message} [${error.code}]`;
-  return messageOf(error);
+  const text = AgentchartError.isInstance(error) ? `${error.message} [${error.code}]` : messageOf(error);
+  return oneLine(text);
+}
+
+/** Several lines (a schema's issues, a suggestion) joined into one, so every error stays one line. */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, '; ');
+}
+
+/**
+ * Commander's usage error as the CLI's line: its message without the `error: ` prefix, what to read to
+ * fix it, and the `usage` code. `command` is the subcommand the person typed, when it is one.
+ */
+export function usageLine(error: CommanderError, command: string | undefined): string {
+  const message = oneLine(error.message.replace(/^error: /, ''))
+    .replace(/; \((Did you mean .*)\)$/, ' ($1)')
+    .replace(/\.$/, '');
+  const help = command ? `agentchart ${command} --help` : 'agentchart --help';
+  // `agentchart --bogus` opens the chat, so the option was refused by `chat`: point at both lists.
+  const where =
+    command === 'chat' && error.code === 'commander.unknownOption'
+      ? 'see `agentchart --help` for the commands and `agentchart chat --help` for the options'
+      : `see \`${help}\``;
+  return `agentchart: ${message}; ${where} [usage]`;
 }
 
 /**
@@ -295,11 +322,14 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
     await program.parseAsync(argv, { from: 'user' });
     return exitCode;
   } catch (error) {
-    // Commander has already printed its own one-line message (or the help text).
-    if (error instanceof CommanderError) return error.exitCode === 1 ? 2 : error.exitCode;
-    const text = describeError(error).trim();
-    if (text.includes('\n')) streams.stderr.write(`${text}\n`);
-    else line(streams.stderr, `agentchart: ${text}`);
+    if (error instanceof CommanderError) {
+      // Help and version end here too, with exit code 0 and their text already on stdout.
+      if (error.exitCode === 0) return 0;
+      const command = program.commands.some((known) => known.name() === argv[0]) ? argv[0] : undefined;
+      line(streams.stderr, usageLine(error, command));
+      return 2;
+    }
+    line(streams.stderr, `agentchart: ${describeError(error)}`);
     return error instanceof CliError ? error.exitCode : 1;
   }
 }

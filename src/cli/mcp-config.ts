@@ -3,7 +3,7 @@
 // a flag. Parsed once here; a bad file is one error that names it.
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, parseHostValue } from '../core/host-schema.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';

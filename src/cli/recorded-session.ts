@@ -44,10 +44,10 @@ export async function openRecordedSession(
     flags.cwd ?? config.cwd,
     flags.cwd === undefined ? 'recorded in the session; pass --cwd to use another' : '--cwd',
   );
-  const chosen = providerFor(io, flags);
+  const chosen = await providerFor(io, flags);
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
-    sameProvider && config.model ? providerFor(io, flags, config.model) : chosen;
+    sameProvider && config.model ? await providerFor(io, flags, config.model) : chosen;
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd, config.mode);
   return {
     sessionFile,

@@ -1,6 +1,5 @@
+import { ConfigError } from '../errors/config-error.ts';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import { anthropic } from '../providers/anthropic.ts';
-import { openai } from '../providers/openai.ts';
 import type { Provider } from '../providers/types.ts';
 
 /** The model used when neither `--model` nor `ANTHROPIC_MODEL` names one. */
@@ -12,31 +11,27 @@ export type ProviderChoice = { provider: Provider; description: string } | { err
 
 const providerNames = ['anthropic', 'openai', 'openai-responses'] as const;
 
-const howToConfigure = [
-  'No model is configured. Do one of these:',
-  '  export ANTHROPIC_API_KEY=sk-ant-...        (Anthropic; model: --model or ANTHROPIC_MODEL)',
-  '  export OPENAI_API_KEY=sk-...               (OpenAI; model: --model or OPENAI_MODEL)',
-  '  export OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3:8b',
-  '                                             (a local OpenAI-compatible server: Ollama, vLLM, llama.cpp, LM Studio)',
-  'or pass --provider anthropic|openai|openai-responses [--model NAME].',
-  'To see agentchart work without any key, run `agentchart demo`.',
-].join('\n');
+// One line, as every CLI error is; the README's "Models" section has the longer version.
+const howToConfigure =
+  'set ANTHROPIC_API_KEY (Anthropic), OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible ' +
+  'server: Ollama, vLLM, llama.cpp, LM Studio), or pass --provider anthropic|openai|openai-responses [--model NAME]; ' +
+  '`agentchart demo` runs without any key';
 
 /**
  * Picks the model for `agentchart run`: from `--provider`/`--model`, else `ANTHROPIC_API_KEY`, else
  * `OPENAI_API_KEY` or `OPENAI_BASE_URL`. Returns an `error` text for the user instead of throwing.
  *
  * @example
- * const choice = selectProvider({ provider: flags.provider, model: flags.model, env: process.env });
+ * const choice = await selectProvider({ provider: flags.provider, model: flags.model, env: process.env });
  * if ('error' in choice) { console.error(choice.error); process.exitCode = 2; }
  */
-export function selectProvider(options: {
+export async function selectProvider(options: {
   provider?: string | undefined;
   model?: string | undefined;
   /** Tokens the model's window holds, for a model the adapter does not know (a local server's). */
   contextWindow?: number | undefined;
   env: Record<string, string | undefined>;
-}): ProviderChoice {
+}): Promise<ProviderChoice> {
   const { env } = options;
   const model = nonEmpty(options.model);
   const window = options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow };
@@ -46,17 +41,20 @@ export function selectProvider(options: {
       if (nonEmpty(env.ANTHROPIC_API_KEY)) return anthropicChoice(env, model, window);
       if (nonEmpty(env.OPENAI_API_KEY) || nonEmpty(env.OPENAI_BASE_URL))
         return openaiChoice(env, model, 'chat', window);
-      return { error: howToConfigure };
+      return { error: `no model is configured: ${howToConfigure}` };
     case 'anthropic':
       if (!nonEmpty(env.ANTHROPIC_API_KEY)) {
-        return { error: `--provider anthropic needs ANTHROPIC_API_KEY to be set.\n\n${howToConfigure}` };
+        return {
+          error:
+            '--provider anthropic needs ANTHROPIC_API_KEY to be set: export ANTHROPIC_API_KEY=sk-ant-...',
+        };
       }
       return anthropicChoice(env, model, window);
     case 'openai':
     case 'openai-responses': {
       if (!nonEmpty(env.OPENAI_API_KEY) && !nonEmpty(env.OPENAI_BASE_URL)) {
         return {
-          error: `--provider ${options.provider} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server).\n\n${howToConfigure}`,
+          error: `--provider ${options.provider} needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server): export OPENAI_API_KEY=sk-...`,
         };
       }
       return openaiChoice(env, model, options.provider === 'openai' ? 'chat' : 'responses', window);
@@ -74,11 +72,14 @@ export function selectProvider(options: {
 
 type WindowOption = { contextWindow?: number };
 
-function anthropicChoice(
+async function anthropicChoice(
   env: Record<string, string | undefined>,
   model: string | undefined,
   window: WindowOption,
-): ProviderChoice {
+): Promise<ProviderChoice> {
+  const loaded = await providerModule(() => import('../providers/anthropic.ts'));
+  if ('error' in loaded) return loaded;
+  const { anthropic } = loaded;
   const chosen = model ?? nonEmpty(env.ANTHROPIC_MODEL) ?? defaultAnthropicModel;
   const baseURL = nonEmpty(env.ANTHROPIC_BASE_URL);
   return {
@@ -92,12 +93,15 @@ function anthropicChoice(
   };
 }
 
-function openaiChoice(
+async function openaiChoice(
   env: Record<string, string | undefined>,
   model: string | undefined,
   api: 'chat' | 'responses',
   window: WindowOption,
-): ProviderChoice {
+): Promise<ProviderChoice> {
+  const loaded = await providerModule(() => import('../providers/openai.ts'));
+  if ('error' in loaded) return loaded;
+  const { openai } = loaded;
   const chosen = model ?? nonEmpty(env.OPENAI_MODEL) ?? defaultOpenAIModel;
   const baseURL = nonEmpty(env.OPENAI_BASE_URL);
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
@@ -113,6 +117,19 @@ function openaiChoice(
   const key = apiKey ? 'key from OPENAI_API_KEY' : 'no key';
   const label = api === 'chat' ? 'Chat Completions' : 'Responses API';
   return { provider, description: `OpenAI-compatible ${chosen}${where} (${label}, ${key})` };
+}
+
+/**
+ * Loads a provider module only when it is chosen: its SDK is an optional peer dependency, so a missing SDK
+ * is the error text the module's loader gives (what to install), not a crash of every command.
+ */
+async function providerModule<Module>(load: () => Promise<Module>): Promise<Module | { error: string }> {
+  try {
+    return await load();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) return { error: error.message };
+    throw error;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import { CliError } from './io.ts';

@@ -1,6 +1,6 @@
 // Building blocks for the schemas that parse what a host passes in, and the one place where a failed
 // parse becomes a ConfigError. Ground floor: it imports only zod and the error classes.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeValue } from '../errors/describe-value.ts';
 

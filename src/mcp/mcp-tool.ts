@@ -3,7 +3,7 @@
 // `readOnlyHint` makes it a `read` tool that runs beside its neighbours, anything else a `write` tool
 // that runs alone and asks where writes ask.
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { messageOf } from '../errors/describe-value.ts';
 import type { McpToolEntry } from '../session/types.ts';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';

@@ -1,7 +1,7 @@
 // The `mcpServers` option (and settings/`.mcp.json` field): the JSON shape Claude Code uses, parsed once
 // where it enters. A server is a command to run (stdio) or a URL to reach (Streamable HTTP, falling back
 // to the older HTTP+SSE transport; `type: "sse"` goes to SSE directly).
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, nonEmptyString, plainIssue } from '../core/host-schema.ts';
 
 /** A server the runtime starts as a child process and speaks to over stdin/stdout. */

@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import type {
   ContentBlockParam,
   MessageCreateParamsStreaming,
@@ -9,8 +9,14 @@ import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
+import { loadPeerPackage } from './peer-package.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
+
+const { default: AnthropicClient } = await loadPeerPackage(
+  '@anthropic-ai/sdk',
+  () => import('@anthropic-ai/sdk'),
+);
 
 export type AnthropicOptions = {
   /** For example `claude-sonnet-4-5`. */
@@ -64,7 +70,7 @@ export function anthropic(options: AnthropicOptions): Provider {
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
   const getClient = () => {
-    client ??= new Anthropic({
+    client ??= new AnthropicClient({
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,

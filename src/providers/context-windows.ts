@@ -1,5 +1,5 @@
 // The context windows adapters know, and the `contextWindow` option every provider factory takes.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { parseHostValue, positiveInteger } from '../core/host-schema.ts';
 
 /**

@@ -1,10 +1,13 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { type OpenAIContext, streamChat } from './openai-chat.ts';
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
+import { loadPeerPackage } from './peer-package.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
+
+const { default: OpenAIClient } = await loadPeerPackage('openai', () => import('openai'));
 
 export type OpenAIOptions = {
   /** For example `gpt-4.1`, or a local model name such as `qwen3:8b` behind `baseURL`. */
@@ -104,7 +107,7 @@ export function openai(options: OpenAIOptions): Provider {
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
   const getClient = () => {
-    client ??= new OpenAI({
+    client ??= new OpenAIClient({
       ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
       ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
       maxRetries: 0,

@@ -1,6 +1,6 @@
 // Schemas for the arguments of the public calls other than createAgentSystem: agents, jobs and the
 // agent handle's methods. Each is parsed at the call; a bad value is a ConfigError naming the argument.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import {
   count,
   flag,

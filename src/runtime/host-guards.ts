@@ -1,7 +1,7 @@
 // The host's id generator and clock as the runtime calls them. Their shape is checked once by the options
 // schema; what they return is checked on every call, because a bad id or time would otherwise be written
 // into a log that can then never be loaded.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type Clock, type IdGenerator, systemClock } from '../core/clock.ts';
 import { must } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';

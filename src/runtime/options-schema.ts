@@ -1,6 +1,6 @@
 // The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
 // is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from '../core/clock.ts';
 import {
   count,

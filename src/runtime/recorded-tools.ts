@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { type AnyTool, defineTool, type ToolAccess } from '../tools/define-tool.ts';
 

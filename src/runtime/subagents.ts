@@ -103,6 +103,7 @@ export class AgentTree {
         description: tool.description,
         input: tool.input,
         ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
+        ...(tool.jsonSchema ? { jsonSchema: tool.jsonSchema } : {}),
         access: tool.access,
         concurrencySafe: tool.concurrencySafe,
         timeoutMs: tool.timeoutMs,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { isEventType, logEventDataSchemas } from './schema.ts';
 import { LOG_FORMAT_VERSION, type LogEvent } from './types.ts';

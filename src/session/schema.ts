@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { providerErrorKinds } from '../errors/provider-error.ts';
 import { modelStopReasons } from '../providers/types.ts';

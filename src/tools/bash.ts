@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { milliseconds, must, positiveInteger, timeoutMs } from '../core/host-schema.ts';
 import {
   type CommandEnvironmentOptions,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, parseHostValue } from '../core/host-schema.ts';
 import { type BashOptions, bashTool } from './bash.ts';
 import type { AnyTool } from './define-tool.ts';

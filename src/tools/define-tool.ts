@@ -1,10 +1,15 @@
-import { z } from 'zod';
 import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
 import type { SavedOutputs } from './saved-output.ts';
+import {
+  describeToolInput,
+  type InputOf,
+  type JsonSchemaObject,
+  type ToolInputSchema,
+} from './tool-input.ts';
 import { toolDefinitionSchema } from './tool-schema.ts';
 
 export type ToolAccess = 'read' | 'write' | 'exec' | 'none';
@@ -68,10 +73,13 @@ export type SubagentResult = { sessionId: string; reason: StopReason; text: stri
 export interface Tool<Input = unknown> {
   readonly name: string;
   readonly description: string;
-  readonly input: z.ZodType<Input>;
+  /** The arguments' schema: zod 4, another Standard Schema (zod 3, valibot, arktype) or a JSON Schema. */
+  readonly input: ToolInputSchema<Input>;
+  /** The JSON Schema the model is shown, for a Standard Schema that cannot describe itself. */
+  readonly jsonSchema?: JsonSchemaObject | undefined;
   /**
-   * The JSON Schema the model is given for the input, as it is. Tools from MCP servers carry the server's
-   * own schema here (and validate with it); without it, `input` is described with `z.toJSONSchema`.
+   * The JSON Schema the model is given for the input, verbatim. Tools from MCP servers carry the server's
+   * own schema here (and validate with it); it wins over `jsonSchema` and over describing `input`.
    */
   readonly inputSchema?: Record<string, unknown>;
   readonly access: ToolAccess;
@@ -94,10 +102,12 @@ export interface Tool<Input = unknown> {
 export type AnyTool = Tool<any>;
 
 /**
- * Defines a tool with a zod input schema. Arguments are validated before `run`; invalid arguments become
- * an error result naming what was wrong, so the model can correct itself. The definition itself is
- * checked here: a bad one throws a `ConfigError` naming the field (`defineTool("x"): run must be a
- * function, got undefined`).
+ * Defines a tool. `input` is the arguments' schema: a zod 4 schema (`z.object({...})`), any other Standard
+ * Schema (zod 3, valibot, arktype) or a plain JSON Schema object (checked with a draft-07 validator). A
+ * Standard Schema that cannot describe itself as JSON Schema (zod 3, valibot) also needs `jsonSchema`, the
+ * description the model is shown. Arguments are validated before `run`; invalid arguments become an error
+ * result naming what was wrong, so the model can correct itself. The definition itself is checked here: a
+ * bad one throws a `ConfigError` naming the field (`defineTool("x"): run must be a function, got undefined`).
  *
  * @example
  * const echo = defineTool({
@@ -106,26 +116,28 @@ export type AnyTool = Tool<any>;
  *   run: async ({ text }) => text,
  * });
  */
-export function defineTool<Schema extends z.ZodObject>(definition: {
+export function defineTool<Schema extends ToolInputSchema>(definition: {
   name: string;
   description: string;
   input: Schema;
+  jsonSchema?: JsonSchemaObject;
   access: ToolAccess;
-  concurrencySafe?: boolean | ((input: z.output<Schema>) => boolean);
+  concurrencySafe?: boolean | ((input: InputOf<Schema>) => boolean);
   timeoutMs?: number;
-  run(input: z.output<Schema>, ctx: ToolContext): Promise<ToolOutput>;
-}): Tool<z.output<Schema>> {
+  run(input: InputOf<Schema>, ctx: ToolContext): Promise<ToolOutput>;
+}): Tool<InputOf<Schema>> {
   const name = (definition as { name?: unknown } | null | undefined)?.name;
   const call = typeof name === 'string' ? `defineTool(${JSON.stringify(name)})` : 'defineTool';
   const parsed = parseHostValue(call, toolDefinitionSchema, definition, 'definition');
-  const tool: Tool<z.output<Schema>> = {
+  const tool: Tool<InputOf<Schema>> = {
     name: parsed.name,
     description: parsed.description,
-    input: parsed.input as unknown as z.ZodType<z.output<Schema>>,
+    input: parsed.input as ToolInputSchema<InputOf<Schema>>,
+    ...(parsed.jsonSchema ? { jsonSchema: parsed.jsonSchema as JsonSchemaObject } : {}),
     access: parsed.access,
     concurrencySafe: parsed.concurrencySafe ?? false,
     timeoutMs: parsed.timeoutMs,
-    run: parsed.run as Tool<z.output<Schema>>['run'],
+    run: parsed.run as Tool<InputOf<Schema>>['run'],
   };
   try {
     // Described once now, so a schema JSON Schema cannot express fails here, not when an agent starts.
@@ -149,8 +161,7 @@ export function toolSpec(tool: AnyTool): ToolSpec {
     specCache.set(tool, given);
     return given;
   }
-  const schema = z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
-  delete schema.$schema;
+  const schema = describeToolInput(tool.input, tool.jsonSchema);
   const spec = { name: tool.name, description: tool.description, inputSchema: schema };
   specCache.set(tool, spec);
   return spec;

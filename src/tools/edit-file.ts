@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { realpath } from 'node:fs/promises';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineTool } from './define-tool.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
 import { openRegularFile, replaceContent } from './regular-file.ts';

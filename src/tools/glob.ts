@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { walkFiles } from './file-walk.ts';

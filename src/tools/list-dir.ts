@@ -1,6 +1,6 @@
 import { readdir, readlink, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { compareText } from './file-walk.ts';

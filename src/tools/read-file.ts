@@ -2,7 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { realpath } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { addAbortSignal, Readable } from 'node:stream';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { must, positiveInteger } from '../core/host-schema.ts';
 import { defineTool } from './define-tool.ts';
 import { describeImage } from './image-info.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineTool, type SubagentResult, type Tool, type ToolOutput } from './define-tool.ts';
 
 export type TaskToolOptions = {

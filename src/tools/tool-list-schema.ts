@@ -1,14 +1,14 @@
 // The tool list a host hands to createAgentSystem / createAgent / runJob: tools as `defineTool` makes them,
 // kept as the very objects passed, names unique.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { hostFunction, intact, must, plainIssue, timeoutMs } from '../core/host-schema.ts';
 import type { AnyTool } from './define-tool.ts';
-import { access, concurrencySafe, toolName, zodSchema } from './tool-schema.ts';
+import { access, concurrencySafe, toolInputSchema, toolName } from './tool-schema.ts';
 
 const toolShape = z.object({
   name: toolName,
   description: z.string(must('a string')),
-  input: zodSchema,
+  input: toolInputSchema,
   access,
   concurrencySafe,
   timeoutMs: timeoutMs.optional(),

@@ -1,7 +1,8 @@
 // What a tool looks like to the runtime, checked where a host hands tools in: `defineTool` checks the
 // definition; `createAgentSystem` / `createAgent` / `runJob` check the tool list (tool-list-schema.ts).
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { hostFunction, must, oneOf, timeoutMs } from '../core/host-schema.ts';
+import { isToolInputSchema } from './tool-input.ts';
 
 const nameRule = must('1-64 letters, digits, "_" or "-"');
 
@@ -12,18 +13,22 @@ export const concurrencySafe = z.custom<boolean | ((input: unknown) => boolean)>
   must('true, false or a function'),
 );
 
-/** Any zod schema (from this copy of zod or the host's): something with `safeParse`. */
-export const zodSchema = z.custom<z.ZodType>(
-  (value) => typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function',
-  must('a zod schema'),
-);
+const inputForms =
+  'a zod object schema (z.object({...})), another Standard Schema, or a JSON Schema ({ type: "object", ... })';
 
-/** A zod object schema: tool arguments are always a JSON object. */
-export const zodObjectSchema = z.custom<z.ZodObject>(
-  (value) =>
-    typeof (value as { safeParse?: unknown } | null)?.safeParse === 'function' &&
-    (value as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type === 'object',
-  must('a zod object schema (z.object({...}))'),
+/** A tool's input schema in any form `defineTool` takes (see tool-input.ts). */
+export const toolInputSchema = z.custom<object>(isToolInputSchema, must(inputForms));
+
+/** The same, refusing a zod schema that is not an object: tool arguments are always a JSON object. */
+export const toolObjectInputSchema = toolInputSchema.refine((value) => {
+  const type = (value as { _zod?: { def?: { type?: unknown } } })._zod?.def?.type;
+  return type === undefined || type === 'object';
+}, must(inputForms));
+
+/** A JSON Schema the model is shown: an object's. */
+export const jsonObjectSchema = z.custom<object>(
+  (value) => typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'object',
+  must('a JSON Schema of an object ({ type: "object", ... })'),
 );
 
 /** The definition `defineTool` takes. */
@@ -31,7 +36,8 @@ export const toolDefinitionSchema = z.strictObject(
   {
     name: toolName,
     description: z.string(must('a string')),
-    input: zodObjectSchema,
+    input: toolObjectInputSchema,
+    jsonSchema: jsonObjectSchema.optional(),
     access,
     concurrencySafe: concurrencySafe.optional(),
     timeoutMs: timeoutMs.optional(),

@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { defineTool } from './define-tool.ts';
 import { byteLength } from './output-cap.ts';
 import { openRegularFile, replaceContent } from './regular-file.ts';

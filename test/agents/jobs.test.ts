@@ -217,6 +217,15 @@ describe('jobCommand (agentchart job FILE.json)', () => {
     ]);
   });
 
+  it('exits 130 when the job was cancelled (Ctrl-C), as run does', async () => {
+    const file = await jobFile({ tasks: [{ prompt: 'one' }] });
+    const { io, out } = capture();
+    const cancel = new AbortController();
+    cancel.abort();
+    expect(await jobCommand(file, { io, system: makeSystem(), signal: cancel.signal })).toBe(130);
+    expect(out()).toMatch(/task 0 (canceled|failed)/);
+  });
+
   it('writes NDJSON results under --json and exits 1 when a task did not complete', async () => {
     const file = await jobFile({ tasks: [{ prompt: 'one' }, { prompt: 'two' }] });
     const { io, out, err } = capture();
@@ -252,7 +261,7 @@ describe('jobCommand (agentchart job FILE.json)', () => {
       expect((failure as CliError).exitCode).toBe(2);
     }
     await expect(jobCommand('/nonexistent/job.json', { io, system })).rejects.toThrow(
-      /cannot read the job file/,
+      /^no such file: \/nonexistent\/job.json; give the path of a job file/,
     );
   });
 });

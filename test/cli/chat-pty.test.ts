@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { PtySession } from './pty-session.ts';
@@ -95,7 +96,9 @@ describe('agentchart chat in a real pseudo-terminal', () => {
     expect(server.requests).toHaveLength(6);
     expect(requestText(server, 1)).toContain('please also say hi');
     expect(requestText(server, 4)).toContain('Permission denied: not now, ask me tomorrow');
-    const sessions = join(workspace, '.agentchart', 'sessions');
+    // The session went to the state folder under HOME, not into the workspace.
+    const sessions = sessionsFolder(workspace, { HOME: home });
+    await expect(readdir(join(workspace, '.agentchart'))).rejects.toThrow();
     const [file] = await readdir(sessions);
     const log = (await readFile(join(sessions, file!), 'utf8'))
       .split('\n')

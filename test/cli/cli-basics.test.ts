@@ -57,6 +57,7 @@ describe('agentchart command line', () => {
       '--context-window',
       '--allow',
       '--deny',
+      '--session-dir',
       '--max-steps',
       '--states',
       '--json',
@@ -66,26 +67,59 @@ describe('agentchart command line', () => {
     expect(stdout.replaceAll(/\s+/g, ' ')).toContain('"plan", "default", "accept-edits", "bypass"');
   });
 
-  it('a bad flag is one line on stderr and exit code 2', async () => {
-    expect(await runCli(['run', '--bogus', 'task'])).toEqual({
-      code: 2,
-      stdout: '',
-      stderr: "error: unknown option '--bogus'\n",
-    });
-    const mode = await runCli(['run', '--mode', 'wild', 'task']);
-    expect(mode.code).toBe(2);
-    expect(lines(mode.stderr)).toEqual([
-      "error: option '--mode <mode>' argument 'wild' is invalid. Allowed choices are plan, default, accept-edits, bypass.",
-    ]);
-    expect((await runCli(['frobnicate'])).stderr).toBe("error: unknown command 'frobnicate'\n");
+  it('a bad invocation is one line with the usage code and what to read, and exit code 2', async () => {
+    const cases: Array<[string[], string]> = [
+      [
+        ['run', '--bogus', 'task'],
+        "agentchart: unknown option '--bogus'; see `agentchart run --help` [usage]",
+      ],
+      [
+        ['--bogus'],
+        "agentchart: unknown option '--bogus'; see `agentchart --help` for the commands and `agentchart chat --help` for the options [usage]",
+      ],
+      [['frobnicate'], "agentchart: unknown command 'frobnicate'; see `agentchart --help` [usage]"],
+      [['run'], "agentchart: missing required argument 'task'; see `agentchart run --help` [usage]"],
+      [
+        ['run', '--jsn', 'task'],
+        "agentchart: unknown option '--jsn' (Did you mean --json?); see `agentchart run --help` [usage]",
+      ],
+      [
+        ['run', '--mode', 'wild', 'task'],
+        "agentchart: option '--mode <mode>' argument 'wild' is invalid. Allowed choices are plan, default, accept-edits, bypass; see `agentchart run --help` [usage]",
+      ],
+      [
+        ['run', 'task', '--max-steps', '0'],
+        "agentchart: option '--max-steps <n>' argument '0' is invalid. expected a whole number of at least 1; see `agentchart run --help` [usage]",
+      ],
+      [['replay'], "agentchart: missing required argument 'file'; see `agentchart replay --help` [usage]"],
+    ];
+    for (const [argv, expected] of cases) {
+      expect(await runCli(argv, { env: noKeys }), argv.join(' ')).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `${expected}\n`,
+      });
+    }
   });
 
-  it('run with no key and no provider flag explains how to configure one and exits 2', async () => {
+  it('job with a missing file says "no such file" before it looks for a model', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
+    dirs.push(dir);
+    expect(await runCli(['job', 'nope.json'], { env: noKeys, cwd: dir })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `agentchart: no such file: ${join(dir, 'nope.json')}; give the path of a job file (see agentchart job --help) [usage]\n`,
+    });
+  });
+
+  it('run with no key and no provider flag says how to configure one in one line, and exits 2', async () => {
     const { code, stdout, stderr } = await runCli(['run', 'fix the tests'], { env: noKeys });
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(lines(stderr)[0]).toBe('No model is configured. Do one of these:');
-    expect(lines(stderr).at(-1)).toBe('To see agentchart work without any key, run `agentchart demo`.');
+    expect(lines(stderr)).toHaveLength(1);
+    expect(stderr).toMatch(
+      /^agentchart: no model is configured: set ANTHROPIC_API_KEY .*`agentchart demo` runs without any key \[config\]\n$/,
+    );
   });
 
   it('a missing session file is one line naming the error code', async () => {

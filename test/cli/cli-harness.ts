@@ -1,5 +1,18 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { afterAll } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { sessionsFolder } from '../../src/cli/session-folders.ts';
+
+/** The state folder of this test file's CLI runs (XDG_STATE_HOME), so no session lands in the real home. */
+export const testStateHome = mkdtempSync(join(tmpdir(), 'agentchart-state-'));
+afterAll(() => rmSync(testStateHome, { recursive: true, force: true }));
+
+/** Where the CLI run by `runCli` writes the sessions of `workspace`. */
+export const testSessionsFolder = (workspace: string) =>
+  sessionsFolder(workspace, { XDG_STATE_HOME: testStateHome });
 
 /** A captured output stream. */
 export type Capture = { text: string; isTTY: boolean; write(chunk: string): boolean };
@@ -52,7 +65,7 @@ export async function runCli(
     stdout,
     stderr,
     stdin,
-    env: { NO_COLOR: '1', ...options.env },
+    env: { NO_COLOR: '1', XDG_STATE_HOME: testStateHome, ...options.env },
     cwd: options.cwd ?? process.cwd(),
   });
   return { code, stdout: stdout.text, stderr: stderr.text };

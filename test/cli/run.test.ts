@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/actors/live-event.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { type CliRun, fakeStdin, runCli } from './cli-harness.ts';
+import { type CliRun, fakeStdin, runCli, testSessionsFolder } from './cli-harness.ts';
 
 const parseLines = <T>(text: string): T[] =>
   text
@@ -57,7 +57,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     expect(out.some((entry) => entry.startsWith('  write_file denied (by headless)'))).toBe(true);
     expect(out).toContain('I was not allowed to write.');
     const file = sessionLogOf(run)!;
-    expect(file.startsWith(join(workspace, '.agentchart', 'sessions'))).toBe(true);
+    expect(file.startsWith(testSessionsFolder(workspace))).toBe(true);
     const log = await readLog(file);
     expect(decisions(log)).toEqual([['deny', 'headless']]);
     await expect(access(join(workspace, 'a.txt'))).rejects.toThrow();
@@ -95,7 +95,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const run = await runCli(['run', 'anything', '--cwd', workspace, '--mode', 'bypass'], { env });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
-      'agentchart: the model failed: the API key was rejected (401): check OPENAI_API_KEY\n',
+      'agentchart: the model failed: the API key was rejected (401): check OPENAI_API_KEY [model_error]\n',
     );
     expect(run.stdout).toContain('Turn 1 ended: model_error');
   });
@@ -135,14 +135,14 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const idle = await runCli(['resume', file], { env });
     expect(idle.code).toBe(2);
     expect(idle.stderr).toBe(
-      `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>"\n`,
+      `agentchart: session mine has no unanswered input; give the next message: agentchart resume ${file} "<next message>" [usage]\n`,
     );
 
     const again = await runCli(['run', 'hello', '--cwd', workspace, '--session', file], { env });
     expect(again).toEqual({
       code: 2,
       stdout: '',
-      stderr: `agentchart: ${file} already exists; continue it with: agentchart resume ${file} "<next message>"\n`,
+      stderr: `agentchart: ${file} already exists; continue it with: agentchart resume ${file} "<next message>" [usage]\n`,
     });
 
     server.reply({ turn: { text: ['Second answer.'] } });
@@ -201,7 +201,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    const sessions = await readdir(join(workspace, '.agentchart', 'sessions'));
+    const sessions = await readdir(testSessionsFolder(workspace));
     const logs = sessions.filter((name) => name.endsWith('.jsonl'));
     expect(logs).toHaveLength(1);
     const sessionId = logs[0]!.slice(0, -'.jsonl'.length);
@@ -211,7 +211,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       expect.stringMatching(/^agentchart: 1 task\(s\): 1 completed · \d+ input \/ \d+ output tokens$/),
       '',
     ]);
-    const log = await readLog(join(workspace, '.agentchart', 'sessions', logs[0]!));
+    const log = await readLog(join(testSessionsFolder(workspace), logs[0]!));
     expect(decisions(log)).toEqual([['deny', 'headless']]);
   });
 });

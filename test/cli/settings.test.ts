@@ -87,7 +87,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     const flag = await runCli(['run', 'go', '--cwd', workspace, '--deny', 'bash(:*)'], { env });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
-      'agentchart: --allow/--deny "bash(:*)" is not a rule: the command prefix before ":*" is empty\n',
+      'agentchart: --allow/--deny "bash(:*)" is not a rule: the command prefix before ":*" is empty [usage]\n',
     );
     expect(server.requests).toHaveLength(0);
   });

@@ -254,12 +254,12 @@ describe('defineTool checks the definition', () => {
     [
       'an input that is not a zod object',
       { ...good, input: z.string() },
-      'defineTool("weather"): input must be a zod object schema (z.object({...})), got an object',
+      'defineTool("weather"): input must be a zod object schema (z.object({...})), another Standard Schema, or a JSON Schema ({ type: "object", ... }), got an object',
     ],
     [
-      'a JSON Schema instead of zod',
-      { ...good, input: { type: 'object' } },
-      'defineTool("weather"): input must be a zod object schema (z.object({...})), got an object',
+      'a JSON Schema that is not of an object',
+      { ...good, input: { type: 'string' } },
+      'defineTool("weather"): input must be a zod object schema (z.object({...})), another Standard Schema, or a JSON Schema ({ type: "object", ... }), got an object',
     ],
     [
       'access "admin"',

@@ -158,7 +158,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'a tool that was not made by defineTool',
     withModel({ tools: [{ name: 'x', description: 'd', access: 'read', run: async () => '' }] }),
-    'tools[0].input must be a zod schema, got undefined; tools[0].concurrencySafe must be true, false ' +
+    'tools[0].input must be a zod object schema (z.object({...})), another Standard Schema, or a JSON Schema ({ type: "object", ... }), got undefined; tools[0].concurrencySafe must be true, false ' +
       'or a function, got undefined',
   ],
   [

@@ -7,32 +7,32 @@ import {
 } from '../../src/cli/select-provider.ts';
 import { ProviderError } from '../../src/errors/provider-error.ts';
 
-function chosen(result: ReturnType<typeof selectProvider>) {
+function chosen(result: Awaited<ReturnType<typeof selectProvider>>) {
   if ('error' in result) throw new Error(`expected a provider, got: ${result.error}`);
   return { name: result.provider.name, model: result.provider.model, description: result.description };
 }
 
-function refused(result: ReturnType<typeof selectProvider>): string {
+function refused(result: Awaited<ReturnType<typeof selectProvider>>): string {
   if (!('error' in result)) throw new Error(`expected an error, got ${result.description}`);
   return result.error;
 }
 
 describe('selectProvider', () => {
-  it('prefers ANTHROPIC_API_KEY when no flag is given', () => {
-    expect(chosen(selectProvider({ env: { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' } }))).toEqual({
+  it('prefers ANTHROPIC_API_KEY when no flag is given', async () => {
+    expect(chosen(await selectProvider({ env: { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o' } }))).toEqual({
       name: 'anthropic',
       model: defaultAnthropicModel,
       description: `Anthropic ${defaultAnthropicModel} (key from ANTHROPIC_API_KEY)`,
     });
   });
 
-  it('falls back to OPENAI_API_KEY, with OPENAI_BASE_URL and OPENAI_MODEL', () => {
+  it('falls back to OPENAI_API_KEY, with OPENAI_BASE_URL and OPENAI_MODEL', async () => {
     const env = {
       OPENAI_API_KEY: 'o',
       OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
       OPENAI_MODEL: 'local-model',
     };
-    expect(chosen(selectProvider({ env }))).toEqual({
+    expect(chosen(await selectProvider({ env }))).toEqual({
       name: 'openai',
       model: 'local-model',
       description:
@@ -40,51 +40,52 @@ describe('selectProvider', () => {
     });
   });
 
-  it('accepts OPENAI_BASE_URL alone, for local servers that need no key', () => {
-    expect(chosen(selectProvider({ env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }))).toEqual({
+  it('accepts OPENAI_BASE_URL alone, for local servers that need no key', async () => {
+    expect(chosen(await selectProvider({ env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }))).toEqual({
       name: 'openai',
       model: defaultOpenAIModel,
       description: `OpenAI-compatible ${defaultOpenAIModel} at http://localhost:11434/v1 (Chat Completions, no key)`,
     });
   });
 
-  it('lets --provider and --model override the environment', () => {
+  it('lets --provider and --model override the environment', async () => {
     const env = { ANTHROPIC_API_KEY: 'a', OPENAI_API_KEY: 'o', ANTHROPIC_MODEL: 'claude-x' };
-    expect(chosen(selectProvider({ provider: 'openai', model: 'gpt-x', env }))).toMatchObject({
+    expect(chosen(await selectProvider({ provider: 'openai', model: 'gpt-x', env }))).toMatchObject({
       name: 'openai',
       model: 'gpt-x',
     });
-    expect(chosen(selectProvider({ provider: 'anthropic', env }))).toMatchObject({ model: 'claude-x' });
-    expect(chosen(selectProvider({ provider: 'openai-responses', env }))).toEqual({
+    expect(chosen(await selectProvider({ provider: 'anthropic', env }))).toMatchObject({ model: 'claude-x' });
+    expect(chosen(await selectProvider({ provider: 'openai-responses', env }))).toEqual({
       name: 'openai',
       model: defaultOpenAIModel,
       description: `OpenAI-compatible ${defaultOpenAIModel} (Responses API, key from OPENAI_API_KEY)`,
     });
   });
 
-  it('explains how to configure a model when nothing is set, and points at the demo', () => {
-    const text = refused(selectProvider({ env: { ANTHROPIC_API_KEY: '  ' } }));
-    expect(text.split('\n')[0]).toBe('No model is configured. Do one of these:');
+  it('explains how to configure a model when nothing is set, and points at the demo', async () => {
+    const text = refused(await selectProvider({ env: { ANTHROPIC_API_KEY: '  ' } }));
+    expect(text).not.toContain('\n');
+    expect(text).toMatch(/^no model is configured: /);
     expect(text).toMatch(/ANTHROPIC_API_KEY/);
     expect(text).toMatch(/OPENAI_API_KEY/);
     expect(text).toMatch(/OPENAI_BASE_URL/);
     expect(text).toMatch(/`agentchart demo`/);
   });
 
-  it('refuses a named provider whose key is missing', () => {
+  it('refuses a named provider whose key is missing', async () => {
     expect(
-      refused(selectProvider({ provider: 'anthropic', env: { OPENAI_API_KEY: 'o' } })).split('\n')[0],
-    ).toBe('--provider anthropic needs ANTHROPIC_API_KEY to be set.');
-    expect(refused(selectProvider({ provider: 'openai', env: {} })).split('\n')[0]).toBe(
-      '--provider openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server).',
+      refused(await selectProvider({ provider: 'anthropic', env: { OPENAI_API_KEY: 'o' } })).split('\n')[0],
+    ).toBe('--provider anthropic needs ANTHROPIC_API_KEY to be set: export ANTHROPIC_API_KEY=sk-ant-...');
+    expect(refused(await selectProvider({ provider: 'openai', env: {} })).split('\n')[0]).toBe(
+      '--provider openai needs OPENAI_API_KEY (or OPENAI_BASE_URL for a local server): export OPENAI_API_KEY=sk-...',
     );
   });
 
-  it('refuses --provider scripted for run, and unknown providers', () => {
-    expect(refused(selectProvider({ provider: 'scripted', env: { ANTHROPIC_API_KEY: 'a' } }))).toMatch(
+  it('refuses --provider scripted for run, and unknown providers', async () => {
+    expect(refused(await selectProvider({ provider: 'scripted', env: { ANTHROPIC_API_KEY: 'a' } }))).toMatch(
       /^--provider scripted cannot run a task: .*`agentchart demo`/,
     );
-    expect(refused(selectProvider({ provider: 'gemini', env: {} }))).toBe(
+    expect(refused(await selectProvider({ provider: 'gemini', env: {} }))).toBe(
       'unknown provider "gemini": use one of anthropic, openai, openai-responses.',
     );
   });

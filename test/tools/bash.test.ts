@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool, maxBashTimeoutMs } from '../../src/tools/bash.ts';
+import { checkToolInput } from '../../src/tools/tool-input.ts';
 import { context, type Fixture, makeWorkspace, result } from './workspace-fixture.ts';
 
 let fx: Fixture;
@@ -127,8 +128,8 @@ describe('bash', () => {
 
   it('validates timeout_ms against the maximum', () => {
     const tool = bashTool();
-    expect(tool.input.safeParse({ command: 'ls', timeout_ms: maxBashTimeoutMs }).success).toBe(true);
-    expect(tool.input.safeParse({ command: 'ls', timeout_ms: maxBashTimeoutMs + 1 }).success).toBe(false);
-    expect(tool.input.safeParse({ command: '' }).success).toBe(false);
+    expect(checkToolInput(tool.input, { command: 'ls', timeout_ms: maxBashTimeoutMs }).ok).toBe(true);
+    expect(checkToolInput(tool.input, { command: 'ls', timeout_ms: maxBashTimeoutMs + 1 }).ok).toBe(false);
+    expect(checkToolInput(tool.input, { command: '' }).ok).toBe(false);
   });
 });

@@ -9,39 +9,45 @@ export type SessionChoice = { dir: string; sessionId: string };
 
 /**
  * `--resume <id or file>`: a path (it has a `/` or ends in `.jsonl`) names the file; anything else is a
- * session id in the workspace's sessions folder. A missing session is a `CliError` (exit 2).
+ * session id, looked up in each of `folders` in turn (where sessions go now, then the workspace's older
+ * `.agentchart/sessions`). A missing session is a `CliError` (exit 2).
  */
 export async function sessionByIdOrPath(
   idOrPath: string,
-  sessionsDir: string,
+  folders: readonly string[],
   cwd: string,
 ): Promise<SessionChoice> {
   const looksLikePath = idOrPath.includes('/') || idOrPath.endsWith('.jsonl');
-  const file = looksLikePath ? resolve(cwd, idOrPath) : join(sessionsDir, `${idOrPath}.jsonl`);
-  const exists = await stat(file).then(
+  const candidates = looksLikePath
+    ? [resolve(cwd, idOrPath)]
+    : folders.map((folder) => join(folder, `${idOrPath}.jsonl`));
+  for (const file of candidates) if (await isFile(file)) return sessionFileLocation(file);
+  const where = looksLikePath ? candidates[0] : `"${idOrPath}" in ${folders.join(' or ')}`;
+  throw new CliError(`no session ${where}; list them with: ls ${folders[0] ?? cwd}`, { exitCode: 2 });
+}
+
+function isFile(file: string): Promise<boolean> {
+  return stat(file).then(
     (info) => info.isFile(),
     () => false,
   );
-  if (!exists) {
-    throw new CliError(
-      `no session ${looksLikePath ? file : `"${idOrPath}" in ${sessionsDir}`}; list them with: ls ${sessionsDir}`,
-      { exitCode: 2 },
-    );
-  }
-  return sessionFileLocation(file);
 }
 
 /**
- * `--continue`: the session of this workspace written to last, leaving out subagents' sessions (their
- * `session.start` names a parent). `undefined` when there is none.
+ * `--continue`: the session of this workspace written to last, in any of `folders`, leaving out
+ * subagents' sessions (their `session.start` names a parent). `undefined` when there is none.
  */
-export async function latestSession(sessionsDir: string): Promise<SessionChoice | undefined> {
-  const names = await readdir(sessionsDir).catch(() => [] as string[]);
+export async function latestSession(folders: readonly string[]): Promise<SessionChoice | undefined> {
+  const lists = await Promise.all(
+    folders.map(async (folder) =>
+      (await readdir(folder).catch(() => [] as string[])).map((name) => join(folder, name)),
+    ),
+  );
   const candidates = await Promise.all(
-    names
-      .filter((name) => name.endsWith('.jsonl'))
-      .map(async (name) => {
-        const file = join(sessionsDir, name);
+    lists
+      .flat()
+      .filter((file) => file.endsWith('.jsonl'))
+      .map(async (file) => {
         const info = await stat(file).catch(() => undefined);
         return info?.isFile() ? { file, modified: info.mtimeMs } : undefined;
       }),

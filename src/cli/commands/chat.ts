@@ -10,7 +10,6 @@ import {
   cliAgentSystem,
   permissionsOf,
   providerFor,
-  sessionsFolder,
   workspaceOf,
 } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
@@ -19,6 +18,7 @@ import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-
 import { type CliIo, line, painter, wantsColor } from '../io.ts';
 import { attachLiveView, type LiveView } from '../live-view.ts';
 import { chatStatus } from '../render.ts';
+import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 
@@ -32,15 +32,16 @@ type Open = { system: AgentSystem; agent: Agent; view: LiveView; dir: string; cl
  */
 export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const sessionsDir = sessionsFolder(cwd);
+  const sessionsDir = sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd);
+  const folders = sessionSearchFolders(cwd, io.env, flags.sessionDir, io.cwd);
   const first = flags.resume
-    ? await sessionByIdOrPath(flags.resume, sessionsDir, io.cwd)
+    ? await sessionByIdOrPath(flags.resume, folders, io.cwd)
     : flags.continue
-      ? await latestSession(sessionsDir)
+      ? await latestSession(folders)
       : undefined;
   if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
   const permissions = await permissionsOf(io, flags, cwd);
-  const chat = new Chat(io, flags, cwd, permissions, providerFor(io, flags));
+  const chat = new Chat(io, flags, cwd, permissions, await providerFor(io, flags));
   return chat.start(first ?? { dir: sessionsDir, sessionId: '' });
 }
 
@@ -111,12 +112,16 @@ class Chat implements SlashContext {
   }
 
   async setModel(name: string): Promise<void> {
-    this.model = providerFor(this.io, { ...this.flags, model: name });
+    this.model = await providerFor(this.io, { ...this.flags, model: name });
     await this.reopen(this.agent.sessionId);
   }
 
   async resumeSession(idOrPath: string): Promise<void> {
-    const choice = await sessionByIdOrPath(idOrPath, sessionsFolder(this.cwd), this.io.cwd);
+    const choice = await sessionByIdOrPath(
+      idOrPath,
+      sessionSearchFolders(this.cwd, this.io.env, this.flags.sessionDir, this.io.cwd),
+      this.io.cwd,
+    );
     await this.reopen(choice.sessionId, choice.dir);
   }
 

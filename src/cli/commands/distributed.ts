@@ -49,7 +49,7 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
 export async function workerCommand(flags: WorkerFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
   const urls = servers(flags, 'agentchart worker');
   const cwd = await workspaceOf(io, flags.cwd);
-  const { provider, description } = providerFor(io, flags);
+  const { provider, description } = await providerFor(io, flags);
   const store = pgStore(urls.postgres);
   const queue = flags.queue ?? defaultQueue;
   // Listening before the worker starts: a stop that comes while it connects still closes it cleanly.

@@ -1,18 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
-import {
-  type AgentFlags,
-  cliAgentSystem,
-  permissionsOf,
-  providerFor,
-  sessionsFolder,
-  workspaceOf,
-} from '../agent-system.ts';
+import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { sessionsFolder } from '../session-folders.ts';
 
 /** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
 export const jobFileSchema = z.strictObject({
@@ -34,6 +28,8 @@ export type JobCommandOptions = {
   concurrency?: number;
   /** Cancels the job (wire it to SIGINT). */
   signal?: AbortSignal;
+  /** The job file already read and checked (`runJobCommand` reads it before it looks for a model). */
+  spec?: JobFile;
 };
 
 /** `--redis`, `--postgres`, `--queue`: run on BullMQ workers with sessions in PostgreSQL (see distributed.ts). */
@@ -46,9 +42,11 @@ export type JobFlags = AgentFlags & { concurrency?: number } & DistributedFlags;
  * calls that need approval are denied (headless) unless the mode allows them. Ctrl-C cancels the job.
  */
 export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): Promise<number> {
+  // The file first: a missing or malformed job file is the error to report, whatever else is missing.
+  const spec = await readJobFile(resolve(io.cwd, file));
   const cwd = await workspaceOf(io, flags.cwd);
-  const { provider } = providerFor(io, flags);
-  const store = fileStore(sessionsFolder(cwd));
+  const { provider } = await providerFor(io, flags);
+  const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({
     io,
@@ -68,6 +66,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
       io,
       system,
       signal: cancel.signal,
+      spec,
       ...(flags.json ? { json: true } : {}),
       ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     });
@@ -79,7 +78,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
 
 /**
  * Runs every task of the file as its own agent on `system`, at most `concurrency` at once, printing a line
- * as each finishes and a summary at the end. Resolves with the exit code: 0 when every task completed, 1
+ * as each finishes and a summary at the end. Resolves with the exit code: 0 when every task completed, 130 when cancelled, 1
  * otherwise. A missing or malformed file is a `CliError` with exit code 2.
  *
  * @example
@@ -88,7 +87,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
  */
 export async function jobCommand(file: string, options: JobCommandOptions): Promise<number> {
   const { io } = options;
-  const spec = await readJobFile(resolve(io.cwd, file));
+  const spec = options.spec ?? (await readJobFile(resolve(io.cwd, file)));
   const concurrency = options.concurrency ?? spec.concurrency;
   const total = spec.tasks.length;
   const ui = personOut(io, options.json);
@@ -108,7 +107,9 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   const results = await job.result;
   if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
   line(ui, summary(results));
-  return results.every((result) => result.reason === 'completed') ? 0 : 1;
+  if (results.every((result) => result.reason === 'completed')) return 0;
+  // Cancelled with Ctrl-C: 130, as for `run`.
+  return options.signal?.aborted ? 130 : 1;
 }
 
 /** Reads and checks a job file; every problem is a `CliError` (exit 2) that says what to fix. */
@@ -117,7 +118,13 @@ export async function readJobFile(path: string): Promise<JobFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read the job file ${path}`, { exitCode: 2, cause: error });
+    const missing = (error as { code?: unknown }).code === 'ENOENT';
+    throw new CliError(
+      missing
+        ? `no such file: ${path}; give the path of a job file (see agentchart job --help)`
+        : `cannot read the job file ${path}: ${messageOf(error)}`,
+      { exitCode: 2, cause: error },
+    );
   }
   let json: unknown;
   try {

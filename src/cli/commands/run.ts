@@ -1,27 +1,21 @@
 import { resolve } from 'node:path';
 import { fileStore, sessionFileLocation, sessionFilePath } from '../../session/file-store.ts';
-import {
-  type AgentFlags,
-  cliAgentSystem,
-  permissionsOf,
-  providerFor,
-  sessionsFolder,
-  workspaceOf,
-} from '../agent-system.ts';
+import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { sessionsFolder } from '../session-folders.ts';
 
 export type RunFlags = AgentFlags & { session?: string };
 
 /** `agentchart run "<task>"`: one turn of a coding agent in a folder, shown live. */
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const { provider, description } = providerFor(io, flags);
+  const { provider, description } = await providerFor(io, flags);
   const { mode, allow, deny } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
     ? sessionFileLocation(resolve(io.cwd, named))
-    : { dir: sessionsFolder(cwd), sessionId: undefined };
+    : { dir: sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd), sessionId: undefined };
   const store = fileStore(target.dir);
   if (named && target.sessionId !== undefined && (await store.exists(target.sessionId))) {
     throw new CliError(`${named} already exists; continue it with: ${resumeHint(named)}`, { exitCode: 2 });

@@ -1,0 +1,141 @@
+// The package as a user installs it: `npm pack`, then `npm install <tarball>` into an empty project (from
+// the npm registry, as a user's install would). The command runs from dist/ with no TypeScript loader in
+// the tree, the model SDKs are optional (a missing one is named with its install command), and a project
+// on zod 3 installs it and defines tools with zod 3 schemas.
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const exec = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+let work: string;
+let project: string;
+
+/** Runs a command; resolves with its output and exit code instead of throwing on a non-zero exit. */
+async function run(file: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }) {
+  try {
+    const { stdout, stderr } = await exec(file, args, { ...options, maxBuffer: 16 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: failed.code ?? 1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agentchart-packed-'));
+  // The package folder: what `files` ships, dist built into it (not into the repository's dist/, which
+  // other tests run from), packed without scripts since it is already built.
+  const pkg = join(work, 'agentchart');
+  await mkdir(pkg, { recursive: true });
+  for (const name of ['package.json', 'README.md', 'bin'])
+    await cp(join(root, name), join(pkg, name), { recursive: true });
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  await exec(
+    process.execPath,
+    [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(pkg, 'dist')],
+    {
+      cwd: root,
+    },
+  );
+  const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
+    cwd: pkg,
+  });
+  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+  project = join(work, 'project');
+  await mkdir(project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  const installed = await run(
+    npm,
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, filename), 'zod@3.25.76'],
+    { cwd: project },
+  );
+  expect(installed.code, installed.stderr).toBe(0);
+}, 300_000);
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('the packed package, installed into an empty project', () => {
+  it('has no TypeScript loader, bundler or model SDK in the installed tree', async () => {
+    const { stdout } = await run(npm, ['ls', '--all', '--parseable'], { cwd: project });
+    const names = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(names).toContain('agentchart');
+    for (const heavy of ['tsx', 'esbuild', 'typescript', '@anthropic-ai/sdk', 'openai'])
+      expect(names, heavy).not.toContain(heavy);
+    const manifest = JSON.parse(
+      await readFile(join(project, 'node_modules/agentchart/package.json'), 'utf8'),
+    );
+    expect(manifest.bin).toEqual({ agentchart: 'bin/agentchart.js' });
+  });
+
+  it('runs `npx agentchart --help` from dist/', async () => {
+    const help = await run(npm, ['exec', '--', 'agentchart', '--help'], { cwd: project });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: agentchart \[options\] \[command\]/);
+  });
+
+  it('runs an agent with a zod 3 tool and a JSON Schema tool, imported by package name', async () => {
+    const program = [
+      "import { createAgentSystem, defineTool } from 'agentchart';",
+      "import { scripted } from 'agentchart/testing';",
+      "import { z } from 'zod';",
+      "const schema = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] };",
+      "const add = defineTool({ name: 'add', description: 'Adds.', access: 'none', input: z.object({ a: z.number(), b: z.number() }), jsonSchema: schema, run: async ({ a, b }) => String(a + b) });",
+      "const twice = defineTool({ name: 'twice', description: 'Doubles.', access: 'none', input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] }, run: async ({ n }) => String(n * 2) });",
+      "const model = scripted([{ toolCalls: [{ name: 'add', input: { a: 2, b: 3 } }, { name: 'twice', input: { n: 'x' } }] }, (request) => ({ text: request.messages.slice(-2).map((message) => message.content).join(' | ') })]);",
+      "const system = createAgentSystem({ model, tools: [add, twice], permissionMode: 'bypass', projectInstructions: false });",
+      'const agent = await system.createAgent();',
+      "const result = await agent.run('go');",
+      'await system.dispose();',
+      'console.log(JSON.stringify({ zod: z.object({}).safeParse !== undefined, reason: result.reason, text: result.text }));',
+    ].join('\n');
+    await writeFile(join(project, 'program.mjs'), program);
+    const ran = await run(process.execPath, ['program.mjs'], { cwd: project });
+    expect(ran.stderr).toBe('');
+    const output = JSON.parse(ran.stdout) as { reason: string; text: string };
+    expect(output.reason).toBe('completed');
+    expect(output.text.split(' | ')[0]).toBe('5');
+    expect(output.text.split(' | ')[1]).toMatch(/^Invalid arguments for twice:\n✖ .*\n {2}→ at n$/);
+    const zodVersion = JSON.parse(
+      await readFile(join(project, 'node_modules/zod/package.json'), 'utf8'),
+    ).version;
+    expect(zodVersion).toBe('3.25.76');
+  });
+
+  it('names the missing model SDK and how to install it, in the library and on the command line', async () => {
+    await writeFile(join(project, 'provider.mjs'), "await import('agentchart/anthropic');");
+    const imported = await run(process.execPath, ['provider.mjs'], { cwd: project });
+    expect(imported.code).toBe(1);
+    expect(imported.stderr).toContain(
+      'agentchart/anthropic needs the package @anthropic-ai/sdk, which is not installed; install it with: npm install @anthropic-ai/sdk@"^1.14.0"',
+    );
+    const env = { ...process.env, OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: '' };
+    const cli = await run(npm, ['exec', '--', 'agentchart', 'run', 'hi'], { cwd: project, env });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim()).toBe(
+      'agentchart: agentchart/openai needs the package openai, which is not installed; install it with: npm install openai@"^6.49.0" [config]',
+    );
+  });
+
+  it('runs the scripted demo', async () => {
+    const demo = await run(npm, ['exec', '--', 'agentchart', 'demo'], {
+      cwd: project,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(demo.stderr).toBe('');
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toContain('completed');
+  });
+});
