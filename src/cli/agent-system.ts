@@ -2,6 +2,7 @@
 // logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { McpServers } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
@@ -35,10 +36,18 @@ export type AgentFlags = {
   maxSteps?: number;
   /** `--session-dir`: where session logs go (default: the user's state folder, per workspace). */
   sessionDir?: string;
+  /** `--workspace-mcp`: trust the MCP servers the workspace's settings file names. */
+  workspaceMcp?: boolean;
 };
 
 /** The permission mode and rules of one invocation: flags over the settings files. */
-export type CliPermissions = { mode: PermissionMode; allow: string[]; deny: string[] };
+export type CliPermissions = {
+  mode: PermissionMode;
+  allow: string[];
+  deny: string[];
+  /** The MCP servers of the settings files this invocation trusts (see `loadSettings`). */
+  mcpServers: McpServers;
+};
 
 /**
  * The permissions from the flags and the settings files (the user's, then the workspace's): rules from all
@@ -51,7 +60,12 @@ export async function permissionsOf(
   cwd: string,
   recorded?: PermissionMode,
 ): Promise<CliPermissions> {
-  const settings = await loadSettings(cwd, io.env);
+  const settings = await loadSettings(cwd, io.env, { trustWorkspaceMcp: flags.workspaceMcp === true });
+  if (settings.untrustedMcpServers.length > 0)
+    line(
+      io.stderr,
+      `agentchart: not starting the MCP servers the workspace's settings name (${settings.untrustedMcpServers.join(', ')}); pass --workspace-mcp to trust them`,
+    );
   for (const rule of [...(flags.allow ?? []), ...(flags.deny ?? [])]) {
     const problem = ruleProblem(rule);
     if (problem !== undefined)
@@ -61,6 +75,7 @@ export async function permissionsOf(
     mode: permissionModeOf(flags, recorded ?? settings.permissions.defaultMode),
     allow: [...settings.permissions.allow, ...(flags.allow ?? [])],
     deny: [...settings.permissions.deny, ...(flags.deny ?? [])],
+    mcpServers: settings.mcpServers,
   };
 }
 
@@ -120,6 +135,8 @@ export type CliSystemOptions = {
   /** Allow and deny rules (from flags and settings). */
   rules?: { allow: string[]; deny: string[] };
   maxSteps?: number;
+  /** MCP servers from the settings files; their tools join the coding tools. */
+  mcpServers?: McpServers;
   /** Where answers come from (the chat's terminal); default: stdin's lines. */
   answers?: AnswerSource;
   /**
@@ -131,14 +148,16 @@ export type CliSystemOptions = {
 
 /** What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode. */
 export function cliSystemOptions(
-  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode'>,
+  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers'>,
 ): AgentSystemOptions {
+  const { mcpServers } = options;
   return {
     model: options.provider,
     tools: [...codingTools(), taskTool()],
     store: options.store,
     cwd: options.cwd,
     permissionMode: options.mode,
+    ...(mcpServers && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
   };
 }
 

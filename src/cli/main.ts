@@ -54,6 +54,10 @@ function agentOptions(command: Command): Command {
       "where session logs go (default: agentchart's folder in the user's state folder, one per workspace)",
     )
     .option('--max-steps <n>', 'model requests in one turn (default 25)', (value) => positiveInteger(value))
+    .option(
+      '--workspace-mcp',
+      "also start the MCP servers the workspace's .agentchart/settings.json names (the user's are always started)",
+    )
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
 }

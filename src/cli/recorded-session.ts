@@ -6,6 +6,7 @@ import type { Provider } from '../providers/types.ts';
 import { fileStore, sessionFileLocation } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
+import type { McpServers } from '../mcp/server-config.ts';
 import { type AgentFlags, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
 import { type CliIo, line } from './io.ts';
 
@@ -21,6 +22,8 @@ export type RecordedSession = {
   mode: PermissionMode;
   /** Allow and deny rules from the flags and the settings files. */
   rules: { allow: string[]; deny: string[] };
+  /** MCP servers from the settings files this invocation trusts. */
+  mcpServers: McpServers;
 };
 
 /**
@@ -48,7 +51,7 @@ export async function openRecordedSession(
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
     sameProvider && config.model ? await providerFor(io, flags, config.model) : chosen;
-  const { mode, allow, deny } = await permissionsOf(io, flags, cwd, config.mode);
+  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd, config.mode);
   return {
     sessionFile,
     sessionId,
@@ -59,6 +62,7 @@ export async function openRecordedSession(
     description,
     mode,
     rules: { allow, deny },
+    mcpServers,
   };
 }
 

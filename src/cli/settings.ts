@@ -1,10 +1,11 @@
 // The settings file: `.agentchart/settings.json` in the workspace and `~/.agentchart/settings.json` for the
-// user. Parsed here, once, where it enters. Only `permissions` exists so far; a new part (hooks, …) is one
-// more key in `settingsSchema` and one more line in `mergeSettings`.
+// user. Parsed here, once, where it enters: `permissions` and `mcpServers` so far; a new part (hooks, …) is
+// one more key in `settingsSchema` and one more line in `mergeSettings`.
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod/v4';
+import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import { CliError } from './io.ts';
@@ -28,6 +29,8 @@ const permissionsSchema = z.strictObject({
 export const settingsSchema = z.strictObject({
   $schema: z.string().optional(),
   permissions: permissionsSchema.optional(),
+  /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
+  mcpServers: mcpServersSchema.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -35,6 +38,13 @@ export type Settings = z.infer<typeof settingsSchema>;
 /** The settings of one invocation, user file first, then the workspace's (which wins where they differ). */
 export type LoadedSettings = {
   permissions: { allow: string[]; deny: string[]; defaultMode?: (typeof permissionModes)[number] };
+  /**
+   * MCP servers: the user's file's always; the workspace file's only when the person said to trust them
+   * (`--workspace-mcp`), since a checked-out repository could name any command there.
+   */
+  mcpServers: McpServers;
+  /** Servers named by the workspace file that were not started because it was not trusted. */
+  untrustedMcpServers: string[];
   /** The files that were read, in order. */
   files: string[];
 };
@@ -54,18 +64,30 @@ export function settingsFiles(cwd: string, env: Record<string, string | undefine
 export async function loadSettings(
   cwd: string,
   env: Record<string, string | undefined>,
+  options: { trustWorkspaceMcp?: boolean } = {},
 ): Promise<LoadedSettings> {
-  const loaded: LoadedSettings = { permissions: { allow: [], deny: [] }, files: [] };
-  for (const file of settingsFiles(cwd, env)) {
+  const loaded: LoadedSettings = {
+    permissions: { allow: [], deny: [] },
+    mcpServers: {},
+    untrustedMcpServers: [],
+    files: [],
+  };
+  const files = settingsFiles(cwd, env);
+  for (const [index, file] of files.entries()) {
     const settings = await readSettingsFile(file);
     if (settings === undefined) continue;
     loaded.files.push(file);
-    mergeSettings(loaded, settings);
+    const isWorkspaceFile = index > 0;
+    mergeSettings(loaded, settings, !isWorkspaceFile || options.trustWorkspaceMcp === true);
   }
   return loaded;
 }
 
-function mergeSettings(into: LoadedSettings, settings: Settings): void {
+function mergeSettings(into: LoadedSettings, settings: Settings, trustServers: boolean): void {
+  if (settings.mcpServers) {
+    if (trustServers) Object.assign(into.mcpServers, settings.mcpServers);
+    else into.untrustedMcpServers.push(...Object.keys(settings.mcpServers));
+  }
   const { permissions } = settings;
   if (!permissions) return;
   into.permissions.allow.push(...(permissions.allow ?? []));

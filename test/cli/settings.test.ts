@@ -1,10 +1,13 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/cli/settings.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
+
+const faultServer = fileURLToPath(new URL('../fixtures/mcp/fault-server.mjs', import.meta.url));
 
 const call = (id: string, name: string, input: unknown) => ({
   id,
@@ -42,8 +45,48 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     });
     expect(await loadSettings(workspace, { HOME: home })).toEqual({
       permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
+      mcpServers: {},
+      untrustedMcpServers: [],
       files: [join(home, '.agentchart', 'settings.json'), join(workspace, '.agentchart', 'settings.json')],
     });
+  });
+
+  it("starts the user's MCP servers, and the workspace's only with --workspace-mcp", async () => {
+    const stdio = (name: string) => ({ command: process.execPath, args: [faultServer, name] });
+    await writeSettings(home, { mcpServers: { mine: stdio('mine') } });
+    await writeSettings(workspace, { mcpServers: { theirs: stdio('theirs') } });
+    const untrusted = await loadSettings(workspace, { HOME: home });
+    expect([Object.keys(untrusted.mcpServers), untrusted.untrustedMcpServers]).toEqual([
+      ['mine'],
+      ['theirs'],
+    ]);
+    const trusted = await loadSettings(workspace, { HOME: home }, { trustWorkspaceMcp: true });
+    expect(Object.keys(trusted.mcpServers)).toEqual(['mine', 'theirs']);
+
+    // Through the CLI: the model is offered the user's server's tools; the workspace's are named, not run.
+    const toolsOffered = (index: number) =>
+      ((server.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+        (tool) => tool.function.name,
+      );
+    server.reply({ turn: { text: ['Done.'] } });
+    const run = await runCli(['run', 'hello', '--cwd', workspace], { env });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(
+      "not starting the MCP servers the workspace's settings name (theirs); pass --workspace-mcp to trust them",
+    );
+    expect(toolsOffered(0)).toContain('mcp__mine__echo');
+    expect(toolsOffered(0).some((name) => name.startsWith('mcp__theirs__'))).toBe(false);
+    server.reply({ turn: { text: ['Done again.'] } });
+    const trustedRun = await runCli(['run', 'hello', '--cwd', workspace, '--workspace-mcp'], { env });
+    expect(trustedRun.code).toBe(0);
+    expect(toolsOffered(1)).toEqual(expect.arrayContaining(['mcp__mine__echo', 'mcp__theirs__echo']));
+  }, 60_000);
+
+  it('refuses an mcpServers entry that is not a server, naming the key', async () => {
+    await writeSettings(workspace, { mcpServers: { bad: { url: 5 } } });
+    await expect(loadSettings(workspace, { HOME: home })).rejects.toThrow(
+      /settings\.json is wrong at mcpServers\.bad/,
+    );
   });
 
   it('runs what the settings and --allow allow without a terminal, and denies the rest', async () => {

@@ -220,6 +220,7 @@ class Chat implements SlashContext {
       cwd: this.cwd,
       mode: this.permissions.mode,
       rules: { allow: this.permissions.allow, deny: this.permissions.deny },
+      mcpServers: this.permissions.mcpServers,
       ...(this.flags.maxSteps !== undefined ? { maxSteps: this.flags.maxSteps } : {}),
       answers: this.terminal,
       prompt: true,

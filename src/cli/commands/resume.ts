@@ -36,7 +36,8 @@ export async function resumeCommand(
   io: CliIo,
 ): Promise<number> {
   const session = await openRecordedSession(await sessionFileOf(file, flags, io), flags, io);
-  const { sessionFile, sessionId, store, events, cwd, provider, description, mode, rules } = session;
+  const { sessionFile, sessionId, store, events, cwd, provider, description, mode, rules, mcpServers } =
+    session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   const point = await loadResumePoint(store, events);
   const asking = point.kind === 'waiting' ? point : undefined;
@@ -53,6 +54,7 @@ export async function resumeCommand(
     cwd,
     mode,
     rules,
+    mcpServers,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: true,
   });
