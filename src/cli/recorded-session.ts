@@ -1,12 +1,12 @@
 // What `resume` and `compact` share: open a recorded session file and choose how to run it again (its
 // workspace, model and permission mode, from the flags first and the session's own record second).
 import { resolve } from 'node:path';
+import type { McpServers } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import { fileStore, sessionFileLocation } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
-import type { McpServers } from '../mcp/server-config.ts';
 import { type AgentFlags, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
 import { type CliIo, line } from './io.ts';
 

@@ -59,6 +59,7 @@ describe('agentchart command line', () => {
       '--deny',
       '--session-dir',
       '--max-steps',
+      '--workspace-mcp',
       '--states',
       '--json',
       '--session',

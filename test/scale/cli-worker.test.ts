@@ -98,7 +98,7 @@ describe.skipIf(!hasServers)(
       });
       expect([missing.code, missing.stderr]).toEqual([
         2,
-        'agentchart: agentchart job needs both --redis URL and --postgres URL\n',
+        'agentchart: job needs both --redis URL and --postgres URL (or neither, to run the job in this process) [usage]\n',
       ]);
     }, 60_000);
   },

@@ -22,9 +22,11 @@ export type WorkerFlags = AgentFlags & DistributedFlags & { concurrency?: number
 
 const defaultQueue = 'agentchart';
 
-function servers(flags: DistributedFlags, command: string): { redis: string; postgres: string } {
-  if (flags.redis === undefined || flags.postgres === undefined)
-    throw new CliError(`${command} needs both --redis URL and --postgres URL`, { exitCode: 2 });
+function servers(flags: DistributedFlags, command: 'worker' | 'job'): { redis: string; postgres: string } {
+  if (flags.redis === undefined || flags.postgres === undefined) {
+    const inProcess = command === 'job' ? ' (or neither, to run the job in this process)' : '';
+    throw new CliError(`${command} needs both --redis URL and --postgres URL${inProcess}`, { exitCode: 2 });
+  }
   return { redis: flags.redis, postgres: flags.postgres };
 }
 
@@ -47,7 +49,7 @@ function stopRequested(signal: AbortSignal | undefined): Promise<void> {
  * the mode allows them. Runs until SIGINT or SIGTERM, then lets its running tasks finish and exits 0.
  */
 export async function workerCommand(flags: WorkerFlags, io: CliIo, signal?: AbortSignal): Promise<number> {
-  const urls = servers(flags, 'agentchart worker');
+  const urls = servers(flags, 'worker');
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = await providerFor(io, flags);
   const store = pgStore(urls.postgres);
@@ -84,7 +86,7 @@ export async function distributedJobCommand(
   flags: AgentFlags & DistributedFlags,
   io: CliIo,
 ): Promise<number> {
-  const urls = servers(flags, 'agentchart job');
+  const urls = servers(flags, 'job');
   const path = resolve(io.cwd, file);
   const spec = await readJobFile(path);
   const name = `${basename(path)
