@@ -1,6 +1,15 @@
 #!/usr/bin/env node
 // The agentchart command: runs the compiled CLI in dist/ (built by `npm run build`, which `npm ci` runs
 // through the `prepare` script), so starting it compiles nothing and needs no TypeScript loader.
+// A reader that goes away (`agentchart --help | head -1`) ends the output, not in a crash: stop quietly
+// with the code so far. Other stream errors stay errors.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error?.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 let main;
 try {
   ({ main } = await import('../dist/cli/main.js'));

@@ -193,4 +193,21 @@ describe('agentchart command line', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
     expect(lines(stdout)[0]).toBe('Usage: agentchart [options] [command]');
   }, 60_000);
+
+  it('stops quietly when its reader goes away (agentchart --help | head -1)', async () => {
+    // The reader has gone before the help is written: the write fails with EPIPE, which must not end in a
+    // stack trace and a crash.
+    const child = spawn(process.execPath, ['bin/agentchart.js', '--help'], {
+      cwd: join(import.meta.dirname, '../..'),
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  }, 60_000);
 });
