@@ -133,7 +133,7 @@ function addAgentCommands(program: Command, io: CliIo, setExitCode: (code: numbe
       .command('compact')
       .description('summarise the older part of a recorded session now (the raw events stay in the log)'),
   )
-    .argument('<file>', 'the session log (.jsonl)')
+    .argument('<session>', 'a session id of this workspace, or the session log (.jsonl)')
     .option('--instructions <text>', 'what the summary must keep, added to the summarising request')
     .action(async (file: string, flags: CompactFlags) => {
       const { compactCommand } = await import('./commands/compact.ts');

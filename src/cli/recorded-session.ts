@@ -4,11 +4,13 @@ import { resolve } from 'node:path';
 import type { McpServers } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
-import { fileStore, sessionFileLocation } from '../session/file-store.ts';
+import { fileStore, sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
 import { type AgentFlags, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
+import { sessionByIdOrPath } from './chat/session-lookup.ts';
 import { type CliIo, line } from './io.ts';
+import { sessionSearchFolders } from './session-folders.ts';
 
 export type RecordedSession = {
   sessionFile: string;
@@ -27,15 +29,16 @@ export type RecordedSession = {
 };
 
 /**
- * Loads `file` (warnings go to stderr), refuses an empty session, and picks the workspace, the model and
- * the mode. The recorded model is kept when the same provider is chosen again and `--model` is not given.
+ * Loads a session (an id of this workspace, or a file; warnings go to stderr), refuses an empty one, and
+ * picks the workspace, the model and the mode. The recorded model is kept when the same provider is
+ * chosen again and `--model` is not given.
  */
 export async function openRecordedSession(
-  file: string,
+  idOrFile: string,
   flags: AgentFlags,
   io: CliIo,
 ): Promise<RecordedSession> {
-  const sessionFile = resolve(io.cwd, file);
+  const sessionFile = resolve(io.cwd, await sessionFileOf(idOrFile, flags, io));
   const { dir, sessionId } = sessionFileLocation(sessionFile);
   const store = fileStore(dir);
   const { events, warnings } = await store.load(sessionId);
@@ -83,4 +86,13 @@ function sessionConfig(events: readonly LogEvent[]): {
     ...(typeof model === 'string' ? { model } : {}),
     ...(mode ? { mode } : {}),
   };
+}
+
+/** An id (no `/`, no `.jsonl`) is looked up in the workspace's session folders; a path is kept. */
+async function sessionFileOf(idOrPath: string, flags: AgentFlags, io: CliIo): Promise<string> {
+  if (idOrPath.includes('/') || idOrPath.endsWith('.jsonl')) return idOrPath;
+  const workspace = resolve(io.cwd, flags.cwd ?? '.');
+  const folders = sessionSearchFolders(workspace, io.env, flags.sessionDir, io.cwd);
+  const { dir, sessionId } = await sessionByIdOrPath(idOrPath, folders, io.cwd);
+  return sessionFilePath(dir, sessionId);
 }

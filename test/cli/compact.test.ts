@@ -75,6 +75,22 @@ describe('agentchart compact FILE', () => {
     expect(user).toEqual([`${summaryPrefix}They said first; I said One.`, 'second', 'third', 'fourth']);
   });
 
+  it('takes a session id of the workspace, as resume does', async () => {
+    // A session the CLI kept in its own folder (not named with --session), found by its id.
+    server.reply({ turn: { text: ['Stored.'] } });
+    const first = await runCli(['run', 'remember this', '--cwd', workspace, '--json'], { env });
+    expect(first.code).toBe(0);
+    const { sessionId } = JSON.parse(first.stdout.trim().split('\n').at(-1)!) as { sessionId: string };
+    server.reply({ turn: { text: ['Noted.'] } });
+    expect((await runCli(['resume', sessionId, 'and this', '--cwd', workspace], { env })).code).toBe(0);
+    server.reply({ turn: { text: ['Remembered two things.'] } });
+    const run = await runCli(['compact', sessionId, '--cwd', workspace, '--json'], { env });
+    expect(run.code).toBe(0);
+    const result = JSON.parse(run.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(result).toMatchObject({ type: 'result', compacted: true, summary: 'Remembered two things.' });
+    expect(String(result.sessionFile)).toContain(sessionId);
+  });
+
   it('prints the result as JSON with --json, and exits 1 when the model fails', async () => {
     server.reply({ httpError: { status: 400, message: 'this model cannot summarise' } });
     const run = await runCli(['compact', file, '--json'], { env });

@@ -7,9 +7,9 @@ import { describeProviderError } from '../select-provider.ts';
 export type CompactFlags = AgentFlags & { instructions?: string };
 
 /**
- * `agentchart compact FILE [--instructions TEXT]`: resumes a recorded session (repairing what a crash left
- * open), asks the model to summarise its older part, and logs the `compaction` — the raw events stay in the
- * file; the next request shows the summary in their place. Queued input stays queued. Exit code 0 when
+ * `agentchart compact SESSION [--instructions TEXT]` (an id of this workspace or a file): resumes a recorded
+ * session (repairing what a crash left open), asks the model to summarise its older part, and logs the
+ * `compaction` — the raw events stay in the file; the next request shows the summary in their place. Queued input stays queued. Exit code 0 when
  * it compacted or there was nothing to compact, 1 when the model failed.
  */
 export async function compactCommand(file: string, flags: CompactFlags, io: CliIo): Promise<number> {

@@ -1,27 +1,14 @@
-import { resolve } from 'node:path';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
 import { loadResumePoint } from '../../runtime/stored-session.ts';
-import { sessionFilePath } from '../../session/file-store.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
 import { isEvent, type StopReason } from '../../session/types.ts';
 import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
-import { sessionByIdOrPath } from '../chat/session-lookup.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
 import { CliError, type CliIo, line, personOut } from '../io.ts';
 import { openRecordedSession } from '../recorded-session.ts';
 import { summarizeToolInput } from '../render.ts';
-import { sessionSearchFolders } from '../session-folders.ts';
-
-/** `resume ID`: an id (no `/`, no `.jsonl`) is looked up in the workspace's session folders; a path is kept. */
-async function sessionFileOf(idOrPath: string, flags: AgentFlags, io: CliIo): Promise<string> {
-  if (idOrPath.includes('/') || idOrPath.endsWith('.jsonl')) return idOrPath;
-  const workspace = resolve(io.cwd, flags.cwd ?? '.');
-  const folders = sessionSearchFolders(workspace, io.env, flags.sessionDir, io.cwd);
-  const { dir, sessionId } = await sessionByIdOrPath(idOrPath, folders, io.cwd);
-  return sessionFilePath(dir, sessionId);
-}
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.
@@ -35,7 +22,7 @@ export async function resumeCommand(
   flags: AgentFlags,
   io: CliIo,
 ): Promise<number> {
-  const session = await openRecordedSession(await sessionFileOf(file, flags, io), flags, io);
+  const session = await openRecordedSession(file, flags, io);
   const { sessionFile, sessionId, store, events, cwd, provider, description, mode, rules, mcpServers } =
     session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
