@@ -12,6 +12,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
+import type { LoadedSettings } from '../settings/settings-file.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
@@ -51,6 +52,8 @@ export class AgentSystem {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly limits: Limits;
+  /** The settings files read because the `settings` option asked for them, merged (`undefined` without it). */
+  readonly settings: LoadedSettings | undefined;
   // No `inspect` option: XState then builds no inspection events until someone subscribes.
   private readonly host = createActor(hostMachine);
   private readonly registry: AgentRegistry = new Map();
@@ -70,6 +73,7 @@ export class AgentSystem {
     this.clock = config.clock;
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
+    this.settings = config.settings;
     this.logic = new AgentLogic(this.clock);
     this.savedOutputs = new SavedOutputFolders(this.store);
     this.tree = new AgentTree({

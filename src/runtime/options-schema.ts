@@ -23,6 +23,7 @@ import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
+import { type LoadedSettings, readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -163,6 +164,9 @@ const systemOptionsSchema = z.strictObject(
     compaction: compactionSchema.optional(),
     mcpServers: mcpServersSchema.optional(),
     mcpReplay: recordedLog.optional(),
+    settings: z
+      .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
+      .optional(),
   },
   must('an object'),
 );
@@ -191,6 +195,8 @@ export type SystemConfig = {
   mcpServers: McpServers;
   /** A recorded session whose MCP tools answer instead of starting servers. */
   mcpReplay: LogEvent[] | undefined;
+  /** The settings files read because the host asked (`settings` option), merged, with their sources. */
+  settings: LoadedSettings | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -206,13 +212,23 @@ export type CompactionConfig = {
 export function parseSystemOptions(options: unknown): SystemConfig {
   const parsed = parseHostValue('createAgentSystem', systemOptionsSchema, options);
   const { limits, retry, subagents, compaction } = parsed;
+  const root = parsed.cwd ?? process.cwd();
+  // Read once, here: a bad file throws a ConfigError naming it before anything starts.
+  const settings =
+    parsed.settings === undefined
+      ? undefined
+      : readSettings(settingsFilesFor(parsed.settings, root, process.env));
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
-    cwd: parsed.cwd ?? process.cwd(),
-    permissionMode: parsed.permissionMode ?? defaultPermissionMode,
-    permissions: { allow: parsed.permissions?.allow ?? [], deny: parsed.permissions?.deny ?? [] },
+    cwd: root,
+    // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
+    permissionMode: parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode,
+    permissions: {
+      allow: [...(settings?.permissions.allow ?? []), ...(parsed.permissions?.allow ?? [])],
+      deny: [...(settings?.permissions.deny ?? []), ...(parsed.permissions?.deny ?? [])],
+    },
     limits: {
       maxSteps: limits?.maxSteps ?? defaultLimits.maxSteps,
       maxUnknownToolCalls: limits?.maxUnknownToolCalls ?? defaultLimits.maxUnknownToolCalls,
@@ -241,7 +257,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       instructions: compaction?.instructions,
       model: compaction?.model,
     },
-    mcpServers: parsed.mcpServers ?? {},
+    mcpServers: { ...settings?.mcpServers, ...parsed.mcpServers },
     mcpReplay: parsed.mcpReplay,
+    settings,
   };
 }

@@ -73,6 +73,14 @@ export type AgentSystemOptions = {
    * server is started (a replay). `mcpServers` is then not needed.
    */
   mcpReplay?: readonly LogEvent[];
+  /**
+   * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
+   * workspace's `.agentchart/settings.json` (its MCP servers are not started); a path reads that file.
+   * Their `permissions` add to `permissions` (a deny rule always wins), `defaultMode` applies when
+   * `permissionMode` is not given, and `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError`
+   * naming the file and the field. Without this option the library reads no settings file.
+   */
+  settings?: 'workspace' | string;
 };
 
 export type ToolOutputOptions = {
