@@ -184,7 +184,8 @@ export function cliAgentSystem(options: CliSystemOptions): {
   canAsk: boolean;
 } {
   const { io, mode } = options;
-  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass' && mode !== 'plan';
+  // In plan mode the person is asked about the plan (exit_plan_mode), so plan mode prompts too.
+  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass';
   const lines = interactive && !options.answers ? new StdinLines(io.stdin) : undefined;
   const answers = options.answers ?? lines;
   const terminal = io.stderr as { columns?: number; rows?: number };

@@ -94,7 +94,8 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     preStep: {
       agentId,
       hook: deps.preStep,
-      ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
+      // MCP tool lists and the permission mode (a plan accepted, `setPermissionMode`) change the tools.
+      syncTools: () => resources.syncTools(),
     },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),

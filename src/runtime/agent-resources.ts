@@ -13,6 +13,7 @@ import type { ResumePoint } from '../session/resume-point.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
+import { exitPlanModeTool } from '../tools/exit-plan-mode.ts';
 import { defaultInstructions, type Limits } from './options.ts';
 import type { CompactionConfig } from './options-schema.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
@@ -128,6 +129,23 @@ export class AgentResources {
     },
   ) {}
 
+  private offeredMode: PermissionMode | undefined;
+
+  /** Built once per agent: accepting its plan switches this agent's mode. */
+  private readonly exitPlanMode = exitPlanModeTool((callId, plan) => this.acceptPlan(callId, plan));
+
+  /**
+   * The host accepted the plan of `callId`: the mode it named (default `default`) is logged as
+   * `mode.changed` (the gate follows the log), and the model learns what it may do now.
+   */
+  private acceptPlan(callId: string, plan: string): string {
+    const { gate } = this.env;
+    const from = gate.mode;
+    const to = gate.modeAfterPlan(callId);
+    this.requireLog().append({ type: 'mode.changed', data: { from, to, by: 'plan', plan, callId } });
+    return `The user accepted your plan. The permission mode is now ${to}: ${modeMeaning[to]} Carry out the plan now.`;
+  }
+
   private projectOptionsMemo: { system: string; tools: ToolSpec[] } | undefined;
 
   /** The same object while system prompt and tools stay the same, so projection can reuse its work. */
@@ -235,10 +253,16 @@ export class AgentResources {
     return log;
   }
 
-  /** The agent's own tools and its MCP servers' tools, as its permission mode offers them. */
+  /**
+   * The agent's own tools and its MCP servers' tools, as its permission mode offers them now (the mode a
+   * plan or the host switched to, see `mode.changed`); in plan mode, `exit_plan_mode` too.
+   */
   private offer(): void {
     const { plan } = this;
-    const offered = toolsOfferedInMode([...plan.tools, ...(plan.mcp?.tools() ?? [])], plan.permissionMode);
+    const mode = this.env.gate.mode;
+    const offered = toolsOfferedInMode([...plan.tools, ...(plan.mcp?.tools() ?? [])], mode);
+    if (mode === 'plan') offered.push(this.exitPlanMode);
+    this.offeredMode = mode;
     this.tools.clear();
     for (const tool of offered) {
       if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
@@ -254,7 +278,7 @@ export class AgentResources {
    */
   syncTools(): ToolsUpdate | undefined {
     const changes = this.plan.mcp?.takeChanges(this.requireLog().events.length) ?? [];
-    if (changes.length === 0) return undefined;
+    if (changes.length === 0 && this.offeredMode === this.env.gate.mode) return undefined;
     const before = new Map(this.tools);
     try {
       this.offer();
@@ -325,6 +349,14 @@ function describeTool(tool: AnyTool): ToolSpec {
     );
   }
 }
+
+/** What the model may do in each mode, told when a plan is accepted. */
+const modeMeaning: Record<PermissionMode, string> = {
+  plan: 'you may still only read.',
+  default: 'you may read freely; edits and commands are put to the user.',
+  'accept-edits': 'you may read and edit files; commands are put to the user.',
+  bypass: 'you may read, edit and run commands without asking.',
+};
 
 function liveInThisSystem(agentId: string): ConfigError {
   return new ConfigError(`agent "${agentId}" is already live in this system (one live owner per session)`);

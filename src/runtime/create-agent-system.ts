@@ -192,7 +192,13 @@ export class AgentSystem {
   /** The public handle of a created agent, known to the system until it is disposed. */
   private register(
     agentId: string,
-    parts: { ref: AnyActorRef; release: () => void; resources: AgentResources; bus: LiveBus },
+    parts: {
+      ref: AnyActorRef;
+      release: () => void;
+      resources: AgentResources;
+      bus: LiveBus;
+      gate: AgentPermissionGate;
+    },
   ): Agent {
     const log = parts.resources.requireLog();
     log.subscribe((event) => {
@@ -204,7 +210,8 @@ export class AgentSystem {
       this.tree.remove(agentId);
     };
     const servers = () => parts.resources.plan.mcp?.servers() ?? [];
-    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers);
+    const mode = () => parts.gate.mode;
+    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers, mode);
     this.agents.add(agent);
     return agent;
   }
@@ -288,8 +295,9 @@ export class AgentSystem {
       origin,
       model: provider.model,
       limits,
-      // The pre-step work applies MCP tool list changes too.
-      hasPreStepHook: config.preStep !== undefined || mcp !== undefined,
+      // The pre-step work also applies what changes the tools offered: MCP tool lists and the permission
+      // mode (an accepted plan, `agent.setPermissionMode`), which any agent may see during a turn.
+      hasPreStepHook: true,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -302,7 +310,7 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId, ref, release });
-    return this.register(agentId, { ref, release, resources, bus });
+    return this.register(agentId, { ref, release, resources, bus, gate });
   }
 
   /** The MCP servers a top-level agent starts: the system's and its own, or the recorded ones of a replay. */

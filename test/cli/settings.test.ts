@@ -79,7 +79,10 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     server.reply({ turn: { text: ['ok'] } });
     const run = await runCli(['run', 'go', '--cwd', workspace, '--json'], { env });
     expect(run.code).toBe(0);
-    expect(decisionReasons(run.stdout)).toEqual(['denied by rule write_file', 'allowed by rule bash(echo:*)']);
+    expect(decisionReasons(run.stdout)).toEqual([
+      'denied by rule write_file',
+      'allowed by rule bash(echo:*)',
+    ]);
     await expect(readFile(join(workspace, 'a.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
@@ -115,7 +118,9 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       { path: userFile(), scope: 'user', read: true },
       { path: workspaceFile(), scope: 'workspace', read: true },
     ]);
-    expect(printed.sources.map((source: { key: string; ignored?: string }) => [source.key, source.ignored])).toEqual([
+    expect(
+      printed.sources.map((source: { key: string; ignored?: string }) => [source.key, source.ignored]),
+    ).toEqual([
       ['permissions.deny', undefined],
       ['permissions.defaultMode', `overridden by ${workspaceFile()}`],
       ['permissions.allow', undefined],
