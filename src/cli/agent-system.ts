@@ -11,6 +11,7 @@ import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-sys
 import type { AgentSystemOptions } from '../runtime/options.ts';
 import type { SessionStore } from '../session/types.ts';
 import { type LoadedSettings, loadSettings } from '../settings/settings-file.ts';
+import { skillFolders } from '../settings/skills.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
 import { CliError, type CliIo, line, painter, wantsColor } from './io.ts';
@@ -213,6 +214,8 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(options.rules ? { permissions: options.rules } : {}),
     ...(options.maxSteps !== undefined ? { limits: { maxSteps: options.maxSteps } } : {}),
     ...(approve ? { approve } : {}),
+    // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
+    skills: { folders: skillFolders(options.cwd, io.env) },
   });
   return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
 }

@@ -88,6 +88,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       writeAhead: flush,
       lingering: lingering.add,
       longOutputs: deps.longOutputs,
+      skillFolders: resources.skills.folders,
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },

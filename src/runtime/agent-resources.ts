@@ -14,8 +14,9 @@ import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { exitPlanModeTool } from '../tools/exit-plan-mode.ts';
+import { AgentSkills } from './agent-skills.ts';
 import { defaultInstructions, type Limits } from './options.ts';
-import type { CompactionConfig } from './options-schema.ts';
+import type { CompactionConfig, SystemConfig } from './options-schema.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -49,6 +50,8 @@ export type AgentPlan = {
   parent?: string;
   /** The MCP servers this agent starts and owns (a subagent uses its parent's through its tools). */
   mcp?: McpToolSource | undefined;
+  /** Where this agent's skills come from (none for a subagent). */
+  skills?: SystemConfig['skills'];
 };
 
 /**
@@ -67,6 +70,7 @@ export function agentPlan(parts: {
   compaction: CompactionConfig;
   options: { instructions?: string; child?: { parent: string } };
   mcp?: McpToolSource | undefined;
+  skills?: SystemConfig['skills'];
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
   return {
@@ -91,6 +95,7 @@ export function agentPlan(parts: {
     },
     ...(options.child ? { parent: options.child.parent } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(parts.skills && !options.child ? { skills: parts.skills } : {}),
   };
 }
 
@@ -113,6 +118,7 @@ export class AgentResources {
   system = '';
   specs: ToolSpec[] = [];
   systemHash = '';
+  readonly skills = new AgentSkills();
   private createdSession = false;
   private lock: SessionLock | undefined;
   private published = false;
@@ -260,7 +266,8 @@ export class AgentResources {
   private offer(): void {
     const { plan } = this;
     const mode = this.env.gate.mode;
-    const offered = toolsOfferedInMode([...plan.tools, ...(plan.mcp?.tools() ?? [])], mode);
+    const all = [...plan.tools, ...this.skills.tools, ...(plan.mcp?.tools() ?? [])];
+    const offered = toolsOfferedInMode(all, mode);
     if (mode === 'plan') offered.push(this.exitPlanMode);
     this.offeredMode = mode;
     this.tools.clear();
@@ -300,6 +307,7 @@ export class AgentResources {
     const { plan } = this;
     const cwdStat = await stat(plan.cwd).catch(() => undefined);
     if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
+    await this.skills.load(plan.skills, this.requireLog().events);
     this.offer();
     const recorded = recordedSystem(this.requireLog().events);
     if (recorded !== undefined) {
@@ -309,7 +317,8 @@ export class AgentResources {
       const project = plan.projectInstructions
         ? await loadProjectInstructions(await realpath(plan.cwd))
         : undefined;
-      this.system = project?.text ? `${plan.instructions}\n\n${project.text}` : plan.instructions;
+      const parts = [plan.instructions, project?.text, this.skills.promptText];
+      this.system = parts.filter((part) => part !== undefined && part !== '').join('\n\n');
     }
     this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
     if (plan.origin.kind === 'new') {
@@ -325,6 +334,7 @@ export class AgentResources {
           ...(plan.parent ? { parent: plan.parent } : {}),
           config: {
             ...plan.config,
+            ...this.skills.startConfig(),
             system: this.system,
             tools: this.specs,
             ...(servers.length > 0 ? { mcp } : {}),

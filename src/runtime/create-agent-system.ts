@@ -255,6 +255,7 @@ export class AgentSystem {
         projectInstructions: config.projectInstructions,
         compaction: config.compaction,
         mcp,
+        skills: config.skills,
       }),
       {
         store: this.store,

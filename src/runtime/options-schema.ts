@@ -1,5 +1,6 @@
 // The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
 // is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
+import { resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from '../core/clock.ts';
 import {
@@ -24,6 +25,7 @@ import { memoryStore } from '../session/memory-store.ts';
 import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { type LoadedSettings, readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -164,6 +166,13 @@ const systemOptionsSchema = z.strictObject(
     compaction: compactionSchema.optional(),
     mcpServers: mcpServersSchema.optional(),
     mcpReplay: recordedLog.optional(),
+    skills: z
+      .union(
+        [flag, z.strictObject({ folders: z.array(cwd, must('an array of folder paths')) })],
+        must('a boolean or { folders: string[] }'),
+      )
+      .optional(),
+    skillsReplay: recordedLog.optional(),
     settings: z
       .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
       .optional(),
@@ -197,6 +206,8 @@ export type SystemConfig = {
   mcpReplay: LogEvent[] | undefined;
   /** The settings files read because the host asked (`settings` option), merged, with their sources. */
   settings: LoadedSettings | undefined;
+  /** The folders skills are found in (none: no skills), or the recorded session whose catalogue is used. */
+  skills: { folders: readonly string[] } | { recorded: readonly LogEvent[] } | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -207,6 +218,17 @@ export type CompactionConfig = {
   instructions: string | undefined;
   model: Provider | undefined;
 };
+
+function skillsConfig(
+  option: boolean | { folders: string[] } | undefined,
+  recorded: LogEvent[] | undefined,
+  root: string,
+): SystemConfig['skills'] {
+  if (recorded !== undefined) return { recorded };
+  if (option === true) return { folders: skillFolders(root, process.env) };
+  if (typeof option === 'object') return { folders: option.folders.map((folder) => resolve(root, folder)) };
+  return undefined;
+}
 
 /** Parses `createAgentSystem` options; throws a ConfigError naming the first bad options. */
 export function parseSystemOptions(options: unknown): SystemConfig {
@@ -260,5 +282,6 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     mcpServers: { ...settings?.mcpServers, ...parsed.mcpServers },
     mcpReplay: parsed.mcpReplay,
     settings,
+    skills: skillsConfig(parsed.skills, parsed.skillsReplay, root),
   };
 }

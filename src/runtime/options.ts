@@ -81,6 +81,14 @@ export type AgentSystemOptions = {
    * naming the file and the field. Without this option the library reads no settings file.
    */
   settings?: 'workspace' | string;
+  /**
+   * Skills (README, "Skills"): `true` finds SKILL.md folders in the workspace's `.agentchart/skills/` and
+   * `.claude/skills/` and in `~/.agentchart/skills/`; `{ folders }` looks in exactly those folders. The
+   * system prompt lists each skill's name and description, and the `skill` tool loads one. Default: none.
+   */
+  skills?: boolean | { folders: string[] };
+  /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
+  skillsReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {

@@ -75,6 +75,8 @@ export async function replaySession(
     },
     store: memoryStore(),
     projectInstructions: false,
+    // The recorded catalogue (its listing is in the recorded system prompt already).
+    ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
   });
   let stopped: string | undefined;
   let next = 0;

@@ -154,7 +154,8 @@ describe('agentchart demo', () => {
     expect(out[0]).toBe(
       'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
     );
-    expect(out).toContain('  turn: preStep.choosing → stepping');
+    expect(out).toContain('  turn: preStep.choosing → preStep.hook');
+    expect(out).toContain('  turn: preStep.hook → stepping');
     expect(out).toContain('  step: requesting → executingTools');
     expect(out).toContain('  toolBatch: checking → running');
     expect(out).toContain(
