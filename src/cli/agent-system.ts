@@ -216,6 +216,7 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
+    environment: true,
   });
   return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
 }

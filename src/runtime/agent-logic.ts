@@ -96,7 +96,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       agentId,
       hook: deps.preStep,
       // MCP tool lists and the permission mode (a plan accepted, `setPermissionMode`) change the tools.
-      syncTools: () => resources.syncTools(),
+      prepareStep: (turn, step) => resources.prepareStep(turn, step),
     },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),

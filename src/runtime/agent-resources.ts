@@ -14,6 +14,7 @@ import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { exitPlanModeTool } from '../tools/exit-plan-mode.ts';
+import { AgentEnvironment } from './agent-environment.ts';
 import { AgentSkills } from './agent-skills.ts';
 import { defaultInstructions, type Limits } from './options.ts';
 import type { CompactionConfig, SystemConfig } from './options-schema.ts';
@@ -52,6 +53,8 @@ export type AgentPlan = {
   mcp?: McpToolSource | undefined;
   /** Where this agent's skills come from (none for a subagent). */
   skills?: SystemConfig['skills'];
+  /** Where its environment block comes from (none: no block). */
+  environment?: SystemConfig['environment'];
 };
 
 /**
@@ -71,6 +74,7 @@ export function agentPlan(parts: {
   options: { instructions?: string; child?: { parent: string } };
   mcp?: McpToolSource | undefined;
   skills?: SystemConfig['skills'];
+  environment?: SystemConfig['environment'];
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
   return {
@@ -96,6 +100,7 @@ export function agentPlan(parts: {
     ...(options.child ? { parent: options.child.parent } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
     ...(parts.skills && !options.child ? { skills: parts.skills } : {}),
+    ...(parts.environment ? { environment: parts.environment } : {}),
   };
 }
 
@@ -119,6 +124,9 @@ export class AgentResources {
   specs: ToolSpec[] = [];
   systemHash = '';
   readonly skills = new AgentSkills();
+  readonly environment: AgentEnvironment;
+  // The system prompt without the environment block (what session.start records).
+  private baseSystem = '';
   private createdSession = false;
   private lock: SessionLock | undefined;
   private published = false;
@@ -133,7 +141,37 @@ export class AgentResources {
       /** Joins (and leaves) the system's tree of agents when the agent is published (and unpublished). */
       members?: { join: () => void; leave: () => void };
     },
-  ) {}
+  ) {
+    this.environment = new AgentEnvironment(plan.environment, {
+      cwd: plan.cwd,
+      model: plan.provider.model,
+      clock: env.clock,
+    });
+  }
+
+  /**
+   * The work before step `step` of `turn`: on a turn's first step the environment block is refreshed
+   * (logged when it changed), then the tools are synced. Says what the step offers when the system prompt
+   * or the tools changed. Contract: does not throw.
+   */
+  async prepareStep(turn: number, step: number): Promise<ToolsUpdate | undefined> {
+    let systemChanged = false;
+    if (step === 1) {
+      try {
+        systemChanged = await this.environment.refresh(turn, this.requireLog());
+      } catch {
+        // Failure-tolerant by contract: the model keeps the last block it was given.
+      }
+      if (systemChanged) this.system = this.composeSystem();
+    }
+    // A turn starts from the names and hash its agent had at setup: its first step always gets the
+    // current ones, so a change made in an earlier turn (a plan accepted, the environment) is recorded.
+    return this.syncTools(step === 1, systemChanged);
+  }
+
+  private composeSystem(): string {
+    return this.environment.text === '' ? this.baseSystem : `${this.baseSystem}\n\n${this.environment.text}`;
+  }
 
   private offeredMode: PermissionMode | undefined;
 
@@ -283,19 +321,24 @@ export class AgentResources {
    * offers, or `undefined` when nothing changed. A list that cannot be offered (a name taken by another
    * tool) leaves the tools as they were.
    */
-  syncTools(): ToolsUpdate | undefined {
+  syncTools(report = false, systemChanged = false): ToolsUpdate | undefined {
     const changes = this.plan.mcp?.takeChanges(this.requireLog().events.length) ?? [];
-    if (changes.length === 0 && this.offeredMode === this.env.gate.mode) return undefined;
-    const before = new Map(this.tools);
-    try {
-      this.offer();
-    } catch {
-      this.tools.clear();
-      for (const [name, tool] of before) this.tools.set(name, tool);
-      return undefined;
+    const retool = changes.length > 0 || this.offeredMode !== this.env.gate.mode;
+    if (!retool && !report && !systemChanged) return undefined;
+    let applied = changes;
+    if (retool) {
+      const before = new Map(this.tools);
+      try {
+        this.offer();
+      } catch {
+        this.tools.clear();
+        for (const [name, tool] of before) this.tools.set(name, tool);
+        if (!report && !systemChanged) return undefined;
+        applied = [];
+      }
     }
-    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
-    return { changes, toolNames: [...this.tools.keys()], systemHash: this.systemHash };
+    if (retool || systemChanged) this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
+    return { changes: applied, toolNames: [...this.tools.keys()], systemHash: this.systemHash };
   }
 
   /** Closes the MCP servers this agent started; the processes have exited when it resolves. */
@@ -343,6 +386,11 @@ export class AgentResources {
       });
       await log.flush();
     }
+    // The environment block follows the recorded (or new) prompt: the last one the log holds.
+    this.baseSystem = this.system;
+    this.environment.restore(this.requireLog().events);
+    this.system = this.composeSystem();
+    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
   }
 }
 

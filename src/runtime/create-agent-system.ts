@@ -256,6 +256,7 @@ export class AgentSystem {
         compaction: config.compaction,
         mcp,
         skills: config.skills,
+        environment: config.environment,
       }),
       {
         store: this.store,

@@ -173,6 +173,8 @@ const systemOptionsSchema = z.strictObject(
       )
       .optional(),
     skillsReplay: recordedLog.optional(),
+    environment: flag.optional(),
+    environmentReplay: recordedLog.optional(),
     settings: z
       .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
       .optional(),
@@ -208,6 +210,8 @@ export type SystemConfig = {
   settings: LoadedSettings | undefined;
   /** The folders skills are found in (none: no skills), or the recorded session whose catalogue is used. */
   skills: { folders: readonly string[] } | { recorded: readonly LogEvent[] } | undefined;
+  /** Gather the environment block, take it from a recording, or leave it out. */
+  environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -283,5 +287,10 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     mcpReplay: parsed.mcpReplay,
     settings,
     skills: skillsConfig(parsed.skills, parsed.skillsReplay, root),
+    environment: parsed.environmentReplay
+      ? { recorded: parsed.environmentReplay }
+      : parsed.environment === true
+        ? { gather: true }
+        : undefined,
   };
 }

@@ -87,6 +87,15 @@ export type AgentSystemOptions = {
    * system prompt lists each skill's name and description, and the `skill` tool loads one. Default: none.
    */
   skills?: boolean | { folders: string[] };
+  /**
+   * Tell the model where it works (README, "Environment"): a block in the system prompt with the workspace,
+   * platform, today's date (from `clock`), model, and git branch and short status, gathered before the
+   * first step of every turn and logged (`environment`) when it changed. Default false in the library (a
+   * host's prompt stays as it wrote it, and its tests stay the same on every machine); the CLI turns it on.
+   */
+  environment?: boolean;
+  /** The events of a recorded session: its environment blocks are used as recorded (a replay). */
+  environmentReplay?: readonly LogEvent[];
   /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
   skillsReplay?: readonly LogEvent[];
 };

@@ -77,6 +77,8 @@ export async function replaySession(
     projectInstructions: false,
     // The recorded catalogue (its listing is in the recorded system prompt already).
     ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
+    // The environment blocks the recording logged, never the machine's own (a replay runs elsewhere).
+    environmentReplay: recorded,
   });
   let stopped: string | undefined;
   let next = 0;

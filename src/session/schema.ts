@@ -141,6 +141,7 @@ export const logEventDataSchemas = {
     ),
   }),
   'session.end': z.object({ reason: z.literal('disposed') }),
+  environment: z.object({ text: z.string() }),
   'mode.changed': z.object({
     from: z.string(),
     to: z.string(),

@@ -123,6 +123,8 @@ export type LogEventData = {
    * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
    * `exit_plan_mode` call `callId`, `by: 'host'` through `agent.setPermissionMode`.
    */
+  /** The environment block of the system prompt from this turn on (logged when it changed). */
+  environment: { text: string };
   'mode.changed': { from: string; to: string; by: 'plan' | 'host'; plan?: string; callId?: string };
 };
 

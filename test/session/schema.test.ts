@@ -74,6 +74,7 @@ const samples: Record<LogEventType, LogEvent> = {
     ],
   }),
   'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
+  environment: makeEvent(22, 'environment', { text: '# Environment' }, { turn: 1, step: 1 }),
   'mode.changed': makeEvent(21, 'mode.changed', {
     from: 'plan',
     to: 'default',
