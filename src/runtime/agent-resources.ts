@@ -13,11 +13,11 @@ import type { ResumePoint } from '../session/resume-point.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
-import { exitPlanModeTool } from '../tools/exit-plan-mode.ts';
 import { AgentEnvironment } from './agent-environment.ts';
 import { AgentSkills } from './agent-skills.ts';
 import { defaultInstructions, type Limits } from './options.ts';
 import type { CompactionConfig, SystemConfig } from './options-schema.ts';
+import { planAcceptanceTool } from './plan-acceptance.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -142,6 +142,7 @@ export class AgentResources {
       members?: { join: () => void; leave: () => void };
     },
   ) {
+    this.exitPlanMode = planAcceptanceTool(env.gate, () => this.requireLog());
     this.environment = new AgentEnvironment(plan.environment, {
       cwd: plan.cwd,
       model: plan.provider.model,
@@ -176,19 +177,7 @@ export class AgentResources {
   private offeredMode: PermissionMode | undefined;
 
   /** Built once per agent: accepting its plan switches this agent's mode. */
-  private readonly exitPlanMode = exitPlanModeTool((callId, plan) => this.acceptPlan(callId, plan));
-
-  /**
-   * The host accepted the plan of `callId`: the mode it named (default `default`) is logged as
-   * `mode.changed` (the gate follows the log), and the model learns what it may do now.
-   */
-  private acceptPlan(callId: string, plan: string): string {
-    const { gate } = this.env;
-    const from = gate.mode;
-    const to = gate.modeAfterPlan(callId);
-    this.requireLog().append({ type: 'mode.changed', data: { from, to, by: 'plan', plan, callId } });
-    return `The user accepted your plan. The permission mode is now ${to}: ${modeMeaning[to]} Carry out the plan now.`;
-  }
+  private readonly exitPlanMode: AnyTool;
 
   private projectOptionsMemo: { system: string; tools: ToolSpec[] } | undefined;
 
@@ -407,14 +396,6 @@ function describeTool(tool: AnyTool): ToolSpec {
     );
   }
 }
-
-/** What the model may do in each mode, told when a plan is accepted. */
-const modeMeaning: Record<PermissionMode, string> = {
-  plan: 'you may still only read.',
-  default: 'you may read freely; edits and commands are put to the user.',
-  'accept-edits': 'you may read and edit files; commands are put to the user.',
-  bypass: 'you may read, edit and run commands without asking.',
-};
 
 function liveInThisSystem(agentId: string): ConfigError {
   return new ConfigError(`agent "${agentId}" is already live in this system (one live owner per session)`);
