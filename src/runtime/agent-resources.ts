@@ -295,7 +295,8 @@ export class AgentResources {
     const mode = this.env.gate.mode;
     const all = [...plan.tools, ...this.skills.tools, ...(plan.mcp?.tools() ?? [])];
     const offered = toolsOfferedInMode(all, mode);
-    if (mode === 'plan') offered.push(this.exitPlanMode);
+    // A subagent's mode is capped by its parent's: it has no plan to put to the host.
+    if (mode === 'plan' && plan.parent === undefined) offered.push(this.exitPlanMode);
     this.offeredMode = mode;
     this.tools.clear();
     for (const tool of offered) {
