@@ -257,7 +257,8 @@ class Chat implements SlashContext {
   private async reopen(sessionId: string, dir = this.open!.dir): Promise<void> {
     if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
     // setMode changed the mode itself; anything else reopens in the mode the agent is in now.
-    if (this.permissions.mode === this.modeOpened) this.permissions = { ...this.permissions, mode: this.mode };
+    if (this.permissions.mode === this.modeOpened)
+      this.permissions = { ...this.permissions, mode: this.mode };
     await this.closeSession();
     await this.openSession({ dir, sessionId });
   }
