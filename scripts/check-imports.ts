@@ -23,6 +23,9 @@ export const floors: Readonly<Record<string, number>> = {
   // permissions; the runtime starts them and the CLI lists them.
   mcp: 5,
   actors: 6,
+  // What the .agentchart folders (the user's and the workspace's) hold: settings files naming permissions
+  // and MCP servers (floor 5), and skills; the runtime reads them when a host asks.
+  settings: 6,
   runtime: 7,
   // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's
   // drawings, so they sit below the inspector.

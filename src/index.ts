@@ -73,6 +73,8 @@ export type {
   StopReason,
   ToolOutcome,
 } from './session/types.ts';
+export type { LoadedSettings, SettingSource, SettingsScope } from './settings/settings-file.ts';
+export type { SkippedSkill } from './settings/skills.ts';
 export type { BashOptions } from './tools/bash.ts';
 export { type CodingToolsOptions, codingTools } from './tools/coding-tools.ts';
 export type { CommandEnvironmentOptions } from './tools/command-environment.ts';
@@ -86,4 +88,5 @@ export {
   type ToolOutput,
 } from './tools/define-tool.ts';
 export { type SavedOutputs, savedOutputRoot } from './tools/saved-output.ts';
+export type { SkillEntry } from './tools/skill-files.ts';
 export { taskTool } from './tools/task.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { ToolBatchEvent } from '../machines/tool-batch.ts';
+import { exitPlanModeName, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { parseRule, ruleProblem } from '../permissions/rules.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import { fromTask } from './from-task.ts';
@@ -18,11 +19,17 @@ export type ApprovalAnswer =
   | 'allow_session'
   | 'deny'
   | { outcome: 'deny'; reason: string }
-  | { outcome: 'allow_session'; rule: string };
+  | { outcome: 'allow_session'; rule: string }
+  /** For a plan (`exit_plan_mode`): accept it and continue in `mode` (plain `'allow'` means `default`). */
+  | { outcome: 'allow'; mode: PermissionMode };
 
 const detailedAnswer = z.union([
   z.strictObject({ outcome: z.literal('deny'), reason: z.string().trim().min(1) }),
   z.strictObject({ outcome: z.literal('allow_session'), rule: z.string().trim().min(1) }),
+  z.strictObject({
+    outcome: z.literal('allow'),
+    mode: z.enum(permissionModes as [PermissionMode, ...PermissionMode[]]),
+  }),
 ]);
 
 /**
@@ -69,6 +76,11 @@ function answerEvent(callId: string, name: string, answer: unknown): ToolBatchEv
     return denial(callId, `the approver answered ${describeValue(answer)}, not "allow" or "allow_session"`);
   }
   if (detailed.data.outcome === 'deny') return denial(callId, detailed.data.reason);
+  if (detailed.data.outcome === 'allow') {
+    if (name !== exitPlanModeName)
+      return denial(callId, `a mode is named only when accepting a plan (${exitPlanModeName})`);
+    return { type: 'tool.approve', callId, by: 'host', mode: detailed.data.mode };
+  }
   const { rule } = detailed.data;
   const problem =
     ruleProblem(rule) ?? (parseRule(rule).tool === name ? undefined : `it does not name ${name}`);

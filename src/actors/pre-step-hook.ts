@@ -21,10 +21,11 @@ export type PreStepHookDeps = {
   agentId: string;
   hook: PreStepHook | undefined;
   /**
-   * Applies the tool list changes that arrived since the last step (MCP servers) and says what the next
-   * step offers; `undefined` when nothing changed. Contract: does not throw.
+   * Refreshes what the next step's request is made of (the environment block, the tools of MCP servers
+   * and of the permission mode) and says what it offers; `undefined` when nothing changed.
+   * Contract: does not throw.
    */
-  syncTools?: () => ToolsUpdate | undefined;
+  prepareStep?: (turn: number, step: number) => Promise<ToolsUpdate | undefined>;
 };
 
 /**
@@ -36,8 +37,8 @@ export type PreStepHookDeps = {
 export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) {
   return fromTask(
     async ({ agentKey, turn, step }: AgentKeyed & { turn: number; step: number }): Promise<TurnEvent> => {
-      const { agentId, hook, syncTools } = hookOf(agentKey);
-      const tools = syncTools?.();
+      const { agentId, hook, prepareStep } = hookOf(agentKey);
+      const tools = await prepareStep?.(turn, step);
       const update = tools === undefined ? {} : { tools };
       try {
         // Reading the answer is inside the try too: a proxy that throws on `.veto` blocks, never escapes.

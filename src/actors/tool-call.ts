@@ -33,6 +33,8 @@ export type ToolCallDeps = {
   lingering?: (work: Promise<unknown>) => void;
   /** Where results too long for the model go; without it every result is logged as the tool gave it. */
   longOutputs?: LongOutputs;
+  /** The agent's skills by name, with their folders, whose files `read_file` may read. */
+  skillFolders?: ReadonlyMap<string, string>;
 };
 
 /**
@@ -127,6 +129,7 @@ export function createToolCallActor(depsOf: DependenciesOf<ToolCallDeps>) {
         }),
       maxOutputChars: deps.longOutputs?.maxChars,
       savedOutputs: deps.longOutputs?.saved,
+      skillFolders: deps.skillFolders,
     };
     // A result the model could not read whole is saved first; the call settles when it is durable.
     const finish = (result: Settlement) => {

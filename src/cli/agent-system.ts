@@ -2,6 +2,7 @@
 // logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { ConfigError } from '../errors/config-error.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
@@ -9,13 +10,14 @@ import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
 import type { SessionStore } from '../session/types.ts';
+import { type LoadedSettings, loadSettings } from '../settings/settings-file.ts';
+import { skillFolders } from '../settings/skills.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
 import { CliError, type CliIo, line, painter, wantsColor } from './io.ts';
 import { StdinLines } from './line-input.ts';
 import { type AnswerSource, promptApprover } from './prompt-approver.ts';
 import { selectProvider } from './select-provider.ts';
-import { loadSettings } from './settings.ts';
 
 /** The flags of the commands that run agents: `run`, `resume` and `job`. */
 export type AgentFlags = {
@@ -60,7 +62,7 @@ export async function permissionsOf(
   cwd: string,
   recorded?: PermissionMode,
 ): Promise<CliPermissions> {
-  const settings = await loadSettings(cwd, io.env, { trustWorkspaceMcp: flags.workspaceMcp === true });
+  const settings = await cliSettings(io, cwd, flags);
   if (settings.untrustedMcpServers.length > 0)
     line(
       io.stderr,
@@ -77,6 +79,16 @@ export async function permissionsOf(
     deny: [...settings.permissions.deny, ...(flags.deny ?? [])],
     mcpServers: settings.mcpServers,
   };
+}
+
+/** The settings files of the workspace, merged; a bad file is a one-line error with exit 2. */
+export async function cliSettings(io: CliIo, cwd: string, flags: AgentFlags): Promise<LoadedSettings> {
+  try {
+    return await loadSettings(cwd, io.env, { trustWorkspaceMcp: flags.workspaceMcp === true });
+  } catch (error) {
+    if (!ConfigError.isInstance(error)) throw error;
+    throw new CliError(error.message, { exitCode: 2, code: 'config', cause: error });
+  }
 }
 
 /** The workspace directory (`--cwd`, or the one a session recorded), checked to exist. */
@@ -173,7 +185,8 @@ export function cliAgentSystem(options: CliSystemOptions): {
   canAsk: boolean;
 } {
   const { io, mode } = options;
-  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass' && mode !== 'plan';
+  // In plan mode the person is asked about the plan (exit_plan_mode), so plan mode prompts too.
+  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass';
   const lines = interactive && !options.answers ? new StdinLines(io.stdin) : undefined;
   const answers = options.answers ?? lines;
   const terminal = io.stderr as { columns?: number; rows?: number };
@@ -201,6 +214,9 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(options.rules ? { permissions: options.rules } : {}),
     ...(options.maxSteps !== undefined ? { limits: { maxSteps: options.maxSteps } } : {}),
     ...(approve ? { approve } : {}),
+    // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
+    skills: { folders: skillFolders(options.cwd, io.env) },
+    environment: true,
   });
   return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
 }

@@ -48,6 +48,21 @@ const demoWorkspace: Record<string, string> = {
   ].join('\n'),
 };
 
+/** The demo's one skill, in the workspace's skills folder: loaded by the agent's first step. */
+const demoSkill = {
+  path: '.agentchart/skills/fix-failing-tests/SKILL.md',
+  text: [
+    '---',
+    'name: fix-failing-tests',
+    'description: How to fix failing tests in this project; load it before changing code to make tests pass.',
+    '---',
+    '1. Read the code under test and the tests before changing anything.',
+    '2. Run `node --test` to see the failure for yourself.',
+    '3. Make the smallest change that fixes the cause, then run the tests again.',
+    '',
+  ].join('\n'),
+};
+
 const buggyLine = '  for (let i = 1; i < values.length; i++) total += values[i];';
 const fixedLine = '  for (let i = 0; i < values.length; i++) total += values[i];';
 const fixComment = '  // Start at index 0: the loop used to begin at 1 and skipped the first value.';
@@ -72,8 +87,9 @@ function lastToolOutput(request: ModelRequest): string {
 export function demoScript(): ScriptEntry[] {
   return [
     {
-      text: "I'll look at the project first: its files, the code under test and the tests.",
+      text: "I'll load the project's skill for failing tests and look at its files, the code and the tests.",
       toolCalls: [
+        { id: 'call_skill', name: 'skill', input: { name: 'fix-failing-tests' } },
         { id: 'call_glob', name: 'glob', input: { pattern: '**/*.js' } },
         { id: 'call_read_source', name: 'read_file', input: { path: 'src/math.js' } },
         { id: 'call_read_tests', name: 'read_file', input: { path: 'test/math.test.js' } },
@@ -122,7 +138,8 @@ export function demoScript(): ScriptEntry[] {
 export async function prepareDemo(prefix: string): Promise<{ root: string; workspace: string }> {
   const root = await mkdtemp(join(tmpdir(), prefix));
   const workspace = join(root, 'workspace');
-  for (const [path, content] of Object.entries(demoWorkspace)) {
+  const files = { ...demoWorkspace, [demoSkill.path]: demoSkill.text };
+  for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(workspace, path)), { recursive: true });
     await writeFile(join(workspace, path), content);
   }
@@ -150,6 +167,8 @@ export function demoSystem(options: {
     permissionMode: 'bypass',
     clock: systemClock,
     projectInstructions: false,
+    // The workspace's skill only (not the user's own), so every demo run is the same.
+    skills: { folders: [join(options.workspace, '.agentchart', 'skills')] },
   });
 }
 

@@ -8,6 +8,7 @@ import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
 import type { ChatFlags } from './commands/chat.ts';
 import type { CompactFlags } from './commands/compact.ts';
+import type { ConfigFlags } from './commands/config.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
 import type { WorkerFlags } from './commands/distributed.ts';
@@ -257,6 +258,17 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .action(async (flags: McpListFlags) => {
       const { mcpListCommand } = await import('./commands/mcp.ts');
       setExitCode(await mcpListCommand(flags, io));
+    });
+
+  program
+    .command('config')
+    .description('print the merged settings files and where each value came from')
+    .option('--cwd <dir>', 'the workspace whose settings are read (default: the current folder)')
+    .option('--workspace-mcp', "count the workspace's MCP servers as trusted, as run --workspace-mcp does")
+    .option('--json', 'print one JSON object instead of text')
+    .action(async (flags: ConfigFlags) => {
+      const { configCommand } = await import('./commands/config.ts');
+      setExitCode(await configCommand(flags, io));
     });
 
   program

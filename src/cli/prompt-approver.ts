@@ -1,6 +1,8 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../actors/approval.ts';
+import { exitPlanModeName } from '../permissions/modes.ts';
 import { approvalLines, offeredRule, type Paint } from './approval-view.ts';
 import type { TextOut } from './io.ts';
+import { askAboutPlan } from './plan-question.ts';
 
 /**
  * Where answers are read, one line each. Contract: `discardTypedAhead()` drops every line (and half-typed
@@ -75,6 +77,7 @@ export function promptApprover(options: PromptApproverOptions): PromptApprover {
   const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
     // The live view prints asynchronously: let it show the call before the question appears under it.
     await new Promise((resolve) => setImmediate(resolve));
+    if (request.tool === exitPlanModeName) return askAboutPlan(request, options);
     const lines = await approvalLines(request, { cwd: options.cwd, width: options.width ?? 100, paint });
     input.discardTypedAhead();
     output.write('\n');

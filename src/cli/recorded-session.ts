@@ -69,7 +69,7 @@ export async function openRecordedSession(
   };
 }
 
-/** What `session.start` recorded about how the session ran. */
+/** What `session.start` (and `mode.changed`) recorded about how the session ran. */
 function sessionConfig(events: readonly LogEvent[]): {
   cwd?: string;
   provider?: string;
@@ -79,7 +79,10 @@ function sessionConfig(events: readonly LogEvent[]): {
   const start = events[0];
   if (!start || !isEvent(start, 'session.start')) return {};
   const { cwd, provider, model, permissionMode } = start.data.config;
-  const mode = permissionModes.find((known) => known === permissionMode);
+  // The mode it ran in last: a plan accepted or a host's switch (`mode.changed`) replaces the first one.
+  const changes = events.filter((event) => isEvent(event, 'mode.changed'));
+  const last = changes.at(-1)?.data.to ?? permissionMode;
+  const mode = permissionModes.find((known) => known === last);
   return {
     ...(typeof cwd === 'string' ? { cwd } : {}),
     ...(typeof provider === 'string' ? { provider } : {}),

@@ -42,6 +42,8 @@ export function summarizeToolInput(name: string, input: unknown, width = 80): st
         return [text('command')];
       case 'task':
         return [text('description')];
+      case 'skill':
+        return [text('name')];
       default:
         return [JSON.stringify(input) ?? ''];
     }
@@ -187,6 +189,10 @@ export class TranscriptRenderer {
       );
     } else if (isEvent(event, 'agent.spawned')) {
       this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
+    } else if (isEvent(event, 'mode.changed')) {
+      const { from, to, by } = event.data;
+      const why = by === 'plan' ? 'the plan was accepted' : 'set by the host';
+      this.print(this.paint('magenta', `» mode ${from} → ${to} (${why})`));
     } else if (isEvent(event, 'session.end')) {
       this.print(this.paint('dim', `session ended (${event.data.reason})`));
     }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { isPermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { InspectorDecision, InspectorSource } from './protocol.ts';
 import type { DecisionVerb } from './routes.ts';
 
@@ -12,8 +13,9 @@ export type DecisionReply = { status: number; body: { ok: true } | { error: stri
 
 /**
  * Answers a call waiting for approval on behalf of the page: the request must carry the page's token and
- * a JSON body (`{}`, `{ "remember": "session" }` to approve for the session, or `{ "reason": "…" }` to
- * deny with a reason the model reads).
+ * a JSON body (`{}`, `{ "remember": "session" }` to approve for the session, `{ "mode": "accept-edits" }` to
+ * accept a plan and name the mode the agent continues in, or `{ "reason": "…" }` to deny with a reason the
+ * model reads).
  */
 export async function decide(
   request: IncomingMessage,
@@ -38,7 +40,14 @@ export async function decide(
 function decisionOf(verb: DecisionVerb, body: Record<string, unknown>): InspectorDecision | string {
   if (verb === 'approve') {
     if (body.remember !== undefined && body.remember !== 'session') return '"remember" can only be "session"';
-    return body.remember === 'session' ? { approve: true, remember: 'session' } : { approve: true };
+    // Accepting a plan (exit_plan_mode) may name the mode the agent continues in.
+    if (body.mode !== undefined && !isPermissionMode(body.mode))
+      return `"mode" must be one of ${permissionModes.join(', ')}`;
+    return {
+      approve: true,
+      ...(body.remember === 'session' ? { remember: 'session' as const } : {}),
+      ...(isPermissionMode(body.mode) ? { mode: body.mode } : {}),
+    };
   }
   if (body.reason === undefined) return { approve: false };
   if (typeof body.reason !== 'string' || body.reason.length > maxReasonChars)

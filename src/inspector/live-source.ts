@@ -60,7 +60,11 @@ export class LiveSource implements InspectorSource {
     const agent = this.system.list().find((candidate) => candidate.id === agentId);
     if (!agent) return 'no_agent';
     if (!waitsForApproval(agent.log(), callId)) return 'not_waiting';
-    if (decision.approve) agent.approve(callId, decision.remember ? { remember: decision.remember } : {});
+    if (decision.approve)
+      agent.approve(callId, {
+        ...(decision.remember ? { remember: decision.remember } : {}),
+        ...(decision.mode ? { mode: decision.mode } : {}),
+      });
     else agent.deny(callId, decision.reason ?? 'denied from the inspector');
     return 'ok';
   }

@@ -1,3 +1,4 @@
+import type { PermissionMode } from '../permissions/modes.ts';
 import type { ActorSnapshot } from '../runtime/agent-handle.ts';
 import type { LogEvent, StopReason, ToolOutcome } from '../session/types.ts';
 import type { TravelAnswer } from './time-travel.ts';
@@ -87,7 +88,9 @@ export type InspectorMessage =
  * observation and the last unsubscribe stops it; `close` ends observation for good.
  */
 /** An answer to a call that waits for approval, given from the inspector page. */
-export type InspectorDecision = { approve: true; remember?: 'session' } | { approve: false; reason?: string };
+export type InspectorDecision =
+  | { approve: true; remember?: 'session'; mode?: PermissionMode }
+  | { approve: false; reason?: string };
 
 export interface InspectorSource {
   readonly kind: 'live' | 'recorded';

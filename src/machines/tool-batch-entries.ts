@@ -99,14 +99,17 @@ export function answerEntry(
       reason: reason!,
     });
   }
+  // The mode an accepted plan switches to, when the host named one (see `exit_plan_mode`).
+  const mode = event.mode !== undefined ? { mode: event.mode } : {};
   if (event.remember !== 'session')
-    return entryAt(context, 'approval.decided', { callId: event.callId, outcome: 'allow', by });
+    return entryAt(context, 'approval.decided', { callId: event.callId, outcome: 'allow', by, ...mode });
   const rule = event.rule !== undefined ? { rule: event.rule } : {};
   return entryAt(context, 'approval.decided', {
     callId: event.callId,
     outcome: 'allow_session',
     by,
     ...rule,
+    ...mode,
   });
 }
 

@@ -41,7 +41,15 @@ export type ToolBatchEvent =
   | BatchResumeEvent
   | { type: 'batch.checked'; checks: CallCheck[] }
   | { type: 'tool.settled'; callId: string; outcome: ToolOutcome; content: string; error?: string }
-  | { type: 'tool.approve'; callId: string; remember?: 'session'; rule?: string; by?: 'host' | 'user' }
+  | {
+      type: 'tool.approve';
+      callId: string;
+      remember?: 'session';
+      rule?: string;
+      by?: 'host' | 'user';
+      /** For a plan (`exit_plan_mode`): the permission mode to switch to (checked by the host's API). */
+      mode?: string;
+    }
   | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
   | { type: 'batch.cancel' }
   /** The log is durable up to here: the batch may ask for approval now. */

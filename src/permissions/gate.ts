@@ -1,7 +1,7 @@
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { decidePermission, type PermissionDecision, sessionKey } from './decide.ts';
-import type { PermissionMode } from './modes.ts';
+import { defaultPermissionMode, exitPlanModeName, isPermissionMode, type PermissionMode } from './modes.ts';
 import { type PermissionRule, ruleProblem } from './rules.ts';
 
 /**
@@ -30,6 +30,9 @@ export type PermissionSettings = {
  */
 export class AgentPermissionGate implements PermissionGate {
   readonly canAsk: boolean;
+  private currentMode: PermissionMode;
+  // The modes hosts named when they accepted a plan, by the `exit_plan_mode` call's id.
+  private readonly planModes = new Map<string, PermissionMode>();
   private readonly sessionAllowed = new Set<string>();
   private readonly sessionRules: PermissionRule[] = [];
   // Calls without a result yet, so an approval can be tied back to its tool and input.
@@ -38,11 +41,28 @@ export class AgentPermissionGate implements PermissionGate {
   /** `cwd` is the workspace root, against which rules read an absolute `path` argument. */
   constructor(private readonly options: PermissionSettings & { cwd: string }) {
     this.canAsk = options.canAsk;
+    this.currentMode = options.mode;
+  }
+
+  /** The mode calls are decided in now: the host's, until the log records a `mode.changed`. */
+  get mode(): PermissionMode {
+    return this.currentMode;
+  }
+
+  /** The mode the host named when it accepted the plan of `callId` (`default` when it named none). */
+  modeAfterPlan(callId: string): PermissionMode {
+    return this.planModes.get(callId) ?? defaultPermissionMode;
   }
 
   decide(tool: AnyTool, input: unknown): PermissionDecision {
+    // A plan is always put to the host, whatever the rules say; outside plan mode there is none to accept.
+    if (tool.name === exitPlanModeName) {
+      return this.currentMode === 'plan'
+        ? { decision: 'ask', by: 'mode', reason: 'a plan waits for the host to accept it' }
+        : { decision: 'deny', by: 'mode', reason: `not in plan mode (the mode is ${this.currentMode})` };
+    }
     return decidePermission({
-      mode: this.options.mode,
+      mode: this.currentMode,
       allow: this.options.allow,
       deny: this.options.deny,
       sessionAllowed: this.sessionAllowed,
@@ -55,10 +75,14 @@ export class AgentPermissionGate implements PermissionGate {
 
   /** Feeds one log event; called for every event of the session, old and new, in order. */
   observe(event: LogEvent): void {
+    if (isEvent(event, 'approval.decided') && isPermissionMode(event.data.mode))
+      this.planModes.set(event.data.callId, event.data.mode);
     if (isEvent(event, 'tool.call')) {
       this.openCalls.set(event.data.callId, { name: event.data.name, input: event.data.input });
     } else if (isEvent(event, 'tool.result')) {
       this.openCalls.delete(event.data.callId);
+    } else if (isEvent(event, 'mode.changed')) {
+      if (isPermissionMode(event.data.to)) this.currentMode = event.data.to;
     } else if (isEvent(event, 'approval.decided') && event.data.outcome === 'allow_session') {
       // A decision comes before its call's result, so the call is still open here.
       // With a rule (allow this prefix), the rule is remembered instead of the exact call.

@@ -1,4 +1,5 @@
 import type { AnyTool } from '../tools/define-tool.ts';
+import { exitPlanModeToolName } from '../tools/exit-plan-mode.ts';
 
 /**
  * How much the agent may do without asking:
@@ -16,6 +17,17 @@ export const permissionModes: readonly PermissionMode[] = ['plan', 'default', 'a
 
 /** The mode of a system (and of the CLI) that names none. */
 export const defaultPermissionMode: PermissionMode = 'default';
+
+/** Whether a value (from a log or a host) names a permission mode. */
+export function isPermissionMode(value: unknown): value is PermissionMode {
+  return typeof value === 'string' && (permissionModes as readonly string[]).includes(value);
+}
+
+/**
+ * The tool a model in plan mode calls with its plan; the host accepts it (and names the next mode) or
+ * denies it. Offered only in plan mode, and always put to the host (see `AgentPermissionGate.decide`).
+ */
+export const exitPlanModeName = exitPlanModeToolName;
 
 /** The stricter of two permission modes (a subagent never runs looser than its parent). */
 export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {

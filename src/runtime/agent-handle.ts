@@ -7,6 +7,7 @@ import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
 import type { McpServerStatus } from '../mcp/tool-source.ts';
+import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
@@ -25,6 +26,7 @@ import {
   denySchema,
   eventsSchema,
   messageSchema,
+  permissionModeCallSchema,
   turnSchema,
 } from './call-schemas.ts';
 import type { LiveBus } from './live-bus.ts';
@@ -56,6 +58,8 @@ export class Agent {
     private readonly release: () => void,
     /** The MCP servers the agent started (none for a subagent: it uses its parent's). */
     private readonly servers: () => McpServerStatus[] = () => [],
+    /** The permission mode calls are decided in now (the agent's permission gate). */
+    private readonly currentMode: () => PermissionMode = () => defaultPermissionMode,
   ) {
     this.id = sessionLog.sessionId;
     sessionLog.subscribe((event) => this.settleWaiters(event));
@@ -107,8 +111,13 @@ export class Agent {
   /**
    * Answers a call waiting for approval (after an `approval.asked` event). `remember: 'session'` allows the
    * same call again for the session; with `rule` too (`bash(npm test:*)`), every call that rule covers.
+   * For a plan (`exit_plan_mode`), `mode` names the permission mode the agent continues in (default
+   * `default`).
    */
-  approve(callId: string, options: { remember?: 'session'; rule?: string } = {}): void {
+  approve(
+    callId: string,
+    options: { remember?: 'session'; rule?: string; mode?: PermissionMode } = {},
+  ): void {
     const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
     this.assertLive('approve');
     this.batchRef()?.send({
@@ -116,7 +125,26 @@ export class Agent {
       callId: parsed.callId,
       ...(parsed.options?.remember ? { remember: parsed.options.remember } : {}),
       ...(parsed.options?.rule !== undefined ? { rule: parsed.options.rule.trim() } : {}),
+      ...(parsed.options?.mode !== undefined ? { mode: parsed.options.mode } : {}),
     });
+  }
+
+  /** The permission mode the agent's calls are decided in now. */
+  get permissionMode(): PermissionMode {
+    return this.currentMode();
+  }
+
+  /**
+   * Switches the agent's permission mode, logged as `mode.changed{ from, to, by: 'host' }`: calls decided
+   * from now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too).
+   * A resumed session keeps the last mode its log recorded. Setting the current mode again logs nothing.
+   */
+  setPermissionMode(mode: PermissionMode): void {
+    const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, { mode });
+    this.assertLive('setPermissionMode');
+    const from = this.currentMode();
+    if (from === parsed.mode) return;
+    this.sessionLog.append({ type: 'mode.changed', data: { from, to: parsed.mode, by: 'host' } });
   }
 
   /** Denies a call waiting for approval; `reason` is logged and shown to the model. */

@@ -88,13 +88,15 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       writeAhead: flush,
       lingering: lingering.add,
       longOutputs: deps.longOutputs,
+      skillFolders: resources.skills.folders,
     },
     toolCheck: { tools: resources.tools, permissions: deps.gate },
     approval: { agentId, approver: deps.approve },
     preStep: {
       agentId,
       hook: deps.preStep,
-      ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
+      // MCP tool lists and the permission mode (a plan accepted, `setPermissionMode`) change the tools.
+      prepareStep: (turn, step) => resources.prepareStep(turn, step),
     },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),

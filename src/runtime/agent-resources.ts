@@ -13,8 +13,11 @@ import type { ResumePoint } from '../session/resume-point.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
+import { AgentEnvironment } from './agent-environment.ts';
+import { AgentSkills } from './agent-skills.ts';
 import { defaultInstructions, type Limits } from './options.ts';
-import type { CompactionConfig } from './options-schema.ts';
+import type { CompactionConfig, SystemConfig } from './options-schema.ts';
+import { planAcceptanceTool } from './plan-acceptance.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
@@ -48,6 +51,10 @@ export type AgentPlan = {
   parent?: string;
   /** The MCP servers this agent starts and owns (a subagent uses its parent's through its tools). */
   mcp?: McpToolSource | undefined;
+  /** Where this agent's skills come from (none for a subagent). */
+  skills?: SystemConfig['skills'];
+  /** Where its environment block comes from (none: no block). */
+  environment?: SystemConfig['environment'];
 };
 
 /**
@@ -66,6 +73,8 @@ export function agentPlan(parts: {
   compaction: CompactionConfig;
   options: { instructions?: string; child?: { parent: string } };
   mcp?: McpToolSource | undefined;
+  skills?: SystemConfig['skills'];
+  environment?: SystemConfig['environment'];
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
   return {
@@ -90,6 +99,8 @@ export function agentPlan(parts: {
     },
     ...(options.child ? { parent: options.child.parent } : {}),
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
+    ...(parts.skills && !options.child ? { skills: parts.skills } : {}),
+    ...(parts.environment ? { environment: parts.environment } : {}),
   };
 }
 
@@ -112,6 +123,10 @@ export class AgentResources {
   system = '';
   specs: ToolSpec[] = [];
   systemHash = '';
+  readonly skills = new AgentSkills();
+  readonly environment: AgentEnvironment;
+  // The system prompt without the environment block (what session.start records).
+  private baseSystem = '';
   private createdSession = false;
   private lock: SessionLock | undefined;
   private published = false;
@@ -126,7 +141,43 @@ export class AgentResources {
       /** Joins (and leaves) the system's tree of agents when the agent is published (and unpublished). */
       members?: { join: () => void; leave: () => void };
     },
-  ) {}
+  ) {
+    this.exitPlanMode = planAcceptanceTool(env.gate, () => this.requireLog());
+    this.environment = new AgentEnvironment(plan.environment, {
+      cwd: plan.cwd,
+      model: plan.provider.model,
+      clock: env.clock,
+    });
+  }
+
+  /**
+   * The work before step `step` of `turn`: on a turn's first step the environment block is refreshed
+   * (logged when it changed), then the tools are synced. Says what the step offers when the system prompt
+   * or the tools changed. Contract: does not throw.
+   */
+  async prepareStep(turn: number, step: number): Promise<ToolsUpdate | undefined> {
+    let systemChanged = false;
+    if (step === 1) {
+      try {
+        systemChanged = await this.environment.refresh(turn, this.requireLog());
+      } catch {
+        // Failure-tolerant by contract: the model keeps the last block it was given.
+      }
+      if (systemChanged) this.system = this.composeSystem();
+    }
+    // A turn starts from the names and hash its agent had at setup: its first step always gets the
+    // current ones, so a change made in an earlier turn (a plan accepted, the environment) is recorded.
+    return this.syncTools(step === 1, systemChanged);
+  }
+
+  private composeSystem(): string {
+    return this.environment.text === '' ? this.baseSystem : `${this.baseSystem}\n\n${this.environment.text}`;
+  }
+
+  private offeredMode: PermissionMode | undefined;
+
+  /** Built once per agent: accepting its plan switches this agent's mode. */
+  private readonly exitPlanMode: AnyTool;
 
   private projectOptionsMemo: { system: string; tools: ToolSpec[] } | undefined;
 
@@ -235,10 +286,18 @@ export class AgentResources {
     return log;
   }
 
-  /** The agent's own tools and its MCP servers' tools, as its permission mode offers them. */
+  /**
+   * The agent's own tools and its MCP servers' tools, as its permission mode offers them now (the mode a
+   * plan or the host switched to, see `mode.changed`); in plan mode, `exit_plan_mode` too.
+   */
   private offer(): void {
     const { plan } = this;
-    const offered = toolsOfferedInMode([...plan.tools, ...(plan.mcp?.tools() ?? [])], plan.permissionMode);
+    const mode = this.env.gate.mode;
+    const all = [...plan.tools, ...this.skills.tools, ...(plan.mcp?.tools() ?? [])];
+    const offered = toolsOfferedInMode(all, mode);
+    // A subagent's mode is capped by its parent's: it has no plan to put to the host.
+    if (mode === 'plan' && plan.parent === undefined) offered.push(this.exitPlanMode);
+    this.offeredMode = mode;
     this.tools.clear();
     for (const tool of offered) {
       if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
@@ -252,19 +311,24 @@ export class AgentResources {
    * offers, or `undefined` when nothing changed. A list that cannot be offered (a name taken by another
    * tool) leaves the tools as they were.
    */
-  syncTools(): ToolsUpdate | undefined {
+  syncTools(report = false, systemChanged = false): ToolsUpdate | undefined {
     const changes = this.plan.mcp?.takeChanges(this.requireLog().events.length) ?? [];
-    if (changes.length === 0) return undefined;
-    const before = new Map(this.tools);
-    try {
-      this.offer();
-    } catch {
-      this.tools.clear();
-      for (const [name, tool] of before) this.tools.set(name, tool);
-      return undefined;
+    const retool = changes.length > 0 || this.offeredMode !== this.env.gate.mode;
+    if (!retool && !report && !systemChanged) return undefined;
+    let applied = changes;
+    if (retool) {
+      const before = new Map(this.tools);
+      try {
+        this.offer();
+      } catch {
+        this.tools.clear();
+        for (const [name, tool] of before) this.tools.set(name, tool);
+        if (!report && !systemChanged) return undefined;
+        applied = [];
+      }
     }
-    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
-    return { changes, toolNames: [...this.tools.keys()], systemHash: this.systemHash };
+    if (retool || systemChanged) this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
+    return { changes: applied, toolNames: [...this.tools.keys()], systemHash: this.systemHash };
   }
 
   /** Closes the MCP servers this agent started; the processes have exited when it resolves. */
@@ -276,6 +340,7 @@ export class AgentResources {
     const { plan } = this;
     const cwdStat = await stat(plan.cwd).catch(() => undefined);
     if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
+    await this.skills.load(plan.skills, this.requireLog().events);
     this.offer();
     const recorded = recordedSystem(this.requireLog().events);
     if (recorded !== undefined) {
@@ -285,7 +350,8 @@ export class AgentResources {
       const project = plan.projectInstructions
         ? await loadProjectInstructions(await realpath(plan.cwd))
         : undefined;
-      this.system = project?.text ? `${plan.instructions}\n\n${project.text}` : plan.instructions;
+      const parts = [plan.instructions, project?.text, this.skills.promptText];
+      this.system = parts.filter((part) => part !== undefined && part !== '').join('\n\n');
     }
     this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
     if (plan.origin.kind === 'new') {
@@ -301,6 +367,7 @@ export class AgentResources {
           ...(plan.parent ? { parent: plan.parent } : {}),
           config: {
             ...plan.config,
+            ...this.skills.startConfig(),
             system: this.system,
             tools: this.specs,
             ...(servers.length > 0 ? { mcp } : {}),
@@ -309,6 +376,11 @@ export class AgentResources {
       });
       await log.flush();
     }
+    // The environment block follows the recorded (or new) prompt: the last one the log holds.
+    this.baseSystem = this.system;
+    this.environment.restore(this.requireLog().events);
+    this.system = this.composeSystem();
+    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
   }
 }
 

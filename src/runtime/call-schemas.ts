@@ -11,6 +11,7 @@ import {
   positiveInteger,
 } from '../core/host-schema.ts';
 import { mcpServersSchema } from '../mcp/server-config.ts';
+import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -94,6 +95,7 @@ export const approveSchema = z.strictObject({
             error: (issue) => `a malformed permission rule: ${ruleProblem(String(issue.input))}`,
           })
           .optional(),
+        mode: oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]).optional(),
       },
       must('an object'),
     )
@@ -101,6 +103,11 @@ export const approveSchema = z.strictObject({
       error: 'a rule is remembered for the session: pass remember: "session" with it',
     })
     .optional(),
+});
+
+/** `agent.setPermissionMode(mode)`. */
+export const permissionModeCallSchema = z.strictObject({
+  mode: oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]),
 });
 
 /** `agent.whenTurnEnds(turn)`. */

@@ -12,6 +12,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
+import type { LoadedSettings } from '../settings/settings-file.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
@@ -51,6 +52,8 @@ export class AgentSystem {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly limits: Limits;
+  /** The settings files read because the `settings` option asked for them, merged (`undefined` without it). */
+  readonly settings: LoadedSettings | undefined;
   // No `inspect` option: XState then builds no inspection events until someone subscribes.
   private readonly host = createActor(hostMachine);
   private readonly registry: AgentRegistry = new Map();
@@ -70,6 +73,7 @@ export class AgentSystem {
     this.clock = config.clock;
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
+    this.settings = config.settings;
     this.logic = new AgentLogic(this.clock);
     this.savedOutputs = new SavedOutputFolders(this.store);
     this.tree = new AgentTree({
@@ -188,7 +192,13 @@ export class AgentSystem {
   /** The public handle of a created agent, known to the system until it is disposed. */
   private register(
     agentId: string,
-    parts: { ref: AnyActorRef; release: () => void; resources: AgentResources; bus: LiveBus },
+    parts: {
+      ref: AnyActorRef;
+      release: () => void;
+      resources: AgentResources;
+      bus: LiveBus;
+      gate: AgentPermissionGate;
+    },
   ): Agent {
     const log = parts.resources.requireLog();
     log.subscribe((event) => {
@@ -200,7 +210,8 @@ export class AgentSystem {
       this.tree.remove(agentId);
     };
     const servers = () => parts.resources.plan.mcp?.servers() ?? [];
-    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers);
+    const mode = () => parts.gate.mode;
+    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers, mode);
     this.agents.add(agent);
     return agent;
   }
@@ -244,6 +255,8 @@ export class AgentSystem {
         projectInstructions: config.projectInstructions,
         compaction: config.compaction,
         mcp,
+        skills: config.skills,
+        environment: config.environment,
       }),
       {
         store: this.store,
@@ -284,8 +297,9 @@ export class AgentSystem {
       origin,
       model: provider.model,
       limits,
-      // The pre-step work applies MCP tool list changes too.
-      hasPreStepHook: config.preStep !== undefined || mcp !== undefined,
+      // The pre-step work also applies what changes the tools offered: MCP tool lists and the permission
+      // mode (an accepted plan, `agent.setPermissionMode`), which any agent may see during a turn.
+      hasPreStepHook: true,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -298,7 +312,7 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId, ref, release });
-    return this.register(agentId, { ref, release, resources, bus });
+    return this.register(agentId, { ref, release, resources, bus, gate });
   }
 
   /** The MCP servers a top-level agent starts: the system's and its own, or the recorded ones of a replay. */

@@ -1,5 +1,6 @@
 // The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
 // is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
+import { resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { type Clock, defaultIds, type IdGenerator, systemClock } from '../core/clock.ts';
 import {
@@ -23,6 +24,8 @@ import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
+import { type LoadedSettings, readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -163,6 +166,18 @@ const systemOptionsSchema = z.strictObject(
     compaction: compactionSchema.optional(),
     mcpServers: mcpServersSchema.optional(),
     mcpReplay: recordedLog.optional(),
+    skills: z
+      .union(
+        [flag, z.strictObject({ folders: z.array(cwd, must('an array of folder paths')) })],
+        must('a boolean or { folders: string[] }'),
+      )
+      .optional(),
+    skillsReplay: recordedLog.optional(),
+    environment: flag.optional(),
+    environmentReplay: recordedLog.optional(),
+    settings: z
+      .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
+      .optional(),
   },
   must('an object'),
 );
@@ -191,6 +206,12 @@ export type SystemConfig = {
   mcpServers: McpServers;
   /** A recorded session whose MCP tools answer instead of starting servers. */
   mcpReplay: LogEvent[] | undefined;
+  /** The settings files read because the host asked (`settings` option), merged, with their sources. */
+  settings: LoadedSettings | undefined;
+  /** The folders skills are found in (none: no skills), or the recorded session whose catalogue is used. */
+  skills: { folders: readonly string[] } | { recorded: readonly LogEvent[] } | undefined;
+  /** Gather the environment block, take it from a recording, or leave it out. */
+  environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -202,17 +223,38 @@ export type CompactionConfig = {
   model: Provider | undefined;
 };
 
+function skillsConfig(
+  option: boolean | { folders: string[] } | undefined,
+  recorded: LogEvent[] | undefined,
+  root: string,
+): SystemConfig['skills'] {
+  if (recorded !== undefined) return { recorded };
+  if (option === true) return { folders: skillFolders(root, process.env) };
+  if (typeof option === 'object') return { folders: option.folders.map((folder) => resolve(root, folder)) };
+  return undefined;
+}
+
 /** Parses `createAgentSystem` options; throws a ConfigError naming the first bad options. */
 export function parseSystemOptions(options: unknown): SystemConfig {
   const parsed = parseHostValue('createAgentSystem', systemOptionsSchema, options);
   const { limits, retry, subagents, compaction } = parsed;
+  const root = parsed.cwd ?? process.cwd();
+  // Read once, here: a bad file throws a ConfigError naming it before anything starts.
+  const settings =
+    parsed.settings === undefined
+      ? undefined
+      : readSettings(settingsFilesFor(parsed.settings, root, process.env));
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
-    cwd: parsed.cwd ?? process.cwd(),
-    permissionMode: parsed.permissionMode ?? defaultPermissionMode,
-    permissions: { allow: parsed.permissions?.allow ?? [], deny: parsed.permissions?.deny ?? [] },
+    cwd: root,
+    // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
+    permissionMode: parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode,
+    permissions: {
+      allow: [...(settings?.permissions.allow ?? []), ...(parsed.permissions?.allow ?? [])],
+      deny: [...(settings?.permissions.deny ?? []), ...(parsed.permissions?.deny ?? [])],
+    },
     limits: {
       maxSteps: limits?.maxSteps ?? defaultLimits.maxSteps,
       maxUnknownToolCalls: limits?.maxUnknownToolCalls ?? defaultLimits.maxUnknownToolCalls,
@@ -241,7 +283,14 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       instructions: compaction?.instructions,
       model: compaction?.model,
     },
-    mcpServers: parsed.mcpServers ?? {},
+    mcpServers: { ...settings?.mcpServers, ...parsed.mcpServers },
     mcpReplay: parsed.mcpReplay,
+    settings,
+    skills: skillsConfig(parsed.skills, parsed.skillsReplay, root),
+    environment: parsed.environmentReplay
+      ? { recorded: parsed.environmentReplay }
+      : parsed.environment === true
+        ? { gather: true }
+        : undefined,
   };
 }

@@ -73,6 +73,31 @@ export type AgentSystemOptions = {
    * server is started (a replay). `mcpServers` is then not needed.
    */
   mcpReplay?: readonly LogEvent[];
+  /**
+   * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
+   * workspace's `.agentchart/settings.json` (its MCP servers are not started); a path reads that file.
+   * Their `permissions` add to `permissions` (a deny rule always wins), `defaultMode` applies when
+   * `permissionMode` is not given, and `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError`
+   * naming the file and the field. Without this option the library reads no settings file.
+   */
+  settings?: 'workspace' | string;
+  /**
+   * Skills (README, "Skills"): `true` finds SKILL.md folders in the workspace's `.agentchart/skills/` and
+   * `.claude/skills/` and in `~/.agentchart/skills/`; `{ folders }` looks in exactly those folders. The
+   * system prompt lists each skill's name and description, and the `skill` tool loads one. Default: none.
+   */
+  skills?: boolean | { folders: string[] };
+  /**
+   * Tell the model where it works (README, "Environment"): a block in the system prompt with the workspace,
+   * platform, today's date (from `clock`), model, and git branch and short status, gathered before the
+   * first step of every turn and logged (`environment`) when it changed. Default false in the library (a
+   * host's prompt stays as it wrote it, and its tests stay the same on every machine); the CLI turns it on.
+   */
+  environment?: boolean;
+  /** The events of a recorded session: its environment blocks are used as recorded (a replay). */
+  environmentReplay?: readonly LogEvent[];
+  /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
+  skillsReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {

@@ -1,6 +1,7 @@
 // What a person or host did to a recorded session, read back from its log, and the time it did it at: the
 // inputs a replay must give the runtime again, each at the log position where the recording shows it.
 import type { ApprovalAnswer } from '../actors/approval.ts';
+import { isPermissionMode } from '../permissions/modes.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 
 /** One thing done to the agent from outside, due when the replayed log holds exactly `atLength` events. */
@@ -20,7 +21,9 @@ export type ReplayInput =
       outcome: 'allow' | 'allow_session' | 'deny';
       reason?: string;
       rule?: string;
-    };
+      mode?: string;
+    }
+  | { kind: 'mode'; atLength: number; mode: string };
 
 /**
  * The inputs of a recording, in log order:
@@ -28,7 +31,8 @@ export type ReplayInput =
  * - a `compaction` a host asked for (`trigger: 'manual'`) in a turn that only compacts is an
  *   `agent.compact()` made just before that turn's `turn.start`; one asked for while a turn ran is taken
  *   as made just before the compaction itself (the log does not say when the call came);
- * - an `approval.decided` by `user` is an `agent.approve/deny` made just before it was written.
+ * - an `approval.decided` by `user` is an `agent.approve/deny` made just before it was written;
+ * - a `mode.changed` by `host` is an `agent.setPermissionMode()` made just before it was written.
  * Cancels are not inputs a replay can place: a session cancelled by its user diverges at the cancel.
  */
 export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
@@ -42,9 +46,11 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       const onlyCompacts = before !== undefined && isEvent(before, 'turn.start');
       inputs.push({ kind: 'compact', atLength: onlyCompacts ? index - 1 : index });
     } else if (isEvent(event, 'approval.decided') && event.data.by === 'user') {
-      const { callId, outcome, reason, rule } = event.data;
-      const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}) };
+      const { callId, outcome, reason, rule, mode } = event.data;
+      const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), ...(mode ? { mode } : {}) };
       inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...extra });
+    } else if (isEvent(event, 'mode.changed') && event.data.by === 'host') {
+      inputs.push({ kind: 'mode', atLength: index, mode: event.data.to });
     }
   });
   return inputs;
@@ -58,8 +64,9 @@ export function hostDecisions(events: readonly LogEvent[]): Map<string, Approval
   const decisions = new Map<string, ApprovalAnswer>();
   for (const event of events) {
     if (!isEvent(event, 'approval.decided') || event.data.by !== 'host') continue;
-    const { callId, outcome, reason, rule } = event.data;
+    const { callId, outcome, reason, rule, mode } = event.data;
     if (outcome === 'deny' && reason) decisions.set(callId, { outcome, reason });
+    else if (outcome === 'allow' && isPermissionMode(mode)) decisions.set(callId, { outcome, mode });
     else if (outcome === 'allow_session' && rule) decisions.set(callId, { outcome, rule });
     else decisions.set(callId, outcome);
   }

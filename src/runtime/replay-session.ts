@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { replay } from '../session/replay-provider.ts';
@@ -75,6 +75,10 @@ export async function replaySession(
     },
     store: memoryStore(),
     projectInstructions: false,
+    // The recorded catalogue (its listing is in the recorded system prompt already).
+    ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
+    // The environment blocks the recording logged, never the machine's own (a replay runs elsewhere).
+    environmentReplay: recorded,
   });
   let stopped: string | undefined;
   let next = 0;
@@ -170,13 +174,19 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
       return;
     case 'decision':
       if (input.outcome === 'deny') agent.deny(input.callId, input.reason);
+      else if (input.outcome === 'allow' && isPermissionMode(input.mode))
+        agent.approve(input.callId, { mode: input.mode });
       else if (input.outcome === 'allow') agent.approve(input.callId);
       else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
+      return;
+    case 'mode':
+      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode);
       return;
   }
 }
 
 function describeInput(input: ReplayInput): string {
+  if (input.kind === 'mode') return `agent.setPermissionMode("${input.mode}")`;
   if (input.kind === 'message') return `${input.channel} "${input.message.slice(0, 60)}"`;
   if (input.kind === 'compact') return 'agent.compact()';
   return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;

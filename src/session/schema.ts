@@ -97,6 +97,7 @@ export const logEventDataSchemas = {
     by: z.enum(['rule', 'mode', 'session', 'host', 'user', 'headless']),
     reason: z.string().optional(),
     rule: z.string().optional(),
+    mode: z.string().optional(),
   }),
   'tool.result': z.object({
     callId: z.string(),
@@ -140,6 +141,14 @@ export const logEventDataSchemas = {
     ),
   }),
   'session.end': z.object({ reason: z.literal('disposed') }),
+  environment: z.object({ text: z.string() }),
+  'mode.changed': z.object({
+    from: z.string(),
+    to: z.string(),
+    by: z.enum(['plan', 'host']),
+    plan: z.string().optional(),
+    callId: z.string().optional(),
+  }),
 } satisfies { [K in LogEventType]: z.ZodType<LogEventData[K]> };
 
 /** The envelope every line shares; `type` and `data` are checked against the per-type schemas after it. */

@@ -81,6 +81,8 @@ export type LogEventData = {
     reason?: string;
     /** With `allow_session`: the rule allowed for the rest of the session (`bash(npm test:*)`) instead of this exact call. */
     rule?: string;
+    /** For an accepted plan (`exit_plan_mode`): the permission mode the host named for what follows. */
+    mode?: string;
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
   'step.end': { toolResults: number };
@@ -117,6 +119,13 @@ export type LogEventData = {
    */
   'mcp.tools': { server: string; tools: McpToolEntry[] };
   'session.end': { reason: 'disposed' };
+  /**
+   * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
+   * `exit_plan_mode` call `callId`, `by: 'host'` through `agent.setPermissionMode`.
+   */
+  /** The environment block of the system prompt from this turn on (logged when it changed). */
+  environment: { text: string };
+  'mode.changed': { from: string; to: string; by: 'plan' | 'host'; plan?: string; callId?: string };
 };
 
 export type LogEventType = keyof LogEventData;

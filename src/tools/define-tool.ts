@@ -53,6 +53,8 @@ export type ToolContext = {
   maxOutputChars?: number | undefined;
   /** Where the runtime saved long results, so `read_file` can read them (read-only). */
   savedOutputs?: SavedOutputs | undefined;
+  /** The agent's skills (name → folder), whose files `read_file` reads as `/agentchart-skills/<name>/…`. */
+  skillFolders?: ReadonlyMap<string, string> | undefined;
 };
 
 /** What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn. */

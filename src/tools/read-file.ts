@@ -9,6 +9,7 @@ import { describeImage } from './image-info.ts';
 import { byteLength, looksBinary, pageBytes, truncateLine } from './output-cap.ts';
 import { openRegularFile } from './regular-file.ts';
 import { resolveSavedOutput } from './saved-output.ts';
+import { resolveSkillFile } from './skill-files.ts';
 import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
@@ -68,8 +69,11 @@ export function readFileTool(options: ReadFileOptions = {}) {
     concurrencySafe: true,
     run: (args, ctx) =>
       guardFileErrors(args.path, async () => {
-        // A saved tool output is read by the path its result gave; everything else is in the workspace.
-        const saved = await resolveSavedOutput(ctx.savedOutputs, args.path);
+        // A saved tool output or a skill's file is read by the path its result gave (the description is kept
+        // as it was, so logs recorded before skills replay); everything else is in the workspace.
+        const saved =
+          (await resolveSavedOutput(ctx.savedOutputs, args.path)) ??
+          (await resolveSkillFile(ctx.skillFolders, args.path));
         const file = saved ?? (await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true }));
         const shown = saved !== undefined ? args.path : toWorkspacePath(await realpath(ctx.cwd), file);
         const opened = await openRegularFile(file, 'read');

@@ -36,6 +36,7 @@ describe('agentchart command line', () => {
       'demo',
       'inspect',
       'mcp',
+      'config',
       'diagrams',
       'help',
     ]);

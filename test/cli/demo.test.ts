@@ -65,6 +65,7 @@ describe('agentchart demo', () => {
   it('ran the real tools: a parallel read batch, failing tests, an edit, passing tests', async () => {
     const calls = log.filter((event) => event.type === 'tool.call');
     expect(calls.map((event) => [event.step, event.data.name])).toEqual([
+      [1, 'skill'],
       [1, 'glob'],
       [1, 'read_file'],
       [1, 'read_file'],
@@ -74,11 +75,15 @@ describe('agentchart demo', () => {
       [4, 'bash'],
     ]);
     const outcomes = log.filter((event) => event.type === 'tool.result').map((event) => event.data.outcome);
-    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok']);
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'error', 'ok', 'ok']);
     // Side by side: every call of step 1 started before the first of them settled.
     const firstStep = log.filter((event) => event.step === 1).map((event) => event.type);
     const started = firstStep.lastIndexOf('tool.started');
-    expect(firstStep.filter((type) => type === 'tool.started')).toHaveLength(4);
+    expect(firstStep.filter((type) => type === 'tool.started')).toHaveLength(5);
+    // The skill was found in the workspace, listed in the system prompt and loaded first.
+    const start = log[0]!.data.config as { skills: { name: string }[]; system: string };
+    expect(start.skills.map((skill) => skill.name)).toEqual(['fix-failing-tests']);
+    expect(start.system).toContain('- fix-failing-tests: How to fix failing tests in this project');
     expect(started).toBeLessThan(firstStep.indexOf('tool.result'));
     // The steer arrived while step 2 ran and was claimed before step 3's request.
     const steer = log.find((event) => event.type === 'user.message' && event.data.channel === 'steer')!;
@@ -108,10 +113,12 @@ describe('agentchart demo', () => {
       '── turn 1 ──',
       `› followup: ${demoTask}`,
       '· step 1 (scripted)',
+      '→ skill fix-failing-tests',
       '→ glob **/*.js',
       '→ read_file src/math.js',
       '→ read_file test/math.test.js',
       '→ grep for \\(let in src',
+      '← skill ok (N lines)',
       '← glob ok (N lines)',
       '← read_file ok (N lines)',
       '← read_file ok (N lines)',
@@ -129,7 +136,7 @@ describe('agentchart demo', () => {
       '← bash ok (N lines)',
       '· step 5 (scripted)',
       '■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25 · context 10 / 32,000 tokens (0%)',
-      'End of replay: 1 turn(s), 5 step(s), 7 tool call(s).',
+      'End of replay: 1 turn(s), 5 step(s), 8 tool call(s).',
     ]);
     expect(replay.stdout).toContain(
       'The tests fail as expected. I will start the loop at 0 and, as you asked, add a comment explaining the fix.',
@@ -154,7 +161,8 @@ describe('agentchart demo', () => {
     expect(out[0]).toBe(
       'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
     );
-    expect(out).toContain('  turn: preStep.choosing → stepping');
+    expect(out).toContain('  turn: preStep.choosing → preStep.hook');
+    expect(out).toContain('  turn: preStep.hook → stepping');
     expect(out).toContain('  step: requesting → executingTools');
     expect(out).toContain('  toolBatch: checking → running');
     expect(out).toContain(

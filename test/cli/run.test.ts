@@ -124,6 +124,8 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       'turn.start',
       'inbox.claimed',
       'user.message',
+      // The CLI tells the model where it works (README, "Environment").
+      'environment',
       'step.start',
       'assistant.message',
       'step.end',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadSettings } from '../../src/cli/settings.ts';
+import { loadSettings } from '../../src/settings/settings-file.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 
@@ -33,6 +33,14 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     await rm(home, { recursive: true, force: true });
   });
 
+  const userFile = () => join(home, '.agentchart', 'settings.json');
+  const workspaceFile = () => join(workspace, '.agentchart', 'settings.json');
+  const decisionReasons = (stdout: string) =>
+    stdout
+      .split('\n')
+      .filter((text) => text.includes('"approval.decided"'))
+      .map((text) => JSON.parse(text).event.data.reason);
+
   const writeSettings = async (root: string, value: unknown) => {
     await mkdir(join(root, '.agentchart'), { recursive: true });
     await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
@@ -48,7 +56,88 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       mcpServers: {},
       untrustedMcpServers: [],
       files: [join(home, '.agentchart', 'settings.json'), join(workspace, '.agentchart', 'settings.json')],
+      sources: [
+        { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },
+        {
+          key: 'permissions.defaultMode',
+          value: 'plan',
+          file: userFile(),
+          scope: 'user',
+          ignored: `overridden by ${workspaceFile()}`,
+        },
+        { key: 'permissions.deny', value: 'bash(echo secret:*)', file: workspaceFile(), scope: 'workspace' },
+        { key: 'permissions.defaultMode', value: 'default', file: workspaceFile(), scope: 'workspace' },
+      ],
     });
+  });
+
+  it("a deny rule in the user's file beats an allow rule in the workspace's", async () => {
+    await writeSettings(home, { permissions: { deny: ['write_file'] } });
+    await writeSettings(workspace, { permissions: { allow: ['write_file', 'bash(echo:*)'] } });
+    server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'x' })] } });
+    server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo hi' })] } });
+    server.reply({ turn: { text: ['ok'] } });
+    const run = await runCli(['run', 'go', '--cwd', workspace, '--json'], { env });
+    expect(run.code).toBe(0);
+    expect(decisionReasons(run.stdout)).toEqual([
+      'denied by rule write_file',
+      'allowed by rule bash(echo:*)',
+    ]);
+    await expect(readFile(join(workspace, 'a.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('agentchart config prints the merged settings and where each value came from', async () => {
+    await writeSettings(home, { permissions: { deny: ['write_file'], defaultMode: 'plan' } });
+    await writeSettings(workspace, {
+      permissions: { allow: ['bash(npm test:*)'], defaultMode: 'accept-edits' },
+      mcpServers: { theirs: { command: 'node' } },
+    });
+    const text = await runCli(['config', '--cwd', workspace], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')).toEqual([
+      `Settings files for ${workspace} (later files win):`,
+      `  user      ${userFile()}`,
+      `  workspace ${workspaceFile()}`,
+      '',
+      'In force:',
+      `  permissions.deny = "write_file"  from user ${userFile()}`,
+      `  permissions.allow = "bash(npm test:*)"  from workspace ${workspaceFile()}`,
+      `  permissions.defaultMode = "accept-edits"  from workspace ${workspaceFile()}`,
+      'Not in force:',
+      `  permissions.defaultMode = "plan"  from user ${userFile()}: overridden by ${workspaceFile()}`,
+      `  mcpServers.theirs = {"command":"node"}  from workspace ${workspaceFile()}: workspace servers are not trusted (--workspace-mcp)`,
+      '',
+    ]);
+    const json = await runCli(['config', '--cwd', workspace, '--json', '--workspace-mcp'], { env });
+    const printed = JSON.parse(json.stdout);
+    expect(printed.settings).toEqual({
+      permissions: { allow: ['bash(npm test:*)'], deny: ['write_file'], defaultMode: 'accept-edits' },
+      mcpServers: { theirs: { command: 'node' } },
+    });
+    expect(printed.files).toEqual([
+      { path: userFile(), scope: 'user', read: true },
+      { path: workspaceFile(), scope: 'workspace', read: true },
+    ]);
+    expect(
+      printed.sources.map((source: { key: string; ignored?: string }) => [source.key, source.ignored]),
+    ).toEqual([
+      ['permissions.deny', undefined],
+      ['permissions.defaultMode', `overridden by ${workspaceFile()}`],
+      ['permissions.allow', undefined],
+      ['permissions.defaultMode', undefined],
+      ['mcpServers.theirs', undefined],
+    ]);
+    await rm(join(home, '.agentchart'), { recursive: true });
+    await rm(join(workspace, '.agentchart'), { recursive: true });
+    const none = await runCli(['config', '--cwd', workspace], { env });
+    expect(none.stdout).toContain(`  user      ${userFile()} (not present)`);
+    expect(none.stdout).toContain('No settings: every value is the default');
+    await writeSettings(workspace, { permissions: { defaultMode: 'sometimes' } });
+    const bad = await runCli(['config', '--cwd', workspace], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(
+      /^agentchart: the settings file .*settings\.json is wrong at permissions\.defaultMode: Invalid option: expected one of "plan"\|"default"\|"accept-edits"\|"bypass" \[config\]\n$/,
+    );
   });
 
   it("starts the user's MCP servers, and the workspace's only with --workspace-mcp", async () => {

@@ -123,6 +123,10 @@ describe('inspector decisions', () => {
       status: 400,
       body: { error: '"remember" can only be "session"' },
     });
+    expect(await post(inspector.url, path, { mode: 'loose' }, headers)).toEqual({
+      status: 400,
+      body: { error: '"mode" must be one of plan, default, accept-edits, bypass' },
+    });
     expect((await post(inspector.url, path, ['not', 'an', 'object'], headers)).status).toBe(400);
     const plain = await fetch(new URL(path, inspector.url), { method: 'POST', headers, body: '{}' });
     expect(plain.status).toBe(415);

@@ -134,7 +134,7 @@ describe('agentchart inspect', () => {
     const calls = ended.flatMap((m) =>
       m.kind === 'log' && m.event.type === 'tool.call' ? [m.event.data.name] : [],
     );
-    expect(calls).toEqual(['glob', 'read_file', 'read_file', 'grep', 'bash', 'edit_file', 'bash']);
+    expect(calls).toEqual(['skill', 'glob', 'read_file', 'read_file', 'grep', 'bash', 'edit_file', 'bash']);
     expect(ended.some((m) => m.kind === 'delta' && m.agentId === 'demo')).toBe(true);
   });
 });

@@ -70,9 +70,12 @@ describe('live inspector', () => {
       // Before each step, the first included, the turn decides (whether to compact first, or to end).
       'deciding active',
       'preStep.choosing active',
+      // The pre-step work runs for every agent (tools of the permission mode, environment).
+      'preStep.hook active',
       'stepping active',
       'deciding active',
       'preStep.choosing active',
+      'preStep.hook active',
       'stepping active',
       'deciding active',
       'ending active',

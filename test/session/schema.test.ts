@@ -74,6 +74,14 @@ const samples: Record<LogEventType, LogEvent> = {
     ],
   }),
   'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
+  environment: makeEvent(22, 'environment', { text: '# Environment' }, { turn: 1, step: 1 }),
+  'mode.changed': makeEvent(21, 'mode.changed', {
+    from: 'plan',
+    to: 'default',
+    by: 'plan',
+    plan: '1. read 2. edit',
+    callId: 'c9',
+  }),
 };
 
 function parseError(line: string): string {

@@ -50,6 +50,8 @@ class Chat implements SlashContext {
   private running: Promise<unknown> | undefined;
   private interrupts = 0;
   private inspector: InspectorServer | undefined;
+  // The mode the open session was opened in, to tell a /mode change from a plan the agent had accepted.
+  private modeOpened: PermissionMode | undefined;
   private finished!: (code: number) => void;
   private readonly terminal: ChatTerminal;
   private readonly paint: ReturnType<typeof painter>;
@@ -89,8 +91,9 @@ class Chat implements SlashContext {
     return this.open!.agent;
   }
 
+  /** The agent's mode now (a plan accepted switches it), or the one the next session opens in. */
   get mode(): PermissionMode {
-    return this.permissions.mode;
+    return this.open ? this.agent.permissionMode : this.permissions.mode;
   }
 
   get isRunning(): boolean {
@@ -236,6 +239,9 @@ class Chat implements SlashContext {
         json: false,
         states: this.states,
       });
+      // A resumed session is in the mode its log last recorded: switch it to the chat's (logged).
+      if (agent.permissionMode !== this.permissions.mode) agent.setPermissionMode(this.permissions.mode);
+      this.modeOpened = this.permissions.mode;
       this.open = { system, agent, view, dir: choice.dir, closePrompt };
       const resumed = choice.sessionId === '' ? 'new session' : `resumed, ${agent.log().length} events`;
       this.say(
@@ -250,6 +256,9 @@ class Chat implements SlashContext {
 
   private async reopen(sessionId: string, dir = this.open!.dir): Promise<void> {
     if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
+    // setMode changed the mode itself; anything else reopens in the mode the agent is in now.
+    if (this.permissions.mode === this.modeOpened)
+      this.permissions = { ...this.permissions, mode: this.mode };
     await this.closeSession();
     await this.openSession({ dir, sessionId });
   }

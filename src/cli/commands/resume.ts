@@ -52,6 +52,8 @@ export async function resumeCommand(
     // Said before the agent starts, so it comes before the question is asked again.
     if (asking) for (const text of waitingLines(asking, sessionId, { canAsk, mode })) line(ui, text);
     const agent = await system.resumeAgent(sessionId);
+    // The session goes on in the last mode its log recorded; a --mode (or --yes) given now switches it.
+    if (agent.permissionMode !== mode) agent.setPermissionMode(mode);
     const start = async (): Promise<RunResult> => {
       if (message !== undefined) return agent.run(message);
       await agent.whenIdle();

@@ -1,0 +1,51 @@
+import { type SettingSource, settingsFiles } from '../../settings/settings-file.ts';
+import { cliSettings, workspaceOf } from '../agent-system.ts';
+import { type CliIo, line } from '../io.ts';
+
+export type ConfigFlags = { cwd?: string; json?: boolean; workspaceMcp?: boolean };
+
+/**
+ * `agentchart config`: the settings an agent in this workspace would run with (the user's file, then the
+ * workspace's, merged) and where each value came from, including values that are not in force and why.
+ * A bad file is the same one-line error `run` gives (exit 2).
+ */
+export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<number> {
+  const cwd = await workspaceOf(io, flags.cwd);
+  const settings = await cliSettings(io, cwd, flags);
+  const files = settingsFiles(cwd, io.env).map((file) => ({
+    ...file,
+    read: settings.files.includes(file.path),
+  }));
+  const merged = { permissions: settings.permissions, mcpServers: settings.mcpServers };
+  if (flags.json) {
+    const { untrustedMcpServers, sources } = settings;
+    line(
+      io.stdout,
+      JSON.stringify({ workspace: cwd, files, settings: merged, untrustedMcpServers, sources }),
+    );
+    return 0;
+  }
+  line(io.stdout, `Settings files for ${cwd} (later files win):`);
+  for (const file of files)
+    line(io.stdout, `  ${file.scope.padEnd(9)} ${file.path}${file.read ? '' : ' (not present)'}`);
+  const inForce = settings.sources.filter((source) => source.ignored === undefined);
+  const ignored = settings.sources.filter((source) => source.ignored !== undefined);
+  line(io.stdout);
+  if (settings.sources.length === 0) {
+    line(io.stdout, 'No settings: every value is the default (mode default, no rules, no MCP servers).');
+    return 0;
+  }
+  line(io.stdout, 'In force:');
+  for (const source of inForce) line(io.stdout, describe(source));
+  if (settings.permissions.defaultMode === undefined)
+    line(io.stdout, '  permissions.defaultMode  (not set: default)');
+  if (ignored.length > 0) {
+    line(io.stdout, 'Not in force:');
+    for (const source of ignored) line(io.stdout, `${describe(source)}: ${source.ignored}`);
+  }
+  return 0;
+}
+
+function describe(source: SettingSource): string {
+  return `  ${source.key} = ${JSON.stringify(source.value)}  from ${source.scope} ${source.file}`;
+}

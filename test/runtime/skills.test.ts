@@ -1,0 +1,273 @@
+// Skills: SKILL.md folders found in the workspace and the user's folder, listed in the system prompt,
+// loaded by the `skill` tool, their files readable (never writable) through /agentchart-skills/.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { assertSameLog, createAgentSystem } from '../../src/index.ts';
+import { scripted } from '../../src/providers/scripted.ts';
+import { replaySession } from '../../src/runtime/replay-session.ts';
+import { memoryStore } from '../../src/session/memory-store.ts';
+import { parseFrontMatter } from '../../src/settings/front-matter.ts';
+import { codingTools } from '../../src/tools/coding-tools.ts';
+import { counterIds, tickingClock } from '../support/crash-kit.ts';
+
+const skillFile = (name: string, description: string, body = 'Do the thing.') =>
+  `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
+
+describe('SKILL.md front matter', () => {
+  it('reads plain, quoted and block values, and keeps keys it does not use', () => {
+    const text = [
+      '---',
+      'name: pdf-forms',
+      "description: 'Fills PDF forms: use it when a form''s fields must be set.'",
+      'license: MIT # a comment',
+      'metadata:',
+      '  version: 1.2',
+      'quoted: "a \\"b\\""',
+      'folded: >',
+      '  one',
+      '  two',
+      'literal: |',
+      '  line 1',
+      '  line 2',
+      '---',
+      'body',
+    ].join('\n');
+    expect(parseFrontMatter(text)).toEqual({
+      fields: {
+        name: 'pdf-forms',
+        description: "Fills PDF forms: use it when a form's fields must be set.",
+        license: 'MIT',
+        metadata: 'version: 1.2',
+        quoted: 'a "b"',
+        folded: 'one two',
+        literal: 'line 1\nline 2',
+      },
+    });
+  });
+
+  it('says what is wrong', () => {
+    expect(parseFrontMatter('name: x')).toEqual({
+      problem: 'it does not begin with a front matter ("---" line)',
+    });
+    expect(parseFrontMatter('---\nname: x\n')).toEqual({
+      problem: 'its front matter has no closing "---" line',
+    });
+    expect(parseFrontMatter('---\n- a list\n---\n')).toEqual({
+      problem: 'front matter line 2 is not "key: value": - a list',
+    });
+    expect(parseFrontMatter('---\nname: a\nname: b\n---\n')).toEqual({
+      problem: 'front matter key "name" appears twice',
+    });
+    expect(parseFrontMatter('---\ndescription: "open\n---\n')).toEqual({
+      problem: 'front matter key "description": a double-quoted value is not closed',
+    });
+  });
+});
+
+describe('skills in an agent', () => {
+  let workspace: string;
+  let home: string;
+  beforeEach(async () => {
+    workspace = await mkdtemp(join(tmpdir(), 'agentchart-skills-'));
+    home = await mkdtemp(join(tmpdir(), 'agentchart-skills-home-'));
+  });
+  afterEach(async () => {
+    await rm(workspace, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
+
+  const addSkill = async (root: string, folder: string, text: string, files: Record<string, string> = {}) => {
+    const dir = join(root, folder);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'SKILL.md'), text);
+    for (const [name, content] of Object.entries(files)) {
+      await mkdir(join(dir, name, '..'), { recursive: true });
+      await writeFile(join(dir, name), content);
+    }
+    return dir;
+  };
+
+  it('finds skills in the workspace and the user folder (HOME), skips bad ones, lists them and loads one', async () => {
+    await addSkill(
+      join(workspace, '.agentchart', 'skills'),
+      'release',
+      skillFile('release', 'Cuts a release.'),
+      {
+        'checklist.md': '1. bump\n2. tag\n',
+        'scripts/tag.sh': 'git tag "$1"\n',
+        '.hidden': 'no',
+      },
+    );
+    await addSkill(join(workspace, '.claude', 'skills'), 'review', skillFile('review', 'Reviews a diff.'));
+    await addSkill(join(workspace, '.claude', 'skills'), 'broken', '# no front matter\n');
+    await addSkill(join(workspace, '.claude', 'skills'), 'misnamed', skillFile('other', 'Wrong folder.'));
+    await addSkill(join(home, '.agentchart', 'skills'), 'release', skillFile('release', 'The user one.'));
+    await addSkill(join(home, '.agentchart', 'skills'), 'notes', skillFile('notes', 'Keeps notes.'));
+    const model = scripted([
+      { toolCalls: [{ id: 's1', name: 'skill', input: { name: 'release' } }] },
+      {
+        toolCalls: [
+          { id: 'r1', name: 'read_file', input: { path: '/agentchart-skills/release/checklist.md' } },
+          {
+            id: 'w1',
+            name: 'write_file',
+            input: { path: '/agentchart-skills/release/checklist.md', content: 'x' },
+          },
+          { id: 'r2', name: 'read_file', input: { path: '/agentchart-skills/release/../review/SKILL.md' } },
+          { id: 's2', name: 'skill', input: { name: 'nope' } },
+        ],
+      },
+      { text: 'Released.' },
+    ]);
+    const previousHome = process.env.HOME;
+    process.env.HOME = home;
+    let system: ReturnType<typeof createAgentSystem>;
+    try {
+      system = createAgentSystem({
+        model,
+        tools: codingTools(),
+        cwd: workspace,
+        projectInstructions: false,
+        permissionMode: 'bypass',
+        skills: true,
+      });
+    } finally {
+      process.env.HOME = previousHome;
+    }
+    const agent = await system.createAgent({ id: 'a', instructions: 'Be brief.' });
+    await agent.run('Cut a release');
+    const config = agent.log()[0]!.data.config as Record<string, unknown>;
+    expect(
+      (config.skills as { name: string; description: string }[]).map((s) => [s.name, s.description]),
+    ).toEqual([
+      ['release', 'Cuts a release.'],
+      ['review', 'Reviews a diff.'],
+      ['notes', 'Keeps notes.'],
+    ]);
+    expect(config.skillsSkipped).toEqual([
+      {
+        file: join(workspace, '.claude', 'skills', 'broken', 'SKILL.md'),
+        problem: 'it does not begin with a front matter ("---" line)',
+      },
+      {
+        file: join(workspace, '.claude', 'skills', 'misnamed', 'SKILL.md'),
+        problem: 'the name "other" differs from its folder\'s ("misnamed")',
+      },
+      {
+        file: join(home, '.agentchart', 'skills', 'release', 'SKILL.md'),
+        problem: 'a skill named "release" was found first',
+      },
+    ]);
+    const request = model.requests[0]!;
+    expect(request.system).toBe(
+      'Be brief.\n\n# Skills\nThese skills hold instructions and files for particular tasks. When a task ' +
+        'matches a description, load the skill with the skill tool before you start, and follow it.\n' +
+        '- release: Cuts a release.\n- review: Reviews a diff.\n- notes: Keeps notes.',
+    );
+    expect(request.tools.map((tool) => tool.name)).toContain('skill');
+    const results = agent
+      .log()
+      .filter((event) => event.type === 'tool.result')
+      .map((event) => [event.data.callId, event.data.outcome, event.data.content]);
+    expect(results).toEqual([
+      [
+        's1',
+        'ok',
+        '<skill name="release">\nDo the thing.\n</skill>\n\nOther files in the skill folder (read them with ' +
+          'read_file when the instructions call for them):\n- /agentchart-skills/release/checklist.md\n' +
+          '- /agentchart-skills/release/scripts/tag.sh',
+      ],
+      ['r1', 'ok', expect.stringContaining('1\t1. bump')],
+      ['w1', 'error', expect.stringContaining('outside the workspace')],
+      ['r2', 'error', expect.stringContaining('is not the path of a file in a skill folder')],
+      ['s2', 'error', 'There is no skill named "nope". Skills: release, review, notes.'],
+    ]);
+    expect(await readFile(join(workspace, '.agentchart', 'skills', 'release', 'checklist.md'), 'utf8')).toBe(
+      '1. bump\n2. tag\n',
+    );
+    await system.dispose();
+  });
+
+  it('a link in a skill folder reaches nothing outside it', async () => {
+    const dir = await addSkill(join(home, 'skills'), 'leaky', skillFile('leaky', 'Has a link.'));
+    await writeFile(join(home, 'secret.txt'), 'secret');
+    await symlink(join(home, 'secret.txt'), join(dir, 'link.txt'));
+    const model = scripted([
+      { toolCalls: [{ id: 'r1', name: 'read_file', input: { path: '/agentchart-skills/leaky/link.txt' } }] },
+      { text: 'ok' },
+    ]);
+    const system = createAgentSystem({
+      model,
+      tools: codingTools(),
+      cwd: workspace,
+      projectInstructions: false,
+      skills: { folders: [join(home, 'skills')] },
+    });
+    const agent = await system.createAgent({ id: 'a' });
+    await agent.run('go');
+    const result = agent.log().find((event) => event.type === 'tool.result')!;
+    expect(result.data).toMatchObject({ outcome: 'error' });
+    expect(String(result.data.content)).toContain("leads outside the skill's folder through a symbolic link");
+    await system.dispose();
+  });
+
+  it('resume keeps the recorded catalogue, and a replay with a skill load matches byte for byte', async () => {
+    await addSkill(
+      join(workspace, '.agentchart', 'skills'),
+      'release',
+      skillFile('release', 'Cuts a release.'),
+      {
+        'checklist.md': 'bump\n',
+      },
+    );
+    const store = memoryStore();
+    const options = {
+      tools: codingTools(),
+      cwd: workspace,
+      store,
+      ids: counterIds(),
+      clock: tickingClock(),
+      projectInstructions: false,
+      skills: true,
+    } as const;
+    const model = scripted([
+      { toolCalls: [{ id: 's1', name: 'skill', input: { name: 'release' } }] },
+      {
+        toolCalls: [
+          { id: 'r1', name: 'read_file', input: { path: '/agentchart-skills/release/checklist.md' } },
+        ],
+      },
+      { text: 'Done.' },
+    ]);
+    const system = createAgentSystem({ ...options, model });
+    const agent = await system.createAgent({ id: 'a' });
+    await agent.run('Cut a release');
+    const recorded = agent.log();
+    await system.dispose();
+
+    // A skill added later is not seen by the resumed session: its prompt and catalogue are the recorded ones.
+    await addSkill(join(workspace, '.agentchart', 'skills'), 'late', skillFile('late', 'Came later.'));
+    const again = scripted([
+      { toolCalls: [{ id: 's2', name: 'skill', input: { name: 'release' } }] },
+      { text: 'ok' },
+    ]);
+    const resumedSystem = createAgentSystem({ ...options, model: again });
+    const resumed = await resumedSystem.resumeAgent('a');
+    await resumed.run('Again');
+    expect(again.requests[0]!.system).toBe(model.requests[0]!.system);
+    expect(again.requests[0]!.system).not.toContain('late');
+    expect(
+      resumed.log().find((event) => event.type === 'tool.result' && event.data.callId === 's2')?.data,
+    ).toMatchObject({
+      outcome: 'ok',
+      content: expect.stringContaining('<skill name="release">'),
+    });
+    await resumedSystem.dispose();
+
+    const replayed = await replaySession(recorded, { setup: { tools: codingTools() } });
+    expect(replayed.stopped).toBeUndefined();
+    assertSameLog(recorded, replayed.events);
+  });
+});
