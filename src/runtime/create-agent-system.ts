@@ -19,7 +19,7 @@ import { type AgentOrigin, type AgentRegistry, AgentResources, agentPlan } from 
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
-import { hostMachine } from './host.ts';
+import { hostLogic } from './host.ts';
 import { LiveBus } from './live-bus.ts';
 import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
@@ -52,7 +52,7 @@ export class AgentSystem {
   readonly ids: IdGenerator;
   readonly limits: Limits;
   // No `inspect` option: XState then builds no inspection events until someone subscribes.
-  private readonly host = createActor(hostMachine);
+  private readonly host = createActor(hostLogic);
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
   private readonly creations = new Creations(() => this.disposed);
