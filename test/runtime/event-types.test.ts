@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ActorRefLike, InspectionEvent } from 'xstate';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { taskTool } from '../../src/tools/task.ts';
 import { scripted } from '../../src/testing.ts';
+import { taskTool } from '../../src/tools/task.ts';
 import { counterIds, echoTool, firstUser, tickingClock } from '../support/crash-kit.ts';
 
 let system: AgentSystem | undefined;
