@@ -27,6 +27,7 @@ import { type Job, type JobOptions, runJob } from './run-job.ts';
 import { SavedOutputFolders } from './saved-outputs.ts';
 import { loadSession, takeStoredSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec } from './subagents.ts';
+import { WorkspaceCheck } from './workspace-check.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
 type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
@@ -59,6 +60,7 @@ export class AgentSystem {
   private readonly tree: AgentTree;
   private readonly logic: AgentLogic;
   private readonly savedOutputs: SavedOutputFolders;
+  private readonly workspaces = new WorkspaceCheck();
   private disposed = false;
 
   private readonly config: SystemConfig;
@@ -250,6 +252,7 @@ export class AgentSystem {
         clock: this.clock,
         registry: this.registry,
         gate,
+        checkWorkspace: (folder) => this.workspaces.check(folder),
         // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
         members: {
           join: () => {
