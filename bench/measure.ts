@@ -1,6 +1,6 @@
 // One measurement in a fresh process (started by bench/run.ts); prints one JSON line.
 //   node --expose-gc --import tsx bench/measure.ts <measurement> [--name value ...]
-// Measurements: speed, burst, idle-heap, retained, create, store, append. See each function.
+// Measurements: speed, floor, burst, idle-heap, retained, create, store, append. See each function.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { formatLogLine } from '../src/session/schema.ts';
 import type { LogEvent, SessionStore } from '../src/session/types.ts';
 import { fullGc, idleHeapBytes } from './idle-memory.ts';
 import { agentchartRun, bareXStateRun, benchSystem, toolRuns, type Work } from './peer-work.ts';
+import { xstateFloorPerStep } from './xstate-floor.ts';
 
 const [measurement, ...rest] = process.argv.slice(2);
 const options = new Map<string, string>();
@@ -50,6 +51,14 @@ async function speed() {
   await timed(run, w.steps, number('warmup-ms', 1500), 20);
   fullGc();
   return { ...w, ...(await timed(run, w.steps, number('min-ms', 1500), 20)) };
+}
+
+/** µs per step of agentchart's actor traffic alone, with no work (bench/xstate-floor.ts). */
+async function floor() {
+  const steps = number('steps', 10);
+  const turns = Math.max(20, Math.round(3000 / steps));
+  await xstateFloorPerStep(steps, turns);
+  return { steps, usPerStep: await xstateFloorPerStep(steps, turns) };
 }
 
 /** 1,000 agents × 10 steps at once against a model with 5 ms latency: wall time and event-loop lag. */
@@ -159,6 +168,7 @@ async function append() {
 
 const measurements: Record<string, () => Promise<object>> = {
   speed,
+  floor,
   burst,
   'idle-heap': idleHeap,
   retained,

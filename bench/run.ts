@@ -72,6 +72,8 @@ const speed = field(
     'xstate 100': () => measure('speed', { subject: 'xstate', steps: 100 }),
     'agentchart 10x1000': () => measure('speed', { subject: 'agentchart', steps: 10, deltas: 1000 }),
     'xstate 10x1000': () => measure('speed', { subject: 'xstate', steps: 10, deltas: 1000 }),
+    'floor 10': () => measure('floor', { steps: 10 }),
+    'floor 100': () => measure('floor', { steps: 100 }),
   }),
   'usPerStep',
 );
@@ -88,6 +90,13 @@ const row = (label: string, a: number, x: number, digits = 1) =>
   console.log(`| ${label} | ${fixed(a, digits)} | ${fixed(x, digits)} | ${ratio(a, x)} |`);
 for (const steps of [10, 100]) {
   row(`S=${steps}: µs per step`, speed[`agentchart ${steps}`]!, speed[`xstate ${steps}`]!);
+}
+for (const steps of [10, 100]) {
+  row(
+    `S=${steps}: agentchart's actor traffic alone, no work (bench/xstate-floor.ts), µs per step`,
+    speed[`floor ${steps}`]!,
+    speed[`xstate ${steps}`]!,
+  );
 }
 row('1,000 agents × 10 steps, 5 ms model: wall ms', burst.agentchart!.wallMs!, burst.xstate!.wallMs!, 0);
 row('same burst: event-loop lag p99 ms', burst.agentchart!.lagP99Ms!, burst.xstate!.lagP99Ms!);
