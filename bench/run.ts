@@ -1,123 +1,25 @@
-// npm run bench: what the runtime costs beside the model. Not part of npm test; numbers go to the README.
-import { z } from 'zod';
-import type { ModelEvent, ModelRequest, Provider } from '../src/providers/types.ts';
-import { createAgentSystem } from '../src/runtime/create-agent-system.ts';
-import { memoryStore } from '../src/session/memory-store.ts';
-import { defineTool } from '../src/tools/define-tool.ts';
-import { checkToolInput } from '../src/tools/tool-input.ts';
+// npm run bench: what the runtime costs beside the model, and beside a bare XState loop doing the same
+// work in the same run (bench/peer-work.ts). Every measurement runs in a fresh process (bench/measure.ts),
+// interleaved across rounds; the tables show medians. Not part of npm test; the figures go to the README.
+// Absolute numbers move with the machine's load: read the ratios. BENCH_ROUNDS=1 for a quick look.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { longSessionRows } from './long-session.ts';
-import { xstateFloorPerStep } from './xstate-floor.ts';
 
-const noop = defineTool({
-  name: 'noop',
-  description: 'Does nothing.',
-  access: 'none',
-  concurrencySafe: true,
-  input: z.object({ n: z.number() }),
-  run: async () => 'ok',
-});
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const cycles = Number(process.env.BENCH_CYCLES ?? 100_000);
+const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** A model with no latency: `steps - 1` responses that call `noop`, then a final answer. */
-function instantModel(steps: number): Provider {
-  let call = 0;
-  return {
-    name: 'instant',
-    model: 'instant',
-    async *stream(_request: ModelRequest): AsyncGenerator<ModelEvent> {
-      const index = call++ % steps;
-      if (index < steps - 1) {
-        yield { type: 'tool_call', call: { id: `c${call}`, name: 'noop', input: { n: index } } };
-        yield { type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } };
-        yield { type: 'done', stopReason: 'tool_use' };
-      } else {
-        yield { type: 'text.delta', text: 'done' };
-        yield { type: 'usage', usage: { inputTokens: 1, outputTokens: 1 } };
-        yield { type: 'done', stopReason: 'end_turn' };
-      }
-    },
-  };
-}
+type Result = Record<string, number | string>;
 
-/**
- * One turn of `steps` steps per fresh agent, `turns` agents in a row: creating and disposing agents is
- * not timed, only the turn. A fresh agent keeps the log the size a real run of that length has.
- */
-async function runtimePerStep(steps: number, turns: number): Promise<number> {
-  const system = createAgentSystem({
-    model: instantModel(steps),
-    tools: [noop],
-    store: memoryStore(),
-    permissionMode: 'bypass',
-    projectInstructions: false,
-    limits: { maxSteps: steps + 1 },
-  });
-  let elapsed = 0;
-  for (let i = 0; i <= turns; i++) {
-    const agent = await system.createAgent({ id: `bench-${i}` });
-    const start = performance.now();
-    const result = await agent.run('go');
-    // The first turn warms the JIT and is not counted.
-    if (i > 0) elapsed += performance.now() - start;
-    if (result.reason !== 'completed') throw new Error(`bench turn ended ${result.reason}`);
-    await agent.dispose();
-  }
-  await system.dispose();
-  return (elapsed * 1000) / (steps * turns);
-}
-
-/** The same work as a hand-written loop: stream, collect, run the tool, append every event. */
-async function plainLoopPerStep(steps: number, turns: number): Promise<number> {
-  const model = instantModel(steps);
-  const log: unknown[] = [];
-  const append = (type: string, data: unknown) => log.push({ seq: log.length, ts: Date.now(), type, data });
-  const start = performance.now();
-  for (let t = 0; t < turns; t++) {
-    append('turn.start', {});
-    for (let s = 0; s < steps; s++) {
-      append('step.start', {});
-      const calls: { id: string; name: string; input: unknown }[] = [];
-      let text = '';
-      for await (const event of model.stream(
-        { system: '', tools: [], messages: [] },
-        new AbortController().signal,
-      )) {
-        if (event.type === 'tool_call') calls.push(event.call);
-        if (event.type === 'text.delta') text += event.text;
-      }
-      append('assistant.message', { text, calls });
-      for (const call of calls) {
-        append('tool.call', call);
-        const parsed = checkToolInput(noop.input, call.input);
-        if (!parsed.ok) throw new Error(parsed.message);
-        append('tool.result', {
-          callId: call.id,
-          content: await noop.run(parsed.value as { n: number }, {} as never),
-        });
-      }
-      append('step.end', {});
-      if (calls.length === 0) break;
-    }
-    append('turn.end', {});
-  }
-  return ((performance.now() - start) * 1000) / (steps * turns);
-}
-
-async function heapPerIdleAgent(count: number): Promise<number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const before = process.memoryUsage().heapUsed;
-  const system = createAgentSystem({
-    model: instantModel(1),
-    tools: [noop],
-    store: memoryStore(),
-    permissionMode: 'bypass',
-    projectInstructions: false,
-  });
-  for (let i = 0; i < count; i++) await system.createAgent({ id: `idle-${i}` });
-  gc?.();
-  const after = process.memoryUsage().heapUsed;
-  await system.dispose();
-  return (after - before) / count;
+function measure(measurement: string, options: Record<string, string | number> = {}): Result {
+  const args = Object.entries(options).flatMap(([name, value]) => [`--${name}`, String(value)]);
+  const out = execFileSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/measure.ts', measurement, ...args],
+    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+  );
+  return JSON.parse(out.trim().split('\n').at(-1)!) as Result;
 }
 
 function median(values: number[]): number {
@@ -125,35 +27,140 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-const rounds = 5;
-const rows: string[] = [];
-for (const steps of [10, 100]) {
-  const turns = Math.max(20, Math.round(2000 / steps));
-  const runtime: number[] = [];
-  const plain: number[] = [];
-  const floor: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    runtime.push(await runtimePerStep(steps, turns));
-    plain.push(await plainLoopPerStep(steps, turns));
-    floor.push(await xstateFloorPerStep(steps, turns));
+/** Per key, the median of each numeric field over `rounds` fresh-process runs, keys interleaved per round. */
+function medians(jobs: Record<string, () => Result>): Record<string, Record<string, number>> {
+  const values: Record<string, Result[]> = {};
+  for (let round = 0; round < rounds; round++) {
+    for (const [key, job] of Object.entries(jobs)) {
+      values[key] = [...(values[key] ?? []), job()];
+    }
   }
-  const rt = median(runtime);
-  const pl = median(plain);
-  const fl = median(floor);
-  rows.push(
-    `| ${steps} steps/turn | ${rt.toFixed(1)} µs | ${fl.toFixed(1)} µs | ${pl.toFixed(1)} µs | ${(rt / pl).toFixed(1)}× |`,
+  return Object.fromEntries(
+    Object.entries(values).map(([key, results]) => [
+      key,
+      Object.fromEntries(
+        Object.keys(results[0]!)
+          .filter((field) => typeof results[0]![field] === 'number')
+          .map((field) => [field, median(results.map((result) => Number(result[field])))]),
+      ),
+    ]),
   );
 }
-const heap = await heapPerIdleAgent(1000);
-console.log(
-  '| workload | agentchart per step | XState floor (same actor traffic, no work) | plain async loop per step | agentchart / plain |',
+
+const fixed = (value: number, digits = 1) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const ratio = (a: number, b: number) => `${fixed(a / b, 2)}×`;
+
+function cliStartMs(args: string[]): number {
+  const times: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const start = performance.now();
+    execFileSync(process.execPath, args, { cwd: root, stdio: 'ignore' });
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+const field = (table: Record<string, Record<string, number>>, name: string) =>
+  Object.fromEntries(Object.entries(table).map(([key, values]) => [key, values[name]!]));
+
+const speed = field(
+  medians({
+    'agentchart 10': () => measure('speed', { subject: 'agentchart', steps: 10 }),
+    'xstate 10': () => measure('speed', { subject: 'xstate', steps: 10 }),
+    'agentchart 100': () => measure('speed', { subject: 'agentchart', steps: 100 }),
+    'xstate 100': () => measure('speed', { subject: 'xstate', steps: 100 }),
+    'agentchart 10x1000': () => measure('speed', { subject: 'agentchart', steps: 10, deltas: 1000 }),
+    'xstate 10x1000': () => measure('speed', { subject: 'xstate', steps: 10, deltas: 1000 }),
+    'floor 10': () => measure('floor', { steps: 10 }),
+    'floor 100': () => measure('floor', { steps: 100 }),
+  }),
+  'usPerStep',
 );
-console.log('|---|---|---|---|---|');
-for (const row of rows) console.log(row);
+const burst = medians({
+  agentchart: () => measure('burst', { subject: 'agentchart' }),
+  xstate: () => measure('burst', { subject: 'xstate' }),
+});
+
 console.log(
-  `\nheap per idle agent: ${(heap / 1024).toFixed(1)} KiB (1000 agents${(globalThis as { gc?: unknown }).gc ? ', after gc' : ', run with --expose-gc for a cleaner figure'})`,
+  '| per step (each run creates and disposes its agent; 3 deltas per step) | agentchart | bare XState loop | ratio |',
 );
+console.log('|---|--:|--:|--:|');
+const row = (label: string, a: number, x: number, digits = 1) =>
+  console.log(`| ${label} | ${fixed(a, digits)} | ${fixed(x, digits)} | ${ratio(a, x)} |`);
+for (const steps of [10, 100]) {
+  row(`S=${steps}: µs per step`, speed[`agentchart ${steps}`]!, speed[`xstate ${steps}`]!);
+}
+for (const steps of [10, 100]) {
+  row(
+    `S=${steps}: agentchart's actor traffic alone, no work (bench/xstate-floor.ts), µs per step`,
+    speed[`floor ${steps}`]!,
+    speed[`xstate ${steps}`]!,
+  );
+}
+row('1,000 agents × 10 steps, 5 ms model: wall ms', burst.agentchart!.wallMs!, burst.xstate!.wallMs!, 0);
+row('same burst: event-loop lag p99 ms', burst.agentchart!.lagP99Ms!, burst.xstate!.lagP99Ms!);
+row('S=10, 1,000 deltas per step: µs per step', speed['agentchart 10x1000']!, speed['xstate 10x1000']!);
+console.log(
+  `| delta cost: a 1,000-delta step / a 3-delta step | ${ratio(speed['agentchart 10x1000']!, speed['agentchart 10']!)} | ${ratio(speed['xstate 10x1000']!, speed['xstate 10']!)} | |`,
+);
+// The fake model's own generator costs the same in both: what agentchart adds per delta is the difference.
+const addedPerDelta =
+  (speed['agentchart 10x1000']! -
+    speed['agentchart 10']! -
+    (speed['xstate 10x1000']! - speed['xstate 10']!)) /
+  997;
+console.log(
+  `| µs agentchart adds per delta beyond the bare loop's (same generator) | ${fixed(addedPerDelta, 2)} | | |`,
+);
+
+const agentHeap = Number(measure('idle-heap', { kind: 'agent' }).bytes);
+const conversationHeap = Number(measure('idle-heap', { kind: 'conversation' }).bytes);
+const retainedBytes = Number(measure('retained', { cycles }).bytesPerAgent);
+const createUs = medians({ create: () => measure('create') }).create!.usPerAgent!;
+console.log('\n| memory and creation | agentchart |');
+console.log('|---|--:|');
+console.log(`| heap per idle agent after 5 turns (1,000 agents, after GC) | ${fixed(agentHeap / 1024)} KB |`);
+console.log(
+  `| heap per idle conversation (its log in a memory store) | ${fixed(conversationHeap / 1024)} KB |`,
+);
+console.log(
+  `| heap retained per disposed agent (${cycles.toLocaleString('en-US')} create/run/dispose cycles, after GC) | ${fixed(retainedBytes)} B |`,
+);
+console.log(`| createAgent + dispose | ${fixed(createUs / 1000, 3)} ms |`);
+
+const storeJob = (kind: string) => () => measure('store', { kind });
+const stores = medians({ memory: storeJob('memory'), file: storeJob('file'), fsync: storeJob('fsync') });
+const appends = medians({
+  file: () => measure('append', { kind: 'file' }),
+  fsync: () => measure('append', { kind: 'fsync', count: 500 }),
+  'file queued': () => measure('append', { kind: 'file', mode: 'queued', count: 50_000 }),
+  'fsync queued': () => measure('append', { kind: 'fsync', mode: 'queued', count: 50_000 }),
+});
+console.log('\n| session store under a real agent (S=10) | µs per step | / memory store | events/s |');
+console.log('|---|--:|--:|--:|');
+const storeLabels = { memory: 'memoryStore', file: 'fileStore', fsync: "fileStore, durability: 'fsync'" };
+for (const [kind, label] of Object.entries(storeLabels)) {
+  const { usPerStep, eventsPerSecond } = stores[kind]!;
+  console.log(
+    `| ${label} | ${fixed(usPerStep!)} | ${ratio(usPerStep!, stores.memory!.usPerStep!)} | ${fixed(eventsPerSecond!, 0)} |`,
+  );
+}
+const rate = (key: string) => fixed(appends[key]!.eventsPerSecond!, 0);
+console.log(
+  `| fileStore, one event per append, each awaited | | | ${rate('file')} (fsync: ${rate('fsync')}) |`,
+);
+console.log(
+  `| fileStore, 50,000 one-event appends made at once (group commit) | | | ${rate('file queued')} (fsync: ${rate('fsync queued')}) |`,
+);
+
+const cli = cliStartMs(['bin/agentchart.js', '--help']);
+const bare = cliStartMs(['-e', '']);
+console.log(`\nCLI start, agentchart --help: ${fixed(cli, 0)} ms (node -e '' alone: ${fixed(bare, 0)} ms)`);
+
 console.log('\n| long session (compaction off while it grows) | cost |');
 console.log('|---|---|');
 for (const row of await longSessionRows()) console.log(row);
-console.log(`\nnode ${process.version}, median of ${rounds} rounds (long-session rows: median of 3)`);
+console.log(
+  `\nnode ${process.version}, medians of ${rounds} rounds in fresh processes (long-session rows: median of 3)`,
+);

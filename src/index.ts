@@ -60,7 +60,8 @@ export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './run
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog } from './session/compare-logs.ts';
-export { type FileStore, fileStore } from './session/file-store.ts';
+export type { Durability } from './session/file-appender.ts';
+export { type FileStore, type FileStoreOptions, fileStore } from './session/file-store.ts';
 export { memoryStore } from './session/memory-store.ts';
 export { project } from './session/projection.ts';
 export type {

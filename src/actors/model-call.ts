@@ -33,10 +33,13 @@ export type ModelCallInput = Extract<ModelCallCommand, { type: 'model.request' }
 
 const stopReason = new Error('model call stopped');
 
+/** The request in flight: its abort, whether it ended, and its reader (which holds the streamed text). */
+type Streaming = { controller: AbortController; finished: boolean; reader?: ResponseReader };
+
 /**
  * The step's model-call actor. It lives as long as the step actor and streams one request per
  * `model.request`: it flushes the log first (nothing reaches the model that is not durable), forwards
- * deltas live and to the step, and ends each request with exactly one `model.done` or `model.error`,
+ * deltas live (the step hears once that text is streaming, not every delta), and ends each request with exactly one `model.done` or `model.error`,
  * whatever the provider does: every event is read by a `ResponseReader`, and a provider whose `stream`
  * throws, returns something that is not async-iterable, or whose iterator throws any value (an
  * `AgentchartError` of another class included) ends the request with a `model.error`.
@@ -52,16 +55,19 @@ const stopReason = new Error('model call stopped');
 export function createModelCallActor(depsOf: DependenciesOf<ModelCallDeps>) {
   return fromCallback<ModelCallCommand, AgentKeyed>(({ input, sendBack, receive }) => {
     const deps = depsOf(input.agentKey);
-    let current: { controller: AbortController; finished: boolean } | undefined;
+    let current: Streaming | undefined;
     const abortCurrent = () => {
       // A finished request has nothing to abort; aborting still allocates a DOMException per step.
       if (current && !current.finished) current.controller.abort(stopReason);
       current = undefined;
     };
     receive((command) => {
+      // Read before the abort: the text consumers saw is what an interrupted message keeps.
+      const streamedText = current?.reader?.streamedText ?? '';
       abortCurrent();
+      if (command.type === 'model.interrupt') sendBack({ type: 'model.interrupted', text: streamedText });
       if (command.type !== 'model.request') return;
-      const request = { controller: new AbortController(), finished: false };
+      const request: Streaming = { controller: new AbortController(), finished: false };
       current = request;
       const { signal } = request.controller;
       const send = (event: StepEvent) => {
@@ -70,7 +76,7 @@ export function createModelCallActor(depsOf: DependenciesOf<ModelCallDeps>) {
         if (event.type === 'model.done' || event.type === 'model.error') request.finished = true;
         sendBack(event);
       };
-      streamResponse(deps, command, signal, send).catch((error: unknown) =>
+      streamResponse(deps, command, request, send).catch((error: unknown) =>
         send({ type: 'model.error', error: toErrorData(error) }),
       );
     });
@@ -81,9 +87,10 @@ export function createModelCallActor(depsOf: DependenciesOf<ModelCallDeps>) {
 async function streamResponse(
   deps: ModelCallDeps,
   input: ModelCallInput,
-  signal: AbortSignal,
+  streaming: Streaming,
   send: (event: StepEvent) => void,
 ): Promise<void> {
+  const { signal } = streaming.controller;
   try {
     await deps.flush();
   } catch (error) {
@@ -94,6 +101,7 @@ async function streamResponse(
   if (signal.aborted) return;
   if (input.compaction) return compact(deps, input, signal, send);
   const reader = new ResponseReader(input, toErrorData);
+  streaming.reader = reader;
   const events: unknown = deps.provider.stream(deps.buildRequest(), signal);
   if (!isAsyncIterable(events)) return send(notIterable(events));
   const { agentId } = deps;
@@ -104,7 +112,8 @@ async function streamResponse(
     if (reading === undefined) continue;
     if (reading.type === 'text.delta') {
       deps.publish({ type: 'model.delta', agentId, turn, step, text: reading.text });
-      send({ type: 'model.delta', text: reading.text });
+      // The step hears only that text began to reach consumers; the text waits here for a cancel.
+      if (reading.text !== '' && reader.streamedText === reading.text) send({ type: 'model.streaming' });
     } else if (reading.type === 'thinking.delta') {
       deps.publish({ type: 'thinking.delta', agentId, turn, step, text: reading.text });
     } else {

@@ -57,6 +57,11 @@ export class ResponseReader {
     private readonly errorData: (error: unknown) => ProviderErrorData,
   ) {}
 
+  /** The text of the response so far: every text delta read. */
+  get streamedText(): string {
+    return this.text;
+  }
+
   /** Reads one event; `undefined` means there is nothing to forward yet. */
   read(event: unknown): Reading | undefined {
     if (typeof event !== 'object' || event === null) {

@@ -20,7 +20,7 @@ const where = (context: StepContext) => ({ turn: context.turn, step: context.ste
 export const freshStep = (step: number) => ({
   step,
   attempt: 1,
-  streamedText: '',
+  streamed: false,
   toolCalls: [],
   usage: emptyUsage,
   stopReason: undefined,
@@ -87,9 +87,9 @@ export function responseEntry(context: StepContext, event: ModelDoneEvent): LogE
 }
 
 /** Text that consumers already saw stays in the log; half-built tool calls do not. */
-export function interruptedEntry(context: StepContext): LogEntry {
+export function interruptedEntry(context: StepContext, text: string): LogEntry {
   const data = {
-    text: context.streamedText,
+    text,
     toolCalls: [],
     usage: emptyUsage,
     stopReason: 'interrupted' as const,

@@ -57,7 +57,10 @@ export type StepEvent =
       tools?: Pick<StepSettings, 'toolNames' | 'systemHash'>;
     }
   | StepResumeEvent
-  | { type: 'model.delta'; text: string }
+  /** The attempt's first text delta reached consumers (sent once per attempt, not per delta). */
+  | { type: 'model.streaming' }
+  /** The model call's answer to `model.interrupt`: the text of the attempt that consumers saw. */
+  | { type: 'model.interrupted'; text: string }
   | ModelDoneEvent
   | { type: 'model.error'; error: ProviderErrorData }
   | CompactionDoneEvent
@@ -100,7 +103,10 @@ export type StepOutput = {
 /** What the parent turn receives when a step is over (the step actor then waits for the next one). */
 export type StepDoneEvent = { type: 'step.done'; output: StepOutput };
 
-/** What the step asks of its model-call actor: stream this attempt, or abandon the one streaming. */
+/**
+ * What the step asks of its model-call actor: stream this attempt, abandon the one streaming, or abandon
+ * it and answer `model.interrupted` with the text streamed so far.
+ */
 export type ModelCallCommand =
   | {
       type: 'model.request';
@@ -110,14 +116,18 @@ export type ModelCallCommand =
       /** Plan a compaction and ask for its summary instead of the next step of the conversation. */
       compaction?: { instructions?: string };
     }
-  | { type: 'model.abort' };
+  | { type: 'model.abort' }
+  | { type: 'model.interrupt' };
 
 export type StepContext = StepInput & {
   step: number;
   retry: RetryPolicy;
   attempt: number;
-  /** Text of the current attempt that has already reached consumers through live deltas. */
-  streamedText: string;
+  /**
+   * Whether text of the current attempt already reached consumers through live deltas. The text itself
+   * stays with the model-call actor (no event per delta) until a cancel asks for it.
+   */
+  streamed: boolean;
   toolCalls: ToolCallRequest[];
   usage: Usage;
   stopReason: ModelStopReason | undefined;

@@ -105,9 +105,11 @@ export const stepMachine = setup({
     resumeAfterCompaction: assign({ compacting: undefined, attempt: ({ context }) => context.attempt + 1 }),
     beginBatch: sendTo('batch', ({ context }): BatchBeginEvent => batchBegin(context)),
     markCanceled: assign({ canceled: true }),
-    logInterrupted: enqueueActions(({ context, enqueue }) =>
-      enqueue({ type: 'log', params: interruptedEntry(context) }),
-    ),
+    logInterrupted: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'model.interrupted');
+      // Streamed text may end up empty (deltas of ''); nothing was said then.
+      if (event.text !== '') enqueue({ type: 'log', params: interruptedEntry(context, event.text) });
+    }),
     abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
   },
   guards: {
@@ -117,7 +119,7 @@ export const stepMachine = setup({
       return event.toolCalls.length > 0;
     },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
-    hasStreamedText: ({ context }) => context.streamedText.length > 0,
+    hasStreamedText: ({ context }) => context.streamed,
     compactingForOverflow: ({ context }) => context.compacting?.trigger === 'overflow',
     /** A step's first overflow, with overflow compaction on: compact and ask again. */
     overflowToCompact: ({ context, event }) =>
@@ -166,7 +168,7 @@ export const stepMachine = setup({
     },
     requesting: {
       entry: [
-        assign({ streamedText: '', error: undefined }),
+        assign({ streamed: false, error: undefined }),
         enqueueActions(({ context, enqueue }) => {
           const { turn, step, attempt, compacting } = context;
           const compaction = compacting
@@ -176,9 +178,7 @@ export const stepMachine = setup({
         }),
       ],
       on: {
-        'model.delta': {
-          actions: assign({ streamedText: ({ context, event }) => context.streamedText + event.text }),
-        },
+        'model.streaming': { actions: assign({ streamed: true }) },
         'model.done': [
           {
             target: 'executingTools',
@@ -245,12 +245,19 @@ export const stepMachine = setup({
         'step.cancel': [
           {
             guard: 'hasStreamedText',
-            target: 'done',
-            actions: ['abortModelCall', 'markCanceled', 'logInterrupted'],
+            target: 'interrupting',
+            actions: [
+              'markCanceled',
+              enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.interrupt' })),
+            ],
           },
           { target: 'done', actions: ['abortModelCall', 'markCanceled'] },
         ],
       },
+    },
+    // Text reached consumers before the cancel: the model call stops and hands it over, to be logged.
+    interrupting: {
+      on: { 'model.interrupted': { target: 'done', actions: 'logInterrupted' } },
     },
     recovering: {
       always: [

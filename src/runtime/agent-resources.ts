@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import type { Clock } from '../core/clock.ts';
 import { fnv1a } from '../core/hash.ts';
 import { ConfigError } from '../errors/config-error.ts';
@@ -138,6 +138,8 @@ export class AgentResources {
       clock: Clock;
       registry: AgentRegistry;
       gate: AgentPermissionGate;
+      /** Rejects with a `ConfigError` when the workspace is not a folder (the system checks each once). */
+      checkWorkspace: (cwd: string) => Promise<void>;
       /** Joins (and leaves) the system's tree of agents when the agent is published (and unpublished). */
       members?: { join: () => void; leave: () => void };
     },
@@ -338,8 +340,7 @@ export class AgentResources {
 
   private async registerTools(): Promise<void> {
     const { plan } = this;
-    const cwdStat = await stat(plan.cwd).catch(() => undefined);
-    if (!cwdStat?.isDirectory()) throw new ConfigError(`workspace "${plan.cwd}" is not a directory`);
+    await this.env.checkWorkspace(plan.cwd);
     await this.skills.load(plan.skills, this.requireLog().events);
     this.offer();
     const recorded = recordedSystem(this.requireLog().events);

@@ -20,7 +20,7 @@ import { type AgentOrigin, type AgentRegistry, AgentResources, agentPlan } from 
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
-import { hostMachine } from './host.ts';
+import { hostLogic } from './host.ts';
 import { LiveBus } from './live-bus.ts';
 import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
@@ -28,6 +28,7 @@ import { type Job, type JobOptions, runJob } from './run-job.ts';
 import { SavedOutputFolders } from './saved-outputs.ts';
 import { loadSession, takeStoredSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec } from './subagents.ts';
+import { WorkspaceCheck } from './workspace-check.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
 type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
@@ -55,13 +56,14 @@ export class AgentSystem {
   /** The settings files read because the `settings` option asked for them, merged (`undefined` without it). */
   readonly settings: LoadedSettings | undefined;
   // No `inspect` option: XState then builds no inspection events until someone subscribes.
-  private readonly host = createActor(hostMachine);
+  private readonly host = createActor(hostLogic);
   private readonly registry: AgentRegistry = new Map();
   private readonly agents = new Set<Agent>();
   private readonly creations = new Creations(() => this.disposed);
   private readonly tree: AgentTree;
   private readonly logic: AgentLogic;
   private readonly savedOutputs: SavedOutputFolders;
+  private readonly workspaces = new WorkspaceCheck();
   private disposed = false;
 
   private readonly config: SystemConfig;
@@ -263,6 +265,7 @@ export class AgentSystem {
         clock: this.clock,
         registry: this.registry,
         gate,
+        checkWorkspace: (folder) => this.workspaces.check(folder),
         // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
         members: {
           join: () => {

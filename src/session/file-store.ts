@@ -1,7 +1,7 @@
-import { constants } from 'node:fs';
 import { access, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
+import { type Durability, FileAppender } from './file-appender.ts';
 import { acquireFileLock } from './file-lock.ts';
 import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
 import { errorCode, pathError } from './path-errors.ts';
@@ -12,7 +12,13 @@ const extension = '.jsonl';
 const safeId = /^[A-Za-z0-9._-]+$/;
 
 export type FileStoreOptions = {
-  /** fsync after every append (slower; survives power loss, not only a process crash). Default false. */
+  /**
+   * When an append resolves: `'flush'` (default) once the operating system has the bytes, which survives
+   * the process crashing; `'fsync'` once they are on the disk, which survives power loss (one `datasync`
+   * per group of appends).
+   */
+  durability?: Durability;
+  /** @deprecated The same as `durability: 'fsync'`. */
   fsync?: boolean;
 };
 
@@ -86,17 +92,6 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): FileStor
   return new FileSessionStore(dir, options);
 }
 
-/** Appends to an existing file only: a session file that is gone is reported, never silently re-created. */
-async function appendText(file: string, text: string, fsync: boolean): Promise<void> {
-  const handle = await open(file, constants.O_WRONLY | constants.O_APPEND);
-  try {
-    if (text !== '') await handle.appendFile(text);
-    if (fsync) await handle.datasync();
-  } finally {
-    await handle.close();
-  }
-}
-
 /** Creates `dir` (and its parents); a file in the way is a `ConfigError`. */
 async function ensureDir(dir: string, action: string): Promise<void> {
   try {
@@ -119,12 +114,18 @@ class FileSessionStore implements FileStore {
   private readonly dir: string;
   // Resolved once: saved outputs stay where they are if the process later changes its directory.
   private readonly absoluteDir: string;
-  private readonly options: FileStoreOptions;
+  // Appends only to an existing file: a session file that is gone is reported, never silently re-created.
+  private readonly appender: FileAppender;
 
   constructor(dir: string, options: FileStoreOptions) {
     this.dir = dir;
     this.absoluteDir = resolve(dir);
-    this.options = options;
+    const durability = options.durability ?? (options.fsync ? 'fsync' : 'flush');
+    this.appender = new FileAppender(
+      durability,
+      (sessionId, work) => this.enqueue(sessionId, work),
+      (sessionId) => this.held.has(sessionId),
+    );
   }
 
   async create(sessionId: string): Promise<void> {
@@ -145,20 +146,19 @@ class FileSessionStore implements FileStore {
     const file = this.pathOf(sessionId);
     // Serialise now: the caller may reuse or mutate its events after this call returns.
     const text = events.map(formatLogLine).join('');
-    return this.enqueue(sessionId, async () => {
-      try {
-        await appendText(file, text, this.options.fsync ?? false);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') {
-          throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });
-        }
-        throw pathError(error, `write session "${sessionId}"`, file);
+    try {
+      await this.appender.append(sessionId, file, text);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') {
+        throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });
       }
-    });
+      throw pathError(error, `write session "${sessionId}"`, file);
+    }
   }
 
   async load(sessionId: string): Promise<LoadedSession> {
     const file = this.pathOf(sessionId);
+    this.appender.seal(sessionId);
     return this.enqueue(sessionId, async () => {
       const parsed = parseLogText(await readSessionText(file, sessionId), file);
       if (!parsed.torn) return { events: parsed.events, warnings: [] };
@@ -219,7 +219,9 @@ class FileSessionStore implements FileStore {
   async remove(sessionId: string): Promise<void> {
     const file = this.pathOf(sessionId);
     const outputs = this.outputsFolder(sessionId);
+    this.appender.seal(sessionId);
     return this.enqueue(sessionId, async () => {
+      await this.appender.close(sessionId);
       await rm(file, { force: true }).catch((error: unknown) => {
         throw pathError(error, `remove session "${sessionId}"`, file);
       });
@@ -245,6 +247,9 @@ class FileSessionStore implements FileStore {
     return {
       release: async () => {
         this.held.delete(sessionId);
+        // After the writes queued so far; a kept file is closed before another process may take over.
+        this.appender.seal(sessionId);
+        await this.enqueue(sessionId, () => this.appender.close(sessionId));
         await lock.release().catch((error: unknown) => {
           throw pathError(error, `release session "${sessionId}"`, path);
         });

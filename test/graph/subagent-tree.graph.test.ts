@@ -36,10 +36,10 @@ function events(snapshot: StepSnapshot): StepEvent[] {
   if (snapshot.matches('idle') && snapshot.context.step === 0) return [{ type: 'step.begin', step: 1 }];
   if (snapshot.matches('requesting')) {
     return [
-      ...(snapshot.context.streamedText === '' ? [{ type: 'model.delta' as const, text: 'partial ' }] : []),
+      ...(snapshot.context.streamed ? [] : [{ type: 'model.streaming' as const }]),
       {
         type: 'model.done',
-        text: snapshot.context.streamedText,
+        text: snapshot.context.streamed ? 'partial ' : '',
         toolCalls: [toolCall],
         usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
         stopReason: 'tool_use',
@@ -52,7 +52,7 @@ function events(snapshot: StepSnapshot): StepEvent[] {
 }
 
 const serializeState = (snapshot: StepSnapshot) =>
-  JSON.stringify([snapshot.value, snapshot.context.attempt, snapshot.context.streamedText !== '']);
+  JSON.stringify([snapshot.value, snapshot.context.attempt, snapshot.context.streamed]);
 
 /** States a child's step rests in while the parent waits on its `task` call. */
 const resting = ['requesting', 'waitingToRetry', 'executingTools'] as const;
@@ -115,8 +115,8 @@ function childStepState(tree: Tree): unknown {
 async function drive(tree: Tree, event: StepEvent, requestIndex: { value: number }): Promise<void> {
   const request = () => tree.gate.request(requestIndex.value);
   switch (event.type) {
-    case 'model.delta':
-      (await request()).delta(event.text);
+    case 'model.streaming':
+      (await request()).delta('partial ');
       break;
     case 'model.done':
       (await request()).answer('', [toolCall]);
@@ -231,7 +231,7 @@ describe('stopping a parent while its child rests in each state of the step char
             cause: 'parent',
           });
           // Text the child's consumers saw stays in its log as an interrupted message.
-          const streamed = path.state.context.streamedText !== '' && path.state.matches('requesting');
+          const streamed = path.state.context.streamed && path.state.matches('requesting');
           expect(events.some((e) => e.type === 'assistant.message' && e.data.interrupted === true)).toBe(
             streamed,
           );

@@ -103,11 +103,10 @@ describe('stepMachine (pure transitions)', () => {
     expect(sentEvents(step.actions)).toEqual([{ type: 'model.request', turn: 1, step: 2, attempt: 1 }]);
   });
 
-  it('collects deltas without logging them, then logs the whole answer, reports and waits again', () => {
+  it('notes that text is streaming without logging it, then logs the whole answer, reports and waits again', () => {
     const step = new Step();
-    expect(step.send({ type: 'model.delta', text: 'Hel' })).toEqual([]);
-    step.send({ type: 'model.delta', text: 'lo' });
-    expect(step.snapshot.context.streamedText).toBe('Hello');
+    expect(step.send({ type: 'model.streaming' })).toEqual([]);
+    expect(step.snapshot.context.streamed).toBe(true);
     expect(step.send(done('Hello'))).toEqual(['log assistant.message', 'log step.end', 'report step.done']);
     expect(logged(step.actions)[0]?.data).toEqual({
       text: 'Hello',
@@ -123,7 +122,7 @@ describe('stepMachine (pure transitions)', () => {
     const step = new Step();
     step.send({ type: 'model.error', error: overloaded });
     step.send({ type: 'retry.due' });
-    step.send({ type: 'model.delta', text: 'x' });
+    step.send({ type: 'model.streaming' });
     step.send(done('x', [call]));
     step.send({ type: 'batch.done', output: { results: 1, unknownTools: 1, calls: 1 } });
     expect(step.snapshot.value).toBe('idle');
@@ -135,7 +134,7 @@ describe('stepMachine (pure transitions)', () => {
     expect(step.snapshot.context).toMatchObject({
       step: 3,
       attempt: 1,
-      streamedText: '',
+      streamed: false,
       toolCalls: [],
       usage: emptyUsage,
       error: undefined,
@@ -168,7 +167,7 @@ describe('stepMachine (pure transitions)', () => {
 
   it('logs a retryable failure with its delay, waits for the timer, and tries again', () => {
     const step = new Step();
-    step.send({ type: 'model.delta', text: 'partial' });
+    step.send({ type: 'model.streaming' });
     expect(step.send({ type: 'model.error', error: limited })).toEqual([
       'log assistant.attempt',
       'spawn retryTimer',
@@ -183,7 +182,7 @@ describe('stepMachine (pure transitions)', () => {
     expect(spawnInput(step.actions, 'retryTimer')).toEqual({ delayMs: 1_500 });
     expect(step.send({ type: 'retry.due' })).toEqual(['stop retryTimer', 'send model model.request']);
     expect(sentEvents(step.actions)).toEqual([{ type: 'model.request', turn: 1, step: 2, attempt: 2 }]);
-    expect(step.snapshot.context).toMatchObject({ attempt: 2, streamedText: '', error: undefined });
+    expect(step.snapshot.context).toMatchObject({ attempt: 2, streamed: false, error: undefined });
   });
 
   it('backs off with the deterministic jitter of its key, then gives up at maxAttempts with model_error', () => {
@@ -236,12 +235,14 @@ describe('stepMachine (pure transitions)', () => {
     });
   });
 
-  it('a cancel mid-stream keeps the text consumers saw as an interrupted message', () => {
+  it('a cancel mid-stream asks the model call for the text consumers saw and logs it as interrupted', () => {
     const step = new Step();
-    step.send({ type: 'model.delta', text: 'Half a ' });
-    step.send({ type: 'model.delta', text: 'thought' });
-    expect(step.send({ type: 'step.cancel' })).toEqual([
-      'send model model.abort',
+    step.send({ type: 'model.streaming' });
+    expect(step.send({ type: 'step.cancel' })).toEqual(['send model model.interrupt']);
+    expect(step.snapshot.value).toBe('interrupting');
+    // A late answer of the aborted request is not the text: only the model call's hand-over is.
+    expect(step.send(done('Half a thought, and more'))).toEqual([]);
+    expect(step.send({ type: 'model.interrupted', text: 'Half a thought' })).toEqual([
       'log assistant.message',
       'log step.end',
       'report step.done',
@@ -288,7 +289,8 @@ describe('stepMachine (pure transitions)', () => {
     expect(step.send({ type: 'batch.done', output: { results: 0, unknownTools: 0, calls: 0 } })).toEqual([]);
     expect(step.send({ type: 'step.begin', step: 9 })).toEqual([]);
     step.send({ type: 'model.error', error: overloaded });
-    expect(step.send({ type: 'model.delta', text: 'late' })).toEqual([]);
+    expect(step.send({ type: 'model.streaming' })).toEqual([]);
+    expect(step.send({ type: 'model.interrupted', text: 'late' })).toEqual([]);
     expect(step.snapshot.value).toBe('waitingToRetry');
   });
 });

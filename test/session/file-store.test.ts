@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 runStoreContract('fileStore', () => fileStore(freshDir()));
-runStoreContract('fileStore (fsync)', () => fileStore(freshDir(), { fsync: true }));
+runStoreContract("fileStore (durability: 'fsync')", () => fileStore(freshDir(), { durability: 'fsync' }));
 
 const lines = (events: readonly object[]) => events.map((event) => `${JSON.stringify(event)}\n`).join('');
 

@@ -30,24 +30,22 @@ export function setupOf(path: Path) {
   return { prepared, turn: prepared ? 3 : 1 };
 }
 
+/** The text the driver streams for `model.streaming` (the attempt's first delta). */
+export const streamedSample = 'Hi';
+
 /** What the step's assistant messages must be at the end of the path: text and whether interrupted. */
 export function expectedMessages(path: Path): [string, boolean][] {
   const messages: [string, boolean][] = [];
   let text = '';
   for (const step of path.steps.slice(1)) {
     const event = step.event as StepEvent;
-    const before = text;
-    if (event.type === 'model.delta') text += event.text;
-    if (event.type === 'model.done') messages.push([before, false]);
+    if (event.type === 'model.streaming') text += streamedSample;
+    if (event.type === 'model.done') messages.push([text, false]);
     if (event.type === 'model.error' || event.type === 'retry.due') text = '';
-    const state = step.state as StepSnapshot;
-    if (
-      event.type === 'step.cancel' &&
-      finished(state) &&
-      before !== '' &&
-      state.context.toolCalls.length === 0
-    )
-      messages.push([before, true]);
+    if (event.type === 'model.interrupted') messages.push([event.text, true]);
   }
+  // A path that stops in `interrupting` still ends: the real model call hands its text over at once.
+  const last = path.steps.at(-1)?.state as StepSnapshot | undefined;
+  if (last?.matches('interrupting')) messages.push([text, true]);
   return messages;
 }
