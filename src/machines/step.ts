@@ -139,7 +139,7 @@ export const stepMachine = setup({
     enqueue.spawnChild('modelCall', { id: 'model', input: { agentKey } });
     enqueue.spawnChild('toolBatch', {
       id: 'batch',
-      input: { agentKey, turn, maxParallel: context.maxParallelTools },
+      input: { agentKey, turn, maxParallel: context.maxParallelTools, hooks: context.hooks },
     });
   }),
   initial: 'idle',

@@ -12,6 +12,7 @@ import type {
   CompactResult,
   ContextUsage,
 } from './compaction-types.ts';
+import type { HookTurnEvent } from './hook-events.ts';
 import type { InboxItem } from './inbox.ts';
 import type { StepDoneEvent, StepOutcome, StepSettings } from './step-types.ts';
 
@@ -59,7 +60,8 @@ export type TurnEvent =
   | { type: 'turn.compact'; instructions?: string }
   | { type: 'hook.allow'; tools?: ToolsUpdate }
   | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate }
-  | { type: 'log.flushed' };
+  | { type: 'log.flushed' }
+  | HookTurnEvent;
 
 /**
  * What the pre-step work found about the tools: the MCP servers whose tool lists changed since the last
@@ -102,6 +104,8 @@ export type TurnContext = Omit<
   reason: StopReason | undefined;
   error: ProviderErrorData | undefined;
   vetoReason: string | undefined;
+  /** How many times this turn's `stop` hooks refused its end (bounded by `maxStopRefusals`). */
+  stopRefusals: number;
   /**
    * Everything about compaction, in one field: XState copies the context on every `assign`, and V8 keeps
    * an object with about 18 or more properties as a slow dictionary, which made each copy ~20× dearer.

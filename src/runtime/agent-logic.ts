@@ -1,5 +1,12 @@
 import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import { type CloseServersDeps, createCloseServersActor } from '../actors/close-servers.ts';
+import {
+  createPostToolHookActor,
+  createPreToolHookActor,
+  createStopHookActor,
+  createUserMessageHookActor,
+  type HookDeps,
+} from '../actors/hook.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
@@ -22,7 +29,7 @@ import { planCompaction } from '../session/compaction-plan.ts';
 import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
-import type { LogEntry, LogEvent } from '../session/types.ts';
+import { isEvent, type LogEntry, type LogEvent } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
 import type { CompactionConfig } from './options-schema.ts';
 
@@ -33,6 +40,8 @@ export type AgentLogicDeps = {
   publish: Publish;
   approve: Approver | undefined;
   preStep: PreStepHook | undefined;
+  /** How the agent's hook points are consulted (live or from a recording). */
+  hooks: Pick<HookDeps, 'consult'>;
   /** Called after dispose flushed the log; unregisters the agent and closes its session. */
   revoke: () => Promise<void>;
   /** The cap on results the model reads whole, and where longer ones are saved. */
@@ -48,6 +57,7 @@ type AgentPorts = {
   toolCheck: ToolCheckDeps;
   approval: ApprovalDeps;
   preStep: PreStepHookDeps;
+  hooks: HookDeps;
   flush: LogFlushDeps;
   stage: RunStage;
   undo: UndoStageDeps;
@@ -96,6 +106,13 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       hook: deps.preStep,
       ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
     },
+    hooks: {
+      sessionId: agentId,
+      cwd: resources.plan.cwd,
+      consult: deps.hooks.consult,
+      check: { tools: resources.tools, permissions: deps.gate },
+      lastAnswer: () => lastAnswerText(resources.requireLog().events),
+    },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),
     undo: { undo: (stage) => resources.undoStage(stage), onError },
@@ -124,6 +141,15 @@ function planned(
     tokensBefore: lastContextUse(events).usedTokens,
     request: compactionRequest(events, plan, all === '' ? {} : { instructions: all }),
   };
+}
+
+/** The text of the model's last answer in the log (what the `stop` hooks are told). */
+function lastAnswerText(events: readonly LogEvent[]): string {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index]!;
+    if (isEvent(event, 'assistant.message')) return event.data.text;
+  }
+  return '';
 }
 
 /** How long dispose waits for tools that were stopped but have not returned yet. */
@@ -187,6 +213,8 @@ export class AgentLogic {
         toolCall: createToolCallActor((key) => ports(key).toolCall),
         approval: createApprovalActor((key) => ports(key).approval),
         logFlush: flush,
+        preToolHook: createPreToolHookActor((key) => ports(key).hooks),
+        postToolHook: createPostToolHookActor((key) => ports(key).hooks),
       },
     });
     const step = stepMachine.provide({
@@ -203,6 +231,8 @@ export class AgentLogic {
         step,
         logFlush: flush,
         preStepHook: createPreStepHookActor((key) => ports(key).preStep),
+        userMessageHook: createUserMessageHookActor((key) => ports(key).hooks),
+        stopHook: createStopHookActor((key) => ports(key).hooks),
       },
     });
     this.machine = agentMachine.provide({

@@ -1,8 +1,13 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { HookDeps } from '../actors/hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { liveConsult, recordedConsult, recordedPoints } from '../hooks/consult.ts';
+import { type HookPoint, wiredHookPoints } from '../hooks/hook-types.ts';
+import { hookTable } from '../hooks/in-process-hook.ts';
+import type { HookFlags } from '../machines/hook-events.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
 import { connectWithSdk } from '../mcp/sdk-connection.ts';
@@ -62,10 +67,13 @@ export class AgentSystem {
   private disposed = false;
 
   private readonly config: SystemConfig;
+  /** How hook points are consulted, and which ones have hooks (the charts wait only there). */
+  private readonly hooks: { consult: HookDeps['consult']; flags: HookFlags };
 
   constructor(options: AgentSystemOptions) {
     this.config = parseSystemOptions(options);
     const { config } = this;
+    this.hooks = hookConsultation(config);
     this.store = config.store;
     this.clock = config.clock;
     this.ids = () => config.nextId('ids');
@@ -174,6 +182,7 @@ export class AgentSystem {
       // Children ask the host their parent asks (their permissions say whether anyone can answer).
       approve: this.config.approve,
       preStep: this.config.preStep,
+      hooks: { consult: this.hooks.consult },
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
       compaction: this.config.compaction,
       revoke: async () => {
@@ -286,6 +295,7 @@ export class AgentSystem {
       limits,
       // The pre-step work applies MCP tool list changes too.
       hasPreStepHook: config.preStep !== undefined || mcp !== undefined,
+      hooks: this.hooks.flags,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -317,6 +327,25 @@ export class AgentSystem {
   private assertOpen(): void {
     if (this.disposed) throw new AgentStateError('the agent system has been disposed');
   }
+}
+
+/**
+ * Live, the hooks the host configured run; in a replay (`hookReplay`) every point answers with the
+ * recorded decisions, and the charts wait at the points the recording consulted.
+ */
+function hookConsultation(config: SystemConfig): { consult: HookDeps['consult']; flags: HookFlags } {
+  if (config.hookReplay) {
+    const points = recordedPoints(config.hookReplay);
+    return { consult: recordedConsult(config.hookReplay), flags: hookFlagsOf((point) => points.has(point)) };
+  }
+  const table = hookTable(config.hooks, config.cwd);
+  return { consult: liveConsult(table), flags: hookFlagsOf((point) => (table[point]?.length ?? 0) > 0) };
+}
+
+function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {
+  const flags: HookFlags = {};
+  for (const point of wiredHookPoints) if (has(point)) flags[point] = true;
+  return flags;
 }
 
 const launchCalls = { new: 'createAgent', resume: 'resumeAgent', fork: 'forkAgent' } as const;

@@ -15,6 +15,8 @@ import {
   plainIssue,
   positiveInteger,
 } from '../core/host-schema.ts';
+import { hookListsSchema } from '../hooks/hook-options.ts';
+import type { Hooks } from '../hooks/hook-types.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
@@ -138,6 +140,7 @@ const systemOptionsSchema = z.strictObject(
           preStep: z
             .custom<PreStepHook>((value) => typeof value === 'function', must('a function'))
             .optional(),
+          ...hookListsSchema,
         },
         must('an object'),
       )
@@ -163,6 +166,7 @@ const systemOptionsSchema = z.strictObject(
     compaction: compactionSchema.optional(),
     mcpServers: mcpServersSchema.optional(),
     mcpReplay: recordedLog.optional(),
+    hookReplay: recordedLog.optional(),
   },
   must('an object'),
 );
@@ -181,6 +185,10 @@ export type SystemConfig = {
   nextId: (call: string) => string;
   clock: Clock;
   preStep: PreStepHook | undefined;
+  /** The hooks of the other points, as the host gave them. */
+  hooks: Hooks;
+  /** A recorded session whose hook decisions answer instead of running the hooks (a replay). */
+  hookReplay: LogEvent[] | undefined;
   approve: Approver | undefined;
   projectInstructions: boolean;
   /** Results longer than `maxChars` are saved to a file and shown cut. */
@@ -226,6 +234,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
     preStep: parsed.hooks?.preStep,
+    hooks: hooksOf(parsed.hooks),
+    hookReplay: parsed.hookReplay,
     approve: parsed.approve,
     projectInstructions: parsed.projectInstructions ?? true,
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
@@ -244,4 +254,11 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     mcpServers: parsed.mcpServers ?? {},
     mcpReplay: parsed.mcpReplay,
   };
+}
+
+/** The hooks of the points besides `preStep`, as typed lists (the schema checked each one). */
+function hooksOf(hooks: Record<string, unknown> | undefined): Hooks {
+  if (hooks === undefined) return {};
+  const { preStep: _preStep, ...lists } = hooks;
+  return lists as Hooks;
 }

@@ -1,6 +1,7 @@
 import type { Approver } from '../actors/approval.ts';
 import type { PreStepHook } from '../actors/pre-step-hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
+import type { Hooks as PointHooks } from '../hooks/hook-types.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
@@ -30,7 +31,11 @@ export const defaultLimits: Limits = {
   maxAttempts: defaultRetryPolicy.maxAttempts,
 };
 
-export type Hooks = {
+/**
+ * The host's hooks (README "Hooks"): `preStep` is one function; every other point takes a list of
+ * functions, named hooks or command hooks, run in order as a waterfall.
+ */
+export type Hooks = PointHooks & {
   /** Runs before every step; returning `{ veto }` ends the turn with reason `blocked`. */
   preStep?: PreStepHook;
 };
@@ -73,6 +78,11 @@ export type AgentSystemOptions = {
    * server is started (a replay). `mcpServers` is then not needed.
    */
   mcpReplay?: readonly LogEvent[];
+  /**
+   * The events of a recorded session: hooks are not run; each hook point answers with the decisions the
+   * recording logged for it (a replay).
+   */
+  hookReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {

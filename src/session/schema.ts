@@ -4,6 +4,19 @@ import { providerErrorKinds } from '../errors/provider-error.ts';
 import { modelStopReasons } from '../providers/types.ts';
 import { LOG_FORMAT_VERSION, type LogEvent, type LogEventData, type LogEventType } from './types.ts';
 
+const hookPoints = [
+  'sessionStart',
+  'userMessage',
+  'preStep',
+  'request',
+  'requestError',
+  'preTool',
+  'postTool',
+  'stop',
+  'subagentStop',
+  'preCompact',
+  'sessionEnd',
+] as const;
 const count = z.number().int().nonnegative();
 const usage = z.object({
   inputTokens: count,
@@ -89,6 +102,17 @@ export const logEventDataSchemas = {
     retryInMs: z.number().nonnegative().optional(),
   }),
   'tool.call': z.object({ callId: z.string(), name: z.string(), input: present }),
+  'hook.decided': z.object({
+    point: z.enum(hookPoints),
+    hook: z.string(),
+    outcome: z.enum(['pass', 'modify', 'allow', 'ask', 'deny', 'block', 'error', 'timeout', 'invalid']),
+    reason: z.string().optional(),
+    callId: z.string().optional(),
+    input: z.unknown().optional(),
+    content: z.string().optional(),
+    message: z.string().optional(),
+    inboxId: z.string().optional(),
+  }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),
   'approval.decided': z.object({

@@ -74,6 +74,12 @@ const samples: Record<LogEventType, LogEvent> = {
     ],
   }),
   'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
+  'hook.decided': makeEvent(
+    21,
+    'hook.decided',
+    { point: 'preTool', hook: 'guard.sh', outcome: 'deny', reason: 'no', callId: 'c1', input: { a: 1 } },
+    { turn: 1, step: 1 },
+  ),
 };
 
 function parseError(line: string): string {

@@ -1,0 +1,133 @@
+// The vocabulary of hooks: what a hook is told at each point, what it may answer, and how the runtime
+// keeps the hooks of a point. In-process hooks speak these camelCase shapes; command hooks speak Claude
+// Code's snake_case JSON (see command-hook.ts), translated to the same answer.
+import type { HookDecidedData, HookPoint } from '../session/types.ts';
+
+export type { HookDecidedData, HookOutcome, HookPoint } from '../session/types.ts';
+
+/** Every hook point, in the order a session meets them. */
+export const hookPoints: readonly HookPoint[] = [
+  'sessionStart',
+  'userMessage',
+  'preStep',
+  'request',
+  'requestError',
+  'preTool',
+  'postTool',
+  'stop',
+  'subagentStop',
+  'preCompact',
+  'sessionEnd',
+];
+
+/** The points a running agent consults today (README "Hooks" lists what the others wait for). */
+export const wiredHookPoints = ['userMessage', 'preTool', 'postTool', 'stop'] as const;
+export type WiredHookPoint = (typeof wiredHookPoints)[number];
+
+/** What every hook is told, besides what its point adds. */
+export type HookBase = { point: HookPoint; sessionId: string; cwd: string; turn: number; step: number };
+
+/** What each point adds to `HookBase`. */
+export type HookInputs = {
+  /** A follow-up about to start a turn. */
+  userMessage: { message: string };
+  /** A valid call the permission rules did not deny, before it runs. */
+  preTool: { callId: string; toolName: string; toolInput: unknown };
+  /** A call that ran (outcome `ok` or `error`), before its result is committed. */
+  postTool: { callId: string; toolName: string; toolInput: unknown; toolResponse: string; isError: boolean };
+  /** The model ended the turn; `refusals` says how many times this turn's stop hooks refused already. */
+  stop: { text: string; refusals: number };
+};
+
+export type HookInput<Point extends WiredHookPoint> = HookBase & HookInputs[Point];
+
+/**
+ * What a hook may answer; `undefined` (or nothing) is no opinion. Which fields count depends on the point:
+ * - `preTool`: `decision` `allow` (run without asking), `ask`, `deny` (with `reason`, which the model reads);
+ *   `input` replaces the tool input (checked against the tool's schema and the permission rules again).
+ * - `postTool`: `content` replaces the result the model reads; `additionalContext` is appended to it.
+ * - `userMessage`: `decision: 'block'` drops the message and ends the turn `blocked` with `reason`;
+ *   `message` rewrites it; `additionalContext` is appended to it.
+ * - `stop`: `decision: 'block'` refuses the end of the turn; `reason` is the message that starts another step.
+ */
+export type HookAnswer = {
+  decision?: 'allow' | 'ask' | 'deny' | 'block';
+  reason?: string;
+  input?: Record<string, unknown>;
+  content?: string;
+  message?: string;
+  additionalContext?: string;
+};
+
+/**
+ * An in-process hook. Contract: may be async; gets a signal that aborts when the turn is cancelled or the
+ * hook's time is up; a throw, a timeout or an answer that is not a `HookAnswer` is logged as `error`,
+ * `timeout` or `invalid` and counts as no opinion, except at `preTool`, where it denies the call.
+ */
+export type HookFunction<Point extends WiredHookPoint> = (
+  input: HookInput<Point>,
+  options: { signal: AbortSignal },
+) => HookAnswer | undefined | Promise<HookAnswer | undefined>;
+
+/** A hook with a name (logged as `hook`) and its own time limit (default `defaultHookTimeoutMs`). */
+export type NamedHook<Point extends WiredHookPoint> = {
+  name?: string;
+  timeoutMs?: number;
+  run: HookFunction<Point>;
+};
+
+/**
+ * A command hook: `command` runs with `bash -c` in the workspace, reads the hook's JSON (Claude Code's
+ * field names) on stdin and answers JSON on stdout; exit code 2 blocks with stderr as the reason.
+ */
+export type CommandHook = {
+  type: 'command';
+  command: string;
+  /** Default `defaultHookTimeoutMs`; the command and everything it started is stopped then. */
+  timeoutMs?: number;
+  /** `preTool`/`postTool`: the tool names it is about, a regular expression on the whole name (Claude's). */
+  matcher?: string;
+};
+
+/** The hooks of a system, by point, run in order as a waterfall. */
+export type Hooks = {
+  [Point in WiredHookPoint]?: Array<HookFunction<Point> | NamedHook<Point> | CommandHook>;
+};
+
+/** How long a hook may take when it names no limit (Claude Code's default for command hooks too). */
+export const defaultHookTimeoutMs = 60_000;
+
+/** What running one hook produced, before the waterfall turns it into a logged decision. */
+export type HookRun =
+  | { kind: 'answer'; answer: HookAnswer | undefined }
+  | { kind: 'error' | 'timeout' | 'invalid'; reason: string };
+
+/**
+ * One hook as the runtime keeps it, whatever its kind. Contract: `run` never rejects (a failure is a
+ * `HookRun`), honours `signal`, and stops everything it started when the signal aborts.
+ */
+export type HookEntry = {
+  name: string;
+  /** For command hooks from settings: the tools a `preTool`/`postTool` hook is about (Claude's `matcher`). */
+  matches?: (toolName: string) => boolean;
+  run: (input: HookBase & Record<string, unknown>, signal: AbortSignal) => Promise<HookRun>;
+};
+
+/** Every hook of a session by point, in-process and command hooks merged (in-process first). */
+export type HookTable = Partial<Record<HookPoint, HookEntry[]>>;
+
+/** The value a point's hooks pass along: the tool input, the result text or the message. */
+export type Flowing = { input?: unknown; content?: string; message?: string };
+
+/** What one consultation is about: the call or queued input, and the value its hooks start from. */
+export type HookSubject = { callId?: string; toolName?: string; inboxId?: string; value: Flowing };
+
+/**
+ * Answers one consultation of a point with the decisions of its hooks, in order. Live, it runs them;
+ * in a replay it reads them from the recorded log. Contract: never rejects.
+ */
+export type HookConsult = (
+  input: HookBase & Record<string, unknown>,
+  subject: HookSubject,
+  signal: AbortSignal,
+) => Promise<HookDecidedData[]>;

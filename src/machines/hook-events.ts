@@ -1,0 +1,40 @@
+// What the charts know about hooks: which points have hooks (so a chart knows whether to wait), and the
+// events the hook actors answer with. The decisions arrive ready to log; the charts write them.
+import type { HookDecidedData } from '../session/types.ts';
+
+/** The points whose hooks a turn consults; absent or false: the chart does not wait there. */
+export type HookFlags = { userMessage?: boolean; preTool?: boolean; postTool?: boolean; stop?: boolean };
+
+/** How many times the stop hooks may refuse the end of one turn; after that they are not asked again. */
+export const maxStopRefusals = 3;
+
+/**
+ * What the `preTool` hooks decided about one call, after the input they rewrote was checked again. Without
+ * `verdict` the hooks had no opinion and the call stays as the check left it.
+ */
+export type PreToolVerdict = {
+  callId: string;
+  decisions: HookDecidedData[];
+  verdict?: 'run' | 'ask' | 'reject';
+  input?: unknown;
+  safe?: boolean;
+  /** For `reject`: the result the model reads. */
+  outcome?: 'error' | 'denied';
+  content?: string;
+};
+
+export type HookToolEvent =
+  | { type: 'hook.preTool'; verdicts: PreToolVerdict[] }
+  | { type: 'hook.postTool'; callId: string; decisions: HookDecidedData[]; content: string };
+
+/** One follow-up after the `userMessage` hooks: rewritten, or blocked with a reason. */
+export type ScreenedMessage = {
+  id: string;
+  decisions: HookDecidedData[];
+  message: string;
+  blocked?: { reason: string };
+};
+
+export type HookTurnEvent =
+  | { type: 'hook.userMessage'; messages: ScreenedMessage[] }
+  | { type: 'hook.stop'; decisions: HookDecidedData[]; refusal?: string };
