@@ -47,7 +47,11 @@ const sources: DiagramSource[] = [
       '(the host asked with `agent.compact`, or the last request filled the window past the threshold: the ' +
       'step actor then runs a compaction instead of a step), or goes to `ending`, which logs `turn.end` and ' +
       'waits for the log flush before the final `done`. `turn.resume` takes a turn that a stopped process ' +
-      'left waiting from `created` straight back to `stepping`, its step resumed with it.',
+      'left waiting from `created` straight back to `stepping`, its step resumed with it. Two hook waits: ' +
+      'with `userMessage` hooks, `starting` goes through `screening`, where the hooks may rewrite the ' +
+      'follow-ups or block them (`hook.userMessage`; all blocked ends the turn `blocked`); with `stop` hooks, ' +
+      'a turn the model ended goes through `stopping`, where a refusal (`hook.stop` with a message) goes back ' +
+      'to `deciding` for another step, at most `maxStopRefusals` times per turn.',
   },
   {
     name: 'step',
@@ -80,7 +84,10 @@ const sources: DiagramSource[] = [
       'continues a batch a stopped process left waiting: `resuming` checks again the calls without a ' +
       'result, and the same question is asked again. `batch.cancel` leads to `cancelling`, which starts ' +
       'nothing new and waits for running calls to settle. Both reach `done` once every call has a ' +
-      'committed result (`allCommitted`).',
+      'committed result (`allCommitted`). With `preTool` hooks, a checked batch first waits in `hooking` ' +
+      'until the hooks have decided about every call that may run (`hook.preTool`: deny, ask, allow or a ' +
+      'rewritten input); with `postTool` hooks, a finished call holds its result back inside `running` until ' +
+      '`hook.postTool` gives the result the model reads. A cancel stops the hooks and still commits every result.',
   },
 ];
 
