@@ -75,6 +75,8 @@ export async function replaySession(
     },
     store: memoryStore(),
     projectInstructions: false,
+    // Hooks are not run again: each hook point answers with the decisions the recording logged.
+    hookReplay: recorded,
   });
   let stopped: string | undefined;
   let next = 0;
