@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod/v4';
+import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
@@ -31,6 +32,8 @@ export const settingsSchema = z.strictObject({
   permissions: permissionsSchema.optional(),
   /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
   mcpServers: mcpServersSchema.optional(),
+  /** Command hooks by Claude Code event name (see README "Hooks"). */
+  hooks: hooksSettingsSchema.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -45,6 +48,10 @@ export type LoadedSettings = {
   mcpServers: McpServers;
   /** Servers named by the workspace file that were not started because it was not trusted. */
   untrustedMcpServers: string[];
+  /** Command hooks: the user's file's always, the workspace file's only when trusted (`--workspace-hooks`). */
+  hooks: HooksSettings;
+  /** Hook events the workspace file names that were not run because it was not trusted. */
+  untrustedHooks: string[];
   /** The files that were read, in order. */
   files: string[];
 };
@@ -64,12 +71,14 @@ export function settingsFiles(cwd: string, env: Record<string, string | undefine
 export async function loadSettings(
   cwd: string,
   env: Record<string, string | undefined>,
-  options: { trustWorkspaceMcp?: boolean } = {},
+  options: { trustWorkspaceMcp?: boolean; trustWorkspaceHooks?: boolean } = {},
 ): Promise<LoadedSettings> {
   const loaded: LoadedSettings = {
     permissions: { allow: [], deny: [] },
     mcpServers: {},
     untrustedMcpServers: [],
+    hooks: {},
+    untrustedHooks: [],
     files: [],
   };
   const files = settingsFiles(cwd, env);
@@ -79,6 +88,10 @@ export async function loadSettings(
     loaded.files.push(file);
     const isWorkspaceFile = index > 0;
     mergeSettings(loaded, settings, !isWorkspaceFile || options.trustWorkspaceMcp === true);
+    // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
+    if (!isWorkspaceFile || options.trustWorkspaceHooks === true)
+      mergeHooksSettings(loaded.hooks, settings.hooks);
+    else loaded.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
   }
   return loaded;
 }

@@ -47,7 +47,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = await providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
-  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd);
+  const { mode, allow, deny, mcpServers, hooks } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({
     io,
     provider,
@@ -56,6 +56,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
     mode,
     rules: { allow, deny },
     mcpServers,
+    hooks,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: false,
   });

@@ -11,7 +11,7 @@ export type RunFlags = AgentFlags & { session?: string };
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = await providerFor(io, flags);
-  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd);
+  const { mode, allow, deny, mcpServers, hooks } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
     ? sessionFileLocation(resolve(io.cwd, named))
@@ -28,6 +28,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
     mode,
     rules: { allow, deny },
     mcpServers,
+    hooks,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: true,
   });
