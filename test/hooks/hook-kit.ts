@@ -20,9 +20,9 @@ export function echoTool(ran: string[] = []) {
   });
 }
 
-export function counterIds() {
+export function counterIds(prefix = 'id') {
   let n = 0;
-  return () => `id${++n}`;
+  return () => `${prefix}${++n}`;
 }
 
 export function steppingClock() {
