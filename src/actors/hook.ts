@@ -1,9 +1,11 @@
 import { fromCallback } from 'xstate';
 import { messageOf } from '../errors/describe-value.ts';
+import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { HookBase, HookConsult, HookDecidedData, HookPoint } from '../hooks/hook-types.ts';
-import { foldBlock, foldPostTool, foldPreTool } from '../hooks/waterfall.ts';
+import { foldBlock, foldPostTool, foldPreTool, foldRequestError } from '../hooks/waterfall.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type {
+  HookRequestErrorEvent,
   HookToolEvent,
   HookTurnEvent,
   PreToolVerdict,
@@ -200,5 +202,38 @@ export function createStopHookActor(depsOf: DependenciesOf<HookDeps>) {
       return { type: 'hook.stop', decisions, refusal: folded.reason ?? 'A stop hook asked you to continue.' };
     },
     (_input, reason) => ({ type: 'hook.stop', decisions: [failed('stop', reason)] }),
+  );
+}
+
+/**
+ * The `requestError` wait: the hooks may retry a failed request after a delay they name, or give up, in
+ * place of the retry policy. Attempts stay bounded: past `maxAttempts` no hook makes the step retry.
+ */
+export function createRequestErrorHookActor(depsOf: DependenciesOf<HookDeps>) {
+  type Input = Meta & {
+    attempt: number;
+    error: ProviderErrorData;
+    retryInMs: number | undefined;
+    maxAttempts: number;
+  };
+  return hookWait<Input, HookRequestErrorEvent>(
+    depsOf,
+    async (deps, input, signal) => {
+      const { attempt, error, retryInMs } = input;
+      const told = {
+        ...base(deps, 'requestError', input),
+        error,
+        attempt,
+        ...(retryInMs !== undefined ? { retryInMs } : {}),
+      };
+      const decisions = await deps.consult('requestError')(told, { attempt, value: {} }, signal);
+      const delay = attempt >= input.maxAttempts ? undefined : foldRequestError(decisions, retryInMs);
+      return { type: 'hook.requestError', decisions, ...(delay !== undefined ? { retryInMs: delay } : {}) };
+    },
+    (input, reason) => ({
+      type: 'hook.requestError',
+      decisions: [failed('requestError', reason)],
+      ...(input.retryInMs !== undefined ? { retryInMs: input.retryInMs } : {}),
+    }),
   );
 }

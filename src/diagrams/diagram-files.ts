@@ -68,7 +68,9 @@ const sources: DiagramSource[] = [
       'A compaction is served by the same states: `step.begin` with a compaction goes straight to ' +
       '`requesting` (no `step.start`) and ends on `compaction.done` or `compaction.skipped`; a first ' +
       '`context_overflow` of a step logs the attempt and requests a compaction, then the step again. ' +
-      '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch.',
+      '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch. ' +
+      'With `requestError` hooks, `recovering` first waits in `hookingError`: the hooks may retry after a ' +
+      'delay they name or give up (`hook.requestError`), in place of the retry policy, within `maxAttempts`.',
   },
   {
     name: 'tool-batch',

@@ -60,6 +60,8 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
       };
     case 'userMessage':
       return { ...common, prompt: input.message };
+    case 'requestError':
+      return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
     case 'stop':
       return {
         ...common,
@@ -87,6 +89,12 @@ const commandOutputSchema = z.looseObject({
       additionalContext: z.string().optional(),
       updatedPrompt: z.string().optional(),
       updatedToolOutput: z.string().optional(),
+      delayMs: z
+        .number()
+        .int()
+        .nonnegative()
+        .max(2 ** 31 - 1)
+        .optional(),
       updatedMCPToolOutput: z.unknown().optional(),
     })
     .optional(),
@@ -117,6 +125,7 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
   const reason = specific.permissionDecisionReason ?? out.reason;
   if (reason !== undefined) answer.reason = reason;
   if (specific.updatedInput !== undefined) answer.input = specific.updatedInput;
+  if (specific.delayMs !== undefined) answer.delayMs = specific.delayMs;
   if (specific.updatedPrompt !== undefined) answer.message = specific.updatedPrompt;
   const toolOutput = specific.updatedToolOutput ?? mcpText(specific.updatedMCPToolOutput);
   if (toolOutput !== undefined) answer.content = toolOutput;

@@ -10,7 +10,12 @@ export function liveConsult(table: HookTable): (point: HookPoint) => HookConsult
 }
 
 /** What one consultation is known by in a log: its point, turn, step and the call or input it was about. */
-function consultKey(point: HookPoint, turn: number, step: number, about: string | undefined): string {
+function consultKey(
+  point: HookPoint,
+  turn: number,
+  step: number,
+  about: string | number | undefined,
+): string {
   return JSON.stringify([point, turn, step, about ?? null]);
 }
 
@@ -24,11 +29,21 @@ export function recordedConsult(events: readonly LogEvent[]): (point: HookPoint)
   for (const event of events) {
     if (!isEvent(event, 'hook.decided')) continue;
     const { data } = event;
-    const key = consultKey(data.point, event.turn ?? 0, event.step ?? 0, data.callId ?? data.inboxId);
+    const key = consultKey(
+      data.point,
+      event.turn ?? 0,
+      event.step ?? 0,
+      data.callId ?? data.inboxId ?? data.attempt,
+    );
     recorded.set(key, [...(recorded.get(key) ?? []), data]);
   }
   return (point) => (input, subject) => {
-    const key = consultKey(point, input.turn, input.step, subject.callId ?? subject.inboxId);
+    const key = consultKey(
+      point,
+      input.turn,
+      input.step,
+      subject.callId ?? subject.inboxId ?? subject.attempt,
+    );
     return Promise.resolve(recorded.get(key) ?? []);
   };
 }

@@ -21,7 +21,7 @@ export const hookPoints: readonly HookPoint[] = [
 ];
 
 /** The points a running agent consults today (README "Hooks" lists what the others wait for). */
-export const wiredHookPoints = ['userMessage', 'preTool', 'postTool', 'stop'] as const;
+export const wiredHookPoints = ['userMessage', 'requestError', 'preTool', 'postTool', 'stop'] as const;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
 /** What every hook is told, besides what its point adds. */
@@ -35,6 +35,16 @@ export type HookInputs = {
   preTool: { callId: string; toolName: string; toolInput: unknown };
   /** A call that ran (outcome `ok` or `error`), before its result is committed. */
   postTool: { callId: string; toolName: string; toolInput: unknown; toolResponse: string; isError: boolean };
+  /**
+   * A model request failed. `retryInMs` is what the default policy decided (absent: give up). A hook may
+   * answer `delayMs` (retry after that long) or `decision: 'block'` (give up); attempts stay bounded by
+   * `limits.maxAttempts`.
+   */
+  requestError: {
+    error: { kind: string; message: string; retryable: boolean; status?: number; retryAfterMs?: number };
+    attempt: number;
+    retryInMs?: number;
+  };
   /** The model ended the turn; `refusals` says how many times this turn's stop hooks refused already. */
   stop: { text: string; refusals: number };
 };
@@ -57,6 +67,8 @@ export type HookAnswer = {
   content?: string;
   message?: string;
   additionalContext?: string;
+  /** `requestError`: retry after this many milliseconds. */
+  delayMs?: number;
 };
 
 /**
@@ -117,10 +129,16 @@ export type HookEntry = {
 export type HookTable = Partial<Record<HookPoint, HookEntry[]>>;
 
 /** The value a point's hooks pass along: the tool input, the result text or the message. */
-export type Flowing = { input?: unknown; content?: string; message?: string };
+export type Flowing = { input?: unknown; content?: string; message?: string; delayMs?: number };
 
 /** What one consultation is about: the call or queued input, and the value its hooks start from. */
-export type HookSubject = { callId?: string; toolName?: string; inboxId?: string; value: Flowing };
+export type HookSubject = {
+  callId?: string;
+  toolName?: string;
+  inboxId?: string;
+  attempt?: number;
+  value: Flowing;
+};
 
 /**
  * Answers one consultation of a point with the decisions of its hooks, in order. Live, it runs them;

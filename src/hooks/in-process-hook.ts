@@ -25,6 +25,12 @@ export const hookAnswerSchema = z.strictObject({
   content: z.string().optional(),
   message: z.string().optional(),
   additionalContext: z.string().optional(),
+  delayMs: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(2 ** 31 - 1)
+    .optional(),
 });
 
 /** Checks what a hook answered; `undefined` and `null` are no opinion. */

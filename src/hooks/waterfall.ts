@@ -62,6 +62,8 @@ function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowin
       if (answer.message === undefined && answer.additionalContext === undefined) return {};
       return { message: appended(answer.message ?? value.message ?? '', answer.additionalContext) };
     }
+    case 'requestError':
+      return answer.delayMs !== undefined ? { delayMs: answer.delayMs } : {};
     default:
       return {};
   }
@@ -91,6 +93,7 @@ export async function runWaterfall(
   const about = {
     ...(subject.callId !== undefined ? { callId: subject.callId } : {}),
     ...(subject.inboxId !== undefined ? { inboxId: subject.inboxId } : {}),
+    ...(subject.attempt !== undefined ? { attempt: subject.attempt } : {}),
   };
   const decisions: HookDecidedData[] = [];
   let value = subject.value;
@@ -154,6 +157,22 @@ const reasonOf = (decision: HookDecidedData) =>
 /** Reads a `postTool` waterfall back: the result as the last hook that changed it left it. */
 export function foldPostTool(decisions: readonly HookDecidedData[], content: string): string {
   return decisions.reduce((value, decision) => decision.content ?? value, content);
+}
+
+/**
+ * Reads a `requestError` waterfall back: a block gives up (`undefined`), a `delayMs` retries after that
+ * long, no opinion keeps the default policy's `retryInMs`. The last hook with an opinion wins.
+ */
+export function foldRequestError(
+  decisions: readonly HookDecidedData[],
+  retryInMs: number | undefined,
+): number | undefined {
+  let delay = retryInMs;
+  for (const decision of decisions) {
+    if (decision.outcome === 'block') return undefined;
+    if (decision.delayMs !== undefined) delay = decision.delayMs;
+  }
+  return delay;
 }
 
 /** Reads a blocking point's waterfall back (`userMessage`, `stop`): the block's reason, or the new message. */

@@ -3,7 +3,13 @@
 import type { HookDecidedData } from '../session/types.ts';
 
 /** The points whose hooks a turn consults; absent or false: the chart does not wait there. */
-export type HookFlags = { userMessage?: boolean; preTool?: boolean; postTool?: boolean; stop?: boolean };
+export type HookFlags = {
+  userMessage?: boolean;
+  requestError?: boolean;
+  preTool?: boolean;
+  postTool?: boolean;
+  stop?: boolean;
+};
 
 /** How many times the stop hooks may refuse the end of one turn; after that they are not asked again. */
 export const maxStopRefusals = 3;
@@ -33,6 +39,13 @@ export type ScreenedMessage = {
   decisions: HookDecidedData[];
   message: string;
   blocked?: { reason: string };
+};
+
+/** What the `requestError` hooks decided: retry after `retryInMs`, or give up (absent). */
+export type HookRequestErrorEvent = {
+  type: 'hook.requestError';
+  decisions: HookDecidedData[];
+  retryInMs?: number;
 };
 
 export type HookTurnEvent =

@@ -3,6 +3,7 @@ import { type CloseServersDeps, createCloseServersActor } from '../actors/close-
 import {
   createPostToolHookActor,
   createPreToolHookActor,
+  createRequestErrorHookActor,
   createStopHookActor,
   createUserMessageHookActor,
   type HookDeps,
@@ -222,6 +223,7 @@ export class AgentLogic {
       actors: {
         toolBatch,
         retryTimer: createRetryTimerActor(clock),
+        requestErrorHook: createRequestErrorHookActor((key) => ports(key).hooks),
         modelCall: createModelCallActor((key) => ports(key).modelCall),
       },
     });

@@ -112,6 +112,8 @@ export const logEventDataSchemas = {
     content: z.string().optional(),
     message: z.string().optional(),
     inboxId: z.string().optional(),
+    attempt: z.number().int().positive().optional(),
+    delayMs: z.number().int().nonnegative().optional(),
   }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),

@@ -87,6 +87,10 @@ export type HookDecidedData = {
   message?: string;
   /** `userMessage`: the queued input the hook was about. */
   inboxId?: string;
+  /** `requestError`: the failed attempt the hook was about. */
+  attempt?: number;
+  /** `requestError`: retry after this many milliseconds (a block gives up instead). */
+  delayMs?: number;
 };
 
 /** The data of each event type: the contract between writers, readers and `project()`. */
