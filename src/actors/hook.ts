@@ -24,6 +24,8 @@ export type HookDeps = {
   check: ToolCheckDeps;
   /** The text of the model's last answer, which the `stop` hooks are told. */
   lastAnswer: () => string;
+  /** The parent's session when this agent is a subagent: its turns end through `subagentStop` instead of `stop`. */
+  parent?: string;
 };
 
 type Meta = AgentKeyed & { turn: number; step: number };
@@ -190,13 +192,23 @@ export function createUserMessageHookActor(depsOf: DependenciesOf<HookDeps>) {
   );
 }
 
-/** The `stop` wait: the hooks may refuse the end of the turn with a message for the model. */
+/**
+ * The `stop` wait: the hooks may refuse the end of the turn with a message for the model. A subagent's turn
+ * asks the `subagentStop` hooks instead (Claude Code's SubagentStop).
+ */
 export function createStopHookActor(depsOf: DependenciesOf<HookDeps>) {
   return hookWait<Meta & { refusals: number }, HookTurnEvent>(
     depsOf,
     async (deps, input, signal) => {
-      const told = { ...base(deps, 'stop', input), text: deps.lastAnswer(), refusals: input.refusals };
-      const decisions = await deps.consult('stop')(told, { value: {} }, signal);
+      const point = deps.parent === undefined ? 'stop' : 'subagentStop';
+      const parent = deps.parent === undefined ? {} : { parent: deps.parent };
+      const told = {
+        ...base(deps, point, input),
+        text: deps.lastAnswer(),
+        refusals: input.refusals,
+        ...parent,
+      };
+      const decisions = await deps.consult(point)(told, { value: {} }, signal);
       const folded = foldBlock(decisions, '');
       if (!folded.blocked) return { type: 'hook.stop', decisions };
       return { type: 'hook.stop', decisions, refusal: folded.reason ?? 'A stop hook asked you to continue.' };

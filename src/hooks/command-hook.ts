@@ -63,11 +63,13 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
     case 'requestError':
       return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
     case 'stop':
+    case 'subagentStop':
       return {
         ...common,
         stop_hook_active: Number(input.refusals) > 0,
         refusals: input.refusals,
         text: input.text,
+        ...(input.parent !== undefined ? { parent_session_id: input.parent } : {}),
       };
     default:
       return common;

@@ -40,4 +40,5 @@ export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
   preTool: hookList,
   postTool: hookList,
   stop: hookList,
+  subagentStop: hookList,
 };

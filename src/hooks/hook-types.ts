@@ -21,7 +21,14 @@ export const hookPoints: readonly HookPoint[] = [
 ];
 
 /** The points a running agent consults today (README "Hooks" lists what the others wait for). */
-export const wiredHookPoints = ['userMessage', 'requestError', 'preTool', 'postTool', 'stop'] as const;
+export const wiredHookPoints = [
+  'userMessage',
+  'requestError',
+  'preTool',
+  'postTool',
+  'stop',
+  'subagentStop',
+] as const;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
 /** What every hook is told, besides what its point adds. */
@@ -47,6 +54,8 @@ export type HookInputs = {
   };
   /** The model ended the turn; `refusals` says how many times this turn's stop hooks refused already. */
   stop: { text: string; refusals: number };
+  /** The same as `stop`, for the turn of a subagent (started by the `task` tool); `parent` is its parent's session. */
+  subagentStop: { text: string; refusals: number; parent: string };
 };
 
 export type HookInput<Point extends WiredHookPoint> = HookBase & HookInputs[Point];

@@ -113,6 +113,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       consult: deps.hooks.consult,
       check: { tools: resources.tools, permissions: deps.gate },
       lastAnswer: () => lastAnswerText(resources.requireLog().events),
+      ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
     },
     flush: { flush, onError },
     stage: (stage) => resources.runStage(stage),
