@@ -4,6 +4,7 @@
 // when the turn is cancelled or the hook's time is up.
 import { spawn } from 'node:child_process';
 import { z } from 'zod/v4';
+import { milliseconds } from '../core/host-schema.ts';
 import { commandEnvironment } from '../tools/command-environment.ts';
 import { newMarker, stopProcessTree } from '../tools/process-sweep.ts';
 import type { HookAnswer, HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
@@ -91,12 +92,7 @@ const commandOutputSchema = z.looseObject({
       additionalContext: z.string().optional(),
       updatedPrompt: z.string().optional(),
       updatedToolOutput: z.string().optional(),
-      delayMs: z
-        .number()
-        .int()
-        .nonnegative()
-        .max(2 ** 31 - 1)
-        .optional(),
+      delayMs: milliseconds.optional(),
       updatedMCPToolOutput: z.unknown().optional(),
     })
     .optional(),

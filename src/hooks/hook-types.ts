@@ -3,22 +3,7 @@
 // Code's snake_case JSON (see command-hook.ts), translated to the same answer.
 import type { HookDecidedData, HookPoint } from '../session/types.ts';
 
-export type { HookDecidedData, HookOutcome, HookPoint } from '../session/types.ts';
-
-/** Every hook point, in the order a session meets them. */
-export const hookPoints: readonly HookPoint[] = [
-  'sessionStart',
-  'userMessage',
-  'preStep',
-  'request',
-  'requestError',
-  'preTool',
-  'postTool',
-  'stop',
-  'subagentStop',
-  'preCompact',
-  'sessionEnd',
-];
+export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from '../session/types.ts';
 
 /** The points a running agent consults today (README "Hooks" lists what the others wait for). */
 export const wiredHookPoints = [

@@ -1,6 +1,7 @@
 // The host's hooks as runtime entries. In-process hooks are functions run with a signal and a time limit,
 // their answer checked with zod; command hooks run as processes (command-hook.ts).
 import { z } from 'zod/v4';
+import { milliseconds } from '../core/host-schema.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { environmentFilter } from '../tools/command-environment.ts';
 import { commandHook } from './command-hook.ts';
@@ -25,12 +26,7 @@ export const hookAnswerSchema = z.strictObject({
   content: z.string().optional(),
   message: z.string().optional(),
   additionalContext: z.string().optional(),
-  delayMs: z
-    .number()
-    .int()
-    .nonnegative()
-    .max(2 ** 31 - 1)
-    .optional(),
+  delayMs: milliseconds.optional(),
 });
 
 /** Checks what a hook answered; `undefined` and `null` are no opinion. */

@@ -2,21 +2,14 @@ import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { providerErrorKinds } from '../errors/provider-error.ts';
 import { modelStopReasons } from '../providers/types.ts';
-import { LOG_FORMAT_VERSION, type LogEvent, type LogEventData, type LogEventType } from './types.ts';
+import {
+  hookPoints,
+  LOG_FORMAT_VERSION,
+  type LogEvent,
+  type LogEventData,
+  type LogEventType,
+} from './types.ts';
 
-const hookPoints = [
-  'sessionStart',
-  'userMessage',
-  'preStep',
-  'request',
-  'requestError',
-  'preTool',
-  'postTool',
-  'stop',
-  'subagentStop',
-  'preCompact',
-  'sessionEnd',
-] as const;
 const count = z.number().int().nonnegative();
 const usage = z.object({
   inputTokens: count,

@@ -42,18 +42,22 @@ export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
-export type HookPoint =
-  | 'sessionStart'
-  | 'userMessage'
-  | 'preStep'
-  | 'request'
-  | 'requestError'
-  | 'preTool'
-  | 'postTool'
-  | 'stop'
-  | 'subagentStop'
-  | 'preCompact'
-  | 'sessionEnd';
+/** Every hook point, in the order a session meets them (README "Hooks"). */
+export const hookPoints = [
+  'sessionStart',
+  'userMessage',
+  'preStep',
+  'request',
+  'requestError',
+  'preTool',
+  'postTool',
+  'stop',
+  'subagentStop',
+  'preCompact',
+  'sessionEnd',
+] as const;
+
+export type HookPoint = (typeof hookPoints)[number];
 
 /**
  * How one hook answered: `pass` (no opinion), `modify` (changed the value and nothing else), a decision
