@@ -249,3 +249,20 @@ export function createRequestErrorHookActor(depsOf: DependenciesOf<HookDeps>) {
     }),
   );
 }
+
+/** The `preCompact` wait: observers told a compaction is about to run; the compaction runs after them. */
+export function createPreCompactHookActor(depsOf: DependenciesOf<HookDeps>) {
+  type Input = Meta & { trigger: 'auto' | 'manual'; instructions?: string };
+  return hookWait<Input, HookTurnEvent>(
+    depsOf,
+    async (deps, input, signal) => {
+      const instructions = input.instructions !== undefined ? { instructions: input.instructions } : {};
+      const told = { ...base(deps, 'preCompact', input), trigger: input.trigger, ...instructions };
+      return {
+        type: 'hook.preCompact',
+        decisions: await deps.consult('preCompact')(told, { value: {} }, signal),
+      };
+    },
+    (_input, reason) => ({ type: 'hook.preCompact', decisions: [failed('preCompact', reason)] }),
+  );
+}

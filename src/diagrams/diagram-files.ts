@@ -51,7 +51,9 @@ const sources: DiagramSource[] = [
       'with `userMessage` hooks, `starting` goes through `screening`, where the hooks may rewrite the ' +
       'follow-ups or block them (`hook.userMessage`; all blocked ends the turn `blocked`); with `stop` hooks, ' +
       'a turn the model ended goes through `stopping`, where a refusal (`hook.stop` with a message) goes back ' +
-      'to `deciding` for another step, at most `maxStopRefusals` times per turn.',
+      'to `deciding` for another step, at most `maxStopRefusals` times per turn. A compaction goes through ' +
+      '`compactionBegins`, which with `preCompact` hooks waits in `preCompacting` until the observers have ' +
+      'been told (`hook.preCompact`).',
   },
   {
     name: 'step',

@@ -63,6 +63,8 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
       return { ...common, prompt: input.message };
     case 'requestError':
       return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
+    case 'preCompact':
+      return { ...common, trigger: input.trigger, custom_instructions: input.instructions ?? '' };
     case 'stop':
     case 'subagentStop':
       return {

@@ -41,4 +41,5 @@ export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
   postTool: hookList,
   stop: hookList,
   subagentStop: hookList,
+  preCompact: hookList,
 };

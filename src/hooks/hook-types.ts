@@ -13,6 +13,7 @@ export const wiredHookPoints = [
   'postTool',
   'stop',
   'subagentStop',
+  'preCompact',
 ] as const;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
@@ -39,6 +40,11 @@ export type HookInputs = {
   };
   /** The model ended the turn; `refusals` says how many times this turn's stop hooks refused already. */
   stop: { text: string; refusals: number };
+  /**
+   * A compaction is about to run (`auto`: the window filled; `manual`: `agent.compact`). An observer: its
+   * decisions are logged, and the compaction runs whatever it answers (as in Claude Code).
+   */
+  preCompact: { trigger: 'auto' | 'manual'; instructions?: string };
   /** The same as `stop`, for the turn of a subagent (started by the `task` tool); `parent` is its parent's session. */
   subagentStop: { text: string; refusals: number; parent: string };
 };

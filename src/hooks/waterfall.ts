@@ -13,10 +13,14 @@ import type {
   HookSubject,
 } from './hook-types.ts';
 
+/** Points whose hooks only observe: what they answer is logged and changes nothing. */
+const observerPoints = new Set<HookPoint>(['preCompact']);
+
 /** Whether a decision ends the waterfall: later hooks are not asked. */
 export function endsWaterfall(decision: HookDecidedData): boolean {
   if (decision.point === 'preTool') return decision.outcome !== 'pass' && isDenial(decision);
-  return decision.outcome === 'block';
+  // Observers (`preCompact`) cannot stop anything, so every one of them is told.
+  return decision.outcome === 'block' && !observerPoints.has(decision.point);
 }
 
 /** At `preTool` a hook that failed denies (fail closed); elsewhere it has no opinion. */

@@ -9,6 +9,7 @@ export type HookFlags = {
   preTool?: boolean;
   postTool?: boolean;
   stop?: boolean;
+  preCompact?: boolean;
 };
 
 /** How many times the stop hooks may refuse the end of one turn; after that they are not asked again. */
@@ -50,4 +51,5 @@ export type HookRequestErrorEvent = {
 
 export type HookTurnEvent =
   | { type: 'hook.userMessage'; messages: ScreenedMessage[] }
-  | { type: 'hook.stop'; decisions: HookDecidedData[]; refusal?: string };
+  | { type: 'hook.stop'; decisions: HookDecidedData[]; refusal?: string }
+  | { type: 'hook.preCompact'; decisions: HookDecidedData[] };

@@ -48,6 +48,10 @@ export const turnMachine = setup({
       { type: 'noop' },
       AgentKeyed & { turn: number; messages: { id: string; message: string }[] }
     >(() => {}),
+    preCompactHook: fromCallback<
+      { type: 'noop' },
+      AgentKeyed & { turn: number; step: number; trigger: 'auto' | 'manual'; instructions?: string }
+    >(() => {}),
     stopHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number; refusals: number }>(
       () => {},
     ),
@@ -129,6 +133,15 @@ export const turnMachine = setup({
       for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
       enqueue.assign({ stopRefusals: context.stopRefusals + 1, lastOutcome: 'continue' });
     }),
+    /** The `preCompact` hooks are observers: their decisions are logged and the compaction runs. */
+    logPreCompact: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.preCompact');
+      for (const data of event.decisions)
+        enqueue({
+          type: 'log',
+          params: { type: 'hook.decided', turn: context.turn, step: context.stepCount, data },
+        });
+    }),
     allowStop: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'hook.stop');
       for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
@@ -179,6 +192,7 @@ export const turnMachine = setup({
     unknownToolLimit: ({ context }) => context.consecutiveUnknown >= context.limits.maxUnknownToolCalls,
     stepLimit: ({ context }) => stepDue(context) && context.stepCount >= context.limits.maxSteps,
     compactRequested: ({ context }) => context.compacting.request !== undefined,
+    preCompactHooksDue: ({ context }) => context.step.hooks?.preCompact === true,
     compactionDue: ({ context }) => {
       const { usage, policy, tried } = context.compacting;
       return stepDue(context) && compactionDue(usage, policy, tried);
@@ -289,6 +303,31 @@ export const turnMachine = setup({
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
+    // A compaction is due: with `preCompact` hooks, they are told first (`preCompacting`).
+    compactionBegins: {
+      always: [{ guard: 'preCompactHooksDue', target: 'preCompacting' }, { target: 'compacting' }],
+    },
+    preCompacting: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { request } = context.compacting;
+        const instructions =
+          request?.instructions !== undefined ? { instructions: request.instructions } : {};
+        const trigger = request ? ('manual' as const) : ('auto' as const);
+        const input = {
+          agentKey: context.agentKey,
+          turn: context.turn,
+          step: context.stepCount,
+          trigger,
+          ...instructions,
+        };
+        enqueue.spawnChild('preCompactHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.preCompact': { target: 'compacting', actions: 'logPreCompact' },
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
+    },
     compacting: {
       entry: 'beginCompaction',
       on: {
@@ -341,7 +380,7 @@ export const turnMachine = setup({
       always: [
         { guard: 'canceled', target: 'ending', actions: assign({ reason: 'canceled' as const }) },
         { guard: 'modelError', target: 'ending', actions: assign({ reason: 'model_error' as const }) },
-        { guard: 'compactRequested', target: 'compacting' },
+        { guard: 'compactRequested', target: 'compactionBegins' },
         { guard: 'maxTokens', target: 'ending', actions: assign({ reason: 'max_tokens' as const }) },
         {
           guard: 'unknownToolLimit',
@@ -349,7 +388,7 @@ export const turnMachine = setup({
           actions: assign({ reason: 'unknown_tool_limit' as const }),
         },
         { guard: 'stepLimit', target: 'ending', actions: assign({ reason: 'max_steps' as const }) },
-        { guard: 'compactionDue', target: 'compacting' },
+        { guard: 'compactionDue', target: 'compactionBegins' },
         { guard: 'anotherStep', target: 'preStep' },
         { guard: 'stopHooksDue', target: 'stopping' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },

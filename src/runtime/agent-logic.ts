@@ -2,6 +2,7 @@ import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors
 import { type CloseServersDeps, createCloseServersActor } from '../actors/close-servers.ts';
 import {
   createPostToolHookActor,
+  createPreCompactHookActor,
   createPreToolHookActor,
   createRequestErrorHookActor,
   createStopHookActor,
@@ -236,6 +237,7 @@ export class AgentLogic {
         preStepHook: createPreStepHookActor((key) => ports(key).preStep),
         userMessageHook: createUserMessageHookActor((key) => ports(key).hooks),
         stopHook: createStopHookActor((key) => ports(key).hooks),
+        preCompactHook: createPreCompactHookActor((key) => ports(key).hooks),
       },
     });
     this.machine = agentMachine.provide({
