@@ -76,4 +76,31 @@ describe('requestError hooks', () => {
     const replayed = await replaySession(recorded, { setup: { tools: [echoTool()] } });
     assertSameLog(recorded, replayed.events);
   });
+
+  it('a command hook retries with hookSpecificOutput.delayMs, and silence keeps the policy', async () => {
+    const retry = `node -e "process.stdout.write(JSON.stringify({ hookSpecificOutput: { delayMs: 4 } }))"`;
+    const silent = 'true';
+    const { agent, system } = await hookedAgent([unauthorized, rateLimited, { text: 'in' }], {
+      retry: { baseDelayMs: 1 },
+      hooks: {
+        requestError: [
+          { type: 'command', command: silent },
+          {
+            type: 'command',
+            command: `[ "$(node -e "process.stdout.write(JSON.parse(require('fs').readFileSync(0,'utf8')).error.kind)")" = auth ] && ${retry} || true`,
+          },
+        ],
+      },
+    });
+    expect((await agent.run('go')).reason).toBe('completed');
+    // auth: the policy gives up, the hook retries after 4 ms; rate_limit: the hook is silent, the policy's backoff for a second attempt (2 ms).
+    expect(attempts(agent.log())).toEqual([4, 2]);
+    expect(hookTrail(agent.log()).map((line) => line.split(' ').at(-1))).toEqual([
+      'pass',
+      'modify',
+      'pass',
+      'pass',
+    ]);
+    await system.dispose();
+  });
 });
