@@ -24,6 +24,8 @@ export type HookDeps = {
   check: ToolCheckDeps;
   /** The text of the model's last answer, which the `stop` hooks are told. */
   lastAnswer: () => string;
+  /** What a step's request is about to offer: the `request` hooks are told it. */
+  request: () => { system: string; tools: string[]; model: string };
   /** The parent's session when this agent is a subagent: its turns end through `subagentStop` instead of `stop`. */
   parent?: string;
 };
@@ -35,7 +37,7 @@ type Meta = AgentKeyed & { turn: number; step: number };
  * (a cancel, a dispose), which stops a command hook's processes; a stopped actor sends nothing. `work`
  * must not reject; `fallback` is the answer if it does anyway.
  */
-function hookWait<Input extends AgentKeyed, Event extends { type: string }>(
+export function hookWait<Input extends AgentKeyed, Event extends { type: string }>(
   depsOf: DependenciesOf<HookDeps>,
   work: (deps: HookDeps, input: Input, signal: AbortSignal) => Promise<Event>,
   fallback: (input: Input, reason: string) => Event,
@@ -56,7 +58,7 @@ function hookWait<Input extends AgentKeyed, Event extends { type: string }>(
   });
 }
 
-const base = (deps: HookDeps, point: HookPoint, meta: { turn: number; step: number }): HookBase => ({
+export const base = (deps: HookDeps, point: HookPoint, meta: { turn: number; step: number }): HookBase => ({
   point,
   sessionId: deps.sessionId,
   cwd: deps.cwd,
@@ -64,7 +66,11 @@ const base = (deps: HookDeps, point: HookPoint, meta: { turn: number; step: numb
   step: meta.step,
 });
 
-const failed = (point: HookPoint, reason: string, about: Partial<HookDecidedData> = {}): HookDecidedData => ({
+export const failed = (
+  point: HookPoint,
+  reason: string,
+  about: Partial<HookDecidedData> = {},
+): HookDecidedData => ({
   point,
   hook: '(runtime)',
   outcome: 'error',

@@ -72,7 +72,9 @@ const sources: DiagramSource[] = [
       '`context_overflow` of a step logs the attempt and requests a compaction, then the step again. ' +
       '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch. ' +
       'With `requestError` hooks, `recovering` first waits in `hookingError`: the hooks may retry after a ' +
-      'delay they name or give up (`hook.requestError`), in place of the retry policy, within `maxAttempts`.',
+      'delay they name or give up (`hook.requestError`), in place of the retry policy, within `maxAttempts`. ' +
+      'With `request` hooks, `preparing` first waits in `hookingRequest`: the hooks may change the system ' +
+      'prompt or narrow the tools of the request (`hook.request`, logged before it is made).',
   },
   {
     name: 'tool-batch',

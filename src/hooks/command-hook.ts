@@ -61,6 +61,8 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
       };
     case 'userMessage':
       return { ...common, prompt: input.message };
+    case 'request':
+      return { ...common, system_prompt: input.system, tools: input.tools, model: input.model };
     case 'requestError':
       return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
     case 'preCompact':
@@ -79,7 +81,7 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
   }
 }
 
-/** Claude Code's hook output, with agentchart's two additions (`updatedPrompt`, `updatedToolOutput`). */
+/** Claude Code's hook output, with agentchart's additions (`updatedPrompt`, `updatedToolOutput`, `delayMs`, `updatedSystemPrompt`, `updatedTools`). */
 const commandOutputSchema = z.looseObject({
   continue: z.boolean().optional(),
   stopReason: z.string().optional(),
@@ -95,6 +97,8 @@ const commandOutputSchema = z.looseObject({
       updatedPrompt: z.string().optional(),
       updatedToolOutput: z.string().optional(),
       delayMs: milliseconds.optional(),
+      updatedSystemPrompt: z.string().optional(),
+      updatedTools: z.array(z.string()).optional(),
       updatedMCPToolOutput: z.unknown().optional(),
     })
     .optional(),
@@ -127,6 +131,8 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
   if (specific.updatedInput !== undefined) answer.input = specific.updatedInput;
   if (specific.delayMs !== undefined) answer.delayMs = specific.delayMs;
   if (specific.updatedPrompt !== undefined) answer.message = specific.updatedPrompt;
+  if (specific.updatedSystemPrompt !== undefined) answer.system = specific.updatedSystemPrompt;
+  if (specific.updatedTools !== undefined) answer.tools = specific.updatedTools;
   const toolOutput = specific.updatedToolOutput ?? mcpText(specific.updatedMCPToolOutput);
   if (toolOutput !== undefined) answer.content = toolOutput;
   // Claude Code's PostToolUse `decision: block` feeds the reason to the model: here it annotates the result.

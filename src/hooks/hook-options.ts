@@ -36,6 +36,7 @@ const hookList = z.array(oneHook, must('an array of hooks')).optional();
 /** The hook points of the `hooks` option besides `preStep` (whose single function is parsed beside them). */
 export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
   userMessage: hookList,
+  request: hookList,
   requestError: hookList,
   preTool: hookList,
   postTool: hookList,

@@ -8,6 +8,7 @@ export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } fr
 /** The points a running agent consults today (README "Hooks" lists what the others wait for). */
 export const wiredHookPoints = [
   'userMessage',
+  'request',
   'requestError',
   'preTool',
   'postTool',
@@ -28,6 +29,12 @@ export type HookInputs = {
   preTool: { callId: string; toolName: string; toolInput: unknown };
   /** A call that ran (outcome `ok` or `error`), before its result is committed. */
   postTool: { callId: string; toolName: string; toolInput: unknown; toolResponse: string; isError: boolean };
+  /**
+   * A step's model request is about to be made: the system prompt, the names of the tools offered and the
+   * model. A hook may replace the system prompt (`system`), append to it (`additionalContext`) or offer
+   * fewer tools (`tools`, a subset of those named).
+   */
+  request: { system: string; tools: string[]; model: string };
   /**
    * A model request failed. `retryInMs` is what the default policy decided (absent: give up). A hook may
    * answer `delayMs` (retry after that long) or `decision: 'block'` (give up); attempts stay bounded by
@@ -58,6 +65,8 @@ export type HookInput<Point extends WiredHookPoint> = HookBase & HookInputs[Poin
  * - `postTool`: `content` replaces the result the model reads; `additionalContext` is appended to it.
  * - `userMessage`: `decision: 'block'` drops the message and ends the turn `blocked` with `reason`;
  *   `message` rewrites it; `additionalContext` is appended to it.
+ * - `request`: `system` replaces the system prompt, `additionalContext` is appended to it, `tools` narrows
+ *   the tools offered; `decision: 'block'` ends the waterfall (later hooks are not asked), nothing more.
  * - `stop`: `decision: 'block'` refuses the end of the turn; `reason` is the message that starts another step.
  */
 export type HookAnswer = {
@@ -69,6 +78,10 @@ export type HookAnswer = {
   additionalContext?: string;
   /** `requestError`: retry after this many milliseconds. */
   delayMs?: number;
+  /** `request`: the system prompt of this step's request. */
+  system?: string;
+  /** `request`: the tools this step's request offers, by name (a subset of those the hook was told). */
+  tools?: string[];
 };
 
 /**
@@ -129,7 +142,14 @@ export type HookEntry = {
 export type HookTable = Partial<Record<HookPoint, HookEntry[]>>;
 
 /** The value a point's hooks pass along: the tool input, the result text or the message. */
-export type Flowing = { input?: unknown; content?: string; message?: string; delayMs?: number };
+export type Flowing = {
+  input?: unknown;
+  content?: string;
+  message?: string;
+  delayMs?: number;
+  system?: string;
+  tools?: string[];
+};
 
 /** What one consultation is about: the call or queued input, and the value its hooks start from. */
 export type HookSubject = {

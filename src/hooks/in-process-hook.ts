@@ -27,6 +27,8 @@ export const hookAnswerSchema = z.strictObject({
   message: z.string().optional(),
   additionalContext: z.string().optional(),
   delayMs: milliseconds.optional(),
+  system: z.string().optional(),
+  tools: z.array(z.string()).optional(),
 });
 
 /** Checks what a hook answered; `undefined` and `null` are no opinion. */

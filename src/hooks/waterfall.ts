@@ -32,6 +32,12 @@ function isDenial(decision: HookDecidedData): boolean {
 export function decide(point: HookPoint, hook: string, run: HookRun, value: Flowing): HookDecidedData {
   if (run.kind !== 'answer') return { point, hook, outcome: run.kind, reason: run.reason };
   const answer: HookAnswer = run.answer ?? {};
+  const unknown = point === 'request' ? unofferedTools(answer, value) : [];
+  if (unknown.length > 0) {
+    const offered = (value.tools ?? []).join(', ') || 'none';
+    const message = `the hook named tools this step does not offer: ${unknown.join(', ')} (offered: ${offered})`;
+    return { point, hook, outcome: 'invalid', reason: message };
+  }
   const reason = answer.reason !== undefined ? { reason: answer.reason } : {};
   const changes = changesOf(point, answer, value);
   const changed = Object.keys(changes).length > 0;
@@ -50,6 +56,12 @@ function decisionAt(
   return decision === 'block' || decision === 'deny' ? 'block' : undefined;
 }
 
+/** `request` hooks narrow the tools offered; a name not offered would be a tool the runtime cannot run. */
+function unofferedTools(answer: HookAnswer, value: Flowing): string[] {
+  const offered = new Set(value.tools ?? []);
+  return (answer.tools ?? []).filter((name) => !offered.has(name));
+}
+
 function appended(text: string, extra: string | undefined): string {
   return extra === undefined || extra === '' ? text : `${text}\n\n${extra}`;
 }
@@ -66,6 +78,13 @@ function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowin
       if (answer.message === undefined && answer.additionalContext === undefined) return {};
       return { message: appended(answer.message ?? value.message ?? '', answer.additionalContext) };
     }
+    case 'request': {
+      const changes: Flowing = {};
+      if (answer.system !== undefined || answer.additionalContext !== undefined)
+        changes.system = appended(answer.system ?? value.system ?? '', answer.additionalContext);
+      if (answer.tools !== undefined) changes.tools = answer.tools;
+      return changes;
+    }
     case 'requestError':
       return answer.delayMs !== undefined ? { delayMs: answer.delayMs } : {};
     default:
@@ -80,6 +99,8 @@ export function flow(value: Flowing, decision: HookDecidedData): Flowing {
     ...(decision.input !== undefined ? { input: decision.input } : {}),
     ...(decision.content !== undefined ? { content: decision.content } : {}),
     ...(decision.message !== undefined ? { message: decision.message } : {}),
+    ...(decision.system !== undefined ? { system: decision.system } : {}),
+    ...(decision.tools !== undefined ? { tools: decision.tools } : {}),
   };
 }
 
@@ -127,6 +148,7 @@ function toldValue(point: HookPoint, value: Flowing): Record<string, unknown> {
     return told;
   }
   if (point === 'userMessage') return { message: value.message };
+  if (point === 'request') return { system: value.system, tools: value.tools };
   return {};
 }
 
@@ -191,4 +213,14 @@ export function foldBlock(
       return { blocked: true, message: current, ...(decision.reason ? { reason: decision.reason } : {}) };
   }
   return { blocked: false, message: current };
+}
+
+/** Reads a `request` waterfall back: the system prompt and tools as the last hook that changed them left them. */
+export function foldRequest(decisions: readonly HookDecidedData[]): { system?: string; tools?: string[] } {
+  const changes: { system?: string; tools?: string[] } = {};
+  for (const decision of decisions) {
+    if (decision.system !== undefined) changes.system = decision.system;
+    if (decision.tools !== undefined) changes.tools = decision.tools;
+  }
+  return changes;
 }

@@ -5,6 +5,7 @@ import type { HookDecidedData } from '../session/types.ts';
 /** The points whose hooks a turn consults; absent or false: the chart does not wait there. */
 export type HookFlags = {
   userMessage?: boolean;
+  request?: boolean;
   requestError?: boolean;
   preTool?: boolean;
   postTool?: boolean;
@@ -41,6 +42,9 @@ export type ScreenedMessage = {
   message: string;
   blocked?: { reason: string };
 };
+
+/** What the `request` hooks decided; the model-call actor reads the change back from the log. */
+export type HookRequestEvent = { type: 'hook.request'; decisions: HookDecidedData[] };
 
 /** What the `requestError` hooks decided: retry after `retryInMs`, or give up (absent). */
 export type HookRequestErrorEvent = {

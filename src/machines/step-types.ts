@@ -7,7 +7,7 @@ import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionOrder, CompactionReport } from './compaction-types.ts';
-import type { HookFlags, HookRequestErrorEvent } from './hook-events.ts';
+import type { HookFlags, HookRequestErrorEvent, HookRequestEvent } from './hook-events.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { BatchDoneEvent } from './tool-batch-types.ts';
 
@@ -70,6 +70,7 @@ export type StepEvent =
   | { type: 'retry.due' }
   | { type: 'step.cancel' }
   | HookRequestErrorEvent
+  | HookRequestEvent
   | BatchDoneEvent;
 
 /**

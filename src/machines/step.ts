@@ -70,13 +70,17 @@ export const stepMachine = setup({
         maxAttempts: number;
       }
     >(() => {}),
+    requestHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
     toolBatch: toolBatchMachine,
   },
   actions: {
     log: logNothing,
-    /** Logs what the `requestError` hooks decided, before the attempt entry that carries the delay. */
+    /**
+     * Logs what the `request` hooks decided (before the request they change) or the `requestError` hooks
+     * (before the attempt entry that carries the delay).
+     */
     logHookDecisions: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'hook.requestError');
+      assertEvent(event, ['hook.request', 'hook.requestError']);
       for (const data of event.decisions)
         enqueue({
           type: 'log',
@@ -140,6 +144,7 @@ export const stepMachine = setup({
     },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
     requestErrorHooksDue: ({ context }) => context.hooks?.requestError === true,
+    requestHooksDue: ({ context }) => context.hooks?.request === true,
     hookRetries: ({ event }) => event.type === 'hook.requestError' && event.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamedText.length > 0,
     compactingForOverflow: ({ context }) => context.compacting?.trigger === 'overflow',
@@ -186,7 +191,20 @@ export const stepMachine = setup({
     },
     preparing: {
       entry: { type: 'log', params: ({ context }) => stepStartEntry(context) },
-      always: 'requesting',
+      always: [{ guard: 'requestHooksDue', target: 'hookingRequest' }, { target: 'requesting' }],
+    },
+    // The `request` hooks may change the system prompt or narrow the tools of this step's request; their
+    // decisions are logged here, and the model call reads the change back from the log.
+    hookingRequest: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { agentKey, turn, step } = context;
+        enqueue.spawnChild('requestHook', { id: 'hook', input: { agentKey, turn, step } });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.request': { target: 'requesting', actions: 'logHookDecisions' },
+        'step.cancel': { target: 'done', actions: 'markCanceled' },
+      },
     },
     requesting: {
       entry: [

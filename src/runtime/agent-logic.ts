@@ -13,6 +13,7 @@ import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
 import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
+import { createRequestHookActor, requestChanges } from '../actors/request-hook.ts';
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
@@ -86,7 +87,10 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       agentId,
       provider: resources.plan.provider,
       flush,
-      buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
+      buildRequest: () => {
+        const { events } = resources.requireLog();
+        return requestChanges(events, projection.project(events, resources.projectOptions()));
+      },
       publish,
       planCompaction: (instructions) => planned(resources.requireLog().events, deps.compaction, instructions),
       compactionProvider: deps.compaction.model ?? resources.plan.provider,
@@ -114,6 +118,10 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       consult: deps.hooks.consult,
       check: { tools: resources.tools, permissions: deps.gate },
       lastAnswer: () => lastAnswerText(resources.requireLog().events),
+      request: () => {
+        const { system, tools } = resources.projectOptions();
+        return { system, tools: tools.map((spec) => spec.name), model: resources.plan.provider.model };
+      },
       ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
     },
     flush: { flush, onError },
@@ -226,6 +234,7 @@ export class AgentLogic {
         toolBatch,
         retryTimer: createRetryTimerActor(clock),
         requestErrorHook: createRequestErrorHookActor((key) => ports(key).hooks),
+        requestHook: createRequestHookActor((key) => ports(key).hooks),
         modelCall: createModelCallActor((key) => ports(key).modelCall),
       },
     });

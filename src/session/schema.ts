@@ -107,6 +107,8 @@ export const logEventDataSchemas = {
     inboxId: z.string().optional(),
     attempt: z.number().int().positive().optional(),
     delayMs: z.number().int().nonnegative().optional(),
+    system: z.string().optional(),
+    tools: z.array(z.string()).optional(),
   }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),

@@ -95,6 +95,10 @@ export type HookDecidedData = {
   attempt?: number;
   /** `requestError`: retry after this many milliseconds (a block gives up instead). */
   delayMs?: number;
+  /** `request`: the system prompt of the step's request as this hook left it. */
+  system?: string;
+  /** `request`: the tools the step's request offers, by name, as this hook left them. */
+  tools?: string[];
 };
 
 /** The data of each event type: the contract between writers, readers and `project()`. */
