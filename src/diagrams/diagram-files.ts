@@ -32,7 +32,7 @@ const sources: DiagramSource[] = [
       '(`[resuming]`); ' +
       '`agent.compact` wakes an idle agent too (a turn that only compacts) or is passed to the running turn. ' +
       '`agent.dispose` from `ready` walks through `disposing`: cancel the turn if one runs, wait for it, ' +
-      'flush the log, revoke, then `disposed`.',
+      'tell the `sessionEnd` hooks (`endingSession`, bounded in time), flush the log, revoke, then `disposed`.',
   },
   {
     name: 'turn',

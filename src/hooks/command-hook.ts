@@ -61,6 +61,10 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
       };
     case 'userMessage':
       return { ...common, prompt: input.message };
+    case 'sessionStart':
+      return { ...common, source: input.source };
+    case 'sessionEnd':
+      return { ...common, reason: input.reason };
     case 'request':
       return { ...common, system_prompt: input.system, tools: input.tools, model: input.model };
     case 'requestError':

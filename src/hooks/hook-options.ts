@@ -35,6 +35,8 @@ const hookList = z.array(oneHook, must('an array of hooks')).optional();
 
 /** The hook points of the `hooks` option besides `preStep` (whose single function is parsed beside them). */
 export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
+  sessionStart: hookList,
+  sessionEnd: hookList,
   userMessage: hookList,
   request: hookList,
   requestError: hookList,

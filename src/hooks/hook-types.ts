@@ -7,6 +7,7 @@ export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } fr
 
 /** The points a running agent consults today (README "Hooks" lists what the others wait for). */
 export const wiredHookPoints = [
+  'sessionStart',
   'userMessage',
   'request',
   'requestError',
@@ -15,6 +16,7 @@ export const wiredHookPoints = [
   'stop',
   'subagentStop',
   'preCompact',
+  'sessionEnd',
 ] as const;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
@@ -23,6 +25,13 @@ export type HookBase = { point: HookPoint; sessionId: string; cwd: string; turn:
 
 /** What each point adds to `HookBase`. */
 export type HookInputs = {
+  /**
+   * The agent is set up (`startup`: a new session, `resume`, `fork`), before its first turn. An observer that
+   * may add context (`additionalContext`), which the model reads before the session's next input.
+   */
+  sessionStart: { source: 'startup' | 'resume' | 'fork' };
+  /** The agent is being disposed (its turn, if any, has ended). An observer, bounded in time. */
+  sessionEnd: { reason: 'disposed' };
   /** A follow-up about to start a turn. */
   userMessage: { message: string };
   /** A valid call the permission rules did not deny, before it runs. */

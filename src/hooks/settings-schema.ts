@@ -39,13 +39,16 @@ const matcherGroup = z.strictObject({
 
 const wiredEventNames = wiredHookPoints.map((point) => claudeEventNames[point]);
 
+/** Claude Code's events that agentchart has no point for yet: named as such, not as unknown. */
+const claudeOnlyEvents = ['Notification'];
+
 /** `hooks` of one settings file: known event names only, each a list of matcher groups. */
 export const hooksSettingsSchema = z
   .record(z.string(), z.array(matcherGroup))
   .superRefine((hooks, context) => {
     for (const name of Object.keys(hooks)) {
       if (wiredEventNames.includes(name)) continue;
-      const known = Object.values(claudeEventNames).includes(name);
+      const known = Object.values(claudeEventNames).includes(name) || claudeOnlyEvents.includes(name);
       context.addIssue({
         code: 'custom',
         path: [name],

@@ -14,7 +14,7 @@ import type {
 } from './hook-types.ts';
 
 /** Points whose hooks only observe: what they answer is logged and changes nothing. */
-const observerPoints = new Set<HookPoint>(['preCompact']);
+const observerPoints = new Set<HookPoint>(['preCompact', 'sessionStart', 'sessionEnd']);
 
 /** Whether a decision ends the waterfall: later hooks are not asked. */
 export function endsWaterfall(decision: HookDecidedData): boolean {
@@ -85,6 +85,9 @@ function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowin
       if (answer.tools !== undefined) changes.tools = answer.tools;
       return changes;
     }
+    case 'sessionStart':
+      // Each hook's context is its own (they are joined in order), not a value the next hook rewrites.
+      return answer.additionalContext ? { message: answer.additionalContext } : {};
     case 'requestError':
       return answer.delayMs !== undefined ? { delayMs: answer.delayMs } : {};
     default:

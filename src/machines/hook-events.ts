@@ -57,3 +57,9 @@ export type HookTurnEvent =
   | { type: 'hook.userMessage'; messages: ScreenedMessage[] }
   | { type: 'hook.stop'; decisions: HookDecidedData[]; refusal?: string }
   | { type: 'hook.preCompact'; decisions: HookDecidedData[] };
+
+/** The context the `sessionStart` hooks added (each hook's own, in order), or `undefined` when none did. */
+export function sessionStartContext(decisions: readonly HookDecidedData[]): string | undefined {
+  const added = decisions.flatMap((decision) => (decision.message ? [decision.message] : []));
+  return added.length > 0 ? added.join('\n\n') : undefined;
+}

@@ -15,6 +15,7 @@ import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from
 import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
 import { createRequestHookActor, requestChanges } from '../actors/request-hook.ts';
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
+import { createSessionEndHookActor, runSessionStart } from '../actors/session-hooks.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type LongOutputs, type ToolCallDeps } from '../actors/tool-call.ts';
@@ -81,6 +82,18 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
   const flush = () => resources.requireLog().flush();
   const projection = new ProjectionCache();
   const lingering = new LingeringRuns();
+  const hooks: HookDeps = {
+    sessionId: agentId,
+    cwd: resources.plan.cwd,
+    consult: deps.hooks.consult,
+    check: { tools: resources.tools, permissions: deps.gate },
+    lastAnswer: () => lastAnswerText(resources.requireLog().events),
+    request: () => {
+      const { system, tools } = resources.projectOptions();
+      return { system, tools: tools.map((spec) => spec.name), model: resources.plan.provider.model };
+    },
+    ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
+  };
   return {
     append: (entry) => resources.requireLog().append(entry),
     modelCall: {
@@ -112,20 +125,17 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       hook: deps.preStep,
       ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
     },
-    hooks: {
-      sessionId: agentId,
-      cwd: resources.plan.cwd,
-      consult: deps.hooks.consult,
-      check: { tools: resources.tools, permissions: deps.gate },
-      lastAnswer: () => lastAnswerText(resources.requireLog().events),
-      request: () => {
-        const { system, tools } = resources.projectOptions();
-        return { system, tools: tools.map((spec) => spec.name), model: resources.plan.provider.model };
-      },
-      ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
-    },
+    hooks,
     flush: { flush, onError },
-    stage: (stage) => resources.runStage(stage),
+    stage: async (stage) => {
+      const done = await resources.runStage(stage);
+      // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
+      if (stage !== 'publish') return done;
+      return {
+        ...done,
+        sessionStart: await runSessionStart(hooks, sessionSource[resources.plan.origin.kind]),
+      };
+    },
     undo: { undo: (stage) => resources.undoStage(stage), onError },
     closeServers: { close: () => resources.closeServers(), onError },
     revoke: {
@@ -162,6 +172,9 @@ function lastAnswerText(events: readonly LogEvent[]): string {
   }
   return '';
 }
+
+/** What the `sessionStart` hooks are told about how the session began (Claude Code's `source`). */
+const sessionSource = { new: 'startup', resume: 'resume', fork: 'fork' } as const;
 
 /** How long dispose waits for tools that were stopped but have not returned yet. */
 const lingeringWaitMs = 5_000;
@@ -258,6 +271,7 @@ export class AgentLogic {
         undoStage: createUndoStageActor((key) => ports(key).undo),
         closeServers: createCloseServersActor((key) => ports(key).closeServers),
         revoke: createRevokeActor((key) => ports(key).revoke),
+        sessionEndHook: createSessionEndHookActor((key) => ports(key).hooks),
       },
     });
   }

@@ -344,7 +344,11 @@ function hookConsultation(config: SystemConfig): { consult: HookDeps['consult'];
 
 function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {
   const flags: HookFlags = {};
-  for (const point of wiredHookPoints) if (point !== 'subagentStop' && has(point)) flags[point] = true;
+  for (const point of wiredHookPoints) {
+    // The session points are consulted at every setup and dispose (with no hooks: no decisions).
+    if (point === 'subagentStop' || point === 'sessionStart' || point === 'sessionEnd') continue;
+    if (has(point)) flags[point] = true;
+  }
   // One chart state serves both: a subagent's turn asks the `subagentStop` hooks where others ask `stop`.
   if (has('subagentStop')) flags.stop = true;
   return flags;
