@@ -38,6 +38,7 @@ export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
   sessionStart: hookList,
   sessionEnd: hookList,
   userMessage: hookList,
+  preStep: hookList,
   request: hookList,
   requestError: hookList,
   preTool: hookList,

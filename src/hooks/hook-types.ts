@@ -9,6 +9,7 @@ export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } fr
 export const wiredHookPoints = [
   'sessionStart',
   'userMessage',
+  'preStep',
   'request',
   'requestError',
   'preTool',
@@ -38,6 +39,8 @@ export type HookInputs = {
   preTool: { callId: string; toolName: string; toolInput: unknown };
   /** A call that ran (outcome `ok` or `error`), before its result is committed. */
   postTool: { callId: string; toolName: string; toolInput: unknown; toolResponse: string; isError: boolean };
+  /** A step is about to begin (after the single `preStep` function, if any, allowed it). */
+  preStep: Record<never, never>;
   /**
    * A step's model request is about to be made: the system prompt, the names of the tools offered and the
    * model. A hook may replace the system prompt (`system`), append to it (`additionalContext`) or offer

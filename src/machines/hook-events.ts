@@ -5,6 +5,7 @@ import type { HookDecidedData } from '../session/types.ts';
 /** The points whose hooks a turn consults; absent or false: the chart does not wait there. */
 export type HookFlags = {
   userMessage?: boolean;
+  preStep?: boolean;
   request?: boolean;
   requestError?: boolean;
   preTool?: boolean;

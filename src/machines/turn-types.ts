@@ -3,7 +3,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, HookDecidedData, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -58,8 +58,8 @@ export type TurnEvent =
   | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'turn.compact'; instructions?: string }
-  | { type: 'hook.allow'; tools?: ToolsUpdate }
-  | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate }
+  | { type: 'hook.allow'; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
+  | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
   | { type: 'log.flushed' }
   | HookTurnEvent;
 

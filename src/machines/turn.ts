@@ -98,14 +98,18 @@ export const turnMachine = setup({
       const tools = update ? { tools: { toolNames: update.toolNames, systemHash: update.systemHash } } : {};
       enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, ...tools });
     }),
-    /** Tool lists that changed since the last step are logged, and the next step offers the new tools. */
+    /**
+     * Tool lists that changed since the last step are logged, and the next step offers the new tools; then
+     * what the `preStep` hook list decided.
+     */
     applyTools: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['hook.allow', 'hook.veto']);
-      if (event.tools === undefined) return;
-      for (const { server, tools } of event.tools.changes) {
-        const at = { turn: context.turn, step: context.stepCount + 1 };
+      const at = { turn: context.turn, step: context.stepCount + 1 };
+      for (const { server, tools } of event.tools?.changes ?? [])
         enqueue({ type: 'log', params: { type: 'mcp.tools', ...at, data: { server, tools } } });
-      }
+      for (const data of event.decisions ?? [])
+        enqueue({ type: 'log', params: { type: 'hook.decided', ...at, data } });
+      if (event.tools === undefined) return;
       const { toolNames, systemHash } = event.tools;
       enqueue.assign({ step: { ...context.step, toolNames, systemHash } });
     }),

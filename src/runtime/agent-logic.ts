@@ -1,6 +1,7 @@
 import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import { type CloseServersDeps, createCloseServersActor } from '../actors/close-servers.ts';
 import {
+  base,
   createPostToolHookActor,
   createPreCompactHookActor,
   createPreToolHookActor,
@@ -123,6 +124,8 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     preStep: {
       agentId,
       hook: deps.preStep,
+      consult: (turn, step, signal) =>
+        hooks.consult('preStep')(base(hooks, 'preStep', { turn, step }), { value: {} }, signal),
       ...(resources.plan.mcp ? { syncTools: () => resources.syncTools() } : {}),
     },
     hooks,

@@ -294,7 +294,7 @@ export class AgentSystem {
       model: provider.model,
       limits,
       // The pre-step work applies MCP tool list changes too.
-      hasPreStepHook: config.preStep !== undefined || mcp !== undefined,
+      hasPreStepHook: config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
       hooks: this.hooks.flags,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },

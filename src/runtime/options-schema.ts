@@ -137,10 +137,17 @@ const systemOptionsSchema = z.strictObject(
     hooks: z
       .strictObject(
         {
-          preStep: z
-            .custom<PreStepHook>((value) => typeof value === 'function', must('a function'))
-            .optional(),
           ...hookListsSchema,
+          // One function (its own contract, see PreStepHook), or a list of hooks like every other point.
+          preStep: z
+            .union(
+              [
+                z.custom<PreStepHook>((value) => typeof value === 'function'),
+                hookListsSchema.preStep.unwrap(),
+              ],
+              must('a function or an array of hooks'),
+            )
+            .optional(),
         },
         must('an object'),
       )
@@ -233,7 +240,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     },
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
-    preStep: parsed.hooks?.preStep,
+    preStep: typeof parsed.hooks?.preStep === 'function' ? parsed.hooks.preStep : undefined,
     hooks: hooksOf(parsed.hooks),
     hookReplay: parsed.hookReplay,
     approve: parsed.approve,
@@ -256,9 +263,9 @@ export function parseSystemOptions(options: unknown): SystemConfig {
   };
 }
 
-/** The hooks of the points besides `preStep`, as typed lists (the schema checked each one). */
+/** The hooks of every point as typed lists (the schema checked each one); a single `preStep` function is apart. */
 function hooksOf(hooks: Record<string, unknown> | undefined): Hooks {
   if (hooks === undefined) return {};
-  const { preStep: _preStep, ...lists } = hooks;
-  return lists as Hooks;
+  const { preStep, ...lists } = hooks;
+  return (Array.isArray(preStep) ? { ...lists, preStep } : lists) as Hooks;
 }

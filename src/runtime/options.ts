@@ -35,9 +35,12 @@ export const defaultLimits: Limits = {
  * The host's hooks (README "Hooks"): `preStep` is one function; every other point takes a list of
  * functions, named hooks or command hooks, run in order as a waterfall.
  */
-export type Hooks = PointHooks & {
-  /** Runs before every step; returning `{ veto }` ends the turn with reason `blocked`. */
-  preStep?: PreStepHook;
+export type Hooks = Omit<PointHooks, 'preStep'> & {
+  /**
+   * Runs before every step: one function (returning `{ veto }` ends the turn with reason `blocked`), or a
+   * list of hooks run as a waterfall (`decision: 'block'` with a `reason` vetoes the step), logged.
+   */
+  preStep?: PreStepHook | PointHooks['preStep'];
 };
 
 /**

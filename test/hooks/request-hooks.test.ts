@@ -119,6 +119,32 @@ describe('request hooks', () => {
     await system.dispose();
   });
 
+  it('a cancel while a request hook runs aborts it; no request is made and the turn ends canceled', async () => {
+    let aborted = false;
+    let started = false;
+    const { agent, system, model } = await hookedAgent([{ text: 'never' }], {
+      hooks: {
+        request: [
+          (_input, { signal }) =>
+            new Promise(() => {
+              started = true;
+              signal.addEventListener('abort', () => {
+                aborted = true;
+              });
+            }),
+        ],
+      },
+    });
+    const run = agent.run('go');
+    for (let i = 0; i < 100 && !started; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    agent.cancel();
+    expect((await run).reason).toBe('canceled');
+    expect(aborted).toBe(true);
+    expect(model.requests).toHaveLength(0);
+    expect(hookTrail(agent.log())).toEqual([]);
+    await system.dispose();
+  });
+
   it('a replay sends the same request bytes from the log, without running the hooks', async () => {
     const steps: ScriptSteps = [
       { toolCalls: [{ id: 'c1', name: 'echo', input: { text: 'hi' } }] },
