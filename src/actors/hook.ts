@@ -25,7 +25,7 @@ export type HookDeps = {
   /** The text of the model's last answer, which the `stop` hooks are told. */
   lastAnswer: () => string;
   /** What a step's request is about to offer: the `request` hooks are told it. */
-  request: () => { system: string; tools: string[]; model: string };
+  request: () => { system: string; tools: string[]; model: string; models: string[] };
   /** The parent's session when this agent is a subagent: its turns end through `subagentStop` instead of `stop`. */
   parent?: string;
 };

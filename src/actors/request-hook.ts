@@ -5,7 +5,7 @@ import type { HookDecidedData } from '../hooks/hook-types.ts';
 import { foldRequest } from '../hooks/waterfall.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { HookRequestEvent } from '../machines/hook-events.ts';
-import type { ModelRequest } from '../providers/types.ts';
+import type { ModelRequest, Provider } from '../providers/types.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import { base, failed, type HookDeps, hookWait } from './hook.ts';
@@ -14,9 +14,10 @@ export function createRequestHookActor(depsOf: DependenciesOf<HookDeps>) {
   return hookWait<AgentKeyed & { turn: number; step: number }, HookRequestEvent>(
     depsOf,
     async (deps, input, signal) => {
-      const { system, tools, model } = deps.request();
-      const told = { ...base(deps, 'request', input), system, tools, model };
-      const decisions = await deps.consult('request')(told, { value: { system, tools } }, signal);
+      const { system, tools, model, models } = deps.request();
+      const told = { ...base(deps, 'request', input), system, tools, model, models };
+      const value = { system, tools, model, models: [model, ...models] };
+      const decisions = await deps.consult('request')(told, { value }, signal);
       return { type: 'hook.request', decisions };
     },
     (_input, reason) => ({ type: 'hook.request', decisions: [failed('request', reason)] }),
@@ -48,5 +49,30 @@ export function requestChanges(events: readonly LogEvent[], request: ModelReques
     ...request,
     ...(system !== undefined ? { system } : {}),
     ...(offered !== undefined ? { tools: request.tools.filter((spec) => offered.has(spec.name)) } : {}),
+  };
+}
+
+/**
+ * The step's model: the agent's own, or the one the step's logged `request` decisions chose among
+ * `models` (a name the host no longer gives, as in a replay, falls back to the agent's own). The model-call
+ * actor streams through it unchanged.
+ */
+export function routedProvider(
+  own: Provider,
+  models: Readonly<Record<string, Provider>>,
+  events: () => readonly LogEvent[],
+): Provider {
+  if (Object.keys(models).length === 0) return own;
+  const chosen = (): Provider => {
+    const name = foldRequest(stepRequestDecisions(events())).model;
+    return (name !== undefined && name !== own.model ? models[name] : undefined) ?? own;
+  };
+  return {
+    name: own.name,
+    model: own.model,
+    get contextWindow() {
+      return chosen().contextWindow;
+    },
+    stream: (request, signal) => chosen().stream(request, signal),
   };
 }

@@ -66,7 +66,13 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
     case 'sessionEnd':
       return { ...common, reason: input.reason };
     case 'request':
-      return { ...common, system_prompt: input.system, tools: input.tools, model: input.model };
+      return {
+        ...common,
+        system_prompt: input.system,
+        tools: input.tools,
+        model: input.model,
+        models: input.models,
+      };
     case 'requestError':
       return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
     case 'preCompact':
@@ -103,6 +109,7 @@ const commandOutputSchema = z.looseObject({
       delayMs: milliseconds.optional(),
       updatedSystemPrompt: z.string().optional(),
       updatedTools: z.array(z.string()).optional(),
+      model: z.string().optional(),
       updatedMCPToolOutput: z.unknown().optional(),
     })
     .optional(),
@@ -137,6 +144,7 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
   if (specific.updatedPrompt !== undefined) answer.message = specific.updatedPrompt;
   if (specific.updatedSystemPrompt !== undefined) answer.system = specific.updatedSystemPrompt;
   if (specific.updatedTools !== undefined) answer.tools = specific.updatedTools;
+  if (specific.model !== undefined) answer.model = specific.model;
   const toolOutput = specific.updatedToolOutput ?? mcpText(specific.updatedMCPToolOutput);
   if (toolOutput !== undefined) answer.content = toolOutput;
   // Claude Code's PostToolUse `decision: block` feeds the reason to the model: here it annotates the result.

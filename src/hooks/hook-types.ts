@@ -43,10 +43,11 @@ export type HookInputs = {
   preStep: Record<never, never>;
   /**
    * A step's model request is about to be made: the system prompt, the names of the tools offered and the
-   * model. A hook may replace the system prompt (`system`), append to it (`additionalContext`) or offer
-   * fewer tools (`tools`, a subset of those named).
+   * model (with `models`, the names it may switch to). A hook may replace the system prompt (`system`),
+   * append to it (`additionalContext`), offer fewer tools (`tools`, a subset of those named) or send the
+   * request to another model (`model`, one of `models`).
    */
-  request: { system: string; tools: string[]; model: string };
+  request: { system: string; tools: string[]; model: string; models: string[] };
   /**
    * A model request failed. `retryInMs` is what the default policy decided (absent: give up). A hook may
    * answer `delayMs` (retry after that long) or `decision: 'block'` (give up); attempts stay bounded by
@@ -94,6 +95,8 @@ export type HookAnswer = {
   system?: string;
   /** `request`: the tools this step's request offers, by name (a subset of those the hook was told). */
   tools?: string[];
+  /** `request`: the model this step's request goes to, by name (one of `models` the hook was told). */
+  model?: string;
 };
 
 /**
@@ -161,6 +164,9 @@ export type Flowing = {
   delayMs?: number;
   system?: string;
   tools?: string[];
+  model?: string;
+  /** `request`: the model names a hook may choose from (not logged; it only checks answers). */
+  models?: string[];
 };
 
 /** What one consultation is about: the call or queued input, and the value its hooks start from. */

@@ -29,6 +29,7 @@ export const hookAnswerSchema = z.strictObject({
   delayMs: milliseconds.optional(),
   system: z.string().optional(),
   tools: z.array(z.string()).optional(),
+  model: z.string().optional(),
 });
 
 /** Checks what a hook answered; `undefined` and `null` are no opinion. */

@@ -32,12 +32,8 @@ function isDenial(decision: HookDecidedData): boolean {
 export function decide(point: HookPoint, hook: string, run: HookRun, value: Flowing): HookDecidedData {
   if (run.kind !== 'answer') return { point, hook, outcome: run.kind, reason: run.reason };
   const answer: HookAnswer = run.answer ?? {};
-  const unknown = point === 'request' ? unofferedTools(answer, value) : [];
-  if (unknown.length > 0) {
-    const offered = (value.tools ?? []).join(', ') || 'none';
-    const message = `the hook named tools this step does not offer: ${unknown.join(', ')} (offered: ${offered})`;
-    return { point, hook, outcome: 'invalid', reason: message };
-  }
+  const wrong = point === 'request' ? wrongRequestAnswer(answer, value) : undefined;
+  if (wrong !== undefined) return { point, hook, outcome: 'invalid', reason: wrong };
   const reason = answer.reason !== undefined ? { reason: answer.reason } : {};
   const changes = changesOf(point, answer, value);
   const changed = Object.keys(changes).length > 0;
@@ -56,10 +52,20 @@ function decisionAt(
   return decision === 'block' || decision === 'deny' ? 'block' : undefined;
 }
 
-/** `request` hooks narrow the tools offered; a name not offered would be a tool the runtime cannot run. */
-function unofferedTools(answer: HookAnswer, value: Flowing): string[] {
+/**
+ * `request` hooks narrow the tools offered (a name not offered would be a tool the runtime cannot run) and
+ * choose among the models the host named.
+ */
+function wrongRequestAnswer(answer: HookAnswer, value: Flowing): string | undefined {
   const offered = new Set(value.tools ?? []);
-  return (answer.tools ?? []).filter((name) => !offered.has(name));
+  const unknown = (answer.tools ?? []).filter((name) => !offered.has(name));
+  if (unknown.length > 0) {
+    const names = (value.tools ?? []).join(', ') || 'none';
+    return `the hook named tools this step does not offer: ${unknown.join(', ')} (offered: ${names})`;
+  }
+  if (answer.model !== undefined && !(value.models ?? []).includes(answer.model))
+    return `the hook named a model the host did not give: ${answer.model} (known: ${(value.models ?? []).join(', ')})`;
+  return undefined;
 }
 
 function appended(text: string, extra: string | undefined): string {
@@ -83,6 +89,7 @@ function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowin
       if (answer.system !== undefined || answer.additionalContext !== undefined)
         changes.system = appended(answer.system ?? value.system ?? '', answer.additionalContext);
       if (answer.tools !== undefined) changes.tools = answer.tools;
+      if (answer.model !== undefined) changes.model = answer.model;
       return changes;
     }
     case 'sessionStart':
@@ -104,6 +111,7 @@ export function flow(value: Flowing, decision: HookDecidedData): Flowing {
     ...(decision.message !== undefined ? { message: decision.message } : {}),
     ...(decision.system !== undefined ? { system: decision.system } : {}),
     ...(decision.tools !== undefined ? { tools: decision.tools } : {}),
+    ...(decision.model !== undefined ? { model: decision.model } : {}),
   };
 }
 
@@ -151,7 +159,7 @@ function toldValue(point: HookPoint, value: Flowing): Record<string, unknown> {
     return told;
   }
   if (point === 'userMessage') return { message: value.message };
-  if (point === 'request') return { system: value.system, tools: value.tools };
+  if (point === 'request') return { system: value.system, tools: value.tools, model: value.model };
   return {};
 }
 
@@ -219,11 +227,16 @@ export function foldBlock(
 }
 
 /** Reads a `request` waterfall back: the system prompt and tools as the last hook that changed them left them. */
-export function foldRequest(decisions: readonly HookDecidedData[]): { system?: string; tools?: string[] } {
-  const changes: { system?: string; tools?: string[] } = {};
+export function foldRequest(decisions: readonly HookDecidedData[]): {
+  system?: string;
+  tools?: string[];
+  model?: string;
+} {
+  const changes: { system?: string; tools?: string[]; model?: string } = {};
   for (const decision of decisions) {
     if (decision.system !== undefined) changes.system = decision.system;
     if (decision.tools !== undefined) changes.tools = decision.tools;
+    if (decision.model !== undefined) changes.model = decision.model;
   }
   return changes;
 }

@@ -14,7 +14,7 @@ import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
 import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
-import { createRequestHookActor, requestChanges } from '../actors/request-hook.ts';
+import { createRequestHookActor, requestChanges, routedProvider } from '../actors/request-hook.ts';
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
 import { createSessionEndHookActor, runSessionStart } from '../actors/session-hooks.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
@@ -30,6 +30,7 @@ import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
+import type { Provider } from '../providers/types.ts';
 import { planCompaction } from '../session/compaction-plan.ts';
 import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
@@ -52,6 +53,8 @@ export type AgentLogicDeps = {
   /** The cap on results the model reads whole, and where longer ones are saved. */
   longOutputs: LongOutputs;
   compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
+  /** The models a `request` hook may send a step to, by name (none in a replay). */
+  models: Readonly<Record<string, Provider>>;
 };
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
@@ -91,7 +94,8 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     lastAnswer: () => lastAnswerText(resources.requireLog().events),
     request: () => {
       const { system, tools } = resources.projectOptions();
-      return { system, tools: tools.map((spec) => spec.name), model: resources.plan.provider.model };
+      const names = tools.map((spec) => spec.name);
+      return { system, tools: names, model: resources.plan.provider.model, models: Object.keys(deps.models) };
     },
     ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
   };
@@ -99,7 +103,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     append: (entry) => resources.requireLog().append(entry),
     modelCall: {
       agentId,
-      provider: resources.plan.provider,
+      provider: routedProvider(resources.plan.provider, deps.models, () => resources.requireLog().events),
       flush,
       buildRequest: () => {
         const { events } = resources.requireLog();

@@ -183,6 +183,8 @@ export class AgentSystem {
       approve: this.config.approve,
       preStep: this.config.preStep,
       hooks: { consult: this.hooks.consult },
+      // A replay's recorded model answers every request, whichever model a recorded hook chose.
+      models: this.config.hookReplay ? {} : this.config.models,
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
       compaction: this.config.compaction,
       revoke: async () => {

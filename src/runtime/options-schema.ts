@@ -174,6 +174,7 @@ const systemOptionsSchema = z.strictObject(
     mcpServers: mcpServersSchema.optional(),
     mcpReplay: recordedLog.optional(),
     hookReplay: recordedLog.optional(),
+    models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },
   must('an object'),
 );
@@ -196,6 +197,8 @@ export type SystemConfig = {
   hooks: Hooks;
   /** A recorded session whose hook decisions answer instead of running the hooks (a replay). */
   hookReplay: LogEvent[] | undefined;
+  /** The models a `request` hook may switch a step to, by name. */
+  models: Record<string, Provider>;
   approve: Approver | undefined;
   projectInstructions: boolean;
   /** Results longer than `maxChars` are saved to a file and shown cut. */
@@ -243,6 +246,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     preStep: typeof parsed.hooks?.preStep === 'function' ? parsed.hooks.preStep : undefined,
     hooks: hooksOf(parsed.hooks),
     hookReplay: parsed.hookReplay,
+    models: parsed.models ?? {},
     approve: parsed.approve,
     projectInstructions: parsed.projectInstructions ?? true,
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },

@@ -60,6 +60,12 @@ export type AgentSystemOptions = {
   ids?: IdGenerator;
   clock?: Clock;
   hooks?: Hooks;
+  /**
+   * Other models a `request` hook may send a step's request to, by name (README "Hooks"); the hook answers
+   * `model` with one of these names (or the agent's own model's name). Not used in a replay, which answers
+   * every request from the recording.
+   */
+  models?: Record<string, Provider>;
   approve?: Approver;
   /** Read AGENTS.md / CLAUDE.md from the workspace root into the system prompt (default true). */
   projectInstructions?: boolean;

@@ -109,6 +109,7 @@ export const logEventDataSchemas = {
     delayMs: z.number().int().nonnegative().optional(),
     system: z.string().optional(),
     tools: z.array(z.string()).optional(),
+    model: z.string().optional(),
   }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),

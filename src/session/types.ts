@@ -99,6 +99,8 @@ export type HookDecidedData = {
   system?: string;
   /** `request`: the tools the step's request offers, by name, as this hook left them. */
   tools?: string[];
+  /** `request`: the model the step's request goes to, by name, as this hook left it. */
+  model?: string;
 };
 
 /** The data of each event type: the contract between writers, readers and `project()`. */

@@ -119,6 +119,38 @@ describe('request hooks', () => {
     await system.dispose();
   });
 
+  it('send a step to another model the host named; an unknown name is invalid; a replay needs no model', async () => {
+    const small = scripted([{ text: 'from small' }]);
+    const told: unknown[] = [];
+    const hooks = {
+      request: [
+        ({ model: name, models }: { model: string; models: string[] }) => {
+          told.push({ name, models });
+          return { model: 'huge' };
+        },
+        () => ({ model: 'small' }),
+      ],
+    };
+    const { agent, system, model } = await hookedAgent([{ text: 'from main' }], { models: { small }, hooks });
+    expect((await agent.run('go')).text).toBe('from small');
+    expect(told).toEqual([{ name: model.model, models: ['small'] }]);
+    expect(model.requests).toHaveLength(0);
+    expect(small.requests).toHaveLength(1);
+    expect(hookTrail(agent.log())).toEqual([
+      `request request[0] invalid: the hook named a model the host did not give: huge (known: ${model.model}, small)`,
+      'request request[1] modify',
+    ]);
+    const decided = agent.log().filter((event) => event.type === 'hook.decided');
+    expect((decided[1]?.data as { model?: string }).model).toBe('small');
+    await system.dispose();
+    const recorded = [...agent.log()];
+    const replayed = await replaySession(recorded, {
+      setup: { tools: [echoTool()], hooks, models: { small } },
+    });
+    assertSameLog(recorded, replayed.events);
+    expect(small.requests).toHaveLength(1);
+  });
+
   it('a cancel while a request hook runs aborts it; no request is made and the turn ends canceled', async () => {
     let aborted = false;
     let started = false;
