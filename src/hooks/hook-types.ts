@@ -1,24 +1,12 @@
 // The vocabulary of hooks: what a hook is told at each point, what it may answer, and how the runtime
 // keeps the hooks of a point. In-process hooks speak these camelCase shapes; command hooks speak Claude
 // Code's snake_case JSON (see command-hook.ts), translated to the same answer.
-import type { HookDecidedData, HookPoint } from '../session/types.ts';
+import { type HookDecidedData, type HookPoint, hookPoints } from '../session/types.ts';
 
 export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from '../session/types.ts';
 
-/** The points a running agent consults today (README "Hooks" lists what the others wait for). */
-export const wiredHookPoints = [
-  'sessionStart',
-  'userMessage',
-  'preStep',
-  'request',
-  'requestError',
-  'preTool',
-  'postTool',
-  'stop',
-  'subagentStop',
-  'preCompact',
-  'sessionEnd',
-] as const;
+/** Every point is consulted by a running agent now (issue 12); the name stays for the code that reads it. */
+export const wiredHookPoints = hookPoints;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
 /** What every hook is told, besides what its point adds. */

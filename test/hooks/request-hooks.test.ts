@@ -141,7 +141,7 @@ describe('request hooks', () => {
       'request request[1] modify',
     ]);
     const decided = agent.log().filter((event) => event.type === 'hook.decided');
-    expect((decided[1]?.data as { model?: string }).model).toBe('small');
+    expect((decided[1]!.data as { model?: string }).model).toBe('small');
     await system.dispose();
     const recorded = [...agent.log()];
     const replayed = await replaySession(recorded, {
