@@ -22,6 +22,9 @@ export const floors: Readonly<Record<string, number>> = {
   // MCP servers as tool sources: they make tools (floor 4) and log to the session (floor 3), beside
   // permissions; the runtime starts them and the CLI lists them.
   mcp: 5,
+  // Hooks run host functions and shell commands (with the bash tool's process and environment rules) and
+  // write decisions in the session log's vocabulary; the hook actor and the CLI's settings use them.
+  hooks: 5,
   actors: 6,
   // What the .agentchart folders (the user's and the workspace's) hold: settings files naming permissions
   // and MCP servers (floor 5), and skills; the runtime reads them when a host asks.

@@ -12,6 +12,13 @@ export { McpServerError } from './errors/mcp-server-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
 export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
 export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
+export type {
+  CommandHook,
+  HookAnswer,
+  HookFunction,
+  HookInput,
+  NamedHook,
+} from './hooks/hook-types.ts';
 export {
   type InspectorOptions,
   type InspectorServer,
@@ -19,6 +26,7 @@ export {
 } from './inspector/server.ts';
 export { agentMachine } from './machines/agent.ts';
 export type { CompactResult, ContextUsage } from './machines/compaction-types.ts';
+export { maxStopRefusals } from './machines/hook-events.ts';
 export { stepMachine } from './machines/step.ts';
 export { toolBatchMachine } from './machines/tool-batch.ts';
 export { turnMachine } from './machines/turn.ts';

@@ -56,8 +56,9 @@ describe('committed diagrams', () => {
 describe('real machines', () => {
   // Observed state-node counts (root excluded); a new or removed state changes these on purpose.
   // agent: creating.servers and disposing.closing are the MCP stages.
-  // step: 8 since a cancel after streamed text waits in `interrupting` for the text.
-  const expectedCounts: Record<string, number> = { agent: 17, turn: 10, step: 8, 'tool-batch': 9 };
+  // step: 10 since a cancel after streamed text waits in `interrupting` for the text, and request hooks
+  // and request-error hooks wait in `hookingRequest` and `hookingError`.
+  const expectedCounts: Record<string, number> = { agent: 18, turn: 14, step: 10, 'tool-batch': 10 };
 
   for (const [name, machine] of real) {
     it(`${name}: every state node is declared once and the syntax checks pass`, () => {

@@ -1,9 +1,11 @@
+import { fromCallback } from 'xstate';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
+import type { HookDecidedData } from '../hooks/hook-types.ts';
+import { foldBlock } from '../hooks/waterfall.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type { TurnEvent } from '../machines/turn.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
 import type { DependenciesOf } from './dependencies.ts';
-import { fromTask } from './from-task.ts';
 
 /**
  * Runs before every step.
@@ -26,32 +28,62 @@ export type PreStepHookDeps = {
    * Contract: does not throw.
    */
   prepareStep?: (turn: number, step: number) => Promise<ToolsUpdate | undefined>;
+  /**
+   * The `preStep` hooks given as a list (README "Hooks"): asked after the single function allows the step,
+   * as a waterfall whose decisions are logged; live they run, in a replay the log answers. Never rejects.
+   */
+  consult: (turn: number, step: number, signal: AbortSignal) => Promise<HookDecidedData[]>;
 };
 
 /**
  * The work before a step: first the tool lists that changed are applied (the answer carries them, so the
- * turn logs them whatever the hook says), then the host's pre-step hook runs. Only `undefined` from the
- * hook lets the step go on; `{ veto: string }` blocks the turn with that reason, and anything else (a
- * throw, a rejection, `{ veto: 5 }`, `false`) blocks it too, with a reason that says what the hook did.
+ * turn logs them whatever the hook says), then the host's pre-step function runs. Only `undefined` from it
+ * lets the step go on; `{ veto: string }` blocks the turn with that reason, and anything else (a throw, a
+ * rejection, `{ veto: 5 }`, `false`) blocks it too, with a reason that says what the hook did. Then the
+ * `preStep` hook list runs: a `block` vetoes the step with its reason. Stopping the actor (a cancel)
+ * aborts the hooks that run.
  */
 export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) {
-  return fromTask(
-    async ({ agentKey, turn, step }: AgentKeyed & { turn: number; step: number }): Promise<TurnEvent> => {
-      const { agentId, hook, prepareStep } = hookOf(agentKey);
-      const tools = await prepareStep?.(turn, step);
-      const update = tools === undefined ? {} : { tools };
-      try {
-        // Reading the answer is inside the try too: a proxy that throws on `.veto` blocks, never escapes.
-        return { ...hookAnswer(await hook?.({ agentId, turn, step })), ...update };
-      } catch (error) {
-        return { type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(error)}`, ...update };
-      }
-    },
-    (result): TurnEvent =>
-      result.ok
-        ? result.value
-        : { type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(result.error)}` },
-  );
+  type Input = AgentKeyed & { turn: number; step: number };
+  return fromCallback<{ type: 'noop' }, Input>(({ input, sendBack }) => {
+    const controller = new AbortController();
+    let live = true;
+    preStepWork(hookOf(input.agentKey), input, controller.signal).then((event) => {
+      if (live) sendBack(event);
+    });
+    return () => {
+      live = false;
+      controller.abort();
+    };
+  });
+}
+
+/** Never rejects: whatever fails becomes a veto (the single function) or a logged failure (the list). */
+async function preStepWork(
+  deps: PreStepHookDeps,
+  { turn, step }: { turn: number; step: number },
+  signal: AbortSignal,
+): Promise<TurnEvent> {
+  let update: { tools?: ToolsUpdate } = {};
+  try {
+    const tools = await deps.prepareStep?.(turn, step);
+    if (tools !== undefined) update = { tools };
+    // Reading the answer is inside the try too: a proxy that throws on `.veto` blocks, never escapes.
+    const answer = hookAnswer(await deps.hook?.({ agentId: deps.agentId, turn, step }));
+    if (answer.type === 'hook.veto') return { ...answer, ...update };
+  } catch (error) {
+    return { type: 'hook.veto', reason: `pre-step hook failed: ${messageOf(error)}`, ...update };
+  }
+  const decisions = await deps
+    .consult(turn, step, signal)
+    .catch((error: unknown) => [
+      { point: 'preStep' as const, hook: '(runtime)', outcome: 'error' as const, reason: messageOf(error) },
+    ]);
+  const logged = decisions.length > 0 ? { decisions } : {};
+  const folded = foldBlock(decisions, '');
+  if (folded.blocked)
+    return { type: 'hook.veto', reason: folded.reason ?? 'blocked by a preStep hook', ...update, ...logged };
+  return { type: 'hook.allow', ...update, ...logged };
 }
 
 function hookAnswer(result: unknown): TurnEvent & { type: 'hook.allow' | 'hook.veto' } {

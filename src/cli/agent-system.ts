@@ -3,6 +3,8 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
+import type { Hooks } from '../hooks/hook-types.ts';
+import { commandHooksFrom } from '../hooks/settings-schema.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
@@ -40,6 +42,8 @@ export type AgentFlags = {
   sessionDir?: string;
   /** `--workspace-mcp`: trust the MCP servers the workspace's settings file names. */
   workspaceMcp?: boolean;
+  /** `--workspace-hooks`: run the command hooks the workspace's settings file names. */
+  workspaceHooks?: boolean;
 };
 
 /** The permission mode and rules of one invocation: flags over the settings files. */
@@ -49,6 +53,8 @@ export type CliPermissions = {
   deny: string[];
   /** The MCP servers of the settings files this invocation trusts (see `loadSettings`). */
   mcpServers: McpServers;
+  /** The command hooks of the settings files this invocation trusts, as the system's `hooks` option. */
+  hooks: Hooks;
 };
 
 /**
@@ -63,6 +69,11 @@ export async function permissionsOf(
   recorded?: PermissionMode,
 ): Promise<CliPermissions> {
   const settings = await cliSettings(io, cwd, flags);
+  if (settings.untrustedHooks.length > 0)
+    line(
+      io.stderr,
+      `agentchart: not running the hooks the workspace's settings name (${settings.untrustedHooks.join(', ')}); pass --workspace-hooks to trust them`,
+    );
   if (settings.untrustedMcpServers.length > 0)
     line(
       io.stderr,
@@ -78,13 +89,17 @@ export async function permissionsOf(
     allow: [...settings.permissions.allow, ...(flags.allow ?? [])],
     deny: [...settings.permissions.deny, ...(flags.deny ?? [])],
     mcpServers: settings.mcpServers,
+    hooks: commandHooksFrom(settings.hooks),
   };
 }
 
 /** The settings files of the workspace, merged; a bad file is a one-line error with exit 2. */
 export async function cliSettings(io: CliIo, cwd: string, flags: AgentFlags): Promise<LoadedSettings> {
   try {
-    return await loadSettings(cwd, io.env, { trustWorkspaceMcp: flags.workspaceMcp === true });
+    return await loadSettings(cwd, io.env, {
+      trustWorkspaceMcp: flags.workspaceMcp === true,
+      trustWorkspaceHooks: flags.workspaceHooks === true,
+    });
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;
     throw new CliError(error.message, { exitCode: 2, code: 'config', cause: error });
@@ -149,6 +164,8 @@ export type CliSystemOptions = {
   maxSteps?: number;
   /** MCP servers from the settings files; their tools join the coding tools. */
   mcpServers?: McpServers;
+  /** Command hooks from the settings files. */
+  hooks?: Hooks;
   /** Where answers come from (the chat's terminal); default: stdin's lines. */
   answers?: AnswerSource;
   /**
@@ -160,9 +177,9 @@ export type CliSystemOptions = {
 
 /** What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode. */
 export function cliSystemOptions(
-  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers'>,
+  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers' | 'hooks'>,
 ): AgentSystemOptions {
-  const { mcpServers } = options;
+  const { mcpServers, hooks } = options;
   return {
     model: options.provider,
     tools: [...codingTools(), taskTool()],
@@ -170,6 +187,7 @@ export function cliSystemOptions(
     cwd: options.cwd,
     permissionMode: options.mode,
     ...(mcpServers && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
+    ...(hooks && Object.keys(hooks).length > 0 ? { hooks } : {}),
   };
 }
 

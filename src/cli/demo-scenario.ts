@@ -46,6 +46,16 @@ const demoWorkspace: Record<string, string> = {
     "test('average divides the sum by the count', () => assert.equal(average([2, 4]), 3));",
     '',
   ].join('\n'),
+  // A command hook in Claude Code's format (README "Hooks"): JSON on stdin, exit 2 blocks with stderr.
+  '.agentchart/hooks/guard.mjs': [
+    "import { readFileSync } from 'node:fs';",
+    "const { tool_input } = JSON.parse(readFileSync(0, 'utf8'));",
+    'if (/\\brm -rf\\b|\\bgit push\\b/.test(tool_input.command)) {',
+    "  process.stderr.write('the demo guard does not allow rm -rf or git push');",
+    '  process.exit(2);',
+    '}',
+    '',
+  ].join('\n'),
 };
 
 /** The demo's one skill, in the workspace's skills folder: loaded by the agent's first step. */
@@ -62,6 +72,13 @@ const demoSkill = {
     '',
   ].join('\n'),
 };
+
+/** The demo's command hook: every `bash` call goes past the guard script first. */
+export const demoHook = {
+  type: 'command',
+  command: 'node .agentchart/hooks/guard.mjs',
+  matcher: 'bash',
+} as const;
 
 const buggyLine = '  for (let i = 1; i < values.length; i++) total += values[i];';
 const fixedLine = '  for (let i = 0; i < values.length; i++) total += values[i];';
@@ -164,6 +181,7 @@ export function demoSystem(options: {
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     store: fileStore(options.root),
     cwd: options.workspace,
+    hooks: { preTool: [demoHook] },
     permissionMode: 'bypass',
     clock: systemClock,
     projectInstructions: false,

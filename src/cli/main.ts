@@ -59,6 +59,10 @@ function agentOptions(command: Command): Command {
       '--workspace-mcp',
       "also start the MCP servers the workspace's .agentchart/settings.json names (the user's are always started)",
     )
+    .option(
+      '--workspace-hooks',
+      "also run the command hooks the workspace's .agentchart/settings.json names (the user's always run)",
+    )
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
 }

@@ -1,6 +1,7 @@
 // What `resume` and `compact` share: open a recorded session file and choose how to run it again (its
 // workspace, model and permission mode, from the flags first and the session's own record second).
 import { resolve } from 'node:path';
+import type { Hooks } from '../hooks/hook-types.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
@@ -26,6 +27,8 @@ export type RecordedSession = {
   rules: { allow: string[]; deny: string[] };
   /** MCP servers from the settings files this invocation trusts. */
   mcpServers: McpServers;
+  /** Command hooks from the settings files this invocation trusts. */
+  hooks: Hooks;
 };
 
 /**
@@ -54,7 +57,7 @@ export async function openRecordedSession(
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
     sameProvider && config.model ? await providerFor(io, flags, config.model) : chosen;
-  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd, config.mode);
+  const { mode, allow, deny, mcpServers, hooks } = await permissionsOf(io, flags, cwd, config.mode);
   return {
     sessionFile,
     sessionId,
@@ -66,6 +69,7 @@ export async function openRecordedSession(
     mode,
     rules: { allow, deny },
     mcpServers,
+    hooks,
   };
 }
 

@@ -187,6 +187,15 @@ export class TranscriptRenderer {
           `(compacted events ${replaces.join('–')}, ${trigger}; the context held ${tokensBefore} tokens)`,
         ),
       );
+    } else if (isEvent(event, 'hook.decided')) {
+      const { point, hook, outcome, reason } = event.data;
+      const why = reason ? `: ${truncate(reason, 80)}` : '';
+      this.print(
+        this.paint(
+          outcome === 'pass' ? 'dim' : 'yellow',
+          `⚑ ${point} hook ${truncate(hook, 60)} ${outcome}${why}`,
+        ),
+      );
     } else if (isEvent(event, 'agent.spawned')) {
       this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
     } else if (isEvent(event, 'mode.changed')) {

@@ -32,7 +32,7 @@ const sources: DiagramSource[] = [
       '(`[resuming]`); ' +
       '`agent.compact` wakes an idle agent too (a turn that only compacts) or is passed to the running turn. ' +
       '`agent.dispose` from `ready` walks through `disposing`: cancel the turn if one runs, wait for it, ' +
-      'flush the log, revoke, then `disposed`.',
+      'tell the `sessionEnd` hooks (`endingSession`, bounded in time), flush the log, revoke, then `disposed`.',
   },
   {
     name: 'turn',
@@ -47,7 +47,13 @@ const sources: DiagramSource[] = [
       '(the host asked with `agent.compact`, or the last request filled the window past the threshold: the ' +
       'step actor then runs a compaction instead of a step), or goes to `ending`, which logs `turn.end` and ' +
       'waits for the log flush before the final `done`. `turn.resume` takes a turn that a stopped process ' +
-      'left waiting from `created` straight back to `stepping`, its step resumed with it.',
+      'left waiting from `created` straight back to `stepping`, its step resumed with it. Two hook waits: ' +
+      'with `userMessage` hooks, `starting` goes through `screening`, where the hooks may rewrite the ' +
+      'follow-ups or block them (`hook.userMessage`; all blocked ends the turn `blocked`); with `stop` hooks, ' +
+      'a turn the model ended goes through `stopping`, where a refusal (`hook.stop` with a message) goes back ' +
+      'to `deciding` for another step, at most `maxStopRefusals` times per turn. A compaction goes through ' +
+      '`compactionBegins`, which with `preCompact` hooks waits in `preCompacting` until the observers have ' +
+      'been told (`hook.preCompact`).',
   },
   {
     name: 'step',
@@ -64,7 +70,11 @@ const sources: DiagramSource[] = [
       'A compaction is served by the same states: `step.begin` with a compaction goes straight to ' +
       '`requesting` (no `step.start`) and ends on `compaction.done` or `compaction.skipped`; a first ' +
       '`context_overflow` of a step logs the attempt and requests a compaction, then the step again. ' +
-      '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch.',
+      '`step.resume` takes a step whose answer is in the log back to `executingTools` and resumes its batch. ' +
+      'With `requestError` hooks, `recovering` first waits in `hookingError`: the hooks may retry after a ' +
+      'delay they name or give up (`hook.requestError`), in place of the retry policy, within `maxAttempts`. ' +
+      'With `request` hooks, `preparing` first waits in `hookingRequest`: the hooks may change the system ' +
+      'prompt or narrow the tools of the request (`hook.request`, logged before it is made).',
   },
   {
     name: 'tool-batch',
@@ -80,7 +90,10 @@ const sources: DiagramSource[] = [
       'continues a batch a stopped process left waiting: `resuming` checks again the calls without a ' +
       'result, and the same question is asked again. `batch.cancel` leads to `cancelling`, which starts ' +
       'nothing new and waits for running calls to settle. Both reach `done` once every call has a ' +
-      'committed result (`allCommitted`).',
+      'committed result (`allCommitted`). With `preTool` hooks, a checked batch first waits in `hooking` ' +
+      'until the hooks have decided about every call that may run (`hook.preTool`: deny, ask, allow or a ' +
+      'rewritten input); with `postTool` hooks, a finished call holds its result back inside `running` until ' +
+      '`hook.postTool` gives the result the model reads. A cancel stops the hooks and still commits every result.',
   },
 ];
 

@@ -1,5 +1,5 @@
 // The agent chart's input, events and context, and the emitted event a host listens to.
-import type { CancelCause } from '../session/types.ts';
+import type { CancelCause, HookDecidedData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
 import { type InboxEvent, type InboxItem, isNextStepItem } from './inbox.ts';
@@ -43,7 +43,14 @@ export type AgentInput = AgentKeyed & {
 export type TurnResume = Omit<TurnResumeEvent, 'type'> & { turn: number };
 
 export type AgentEvent =
-  | { type: 'setup.done'; stage: SetupStage; toolNames?: string[]; systemHash?: string }
+  | {
+      type: 'setup.done';
+      stage: SetupStage;
+      toolNames?: string[];
+      systemHash?: string;
+      /** `publish`: what the `sessionStart` hooks decided, logged when the agent first acts. */
+      sessionStart?: HookDecidedData[];
+    }
   | { type: 'setup.error'; stage: SetupStage; error: unknown }
   | { type: 'undo.done'; stage: SetupStage }
   | InboxEvent
@@ -52,6 +59,7 @@ export type AgentEvent =
   | { type: 'agent.dispose' }
   | TurnDoneEvent
   | TurnCompactedEvent
+  | { type: 'hook.sessionEnd'; decisions: HookDecidedData[] }
   | { type: 'log.flushed' }
   | { type: 'servers.closed' }
   | { type: 'revoke.done' };
@@ -75,6 +83,11 @@ export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'com
   compactionTried: boolean;
   /** A compaction the host asked for while no turn could take it; the next turn runs it first. */
   compactRequest: CompactRequest | undefined;
+  /**
+   * What the `sessionStart` hooks decided during setup, not yet logged: the agent logs it before its first
+   * turn (or at dispose), once the host holds its handle.
+   */
+  sessionStart: HookDecidedData[] | undefined;
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   setupStages,
   turnInput,
 } from './agent-types.ts';
+import { sessionStartContext } from './hook-events.ts';
 import { isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { turnMachine } from './turn.ts';
@@ -37,6 +38,7 @@ export const agentMachine = setup({
     setupStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    sessionEndHook: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     closeServers: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
@@ -57,7 +59,24 @@ export const agentMachine = setup({
         completedStages: [...context.completedStages, event.stage],
         ...(event.toolNames ? { toolNames: event.toolNames } : {}),
         ...(event.systemHash ? { systemHash: event.systemHash } : {}),
+        ...(event.sessionStart ? { sessionStart: event.sessionStart } : {}),
       };
+    }),
+    /**
+     * Logs what the `sessionStart` hooks decided during setup, and the context they added (read by the model
+     * before the next input), once: before the first turn, or at dispose if none ran.
+     */
+    logSessionStart: enqueueActions(({ context, enqueue }) => {
+      if (context.sessionStart === undefined) return;
+      for (const data of context.sessionStart)
+        enqueue({ type: 'log', params: { type: 'hook.decided', data } });
+      const added = sessionStartContext(context.sessionStart);
+      if (added !== undefined)
+        enqueue({
+          type: 'log',
+          params: { type: 'user.message', data: { channel: 'inject', content: added } },
+        });
+      enqueue.assign({ sessionStart: undefined });
     }),
     /** Queues input for a later turn or step and logs it, so a restart still has it. */
     queue: enqueueActions(({ context, event, enqueue }) => {
@@ -162,6 +181,7 @@ export const agentMachine = setup({
     contextUsage: input.contextUsage ?? unknownContext,
     compactionTried: input.compactionTried ?? false,
     compactRequest: undefined,
+    sessionStart: undefined,
     resume: input.resume,
   }),
   // How a compaction the host asked for ended, for the agent handle (`actor.on('compaction.settled')`).
@@ -234,8 +254,8 @@ export const agentMachine = setup({
       states: {
         idle: {
           always: [
-            { guard: 'resuming', target: 'running', actions: 'resumeTurn' },
-            { guard: 'hasWork', target: 'running', actions: 'startTurn' },
+            { guard: 'resuming', target: 'running', actions: ['logSessionStart', 'resumeTurn'] },
+            { guard: 'hasWork', target: 'running', actions: ['logSessionStart', 'startTurn'] },
           ],
         },
         // The turn was started (`startTurn`) or continued (`resumeTurn`) by the transition that led here.
@@ -257,11 +277,31 @@ export const agentMachine = setup({
         cancelling: {
           always: [
             { guard: 'turnAlive', target: 'quiescing', actions: 'cancelTurnForDispose' },
-            { target: 'flushing' },
+            { target: 'endingSession' },
           ],
         },
         quiescing: {
-          on: { 'xstate.done.actor.turn': { target: 'flushing', actions: 'endTurn' } },
+          on: { 'xstate.done.actor.turn': { target: 'endingSession', actions: 'endTurn' } },
+        },
+        // The `sessionEnd` hooks are told, within a time limit; what they decided is logged, and dispose
+        // goes on whatever they answer (a failed hook is logged as such).
+        endingSession: {
+          entry: [
+            'logSessionStart',
+            enqueueActions(({ context, enqueue }) =>
+              enqueue.spawnChild('sessionEndHook', { id: 'hook', input: { agentKey: context.agentKey } }),
+            ),
+          ],
+          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+          on: {
+            'hook.sessionEnd': {
+              target: 'flushing',
+              actions: enqueueActions(({ event, enqueue }) => {
+                for (const data of event.decisions)
+                  enqueue({ type: 'log', params: { type: 'hook.decided', data } });
+              }),
+            },
+          },
         },
         flushing: {
           entry: [

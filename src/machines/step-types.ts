@@ -1,11 +1,13 @@
 // The step's events, input, context and reports: what the step chart, its model-call actor and its parent
 // turn exchange.
+
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionOrder, CompactionReport } from './compaction-types.ts';
+import type { HookFlags, HookRequestErrorEvent, HookRequestEvent } from './hook-events.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import type { BatchDoneEvent } from './tool-batch-types.ts';
 
@@ -20,6 +22,8 @@ export type StepSettings = {
   jitterKey: string;
   /** A request the provider refuses as too long is compacted and tried once more (default false). */
   compactOnOverflow?: boolean;
+  /** The hook points that have hooks: the turn and the tool batch wait for them there. */
+  hooks?: HookFlags;
 };
 
 /** What a step actor is configured with for the whole turn; each step's number comes with `step.begin`. */
@@ -68,6 +72,8 @@ export type StepEvent =
   | { type: 'compaction.skipped' }
   | { type: 'retry.due' }
   | { type: 'step.cancel' }
+  | HookRequestErrorEvent
+  | HookRequestEvent
   | BatchDoneEvent;
 
 /**

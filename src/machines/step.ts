@@ -1,7 +1,9 @@
 import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { cannotShrink } from './compaction-types.ts';
+import type { HookRequestErrorEvent } from './hook-events.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { defaultRetryPolicy, retryDelay } from './retry-policy.ts';
@@ -57,10 +59,34 @@ export const stepMachine = setup({
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
     modelCall: fromCallback<ModelCallCommand, AgentKeyed>(() => {}),
     retryTimer: fromCallback<{ type: 'noop' }, { delayMs: number }>(() => {}),
+    requestErrorHook: fromCallback<
+      { type: 'noop' },
+      AgentKeyed & {
+        turn: number;
+        step: number;
+        attempt: number;
+        error: ProviderErrorData;
+        retryInMs: number | undefined;
+        maxAttempts: number;
+      }
+    >(() => {}),
+    requestHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
     toolBatch: toolBatchMachine,
   },
   actions: {
     log: logNothing,
+    /**
+     * Logs what the `request` hooks decided (before the request they change) or the `requestError` hooks
+     * (before the attempt entry that carries the delay).
+     */
+    logHookDecisions: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, ['hook.request', 'hook.requestError']);
+      for (const data of event.decisions)
+        enqueue({
+          type: 'log',
+          params: { type: 'hook.decided', turn: context.turn, step: context.step, data },
+        });
+    }),
     begin: assign(({ event }) => {
       assertEvent(event, 'step.begin');
       return {
@@ -119,6 +145,9 @@ export const stepMachine = setup({
       return event.toolCalls.length > 0;
     },
     mayRetry: ({ context }) => context.retryInMs !== undefined,
+    requestErrorHooksDue: ({ context }) => context.hooks?.requestError === true,
+    requestHooksDue: ({ context }) => context.hooks?.request === true,
+    hookRetries: ({ event }) => event.type === 'hook.requestError' && event.retryInMs !== undefined,
     hasStreamedText: ({ context }) => context.streamed,
     compactingForOverflow: ({ context }) => context.compacting?.trigger === 'overflow',
     /** A step's first overflow, with overflow compaction on: compact and ask again. */
@@ -141,7 +170,7 @@ export const stepMachine = setup({
     enqueue.spawnChild('modelCall', { id: 'model', input: { agentKey } });
     enqueue.spawnChild('toolBatch', {
       id: 'batch',
-      input: { agentKey, turn, maxParallel: context.maxParallelTools },
+      input: { agentKey, turn, maxParallel: context.maxParallelTools, hooks: context.hooks },
     });
   }),
   initial: 'idle',
@@ -164,7 +193,20 @@ export const stepMachine = setup({
     },
     preparing: {
       entry: { type: 'log', params: ({ context }) => stepStartEntry(context) },
-      always: 'requesting',
+      always: [{ guard: 'requestHooksDue', target: 'hookingRequest' }, { target: 'requesting' }],
+    },
+    // The `request` hooks may change the system prompt or narrow the tools of this step's request; their
+    // decisions are logged here, and the model call reads the change back from the log.
+    hookingRequest: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { agentKey, turn, step } = context;
+        enqueue.spawnChild('requestHook', { id: 'hook', input: { agentKey, turn, step } });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.request': { target: 'requesting', actions: 'logHookDecisions' },
+        'step.cancel': { target: 'done', actions: 'markCanceled' },
+      },
     },
     requesting: {
       entry: [
@@ -261,6 +303,7 @@ export const stepMachine = setup({
     },
     recovering: {
       always: [
+        { guard: 'requestErrorHooksDue', target: 'hookingError' },
         {
           guard: 'mayRetry',
           target: 'waitingToRetry',
@@ -271,6 +314,48 @@ export const stepMachine = setup({
           actions: { type: 'log', params: ({ context }) => lastAttemptEntry(context, context.error!) },
         },
       ],
+    },
+    // The `requestError` hooks may override the retry policy's decision: retry after N ms, or give up.
+    hookingError: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { agentKey, turn, step, attempt, error, retryInMs } = context;
+        const input = {
+          agentKey,
+          turn,
+          step,
+          attempt,
+          error: error!,
+          retryInMs,
+          maxAttempts: context.retry.maxAttempts,
+        };
+        enqueue.spawnChild('requestErrorHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.requestError': [
+          {
+            guard: 'hookRetries',
+            target: 'waitingToRetry',
+            actions: [
+              'logHookDecisions',
+              assign({ retryInMs: ({ event }) => (event as HookRequestErrorEvent).retryInMs }),
+              {
+                type: 'log',
+                params: ({ context, event }) =>
+                  attemptEntry(context, (event as HookRequestErrorEvent).retryInMs!),
+              },
+            ],
+          },
+          {
+            target: 'done',
+            actions: [
+              'logHookDecisions',
+              { type: 'log', params: ({ context }) => lastAttemptEntry(context, context.error!) },
+            ],
+          },
+        ],
+        'step.cancel': { target: 'done', actions: ['markCanceled', assign({ error: undefined })] },
+      },
     },
     waitingToRetry: {
       entry: enqueueActions(({ context, enqueue }) =>

@@ -12,7 +12,9 @@ export type BatchCall = {
   safe: boolean;
   /** What the check decided before anything runs. */
   verdict: 'run' | 'ask' | 'reject';
-  phase: 'pending' | 'awaitingApproval' | 'running' | 'settled';
+  /** `postHooking`: the tool finished; its result (`held`) waits for the `postTool` hooks. */
+  phase: 'pending' | 'awaitingApproval' | 'running' | 'postHooking' | 'settled';
+  held?: { outcome: ToolOutcome; content: string; error?: string };
   outcome?: ToolOutcome;
   content?: string;
   error?: string;
@@ -43,7 +45,9 @@ export function newCalls(calls: readonly ToolCallRequest[]): BatchCall[] {
  */
 export function callsToBegin(calls: readonly BatchCall[], maxParallel: number): number[] {
   const begin: number[] = [];
-  let active = calls.filter((call) => call.phase === 'running' || call.phase === 'awaitingApproval').length;
+  let active = calls.filter(
+    (call) => call.phase === 'running' || call.phase === 'awaitingApproval' || call.phase === 'postHooking',
+  ).length;
   let earlierUnsettled = false;
   for (const [index, call] of calls.entries()) {
     if (call.phase === 'settled') continue;

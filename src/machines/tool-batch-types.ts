@@ -4,6 +4,7 @@ import type { ToolCallRequest } from '../providers/types.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
 import type { ToolOutcome } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
+import type { HookFlags, HookToolEvent } from './hook-events.ts';
 import type { BatchCall } from './tool-batch-plan.ts';
 
 /** The check of one call before anything runs: validation, known tool, permission. */
@@ -22,7 +23,7 @@ export type CallCheck = {
 };
 
 /** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */
-export type ToolBatchInput = AgentKeyed & { turn: number; maxParallel: number };
+export type ToolBatchInput = AgentKeyed & { turn: number; maxParallel: number; hooks?: HookFlags };
 
 /** Starts the batch of one step: the calls of one model response, in model order. */
 export type BatchBeginEvent = { type: 'batch.begin'; step: number; calls: ToolCallRequest[] };
@@ -52,6 +53,7 @@ export type ToolBatchEvent =
     }
   | { type: 'tool.deny'; callId: string; reason?: string; by?: 'host' | 'user' }
   | { type: 'batch.cancel' }
+  | HookToolEvent
   /** The log is durable up to here: the batch may ask for approval now. */
   | { type: 'log.flushed' };
 
@@ -61,6 +63,7 @@ export type ToolBatchContext = AgentKeyed & {
   maxParallel: number;
   calls: BatchCall[];
   unknownTools: number;
+  hooks: HookFlags;
 };
 
 /** What the batch reports once every call has exactly one committed result. */

@@ -16,6 +16,14 @@ import {
   unknownToolCount,
 } from './tool-batch-entries.ts';
 import {
+  applyPreToolVerdicts,
+  type HookCallInput,
+  holdResult,
+  hookableCalls,
+  hookEntries,
+  releaseHeld,
+} from './tool-batch-hooks.ts';
+import {
   allCommitted,
   applyChecks,
   applyResumeChecks,
@@ -57,6 +65,18 @@ function checkedBatch(context: ToolBatchContext, checks: CallCheck[], resumed: b
   };
 }
 
+/** What the hook actors of the batch are started with. */
+type HookMeta = AgentKeyed & { turn: number; step: number };
+
+const hookInput = (context: ToolBatchContext, call: HookCallInput) => ({
+  agentKey: context.agentKey,
+  turn: context.turn,
+  step: context.step,
+  callId: call.callId,
+  name: call.name,
+  input: call.input,
+});
+
 /**
  * One batch of tool calls from one model response. Calls are checked, begun in model order (safe calls
  * side by side, everything else alone), and their results committed to the log in model order however
@@ -67,6 +87,10 @@ function checkedBatch(context: ToolBatchContext, checks: CallCheck[], resumed: b
  * Waiting for a person is durable: `awaitingApproval` flushes the log (`persisting`) before anyone is
  * asked (`asking`), so a process that stops while it waits loses nothing, and `batch.resume` continues
  * such a batch in a new process from what the log holds (`resuming`): the same question is asked again.
+ *
+ * Hooks are waits too: with `preTool` hooks the batch waits in `hooking` until they have decided about
+ * every call that may run (deny, ask, allow, rewrite the input); with `postTool` hooks a finished call
+ * holds its result back (`postHooking`) until they have answered. A cancel stops them: no result is lost.
  */
 export const toolBatchMachine = setup({
   types: {} as { context: ToolBatchContext; events: ToolBatchEvent; input: ToolBatchInput },
@@ -76,6 +100,11 @@ export const toolBatchMachine = setup({
     toolCall: fromCallback<{ type: 'tool.abort' }, CallInput & { turn: number; step: number }>(() => {}),
     approval: fromCallback<{ type: 'noop' }, CallInput>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    preToolHook: fromCallback<{ type: 'noop' }, HookMeta & { calls: HookCallInput[] }>(() => {}),
+    postToolHook: fromCallback<
+      { type: 'noop' },
+      HookMeta & HookCallInput & { content: string; isError: boolean }
+    >(() => {}),
   },
   actions: {
     log: logNothing,
@@ -143,12 +172,67 @@ export const toolBatchMachine = setup({
         enqueue.spawnChild('approval', { id: `approval:${call.callId}`, input });
       }
     }),
+    /** Logs what the `preTool` hooks decided and applies it: denials settle, rewritten inputs stand. */
+    recordPreToolHooks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.preTool');
+      for (const verdict of event.verdicts)
+        for (const entry of hookEntries(context, verdict.decisions)) enqueue({ type: 'log', params: entry });
+      enqueue.assign({ calls: applyPreToolVerdicts(context.calls, event.verdicts) });
+    }),
+    /** A finished call waits for its `postTool` hooks with its result held back; its tool actor is done. */
+    holdForPostHooks: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'tool.settled');
+      const call = context.calls.find((c) => c.callId === event.callId)!;
+      const { outcome, content, error } = event;
+      enqueue.stopChild(`call:${event.callId}`);
+      enqueue.assign({
+        calls: holdResult(context.calls, event.callId, { outcome, content, ...(error ? { error } : {}) }),
+      });
+      const input = { ...hookInput(context, call), content, isError: outcome !== 'ok' };
+      enqueue.spawnChild('postToolHook', { id: `post:${call.callId}`, input });
+    }),
+    /** The `postTool` hooks answered: their decisions are logged and the result they left settles the call. */
+    settleHooked: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.postTool');
+      const call = context.calls.find((c) => c.callId === event.callId && c.phase === 'postHooking');
+      if (!call?.held) return;
+      enqueue.stopChild(`post:${call.callId}`);
+      for (const entry of hookEntries(context, event.decisions)) enqueue({ type: 'log', params: entry });
+      const { held } = call;
+      const settled = {
+        ...call,
+        phase: 'settled' as const,
+        ...held,
+        content: event.content,
+        held: undefined,
+      };
+      enqueue.assign({ calls: context.calls.map((c) => (c.callId === call.callId ? settled : c)) });
+    }),
+    /** On cancel, `postTool` hooks still running are stopped and their calls keep the tool's own result. */
+    stopPostHooks: enqueueActions(({ context, enqueue }) => {
+      for (const call of context.calls)
+        if (call.phase === 'postHooking') enqueue.stopChild(`post:${call.callId}`);
+      enqueue.assign({ calls: releaseHeld(context.calls) });
+    }),
     stopAsking: enqueueActions(({ context, enqueue }) => {
       for (const call of context.calls)
         if (call.phase === 'awaitingApproval') enqueue.stopChild(`approval:${call.callId}`);
     }),
   },
   guards: {
+    /** The check left calls that may run, and `preTool` hooks are configured: they are asked first. */
+    preToolHooksDue: ({ context, event }) => {
+      assertEvent(event, 'batch.checked');
+      return context.hooks.preTool === true && event.checks.some((check) => check.verdict !== 'reject');
+    },
+    /** A call that ran (ok or error) waits for the `postTool` hooks before its result is committed. */
+    postToolHooksDue: ({ context, event }) => {
+      assertEvent(event, 'tool.settled');
+      const running = context.calls.some((c) => c.callId === event.callId && c.phase === 'running');
+      return (
+        context.hooks.postTool === true && running && (event.outcome === 'ok' || event.outcome === 'error')
+      );
+    },
     allCommitted: ({ context }) => allCommitted(context.calls),
     awaitingApproval: ({ context }) => context.calls.some((call) => call.phase === 'awaitingApproval'),
     isAwaitingApproval: ({ context, event }) => {
@@ -165,6 +249,7 @@ export const toolBatchMachine = setup({
     maxParallel: Math.max(1, input.maxParallel),
     unknownTools: 0,
     calls: [],
+    hooks: input.hooks ?? {},
   }),
   // Spawned once per turn: the check actor answers every batch of the turn.
   entry: enqueueActions(({ context, enqueue }) =>
@@ -198,10 +283,10 @@ export const toolBatchMachine = setup({
         enqueue.sendTo('check', checkCommand(context));
       }),
       on: {
-        'batch.checked': {
-          target: 'running',
-          actions: ['recordChecks', 'commitResults', 'beginCalls'],
-        },
+        'batch.checked': [
+          { guard: 'preToolHooksDue', target: 'hooking', actions: ['recordChecks', 'commitResults'] },
+          { target: 'running', actions: ['recordChecks', 'commitResults', 'beginCalls'] },
+        ],
         // The check answers at once, so this only happens when a cancel was queued before the answer.
         'batch.cancel': 'cancelling',
       },
@@ -210,10 +295,31 @@ export const toolBatchMachine = setup({
     resuming: {
       entry: enqueueActions(({ context, enqueue }) => enqueue.sendTo('check', checkCommand(context))),
       on: {
-        'batch.checked': {
-          target: 'running',
-          actions: ['recordResumeChecks', 'commitResults', 'rejoinCalls', 'beginCalls'],
-        },
+        // A crash while the hooks ran left no decision that counts: they are asked again.
+        'batch.checked': [
+          {
+            guard: 'preToolHooksDue',
+            target: 'hooking',
+            actions: ['recordResumeChecks', 'commitResults', 'rejoinCalls'],
+          },
+          {
+            target: 'running',
+            actions: ['recordResumeChecks', 'commitResults', 'rejoinCalls', 'beginCalls'],
+          },
+        ],
+        'batch.cancel': 'cancelling',
+      },
+    },
+    // The `preTool` hooks are asked about every call that may run, in model order, before any begins.
+    hooking: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const calls = hookableCalls(context.calls);
+        const input = { agentKey: context.agentKey, turn: context.turn, step: context.step, calls };
+        enqueue.spawnChild('preToolHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.preTool': { target: 'running', actions: ['recordPreToolHooks', 'commitResults', 'beginCalls'] },
         'batch.cancel': 'cancelling',
       },
     },
@@ -223,7 +329,11 @@ export const toolBatchMachine = setup({
         { guard: 'awaitingApproval', target: 'awaitingApproval' },
       ],
       on: {
-        'tool.settled': { actions: ['settle', 'commitResults', 'beginCalls'] },
+        'tool.settled': [
+          { guard: 'postToolHooksDue', actions: 'holdForPostHooks' },
+          { actions: ['settle', 'commitResults', 'beginCalls'] },
+        ],
+        'hook.postTool': { actions: ['settleHooked', 'commitResults', 'beginCalls'] },
         'batch.cancel': 'cancelling',
       },
     },
@@ -280,6 +390,7 @@ export const toolBatchMachine = setup({
             if (call.phase === 'running') enqueue.sendTo(`call:${call.callId}`, { type: 'tool.abort' });
           enqueue.assign({ calls: settleUnbegun(context.calls) });
         }),
+        'stopPostHooks',
         'commitResults',
       ],
       always: { guard: 'allCommitted', target: 'done' },

@@ -28,6 +28,7 @@ export function turnContext(input: TurnInput): TurnContext {
     reason: undefined,
     error: undefined,
     vetoReason: undefined,
+    stopRefusals: 0,
     compacting: {
       policy: input.compaction ?? noCompaction,
       usage: input.contextUsage ?? unknownContext,

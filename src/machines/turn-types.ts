@@ -3,7 +3,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, HookDecidedData, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -12,6 +12,7 @@ import type {
   CompactResult,
   ContextUsage,
 } from './compaction-types.ts';
+import type { HookTurnEvent } from './hook-events.ts';
 import type { InboxItem } from './inbox.ts';
 import type { StepDoneEvent, StepOutcome, StepSettings } from './step-types.ts';
 
@@ -57,9 +58,10 @@ export type TurnEvent =
   | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'turn.compact'; instructions?: string }
-  | { type: 'hook.allow'; tools?: ToolsUpdate }
-  | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate }
-  | { type: 'log.flushed' };
+  | { type: 'hook.allow'; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
+  | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
+  | { type: 'log.flushed' }
+  | HookTurnEvent;
 
 /**
  * What the pre-step work found about the tools: the MCP servers whose tool lists changed since the last
@@ -102,6 +104,8 @@ export type TurnContext = Omit<
   reason: StopReason | undefined;
   error: ProviderErrorData | undefined;
   vetoReason: string | undefined;
+  /** How many times this turn's `stop` hooks refused its end (bounded by `maxStopRefusals`). */
+  stopRefusals: number;
   /**
    * Everything about compaction, in one field: XState copies the context on every `assign`, and V8 keeps
    * an object with about 18 or more properties as a slow dictionary, which made each copy ~20× dearer.

@@ -2,9 +2,11 @@ import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
+import { maxStopRefusals } from './hook-events.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { type StepResumeEvent, stepMachine } from './step.ts';
+import { screenedEntries, screenedFollowups, stopEntries } from './turn-hooks.ts';
 import { stepRecord, turnContext, turnOutput } from './turn-records.ts';
 import {
   claimEntries,
@@ -42,6 +44,17 @@ export const turnMachine = setup({
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
     preStepHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    userMessageHook: fromCallback<
+      { type: 'noop' },
+      AgentKeyed & { turn: number; messages: { id: string; message: string }[] }
+    >(() => {}),
+    preCompactHook: fromCallback<
+      { type: 'noop' },
+      AgentKeyed & { turn: number; step: number; trigger: 'auto' | 'manual'; instructions?: string }
+    >(() => {}),
+    stopHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number; refusals: number }>(
+      () => {},
+    ),
   },
   actions: {
     log: logNothing,
@@ -85,14 +98,18 @@ export const turnMachine = setup({
       const tools = update ? { tools: { toolNames: update.toolNames, systemHash: update.systemHash } } : {};
       enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, ...tools });
     }),
-    /** Tool lists that changed since the last step are logged, and the next step offers the new tools. */
+    /**
+     * Tool lists that changed since the last step are logged, and the next step offers the new tools; then
+     * what the `preStep` hook list decided.
+     */
     applyTools: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, ['hook.allow', 'hook.veto']);
-      if (event.tools === undefined) return;
-      for (const { server, tools } of event.tools.changes) {
-        const at = { turn: context.turn, step: context.stepCount + 1 };
+      const at = { turn: context.turn, step: context.stepCount + 1 };
+      for (const { server, tools } of event.tools?.changes ?? [])
         enqueue({ type: 'log', params: { type: 'mcp.tools', ...at, data: { server, tools } } });
-      }
+      for (const data of event.decisions ?? [])
+        enqueue({ type: 'log', params: { type: 'hook.decided', ...at, data } });
+      if (event.tools === undefined) return;
       const { toolNames, systemHash } = event.tools;
       enqueue.assign({ step: { ...context.step, toolNames, systemHash } });
     }),
@@ -100,6 +117,39 @@ export const turnMachine = setup({
       for (const entry of claimEntries(context.turn, context.pending))
         enqueue({ type: 'log', params: entry });
       enqueue.assign({ pending: [] });
+    }),
+    /** Logs what the `userMessage` hooks decided; the follow-ups they did not block are claimed as rewritten. */
+    claimScreened: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.userMessage');
+      for (const entry of screenedEntries(context.turn, event.messages))
+        enqueue({ type: 'log', params: entry });
+      enqueue.assign({ followups: screenedFollowups(context.followups, event.messages) });
+    }),
+    /** Every follow-up was blocked: the turn ends `blocked` with the first reason. */
+    blockTurn: assign(({ event }) => {
+      assertEvent(event, 'hook.userMessage');
+      const blocked = event.messages.find((message) => message.blocked);
+      return { reason: 'blocked' as const, vetoReason: blocked?.blocked?.reason ?? 'blocked by a hook' };
+    }),
+    /** The stop hooks refused the end of the turn: their message is logged and starts another step. */
+    refuseStop: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.stop');
+      for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
+      enqueue.assign({ stopRefusals: context.stopRefusals + 1, lastOutcome: 'continue' });
+    }),
+    /** The `preCompact` hooks are observers: their decisions are logged and the compaction runs. */
+    logPreCompact: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.preCompact');
+      for (const data of event.decisions)
+        enqueue({
+          type: 'log',
+          params: { type: 'hook.decided', turn: context.turn, step: context.stepCount, data },
+        });
+    }),
+    allowStop: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'hook.stop');
+      for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
+      enqueue.assign({ reason: 'completed' });
     }),
     recordStep: assign(({ context, event }) => {
       assertEvent(event, 'step.done');
@@ -146,12 +196,28 @@ export const turnMachine = setup({
     unknownToolLimit: ({ context }) => context.consecutiveUnknown >= context.limits.maxUnknownToolCalls,
     stepLimit: ({ context }) => stepDue(context) && context.stepCount >= context.limits.maxSteps,
     compactRequested: ({ context }) => context.compacting.request !== undefined,
+    preCompactHooksDue: ({ context }) => context.step.hooks?.preCompact === true,
     compactionDue: ({ context }) => {
       const { usage, policy, tried } = context.compacting;
       return stepDue(context) && compactionDue(usage, policy, tried);
     },
     anotherStep: ({ context }) => stepDue(context),
     hasPreStepHook: ({ context }) => context.hasPreStepHook,
+    userMessageHooksDue: ({ context }) =>
+      context.step.hooks?.userMessage === true && context.followups.length > 0,
+    allBlocked: ({ event }) => {
+      assertEvent(event, 'hook.userMessage');
+      return event.messages.every((message) => message.blocked !== undefined);
+    },
+    /** The model ended a turn that ran normally, and the stop hooks have refused fewer times than the bound. */
+    stopHooksDue: ({ context }) =>
+      context.step.hooks?.stop === true &&
+      context.lastOutcome === 'final' &&
+      context.stopRefusals < maxStopRefusals,
+    stopRefused: ({ event }) => {
+      assertEvent(event, 'hook.stop');
+      return event.refusal !== undefined;
+    },
     notServingRequest: ({ context }) => context.compacting.serving?.trigger !== 'manual',
   },
 }).createMachine({
@@ -201,10 +267,70 @@ export const turnMachine = setup({
     starting: {
       entry: [
         { type: 'log', params: ({ context }) => ({ type: 'turn.start', turn: context.turn, data: {} }) },
-        'claimFollowups',
         'spawnStep',
       ],
-      always: 'deciding',
+      always: [
+        { guard: 'userMessageHooksDue', target: 'screening' },
+        { target: 'deciding', actions: 'claimFollowups' },
+      ],
+    },
+    // The `userMessage` hooks read the follow-ups before the model does: they may rewrite or block them.
+    screening: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const messages = context.followups.map(({ id, message }) => ({ id, message }));
+        const input = { agentKey: context.agentKey, turn: context.turn, messages };
+        enqueue.spawnChild('userMessageHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.userMessage': [
+          { guard: 'allBlocked', target: 'ending', actions: ['claimScreened', 'blockTurn'] },
+          { target: 'deciding', actions: ['claimScreened', 'claimFollowups'] },
+        ],
+        // The follow-ups are claimed as they were: a cancel drops nothing silently.
+        'turn.cancel': { target: 'ending', actions: ['claimFollowups', 'cancelBeforeStep'] },
+      },
+    },
+    // The model ended the turn: the `stop` hooks may refuse, with a message that starts another step.
+    stopping: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { agentKey, turn, stepCount, stopRefusals } = context;
+        const input = { agentKey, turn, step: stepCount, refusals: stopRefusals };
+        enqueue.spawnChild('stopHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.stop': [
+          { guard: 'stopRefused', target: 'deciding', actions: 'refuseStop' },
+          { target: 'ending', actions: 'allowStop' },
+        ],
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
+    },
+    // A compaction is due: with `preCompact` hooks, they are told first (`preCompacting`).
+    compactionBegins: {
+      always: [{ guard: 'preCompactHooksDue', target: 'preCompacting' }, { target: 'compacting' }],
+    },
+    preCompacting: {
+      entry: enqueueActions(({ context, enqueue }) => {
+        const { request } = context.compacting;
+        const instructions =
+          request?.instructions !== undefined ? { instructions: request.instructions } : {};
+        const trigger = request ? ('manual' as const) : ('auto' as const);
+        const input = {
+          agentKey: context.agentKey,
+          turn: context.turn,
+          step: context.stepCount,
+          trigger,
+          ...instructions,
+        };
+        enqueue.spawnChild('preCompactHook', { id: 'hook', input });
+      }),
+      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      on: {
+        'hook.preCompact': { target: 'compacting', actions: 'logPreCompact' },
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
     },
     compacting: {
       entry: 'beginCompaction',
@@ -258,7 +384,7 @@ export const turnMachine = setup({
       always: [
         { guard: 'canceled', target: 'ending', actions: assign({ reason: 'canceled' as const }) },
         { guard: 'modelError', target: 'ending', actions: assign({ reason: 'model_error' as const }) },
-        { guard: 'compactRequested', target: 'compacting' },
+        { guard: 'compactRequested', target: 'compactionBegins' },
         { guard: 'maxTokens', target: 'ending', actions: assign({ reason: 'max_tokens' as const }) },
         {
           guard: 'unknownToolLimit',
@@ -266,8 +392,9 @@ export const turnMachine = setup({
           actions: assign({ reason: 'unknown_tool_limit' as const }),
         },
         { guard: 'stepLimit', target: 'ending', actions: assign({ reason: 'max_steps' as const }) },
-        { guard: 'compactionDue', target: 'compacting' },
+        { guard: 'compactionDue', target: 'compactionBegins' },
         { guard: 'anotherStep', target: 'preStep' },
+        { guard: 'stopHooksDue', target: 'stopping' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
     },

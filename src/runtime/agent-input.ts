@@ -1,5 +1,6 @@
 import type { AgentInput } from '../machines/agent.ts';
 import type { CompactionPolicy } from '../machines/compaction-types.ts';
+import type { HookFlags } from '../machines/hook-events.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { nextTurnNumber, pendingInbox } from '../session/repair.ts';
@@ -15,6 +16,8 @@ export function agentInput(options: {
   model: string;
   limits: Limits;
   hasPreStepHook: boolean;
+  /** The hook points that have hooks. */
+  hooks: HookFlags;
   retry: RetryPolicy;
   compaction: CompactionPolicy;
   /** The model's context window, in tokens. */
@@ -41,6 +44,7 @@ export function agentInput(options: {
       maxParallelTools: limits.maxParallelTools,
       jitterKey: agentId,
       compactOnOverflow: options.compaction.enabled,
+      ...(Object.keys(options.hooks).length > 0 ? { hooks: options.hooks } : {}),
     },
     compaction: options.compaction,
     // A resumed session knows its context from the last answered request in its log.

@@ -1,10 +1,22 @@
 import { type ApprovalDeps, type Approver, createApprovalActor } from '../actors/approval.ts';
 import { type CloseServersDeps, createCloseServersActor } from '../actors/close-servers.ts';
+import {
+  base,
+  createPostToolHookActor,
+  createPreCompactHookActor,
+  createPreToolHookActor,
+  createRequestErrorHookActor,
+  createStopHookActor,
+  createUserMessageHookActor,
+  type HookDeps,
+} from '../actors/hook.ts';
 import type { Publish } from '../actors/live-event.ts';
 import { createLogFlushActor, type LogFlushDeps } from '../actors/log-flush.ts';
 import { createModelCallActor, type ModelCallDeps, type PlannedCompaction } from '../actors/model-call.ts';
 import { createPreStepHookActor, type PreStepHook, type PreStepHookDeps } from '../actors/pre-step-hook.ts';
+import { createRequestHookActor, requestChanges, routedProvider } from '../actors/request-hook.ts';
 import { createRevokeActor, type RevokeDeps } from '../actors/revoke.ts';
+import { createSessionEndHookActor, runSessionStart } from '../actors/session-hooks.ts';
 import { createSetupStageActor, type RunStage } from '../actors/setup-stage.ts';
 import { createRetryTimerActor } from '../actors/timer.ts';
 import { createToolCallActor, type LongOutputs, type ToolCallDeps } from '../actors/tool-call.ts';
@@ -18,11 +30,12 @@ import { stepMachine } from '../machines/step.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
+import type { Provider } from '../providers/types.ts';
 import { planCompaction } from '../session/compaction-plan.ts';
 import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
-import type { LogEntry, LogEvent } from '../session/types.ts';
+import { isEvent, type LogEntry, type LogEvent } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
 import type { CompactionConfig } from './options-schema.ts';
 
@@ -33,11 +46,15 @@ export type AgentLogicDeps = {
   publish: Publish;
   approve: Approver | undefined;
   preStep: PreStepHook | undefined;
+  /** How the agent's hook points are consulted (live or from a recording). */
+  hooks: Pick<HookDeps, 'consult'>;
   /** Called after dispose flushed the log; unregisters the agent and closes its session. */
   revoke: () => Promise<void>;
   /** The cap on results the model reads whole, and where longer ones are saved. */
   longOutputs: LongOutputs;
   compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
+  /** The models a `request` hook may send a step to, by name (none in a replay). */
+  models: Readonly<Record<string, Provider>>;
 };
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
@@ -48,6 +65,7 @@ type AgentPorts = {
   toolCheck: ToolCheckDeps;
   approval: ApprovalDeps;
   preStep: PreStepHookDeps;
+  hooks: HookDeps;
   flush: LogFlushDeps;
   stage: RunStage;
   undo: UndoStageDeps;
@@ -68,13 +86,29 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
   const flush = () => resources.requireLog().flush();
   const projection = new ProjectionCache();
   const lingering = new LingeringRuns();
+  const hooks: HookDeps = {
+    sessionId: agentId,
+    cwd: resources.plan.cwd,
+    consult: deps.hooks.consult,
+    check: { tools: resources.tools, permissions: deps.gate },
+    lastAnswer: () => lastAnswerText(resources.requireLog().events),
+    request: () => {
+      const { system, tools } = resources.projectOptions();
+      const names = tools.map((spec) => spec.name);
+      return { system, tools: names, model: resources.plan.provider.model, models: Object.keys(deps.models) };
+    },
+    ...(resources.plan.parent !== undefined ? { parent: resources.plan.parent } : {}),
+  };
   return {
     append: (entry) => resources.requireLog().append(entry),
     modelCall: {
       agentId,
-      provider: resources.plan.provider,
+      provider: routedProvider(resources.plan.provider, deps.models, () => resources.requireLog().events),
       flush,
-      buildRequest: () => projection.project(resources.requireLog().events, resources.projectOptions()),
+      buildRequest: () => {
+        const { events } = resources.requireLog();
+        return requestChanges(events, projection.project(events, resources.projectOptions()));
+      },
       publish,
       planCompaction: (instructions) => planned(resources.requireLog().events, deps.compaction, instructions),
       compactionProvider: deps.compaction.model ?? resources.plan.provider,
@@ -97,9 +131,20 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       hook: deps.preStep,
       // MCP tool lists and the permission mode (a plan accepted, `setPermissionMode`) change the tools.
       prepareStep: (turn, step) => resources.prepareStep(turn, step),
+      consult: (turn, step, signal) =>
+        hooks.consult('preStep')(base(hooks, 'preStep', { turn, step }), { value: {} }, signal),
     },
+    hooks,
     flush: { flush, onError },
-    stage: (stage) => resources.runStage(stage),
+    stage: async (stage) => {
+      const done = await resources.runStage(stage);
+      // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
+      if (stage !== 'publish') return done;
+      return {
+        ...done,
+        sessionStart: await runSessionStart(hooks, sessionSource[resources.plan.origin.kind]),
+      };
+    },
     undo: { undo: (stage) => resources.undoStage(stage), onError },
     closeServers: { close: () => resources.closeServers(), onError },
     revoke: {
@@ -127,6 +172,18 @@ function planned(
     request: compactionRequest(events, plan, all === '' ? {} : { instructions: all }),
   };
 }
+
+/** The text of the model's last answer in the log (what the `stop` hooks are told). */
+function lastAnswerText(events: readonly LogEvent[]): string {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index]!;
+    if (isEvent(event, 'assistant.message')) return event.data.text;
+  }
+  return '';
+}
+
+/** What the `sessionStart` hooks are told about how the session began (Claude Code's `source`). */
+const sessionSource = { new: 'startup', resume: 'resume', fork: 'fork' } as const;
 
 /** How long dispose waits for tools that were stopped but have not returned yet. */
 const lingeringWaitMs = 5_000;
@@ -189,6 +246,8 @@ export class AgentLogic {
         toolCall: createToolCallActor((key) => ports(key).toolCall),
         approval: createApprovalActor((key) => ports(key).approval),
         logFlush: flush,
+        preToolHook: createPreToolHookActor((key) => ports(key).hooks),
+        postToolHook: createPostToolHookActor((key) => ports(key).hooks),
       },
     });
     const step = stepMachine.provide({
@@ -196,6 +255,8 @@ export class AgentLogic {
       actors: {
         toolBatch,
         retryTimer: createRetryTimerActor(clock),
+        requestErrorHook: createRequestErrorHookActor((key) => ports(key).hooks),
+        requestHook: createRequestHookActor((key) => ports(key).hooks),
         modelCall: createModelCallActor((key) => ports(key).modelCall),
       },
     });
@@ -205,6 +266,9 @@ export class AgentLogic {
         step,
         logFlush: flush,
         preStepHook: createPreStepHookActor((key) => ports(key).preStep),
+        userMessageHook: createUserMessageHookActor((key) => ports(key).hooks),
+        stopHook: createStopHookActor((key) => ports(key).hooks),
+        preCompactHook: createPreCompactHookActor((key) => ports(key).hooks),
       },
     });
     this.machine = agentMachine.provide({
@@ -216,6 +280,7 @@ export class AgentLogic {
         undoStage: createUndoStageActor((key) => ports(key).undo),
         closeServers: createCloseServersActor((key) => ports(key).closeServers),
         revoke: createRevokeActor((key) => ports(key).revoke),
+        sessionEndHook: createSessionEndHookActor((key) => ports(key).hooks),
       },
     });
   }

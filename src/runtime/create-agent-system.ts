@@ -1,8 +1,13 @@
 import { type AnyActorRef, createActor, type InspectionEvent, type Observer } from 'xstate';
+import type { HookDeps } from '../actors/hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { liveConsult, recordedConsult, recordedPoints } from '../hooks/consult.ts';
+import { type HookPoint, wiredHookPoints } from '../hooks/hook-types.ts';
+import { hookTable } from '../hooks/in-process-hook.ts';
+import type { HookFlags } from '../machines/hook-events.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
 import { connectWithSdk } from '../mcp/sdk-connection.ts';
@@ -67,10 +72,13 @@ export class AgentSystem {
   private disposed = false;
 
   private readonly config: SystemConfig;
+  /** How hook points are consulted, and which ones have hooks (the charts wait only there). */
+  private readonly hooks: { consult: HookDeps['consult']; flags: HookFlags };
 
   constructor(options: AgentSystemOptions) {
     this.config = parseSystemOptions(options);
     const { config } = this;
+    this.hooks = hookConsultation(config);
     this.store = config.store;
     this.clock = config.clock;
     this.ids = () => config.nextId('ids');
@@ -180,6 +188,9 @@ export class AgentSystem {
       // Children ask the host their parent asks (their permissions say whether anyone can answer).
       approve: this.config.approve,
       preStep: this.config.preStep,
+      hooks: { consult: this.hooks.consult },
+      // A replay's recorded model answers every request, whichever model a recorded hook chose.
+      models: this.config.hookReplay ? {} : this.config.models,
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
       compaction: this.config.compaction,
       revoke: async () => {
@@ -303,6 +314,7 @@ export class AgentSystem {
       // The pre-step work also applies what changes the tools offered: MCP tool lists and the permission
       // mode (an accepted plan, `agent.setPermissionMode`), which any agent may see during a turn.
       hasPreStepHook: true,
+      hooks: this.hooks.flags,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -334,6 +346,31 @@ export class AgentSystem {
   private assertOpen(): void {
     if (this.disposed) throw new AgentStateError('the agent system has been disposed');
   }
+}
+
+/**
+ * Live, the hooks the host configured run; in a replay (`hookReplay`) every point answers with the
+ * recorded decisions, and the charts wait at the points the recording consulted.
+ */
+function hookConsultation(config: SystemConfig): { consult: HookDeps['consult']; flags: HookFlags } {
+  if (config.hookReplay) {
+    const points = recordedPoints(config.hookReplay);
+    return { consult: recordedConsult(config.hookReplay), flags: hookFlagsOf((point) => points.has(point)) };
+  }
+  const table = hookTable(config.hooks, config.cwd);
+  return { consult: liveConsult(table), flags: hookFlagsOf((point) => (table[point]?.length ?? 0) > 0) };
+}
+
+function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {
+  const flags: HookFlags = {};
+  for (const point of wiredHookPoints) {
+    // The session points are consulted at every setup and dispose (with no hooks: no decisions).
+    if (point === 'subagentStop' || point === 'sessionStart' || point === 'sessionEnd') continue;
+    if (has(point)) flags[point] = true;
+  }
+  // One chart state serves both: a subagent's turn asks the `subagentStop` hooks where others ask `stop`.
+  if (has('subagentStop')) flags.stop = true;
+  return flags;
 }
 
 const launchCalls = { new: 'createAgent', resume: 'resumeAgent', fork: 'forkAgent' } as const;

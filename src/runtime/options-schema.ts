@@ -16,6 +16,8 @@ import {
   plainIssue,
   positiveInteger,
 } from '../core/host-schema.ts';
+import { hookListsSchema } from '../hooks/hook-options.ts';
+import type { Hooks } from '../hooks/hook-types.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
@@ -138,8 +140,16 @@ const systemOptionsSchema = z.strictObject(
     hooks: z
       .strictObject(
         {
+          ...hookListsSchema,
+          // One function (its own contract, see PreStepHook), or a list of hooks like every other point.
           preStep: z
-            .custom<PreStepHook>((value) => typeof value === 'function', must('a function'))
+            .union(
+              [
+                z.custom<PreStepHook>((value) => typeof value === 'function'),
+                hookListsSchema.preStep.unwrap(),
+              ],
+              must('a function or an array of hooks'),
+            )
             .optional(),
         },
         must('an object'),
@@ -178,6 +188,8 @@ const systemOptionsSchema = z.strictObject(
     settings: z
       .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
       .optional(),
+    hookReplay: recordedLog.optional(),
+    models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },
   must('an object'),
 );
@@ -196,6 +208,12 @@ export type SystemConfig = {
   nextId: (call: string) => string;
   clock: Clock;
   preStep: PreStepHook | undefined;
+  /** The hooks of the other points, as the host gave them. */
+  hooks: Hooks;
+  /** A recorded session whose hook decisions answer instead of running the hooks (a replay). */
+  hookReplay: LogEvent[] | undefined;
+  /** The models a `request` hook may switch a step to, by name. */
+  models: Record<string, Provider>;
   approve: Approver | undefined;
   projectInstructions: boolean;
   /** Results longer than `maxChars` are saved to a file and shown cut. */
@@ -267,7 +285,10 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     },
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
-    preStep: parsed.hooks?.preStep,
+    preStep: typeof parsed.hooks?.preStep === 'function' ? parsed.hooks.preStep : undefined,
+    hooks: hooksOf(parsed.hooks),
+    hookReplay: parsed.hookReplay,
+    models: parsed.models ?? {},
     approve: parsed.approve,
     projectInstructions: parsed.projectInstructions ?? true,
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
@@ -293,4 +314,11 @@ export function parseSystemOptions(options: unknown): SystemConfig {
         ? { gather: true }
         : undefined,
   };
+}
+
+/** The hooks of every point as typed lists (the schema checked each one); a single `preStep` function is apart. */
+function hooksOf(hooks: Record<string, unknown> | undefined): Hooks {
+  if (hooks === undefined) return {};
+  const { preStep, ...lists } = hooks;
+  return (Array.isArray(preStep) ? { ...lists, preStep } : lists) as Hooks;
 }

@@ -1,6 +1,7 @@
 import type { Approver } from '../actors/approval.ts';
 import type { PreStepHook } from '../actors/pre-step-hook.ts';
 import type { Clock, IdGenerator } from '../core/clock.ts';
+import type { Hooks as PointHooks } from '../hooks/hook-types.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
@@ -30,9 +31,16 @@ export const defaultLimits: Limits = {
   maxAttempts: defaultRetryPolicy.maxAttempts,
 };
 
-export type Hooks = {
-  /** Runs before every step; returning `{ veto }` ends the turn with reason `blocked`. */
-  preStep?: PreStepHook;
+/**
+ * The host's hooks (README "Hooks"): `preStep` is one function; every other point takes a list of
+ * functions, named hooks or command hooks, run in order as a waterfall.
+ */
+export type Hooks = Omit<PointHooks, 'preStep'> & {
+  /**
+   * Runs before every step: one function (returning `{ veto }` ends the turn with reason `blocked`), or a
+   * list of hooks run as a waterfall (`decision: 'block'` with a `reason` vetoes the step), logged.
+   */
+  preStep?: PreStepHook | PointHooks['preStep'];
 };
 
 /**
@@ -52,6 +60,12 @@ export type AgentSystemOptions = {
   ids?: IdGenerator;
   clock?: Clock;
   hooks?: Hooks;
+  /**
+   * Other models a `request` hook may send a step's request to, by name (README "Hooks"); the hook answers
+   * `model` with one of these names (or the agent's own model's name). Not used in a replay, which answers
+   * every request from the recording.
+   */
+  models?: Record<string, Provider>;
   approve?: Approver;
   /** Read AGENTS.md / CLAUDE.md from the workspace root into the system prompt (default true). */
   projectInstructions?: boolean;
@@ -98,6 +112,11 @@ export type AgentSystemOptions = {
   environmentReplay?: readonly LogEvent[];
   /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
   skillsReplay?: readonly LogEvent[];
+  /**
+   * The events of a recorded session: hooks are not run; each hook point answers with the decisions the
+   * recording logged for it (a replay).
+   */
+  hookReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {

@@ -42,9 +42,12 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       const { channel, id, message } = event.data;
       inputs.push({ kind: 'message', atLength: index, channel, id, message });
     } else if (isEvent(event, 'compaction') && event.data.trigger === 'manual') {
-      const before = events[index - 1];
+      // The `preCompact` hooks' decisions come between the turn's start and its compaction.
+      let start = index - 1;
+      while (start > 0 && events[start]?.type === 'hook.decided') start--;
+      const before = events[start];
       const onlyCompacts = before !== undefined && isEvent(before, 'turn.start');
-      inputs.push({ kind: 'compact', atLength: onlyCompacts ? index - 1 : index });
+      inputs.push({ kind: 'compact', atLength: onlyCompacts ? start : start + 1 });
     } else if (isEvent(event, 'approval.decided') && event.data.by === 'user') {
       const { callId, outcome, reason, rule, mode } = event.data;
       const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), ...(mode ? { mode } : {}) };

@@ -79,6 +79,8 @@ export async function replaySession(
     ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
     // The environment blocks the recording logged, never the machine's own (a replay runs elsewhere).
     environmentReplay: recorded,
+    // Hooks are not run again: each hook point answers with the decisions the recording logged.
+    hookReplay: recorded,
   });
   let stopped: string | undefined;
   let next = 0;

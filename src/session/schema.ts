@@ -2,7 +2,13 @@ import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { providerErrorKinds } from '../errors/provider-error.ts';
 import { modelStopReasons } from '../providers/types.ts';
-import { LOG_FORMAT_VERSION, type LogEvent, type LogEventData, type LogEventType } from './types.ts';
+import {
+  hookPoints,
+  LOG_FORMAT_VERSION,
+  type LogEvent,
+  type LogEventData,
+  type LogEventType,
+} from './types.ts';
 
 const count = z.number().int().nonnegative();
 const usage = z.object({
@@ -89,6 +95,22 @@ export const logEventDataSchemas = {
     retryInMs: z.number().nonnegative().optional(),
   }),
   'tool.call': z.object({ callId: z.string(), name: z.string(), input: present }),
+  'hook.decided': z.object({
+    point: z.enum(hookPoints),
+    hook: z.string(),
+    outcome: z.enum(['pass', 'modify', 'allow', 'ask', 'deny', 'block', 'error', 'timeout', 'invalid']),
+    reason: z.string().optional(),
+    callId: z.string().optional(),
+    input: z.unknown().optional(),
+    content: z.string().optional(),
+    message: z.string().optional(),
+    inboxId: z.string().optional(),
+    attempt: z.number().int().positive().optional(),
+    delayMs: z.number().int().nonnegative().optional(),
+    system: z.string().optional(),
+    tools: z.array(z.string()).optional(),
+    model: z.string().optional(),
+  }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),
   'approval.decided': z.object({

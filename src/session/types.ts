@@ -42,6 +42,67 @@ export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
+/** Every hook point, in the order a session meets them (README "Hooks"). */
+export const hookPoints = [
+  'sessionStart',
+  'userMessage',
+  'preStep',
+  'request',
+  'requestError',
+  'preTool',
+  'postTool',
+  'stop',
+  'subagentStop',
+  'preCompact',
+  'sessionEnd',
+] as const;
+
+export type HookPoint = (typeof hookPoints)[number];
+
+/**
+ * How one hook answered: `pass` (no opinion), `modify` (changed the value and nothing else), a decision
+ * (`allow`, `ask`, `deny` for tools; `block` elsewhere), or a failure (`error` threw or exited non-zero,
+ * `timeout`, `invalid` answered something unreadable), which is no opinion except at `preTool` (deny).
+ */
+export type HookOutcome =
+  | 'pass'
+  | 'modify'
+  | 'allow'
+  | 'ask'
+  | 'deny'
+  | 'block'
+  | 'error'
+  | 'timeout'
+  | 'invalid';
+
+export type HookDecidedData = {
+  point: HookPoint;
+  /** Which hook: a function's name (or `<point>[<index>]`), or a command hook's command line. */
+  hook: string;
+  outcome: HookOutcome;
+  reason?: string;
+  /** The tool call the hook was about (`preTool`, `postTool`). */
+  callId?: string;
+  /** `preTool`: the tool input as this hook rewrote it. */
+  input?: unknown;
+  /** `postTool`: the tool result as this hook replaced or annotated it. */
+  content?: string;
+  /** `userMessage`: the message as this hook rewrote it. */
+  message?: string;
+  /** `userMessage`: the queued input the hook was about. */
+  inboxId?: string;
+  /** `requestError`: the failed attempt the hook was about. */
+  attempt?: number;
+  /** `requestError`: retry after this many milliseconds (a block gives up instead). */
+  delayMs?: number;
+  /** `request`: the system prompt of the step's request as this hook left it. */
+  system?: string;
+  /** `request`: the tools the step's request offers, by name, as this hook left them. */
+  tools?: string[];
+  /** `request`: the model the step's request goes to, by name, as this hook left it. */
+  model?: string;
+};
+
 /** The data of each event type: the contract between writers, readers and `project()`. */
 export type LogEventData = {
   'session.start': {
@@ -71,6 +132,11 @@ export type LogEventData = {
   /** A failed model request; `retryInMs` absent: the last attempt, after which the step gave up. */
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs?: number };
   'tool.call': { callId: string; name: string; input: unknown };
+  /**
+   * What one hook answered at one hook point (see README "Hooks"). Whatever a hook changes that the model
+   * sees is here (`input`, `content`, `message`), so replay and resume read it instead of running the hook.
+   */
+  'hook.decided': HookDecidedData;
   /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */
   'tool.started': { callId: string };
   'approval.asked': { callId: string };

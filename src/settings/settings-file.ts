@@ -1,5 +1,5 @@
 // The settings file: `.agentchart/settings.json` in the workspace and `~/.agentchart/settings.json` for the
-// user. Parsed here, once, where it enters: `permissions` and `mcpServers` so far; a new part (hooks, …) is
+// user. Parsed here, once, where it enters: `permissions`, `mcpServers` and `hooks`; a new part (hooks, …) is
 // one more key in `settingsSchema` and one more line in `mergeSettings`. The CLI always reads them; the
 // library only when a host asks (`createAgentSystem({ settings: 'workspace' })`).
 import { readFileSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
+import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
@@ -32,9 +33,14 @@ export const settingsSchema = z.strictObject({
   permissions: permissionsSchema.optional(),
   /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
   mcpServers: mcpServersSchema.optional(),
+  /** Command hooks by Claude Code event name (see README "Hooks"). */
+  hooks: hooksSettingsSchema.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** Which parts of the workspace's file may start commands: each only when the person said so. */
+export type SettingsTrust = { trustWorkspaceMcp?: boolean; trustWorkspaceHooks?: boolean };
 
 /** Where a settings file sits: the user's config folder, the workspace, or a file the host named. */
 export type SettingsScope = 'user' | 'workspace' | 'file';
@@ -62,6 +68,10 @@ export type LoadedSettings = {
   mcpServers: McpServers;
   /** Servers named by the workspace file that were not started because it was not trusted. */
   untrustedMcpServers: string[];
+  /** Command hooks: the user's file's always, the workspace file's only when trusted (`--workspace-hooks`). */
+  hooks: HooksSettings;
+  /** Hook events the workspace file names that were not run because it was not trusted. */
+  untrustedHooks: string[];
   /** The files that were read, in order. */
   files: string[];
   /** Every value read, in the order read, with its file (what `agentchart config` prints). */
@@ -107,7 +117,7 @@ export function settingsFilesFor(
 export async function loadSettings(
   cwd: string,
   env: Record<string, string | undefined>,
-  options: { trustWorkspaceMcp?: boolean } = {},
+  options: SettingsTrust = {},
 ): Promise<LoadedSettings> {
   return readSettings(settingsFiles(cwd, env), options);
 }
@@ -117,14 +127,13 @@ export async function loadSettings(
  * a missing file the host named, an unreadable file, bad JSON or a value the schema refuses is a
  * `ConfigError` naming the file, the field and what is wrong.
  */
-export function readSettings(
-  files: readonly SettingsFile[],
-  options: { trustWorkspaceMcp?: boolean } = {},
-): LoadedSettings {
+export function readSettings(files: readonly SettingsFile[], options: SettingsTrust = {}): LoadedSettings {
   const loaded: LoadedSettings = {
     permissions: { allow: [], deny: [] },
     mcpServers: {},
     untrustedMcpServers: [],
+    hooks: {},
+    untrustedHooks: [],
     files: [],
     sources: [],
   };
@@ -135,6 +144,10 @@ export function readSettings(
     const trustServers = file.scope !== 'workspace' || options.trustWorkspaceMcp === true;
     mergeSettings(loaded, settings, trustServers);
     noteSources(loaded.sources, settings, file, trustServers);
+    // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
+    if (file.scope !== 'workspace' || options.trustWorkspaceHooks === true)
+      mergeHooksSettings(loaded.hooks, settings.hooks);
+    else loaded.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
   }
   return loaded;
 }

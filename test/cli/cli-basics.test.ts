@@ -61,6 +61,7 @@ describe('agentchart command line', () => {
       '--session-dir',
       '--max-steps',
       '--workspace-mcp',
+      '--workspace-hooks',
       '--states',
       '--json',
       '--session',

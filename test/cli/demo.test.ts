@@ -164,7 +164,12 @@ describe('agentchart demo', () => {
     expect(out).toContain('  turn: preStep.choosing → preStep.hook');
     expect(out).toContain('  turn: preStep.hook → stepping');
     expect(out).toContain('  step: requesting → executingTools');
-    expect(out).toContain('  toolBatch: checking → running');
+    // The demo's command hook: the batch waits for it, and its decision is shown.
+    expect(out).toContain('  toolBatch: checking → hooking');
+    expect(out).toContain('  toolBatch: hooking → running');
+    expect(
+      out.filter((entry) => entry === '⚑ preTool hook node .agentchart/hooks/guard.mjs pass'),
+    ).toHaveLength(2);
     expect(out).toContain(
       '■ turn 1 ended: completed · 5 steps · tokens in 50 · out 25 · context 10 / 32,000 tokens (0%)',
     );

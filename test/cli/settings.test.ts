@@ -55,6 +55,8 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
       mcpServers: {},
       untrustedMcpServers: [],
+      hooks: {},
+      untrustedHooks: [],
       files: [join(home, '.agentchart', 'settings.json'), join(workspace, '.agentchart', 'settings.json')],
       sources: [
         { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },

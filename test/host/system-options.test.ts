@@ -190,7 +190,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'a preStep hook that is a string',
     withModel({ hooks: { preStep: 'x' } }),
-    'hooks.preStep must be a function, got "x"',
+    'hooks.preStep must be a function or an array of hooks, got "x"',
   ],
   [
     'a misspelt hook',

@@ -199,10 +199,17 @@ describe('agent chart: inbox (pure transitions)', () => {
 describe('agent chart: dispose (pure transitions)', () => {
   const idle = run(created).snapshot;
 
-  it('from idle: logs session.end, flushes, closes the MCP servers, revokes, ends disposed', () => {
-    const flushing = run([{ type: 'agent.dispose' }], idle);
+  it('from idle: tells the sessionEnd hooks, logs session.end, flushes, closes the MCP servers, revokes, ends disposed', () => {
+    const ending = run([{ type: 'agent.dispose' }], idle);
+    expect(ending.snapshot.value).toEqual({ disposing: 'endingSession' });
+    expect(spawned(ending.actions)).toEqual(['hook']);
+    const decision = { point: 'sessionEnd' as const, hook: 'h', outcome: 'pass' as const };
+    const flushing = run([{ type: 'hook.sessionEnd', decisions: [decision] }], ending.snapshot);
     expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
-    expect(logged(flushing.actions)).toEqual([{ type: 'session.end', data: { reason: 'disposed' } }]);
+    expect(logged(flushing.actions)).toEqual([
+      { type: 'hook.decided', data: decision },
+      { type: 'session.end', data: { reason: 'disposed' } },
+    ]);
     expect(spawned(flushing.actions)).toEqual(['flush']);
     const closing = run([{ type: 'log.flushed' }], flushing.snapshot);
     expect(closing.snapshot.value).toEqual({ disposing: 'closing' });
@@ -221,7 +228,9 @@ describe('agent chart: dispose (pure transitions)', () => {
     expect(sent(quiescing.actions)).toEqual([{ type: 'turn.cancel', cause: 'disposed' }]);
     // Input after dispose is refused by the chart (and by the handle before it).
     expect(quiescing.snapshot.context.inbox).toEqual([]);
-    const flushing = run([turnDone()], quiescing.snapshot);
+    const ending = run([turnDone()], quiescing.snapshot);
+    expect(ending.snapshot.value).toEqual({ disposing: 'endingSession' });
+    const flushing = run([{ type: 'hook.sessionEnd', decisions: [] }], ending.snapshot);
     expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
   });
 });

@@ -82,6 +82,12 @@ const samples: Record<LogEventType, LogEvent> = {
     plan: '1. read 2. edit',
     callId: 'c9',
   }),
+  'hook.decided': makeEvent(
+    23,
+    'hook.decided',
+    { point: 'preTool', hook: 'guard.sh', outcome: 'deny', reason: 'no', callId: 'c1', input: { a: 1 } },
+    { turn: 1, step: 1 },
+  ),
 };
 
 function parseError(line: string): string {

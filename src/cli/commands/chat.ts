@@ -224,6 +224,7 @@ class Chat implements SlashContext {
       mode: this.permissions.mode,
       rules: { allow: this.permissions.allow, deny: this.permissions.deny },
       mcpServers: this.permissions.mcpServers,
+      hooks: this.permissions.hooks,
       ...(this.flags.maxSteps !== undefined ? { maxSteps: this.flags.maxSteps } : {}),
       answers: this.terminal,
       prompt: true,

@@ -5,7 +5,15 @@ import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import { sessionFilePath } from '../../session/file-store.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
-import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo } from '../demo-scenario.ts';
+import {
+  demoHook,
+  demoScript,
+  demoSteer,
+  demoSystem,
+  demoTask,
+  isSteerMoment,
+  prepareDemo,
+} from '../demo-scenario.ts';
 import { driveSession } from '../drive-session.ts';
 import { type CliIo, line, personOut, type TextOut } from '../io.ts';
 import { readMcpConfig } from '../mcp-config.ts';
@@ -31,6 +39,7 @@ export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> 
   for (const text of scriptedNotice) line(ui, text);
   line(ui, `Workspace: ${workspace}`);
   line(ui, `Task: ${demoTask}`);
+  line(ui, `Hook: every bash call goes past a command hook first (${demoHook.command})`);
   line(ui);
   const model = scripted(demoScript(), { clock: systemClock });
   const mcp = flags.mcpConfig === undefined ? undefined : await readMcpConfig(io.cwd, flags.mcpConfig);

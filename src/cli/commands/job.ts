@@ -47,7 +47,8 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider } = await providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
-  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd);
+  // The MCP servers and hooks of the settings files go to the system as they are.
+  const { mode, allow, deny, ...fromSettings } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({
     io,
     provider,
@@ -55,7 +56,7 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
     cwd,
     mode,
     rules: { allow, deny },
-    mcpServers,
+    ...fromSettings,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: false,
   });

@@ -23,8 +23,19 @@ export async function resumeCommand(
   io: CliIo,
 ): Promise<number> {
   const session = await openRecordedSession(file, flags, io);
-  const { sessionFile, sessionId, store, events, cwd, provider, description, mode, rules, mcpServers } =
-    session;
+  const {
+    sessionFile,
+    sessionId,
+    store,
+    events,
+    cwd,
+    provider,
+    description,
+    mode,
+    rules,
+    mcpServers,
+    hooks,
+  } = session;
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   const point = await loadResumePoint(store, events);
   const asking = point.kind === 'waiting' ? point : undefined;
@@ -42,6 +53,7 @@ export async function resumeCommand(
     mode,
     rules,
     mcpServers,
+    hooks,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: true,
   });

@@ -11,7 +11,8 @@ export type RunFlags = AgentFlags & { session?: string };
 export async function runCommand(task: string, flags: RunFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = await providerFor(io, flags);
-  const { mode, allow, deny, mcpServers } = await permissionsOf(io, flags, cwd);
+  // The MCP servers and hooks of the settings files go to the system as they are.
+  const { mode, allow, deny, ...fromSettings } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
     ? sessionFileLocation(resolve(io.cwd, named))
@@ -27,7 +28,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
     cwd,
     mode,
     rules: { allow, deny },
-    mcpServers,
+    ...fromSettings,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: true,
   });

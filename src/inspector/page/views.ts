@@ -59,6 +59,8 @@ export function renderTranscript(box) {
       case 'approval.asked': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill awaiting_approval'; t.pill.textContent = 'awaiting approval';
         if (TOKEN && S.travel === null) { t.buttons = decisionButtons(S.selected, d.callId); t.head.appendChild(t.buttons); } } break; }
       case 'approval.decided': { const t = tools.get(d.callId); if (t) t.buttons?.remove(); if (t && d.by !== 'mode') t.card.appendChild(el('div', 'note ' + (d.outcome === 'deny' ? 'bad' : ''), '  ' + d.outcome + ' by ' + d.by + (d.reason ? ': ' + d.reason : ''))); break; }
+      case 'hook.decided': { const t = d.callId && tools.get(d.callId); const text = d.point + ' hook ' + d.hook + ': ' + d.outcome + (d.reason ? ' (' + d.reason + ')' : '');
+        if (t) t.card.appendChild(el('div', 'note ' + (d.outcome === 'pass' ? '' : 'warn'), '  ' + text)); else box.appendChild(el('div', 'note', text)); break; }
       case 'tool.started': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill running'; t.pill.textContent = 'running'; } break; }
       case 'tool.result': { const t = tools.get(d.callId); if (t) { t.buttons?.remove(); t.pill.replaceWith(badge(d.outcome)); t.card.appendChild(resultText(d.content)); } break; }
       case 'turn.end': add(box, add(el('div', 'note'), document.createTextNode('Turn ' + e.turn + ' ended: '), badge(d.reason), document.createTextNode(d.usage ? ' · ' + d.usage.inputTokens + ' in / ' + d.usage.outputTokens + ' out tokens' : ''))); break;

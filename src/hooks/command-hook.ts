@@ -1,0 +1,285 @@
+// Command hooks: a shell command gets the hook's JSON on stdin (Claude Code's field names) and answers JSON
+// on stdout; exit code 2 blocks with stderr as the reason. It runs like the `bash` tool's commands: its own
+// process group with a marker, the host's environment without credentials, and the whole tree stopped
+// when the turn is cancelled or the hook's time is up.
+import { spawn } from 'node:child_process';
+import { z } from 'zod/v4';
+import { milliseconds } from '../core/host-schema.ts';
+import { commandEnvironment } from '../tools/command-environment.ts';
+import { newMarker, stopProcessTree } from '../tools/process-sweep.ts';
+import type { HookAnswer, HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
+
+/** Claude Code's `hook_event_name` of each point; agentchart's own points keep their name, capitalised. */
+export const claudeEventNames: Record<HookPoint, string> = {
+  sessionStart: 'SessionStart',
+  userMessage: 'UserPromptSubmit',
+  preStep: 'PreStep',
+  request: 'Request',
+  requestError: 'RequestError',
+  preTool: 'PreToolUse',
+  postTool: 'PostToolUse',
+  stop: 'Stop',
+  subagentStop: 'SubagentStop',
+  preCompact: 'PreCompact',
+  sessionEnd: 'SessionEnd',
+};
+
+export type CommandHookSpec = { command: string; timeoutMs: number; matcher?: string };
+
+export type CommandHookOptions = {
+  cwd: string;
+  /** Which variables of the host's environment the command sees (the `bash` tool's filter). */
+  passes: (name: string) => boolean;
+  /** Time between SIGTERM and SIGKILL when the hook is stopped. */
+  graceMs?: number;
+  log?: (message: string) => void;
+};
+
+// What is kept of a hook's stdout and stderr; a hook that says more is cut (and its JSON is then invalid).
+const outputCap = 1_000_000;
+
+/** The JSON a command hook reads on stdin: Claude Code's names, plus agentchart's `turn` and `step`. */
+export function commandInput(input: HookBase & Record<string, unknown>): Record<string, unknown> {
+  const common = {
+    session_id: input.sessionId,
+    cwd: input.cwd,
+    hook_event_name: claudeEventNames[input.point],
+    turn: input.turn,
+    step: input.step,
+  };
+  switch (input.point) {
+    case 'preTool':
+      return { ...common, tool_name: input.toolName, tool_input: input.toolInput, tool_use_id: input.callId };
+    case 'postTool':
+      return {
+        ...common,
+        tool_name: input.toolName,
+        tool_input: input.toolInput,
+        tool_use_id: input.callId,
+        tool_response: input.toolResponse,
+        is_error: input.isError,
+      };
+    case 'userMessage':
+      return { ...common, prompt: input.message };
+    case 'sessionStart':
+      return { ...common, source: input.source };
+    case 'sessionEnd':
+      return { ...common, reason: input.reason };
+    case 'request':
+      return {
+        ...common,
+        system_prompt: input.system,
+        tools: input.tools,
+        model: input.model,
+        models: input.models,
+      };
+    case 'requestError':
+      return { ...common, error: input.error, attempt: input.attempt, retry_in_ms: input.retryInMs ?? null };
+    case 'preCompact':
+      return { ...common, trigger: input.trigger, custom_instructions: input.instructions ?? '' };
+    case 'stop':
+    case 'subagentStop':
+      return {
+        ...common,
+        stop_hook_active: Number(input.refusals) > 0,
+        refusals: input.refusals,
+        text: input.text,
+        ...(input.parent !== undefined ? { parent_session_id: input.parent } : {}),
+      };
+    default:
+      return common;
+  }
+}
+
+/** Claude Code's hook output, with agentchart's additions (`updatedPrompt`, `updatedToolOutput`, `delayMs`, `updatedSystemPrompt`, `updatedTools`). */
+const commandOutputSchema = z.looseObject({
+  continue: z.boolean().optional(),
+  stopReason: z.string().optional(),
+  decision: z.enum(['approve', 'block', 'allow', 'deny', 'ask']).optional(),
+  reason: z.string().optional(),
+  hookSpecificOutput: z
+    .looseObject({
+      hookEventName: z.string().optional(),
+      permissionDecision: z.enum(['allow', 'deny', 'ask']).optional(),
+      permissionDecisionReason: z.string().optional(),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      additionalContext: z.string().optional(),
+      updatedPrompt: z.string().optional(),
+      updatedToolOutput: z.string().optional(),
+      delayMs: milliseconds.optional(),
+      updatedSystemPrompt: z.string().optional(),
+      updatedTools: z.array(z.string()).optional(),
+      model: z.string().optional(),
+      updatedMCPToolOutput: z.unknown().optional(),
+    })
+    .optional(),
+});
+
+/** Reads a command hook's stdout as an answer at `point`; empty output is no opinion. */
+export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
+  if (stdout.trim() === '') return { kind: 'answer', answer: undefined };
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    return { kind: 'invalid', reason: `stdout is not JSON: ${JSON.stringify(stdout.slice(0, 200))}` };
+  }
+  const parsed = commandOutputSchema.safeParse(json);
+  if (!parsed.success)
+    return { kind: 'invalid', reason: `stdout is not a hook answer: ${z.prettifyError(parsed.error)}` };
+  const out = parsed.data;
+  const specific = out.hookSpecificOutput ?? {};
+  const answer: HookAnswer = {};
+  if (out.continue === false) {
+    answer.decision = point === 'preTool' ? 'deny' : 'block';
+    answer.reason = out.stopReason ?? out.reason ?? 'the hook said not to continue';
+    return { kind: 'answer', answer };
+  }
+  const decision = specific.permissionDecision ?? legacyDecision(point, out.decision);
+  if (decision !== undefined) answer.decision = decision;
+  const reason = specific.permissionDecisionReason ?? out.reason;
+  if (reason !== undefined) answer.reason = reason;
+  if (specific.updatedInput !== undefined) answer.input = specific.updatedInput;
+  if (specific.delayMs !== undefined) answer.delayMs = specific.delayMs;
+  if (specific.updatedPrompt !== undefined) answer.message = specific.updatedPrompt;
+  if (specific.updatedSystemPrompt !== undefined) answer.system = specific.updatedSystemPrompt;
+  if (specific.updatedTools !== undefined) answer.tools = specific.updatedTools;
+  if (specific.model !== undefined) answer.model = specific.model;
+  const toolOutput = specific.updatedToolOutput ?? mcpText(specific.updatedMCPToolOutput);
+  if (toolOutput !== undefined) answer.content = toolOutput;
+  // Claude Code's PostToolUse `decision: block` feeds the reason to the model: here it annotates the result.
+  const context = [
+    specific.additionalContext,
+    point === 'postTool' && out.decision === 'block' ? out.reason : undefined,
+  ]
+    .filter((text) => text !== undefined)
+    .join('\n\n');
+  if (context !== '') answer.additionalContext = context;
+  if (point === 'postTool' && answer.decision === 'block') delete answer.decision;
+  return { kind: 'answer', answer };
+}
+
+function legacyDecision(point: HookPoint, decision: string | undefined): HookAnswer['decision'] {
+  if (decision === undefined) return undefined;
+  if (point === 'preTool')
+    return decision === 'approve' || decision === 'allow' ? 'allow' : decision === 'ask' ? 'ask' : 'deny';
+  return decision === 'block' || decision === 'deny' ? 'block' : undefined;
+}
+
+function mcpText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+/** Claude Code's `matcher`: empty or `*` matches every tool, otherwise a regular expression on the whole name. */
+export function toolMatcher(matcher: string | undefined): ((toolName: string) => boolean) | undefined {
+  if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
+  const pattern = new RegExp(`^(?:${matcher})$`);
+  return (toolName) => pattern.test(toolName);
+}
+
+/** A command hook as a runtime entry. */
+export function commandHook(spec: CommandHookSpec, options: CommandHookOptions): HookEntry {
+  const matches = toolMatcher(spec.matcher);
+  return {
+    name: spec.command,
+    ...(matches ? { matches } : {}),
+    run: (input, signal) => runCommandHook(spec, options, input, signal),
+  };
+}
+
+async function runCommandHook(
+  spec: CommandHookSpec,
+  options: CommandHookOptions,
+  input: HookBase & Record<string, unknown>,
+  signal: AbortSignal,
+): Promise<HookRun> {
+  const limit = AbortSignal.timeout(spec.timeoutMs);
+  const end = await runHookProcess(
+    spec.command,
+    options,
+    JSON.stringify(commandInput(input)),
+    AbortSignal.any([signal, limit]),
+  );
+  if (end.spawnError) return { kind: 'error', reason: `the hook could not be started: ${end.spawnError}` };
+  if (limit.aborted && !signal.aborted)
+    return { kind: 'timeout', reason: `the hook did not answer within ${spec.timeoutMs} ms; it was stopped` };
+  if (signal.aborted) return { kind: 'error', reason: 'aborted' };
+  if (end.exitCode === 2) {
+    const reason = end.stderr.trim() || 'the hook blocked this (exit code 2)';
+    return { kind: 'answer', answer: { decision: input.point === 'preTool' ? 'deny' : 'block', reason } };
+  }
+  if (end.exitCode !== 0) {
+    const detail = end.stderr.trim() ? `: ${end.stderr.trim().slice(0, 500)}` : '';
+    return { kind: 'error', reason: `the hook exited with ${end.exitCode ?? end.signal}${detail}` };
+  }
+  return readCommandOutput(input.point, end.stdout);
+}
+
+type ProcessEnd = {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  spawnError?: string;
+};
+
+/** Runs `bash -c command` as a process-group leader with `stdin` written to it; never rejects. */
+function runHookProcess(
+  command: string,
+  options: CommandHookOptions,
+  stdin: string,
+  signal: AbortSignal,
+): Promise<ProcessEnd> {
+  const marker = newMarker();
+  const log = options.log ?? (() => {});
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-c', command], {
+      cwd: options.cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...commandEnvironment(process.env, options.passes),
+        AGENTCHART_PROJECT_DIR: options.cwd,
+        CLAUDE_PROJECT_DIR: options.cwd,
+        [marker.name]: marker.value,
+      },
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let kept = 0;
+    const keep = (into: Buffer[]) => (chunk: Buffer) => {
+      if (kept >= outputCap) return;
+      kept += chunk.length;
+      into.push(chunk);
+    };
+    let stopping: Promise<void> | undefined;
+    const stop = () => {
+      if (child.pid !== undefined)
+        stopping = stopProcessTree({ pid: child.pid, marker }, { graceMs: options.graceMs ?? 1000, log });
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+    child.stdout.on('data', keep(out));
+    child.stderr.on('data', keep(err));
+    // A hook that exits without reading its stdin closes the pipe: that is not the hook's failure.
+    child.stdin.on('error', () => {});
+    child.stdin.end(stdin);
+    let finished = false;
+    const finish = (end: Partial<ProcessEnd>) => {
+      if (finished) return;
+      finished = true;
+      signal.removeEventListener('abort', stop);
+      const result: ProcessEnd = {
+        exitCode: null,
+        signal: null,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ...end,
+      };
+      void (stopping ?? Promise.resolve()).then(() => resolve(result));
+    };
+    child.on('error', (error) => finish({ spawnError: error.message }));
+    child.on('close', (code, killedBy) => finish({ exitCode: code, signal: killedBy }));
+  });
+}

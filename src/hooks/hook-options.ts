@@ -1,0 +1,49 @@
+// The `hooks` option of `createAgentSystem`, parsed once where it enters: per point a list of functions,
+// named hooks `{ name?, timeoutMs?, run }` or command hooks `{ type: 'command', command, timeoutMs?, matcher? }`.
+import { z } from 'zod/v4';
+import { hostFunction, must, timeoutMs } from '../core/host-schema.ts';
+import type { WiredHookPoint } from './hook-types.ts';
+
+const matcher = z.string(must('a string')).refine((text) => {
+  try {
+    new RegExp(text === '*' ? '' : text);
+    return true;
+  } catch {
+    return false;
+  }
+}, must('a regular expression'));
+
+const oneHook = z.union(
+  [
+    hostFunction,
+    z.strictObject({
+      name: z.string(must('a string')).optional(),
+      timeoutMs: timeoutMs.optional(),
+      run: hostFunction,
+    }),
+    z.strictObject({
+      type: z.literal('command'),
+      command: z.string(must('a string')).min(1, must('a command line')),
+      timeoutMs: timeoutMs.optional(),
+      matcher: matcher.optional(),
+    }),
+  ],
+  must('a function, { run } or { type: "command", command }'),
+);
+
+const hookList = z.array(oneHook, must('an array of hooks')).optional();
+
+/** The hook points of the `hooks` option besides `preStep` (whose single function is parsed beside them). */
+export const hookListsSchema: Record<WiredHookPoint, typeof hookList> = {
+  sessionStart: hookList,
+  sessionEnd: hookList,
+  userMessage: hookList,
+  preStep: hookList,
+  request: hookList,
+  requestError: hookList,
+  preTool: hookList,
+  postTool: hookList,
+  stop: hookList,
+  subagentStop: hookList,
+  preCompact: hookList,
+};
