@@ -269,6 +269,7 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .description('print the merged settings files and where each value came from')
     .option('--cwd <dir>', 'the workspace whose settings are read (default: the current folder)')
     .option('--workspace-mcp', "count the workspace's MCP servers as trusted, as run --workspace-mcp does")
+    .option('--workspace-hooks', "count the workspace's hooks as trusted, as run --workspace-hooks does")
     .option('--json', 'print one JSON object instead of text')
     .action(async (flags: ConfigFlags) => {
       const { configCommand } = await import('./commands/config.ts');

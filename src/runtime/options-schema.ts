@@ -18,6 +18,7 @@ import {
 } from '../core/host-schema.ts';
 import { hookListsSchema } from '../hooks/hook-options.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
+import { commandHooksFrom } from '../hooks/settings-schema.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
@@ -286,7 +287,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     nextId: checkedIds(parsed.ids ?? defaultIds),
     clock: guardedClock(parsed.clock ?? systemClock),
     preStep: typeof parsed.hooks?.preStep === 'function' ? parsed.hooks.preStep : undefined,
-    hooks: hooksOf(parsed.hooks),
+    // The settings files' command hooks run first at each point, then the host's own.
+    hooks: joinHooks(commandHooksFrom(settings?.hooks ?? {}), hooksOf(parsed.hooks)),
     hookReplay: parsed.hookReplay,
     models: parsed.models ?? {},
     approve: parsed.approve,
@@ -321,4 +323,13 @@ function hooksOf(hooks: Record<string, unknown> | undefined): Hooks {
   if (hooks === undefined) return {};
   const { preStep, ...lists } = hooks;
   return (Array.isArray(preStep) ? { ...lists, preStep } : lists) as Hooks;
+}
+
+/** Both sets of hooks, point by point, the first set's before the second's. */
+function joinHooks(first: Hooks, second: Hooks): Hooks {
+  const joined: Record<string, unknown[]> = {};
+  for (const hooks of [first, second])
+    for (const [point, list] of Object.entries(hooks) as [string, unknown[] | undefined][])
+      if (list !== undefined) joined[point] = [...(joined[point] ?? []), ...list];
+  return joined as Hooks;
 }

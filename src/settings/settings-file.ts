@@ -143,10 +143,10 @@ export function readSettings(files: readonly SettingsFile[], options: SettingsTr
     loaded.files.push(file.path);
     const trustServers = file.scope !== 'workspace' || options.trustWorkspaceMcp === true;
     mergeSettings(loaded, settings, trustServers);
-    noteSources(loaded.sources, settings, file, trustServers);
+    const trustHooks = file.scope !== 'workspace' || options.trustWorkspaceHooks === true;
+    noteSources(loaded.sources, settings, file, { servers: trustServers, hooks: trustHooks });
     // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
-    if (file.scope !== 'workspace' || options.trustWorkspaceHooks === true)
-      mergeHooksSettings(loaded.hooks, settings.hooks);
+    if (trustHooks) mergeHooksSettings(loaded.hooks, settings.hooks);
     else loaded.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
   }
   return loaded;
@@ -170,7 +170,7 @@ function noteSources(
   sources: SettingSource[],
   settings: Settings,
   file: SettingsFile,
-  trustServers: boolean,
+  trust: { servers: boolean; hooks: boolean },
 ): void {
   const at = { file: file.path, scope: file.scope };
   const single = (key: string, value: unknown, ignored?: string) => {
@@ -186,7 +186,7 @@ function noteSources(
   if (settings.permissions?.defaultMode !== undefined)
     single('permissions.defaultMode', settings.permissions.defaultMode);
   for (const [name, server] of Object.entries(settings.mcpServers ?? {})) {
-    if (trustServers) single(`mcpServers.${name}`, server);
+    if (trust.servers) single(`mcpServers.${name}`, server);
     else
       sources.push({
         key: `mcpServers.${name}`,
@@ -195,6 +195,15 @@ function noteSources(
         ignored: 'workspace servers are not trusted (--workspace-mcp)',
       });
   }
+  // Hooks of both files run (a list per event), so none overrides another; untrusted ones do not run.
+  for (const [event, groups] of Object.entries(settings.hooks ?? {}))
+    for (const group of groups)
+      sources.push({
+        key: `hooks.${event}`,
+        value: group,
+        ...at,
+        ...(trust.hooks ? {} : { ignored: 'workspace hooks are not trusted (--workspace-hooks)' }),
+      });
 }
 
 function readSettingsFile(file: SettingsFile): Settings | undefined {

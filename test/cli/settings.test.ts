@@ -115,6 +115,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     expect(printed.settings).toEqual({
       permissions: { allow: ['bash(npm test:*)'], deny: ['write_file'], defaultMode: 'accept-edits' },
       mcpServers: { theirs: { command: 'node' } },
+      hooks: {},
     });
     expect(printed.files).toEqual([
       { path: userFile(), scope: 'user', read: true },
@@ -140,6 +141,28 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     expect(bad.stderr).toMatch(
       /^agentchart: the settings file .*settings\.json is wrong at permissions\.defaultMode: Invalid option: expected one of "plan"\|"default"\|"accept-edits"\|"bypass" \[config\]\n$/,
     );
+  });
+
+  it("agentchart config lists hooks of both files, the workspace's as not in force unless trusted", async () => {
+    const guard = { matcher: 'bash', hooks: [{ type: 'command', command: 'node guard.mjs' }] };
+    const tests = { hooks: [{ type: 'command', command: './tests.sh', timeout: 30 }] };
+    await writeSettings(home, { hooks: { Stop: [tests] } });
+    await writeSettings(workspace, { hooks: { PreToolUse: [guard] } });
+    const text = await runCli(['config', '--cwd', workspace], { env });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`  hooks.Stop = ${JSON.stringify(tests)}  from user ${userFile()}\n`);
+    expect(text.stdout).toContain(
+      `Not in force:\n  hooks.PreToolUse = ${JSON.stringify(guard)}  from workspace ${workspaceFile()}: workspace hooks are not trusted (--workspace-hooks)`,
+    );
+    const json = JSON.parse((await runCli(['config', '--cwd', workspace, '--json'], { env })).stdout);
+    expect(json.untrustedHooks).toEqual(['PreToolUse']);
+    expect(Object.keys(json.settings.hooks)).toEqual(['Stop']);
+    const trusted = JSON.parse(
+      (await runCli(['config', '--cwd', workspace, '--json', '--workspace-hooks'], { env })).stdout,
+    );
+    expect(trusted.untrustedHooks).toEqual([]);
+    expect(Object.keys(trusted.settings.hooks).sort()).toEqual(['PreToolUse', 'Stop']);
+    expect(trusted.sources.every((source: { ignored?: string }) => source.ignored === undefined)).toBe(true);
   });
 
   it("starts the user's MCP servers, and the workspace's only with --workspace-mcp", async () => {

@@ -38,6 +38,52 @@ describe('createAgentSystem({ settings })', () => {
     await system.dispose();
   });
 
+  it("runs a named file's command hooks before the host's own; the workspace file's only count as untrusted", async () => {
+    // The settings hook denies writes to secret/; the host's hook, asked after it, records what reached it.
+    await settingsAt(
+      'guard.mjs',
+      [
+        "import { readFileSync } from 'node:fs';",
+        "const { tool_input } = JSON.parse(readFileSync(0, 'utf8'));",
+        "if (tool_input.path.startsWith('secret/')) { process.stderr.write('no secrets'); process.exit(2); }",
+      ].join('\n'),
+    );
+    const hookSettings = {
+      hooks: { PreToolUse: [{ matcher: 'save', hooks: [{ type: 'command', command: 'node guard.mjs' }] }] },
+    };
+    await settingsAt('team.json', hookSettings);
+    const seen: string[] = [];
+    const system = createAgentSystem({
+      model: scripted([
+        { toolCalls: [{ id: 'c1', name: 'save', input: { path: 'secret/key' } }] },
+        { toolCalls: [{ id: 'c2', name: 'save', input: { path: 'notes.txt' } }] },
+        { text: 'done' },
+      ]),
+      tools: [write],
+      cwd: workspace,
+      projectInstructions: false,
+      permissionMode: 'bypass',
+      settings: 'team.json',
+      hooks: { preTool: [({ toolInput }) => void seen.push((toolInput as { path: string }).path)] },
+    });
+    const agent = await system.createAgent({ id: 'a' });
+    await agent.run('go');
+    const decided = agent.log().filter((event) => event.type === 'hook.decided');
+    expect(decided.map((event) => [event.data.hook, event.data.outcome, event.data.reason])).toEqual([
+      ['node guard.mjs', 'deny', 'no secrets'],
+      ['node guard.mjs', 'pass', undefined],
+      [expect.any(String), 'pass', undefined],
+    ]);
+    expect(seen).toEqual(['notes.txt']);
+    await system.dispose();
+
+    await settingsAt('.agentchart/settings.json', hookSettings);
+    const fromWorkspace = createAgentSystem({ model: scripted([]), cwd: workspace, settings: 'workspace' });
+    expect(fromWorkspace.settings?.untrustedHooks).toEqual(['PreToolUse']);
+    expect(fromWorkspace.settings?.hooks).toEqual({});
+    await fromWorkspace.dispose();
+  });
+
   it("takes defaultMode and rules from a named file; the host's own options win, deny rules of both apply", async () => {
     const file = await settingsAt('team.json', {
       permissions: { defaultMode: 'accept-edits', deny: ['save(secret/**)'], allow: ['save'] },

@@ -2,7 +2,7 @@ import { type SettingSource, settingsFiles } from '../../settings/settings-file.
 import { cliSettings, workspaceOf } from '../agent-system.ts';
 import { type CliIo, line } from '../io.ts';
 
-export type ConfigFlags = { cwd?: string; json?: boolean; workspaceMcp?: boolean };
+export type ConfigFlags = { cwd?: string; json?: boolean; workspaceMcp?: boolean; workspaceHooks?: boolean };
 
 /**
  * `agentchart config`: the settings an agent in this workspace would run with (the user's file, then the
@@ -16,12 +16,23 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
     ...file,
     read: settings.files.includes(file.path),
   }));
-  const merged = { permissions: settings.permissions, mcpServers: settings.mcpServers };
+  const merged = {
+    permissions: settings.permissions,
+    mcpServers: settings.mcpServers,
+    hooks: settings.hooks,
+  };
   if (flags.json) {
-    const { untrustedMcpServers, sources } = settings;
+    const { untrustedMcpServers, untrustedHooks, sources } = settings;
     line(
       io.stdout,
-      JSON.stringify({ workspace: cwd, files, settings: merged, untrustedMcpServers, sources }),
+      JSON.stringify({
+        workspace: cwd,
+        files,
+        settings: merged,
+        untrustedMcpServers,
+        untrustedHooks,
+        sources,
+      }),
     );
     return 0;
   }
@@ -32,7 +43,10 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   const ignored = settings.sources.filter((source) => source.ignored !== undefined);
   line(io.stdout);
   if (settings.sources.length === 0) {
-    line(io.stdout, 'No settings: every value is the default (mode default, no rules, no MCP servers).');
+    line(
+      io.stdout,
+      'No settings: every value is the default (mode default, no rules, no MCP servers, no hooks).',
+    );
     return 0;
   }
   line(io.stdout, 'In force:');
