@@ -105,6 +105,46 @@ describe.skipIf(!hasChromium)(
       });
     });
 
+    it('accepts a plan from the page with the mode to go on in', { timeout: 60_000 }, async () => {
+      const model = new GateProvider();
+      let n = 0;
+      const system = createAgentSystem({
+        model,
+        ids: () => `id${++n}`,
+        projectInstructions: false,
+        permissionMode: 'plan',
+        approve: 'manual',
+      });
+      open.system = system;
+      open.inspector = await startInspector(system, { decisions: true });
+      const agent = await system.createAgent({ id: 'planner' });
+      const page = await openPage(open.inspector.url);
+      await page.locator('[data-agent="planner"]').waitFor();
+      const run = agent.run('Plan the change.');
+      (await model.request(0)).toolCall('p1', 'exit_plan_mode', { plan: '1. Edit a.txt' }).done('tool_use');
+      await page.locator('[data-tab="transcript"]').click();
+      // A plan gets its own answers: accept (default mode), accept and allow edits, keep planning.
+      const buttons = page.locator('[data-call="p1"] [data-decide]');
+      await buttons.first().waitFor();
+      expect(await buttons.evaluateAll((all) => all.map((b) => (b as HTMLElement).dataset.decide))).toEqual([
+        'accept plan',
+        'accept, allow edits',
+        'keep planning',
+      ]);
+      await page.locator('[data-call="p1"] [data-decide="accept, allow edits"]').click();
+      (await model.request(1)).delta('Planned.').done('end_turn');
+      await run;
+      expect(agent.permissionMode).toBe('accept-edits');
+      const changed = agent.log().find((event) => event.type === 'mode.changed');
+      expect(changed?.data).toMatchObject({
+        from: 'plan',
+        to: 'accept-edits',
+        by: 'plan',
+        plan: '1. Edit a.txt',
+      });
+      expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    });
+
     it('travels on a recording to a seq inside a parallel batch and shows the states computed there', {
       timeout: 60_000,
     }, async () => {

@@ -92,9 +92,14 @@ async function decide(agentId, callId, verb, body) {
     { method: 'POST', headers: { 'content-type': 'application/json', 'x-agentchart-token': TOKEN }, body: JSON.stringify(body) });
   if (!response.ok) alert('Could not ' + verb + ': ' + ((await response.json().catch(() => ({}))).error || response.status));
 }
-export function decisionButtons(agentId, callId) {
+export function decisionButtons(agentId, callId, toolName) {
   const box = el('span', 'decide');
   const button = (label, action) => { const b = el('button', '', label); b.dataset.decide = label; b.onclick = action; return b; };
+  // A plan is accepted with the mode to go on in (README "Plan mode"); denying keeps the agent planning.
+  if (toolName === 'exit_plan_mode') return add(box,
+    button('accept plan', () => decide(agentId, callId, 'approve', { mode: 'default' })),
+    button('accept, allow edits', () => decide(agentId, callId, 'approve', { mode: 'accept-edits' })),
+    button('keep planning', () => { const reason = prompt('What should change in the plan? (the model reads this)'); if (reason !== null) decide(agentId, callId, 'deny', reason ? { reason } : {}); }));
   return add(box,
     button('approve', () => decide(agentId, callId, 'approve', {})),
     button('for session', () => decide(agentId, callId, 'approve', { remember: 'session' })),

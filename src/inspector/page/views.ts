@@ -54,10 +54,10 @@ export function renderTranscript(box) {
         const card = el('div', 'tool'); const pill = el('span', 'pill pending', 'pending'); const head = el('div', 'head');
         card.dataset.call = d.callId;
         add(card, add(head, el('b', '', d.name), pill, el('span', 'note', d.callId)), el('pre', '', json(d.input)));
-        tools.set(d.callId, { card, pill, head }); box.appendChild(card); break;
+        tools.set(d.callId, { card, pill, head, name: d.name }); box.appendChild(card); break;
       }
       case 'approval.asked': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill awaiting_approval'; t.pill.textContent = 'awaiting approval';
-        if (TOKEN && S.travel === null) { t.buttons = decisionButtons(S.selected, d.callId); t.head.appendChild(t.buttons); } } break; }
+        if (TOKEN && S.travel === null) { t.buttons = decisionButtons(S.selected, d.callId, t.name); t.head.appendChild(t.buttons); } } break; }
       case 'approval.decided': { const t = tools.get(d.callId); if (t) t.buttons?.remove(); if (t && d.by !== 'mode') t.card.appendChild(el('div', 'note ' + (d.outcome === 'deny' ? 'bad' : ''), '  ' + d.outcome + ' by ' + d.by + (d.reason ? ': ' + d.reason : ''))); break; }
       case 'hook.decided': { const t = d.callId && tools.get(d.callId); const text = d.point + ' hook ' + d.hook + ': ' + d.outcome + (d.reason ? ' (' + d.reason + ')' : '');
         if (t) t.card.appendChild(el('div', 'note ' + (d.outcome === 'pass' ? '' : 'warn'), '  ' + text)); else box.appendChild(el('div', 'note', text)); break; }
