@@ -60,8 +60,10 @@ async function reapStale(): Promise<void> {
   for (const name of await readdir(tempRoot)) {
     if (!name.startsWith(prefix)) continue;
     const dir = join(tempRoot, name);
-    const owner = Number(await readFile(join(dir, 'runner.pid'), 'utf8').catch(() => 'NaN'));
-    if (Number.isFinite(owner) && alive(owner)) continue;
+    // The owner is in the folder's name, so a folder another runner has just made is never taken for stale
+    // (a pid file written after mkdtemp left a moment in which a concurrent reap removed a live folder).
+    const owner = Number(name.slice(prefix.length).split('-')[0]);
+    if (Number.isFinite(owner) && owner > 0 && alive(owner)) continue;
     const redisPid = Number(await readFile(join(dir, 'redis.pid'), 'utf8').catch(() => 'NaN'));
     if (Number.isFinite(redisPid) && alive(redisPid)) process.kill(redisPid, 'SIGKILL');
     if (existsSync(join(dir, 'pg', 'postmaster.pid')))
@@ -72,9 +74,7 @@ async function reapStale(): Promise<void> {
 
 async function serverDir(): Promise<string> {
   await reapStale();
-  const dir = await mkdtemp(join(tempRoot, prefix));
-  await writeFile(join(dir, 'runner.pid'), String(process.pid));
-  return dir;
+  return mkdtemp(join(tempRoot, `${prefix}${process.pid}-`));
 }
 
 function asPostgres(command: string[]): Promise<{ stdout: string; stderr: string }> {
