@@ -318,7 +318,12 @@ export class AgentSystem {
       // pre-step work on its first step and after a `mode.changed` (see `register`), which saves a
       // spawned actor and two events per step.
       hasPreStepHook: config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
-      preStepAtTurnStart: config.environment !== undefined,
+      // The environment block is refreshed on a turn's first step: when gathered, or when the recording
+      // being replayed had one (a replay always passes its events, with or without blocks).
+      preStepAtTurnStart:
+        config.environment !== undefined &&
+        ('gather' in config.environment ||
+          config.environment.recorded.some((event) => event.type === 'environment')),
       hooks: this.hooks.flags,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
