@@ -27,6 +27,8 @@ export type AgentInput = AgentKeyed & {
   inbox: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
+  /** Run the pre-step work before each turn's first step (the environment block is refreshed there). */
+  preStepAtTurnStart?: boolean;
   /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
   step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
   /** When turns compact by themselves (absent: never). */
@@ -56,6 +58,8 @@ export type AgentEvent =
   | InboxEvent
   | { type: 'agent.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'agent.compact'; instructions?: string }
+  /** The tools offered may have changed (a `mode.changed` was logged); a running turn is told. */
+  | { type: 'agent.toolsChanged' }
   | { type: 'agent.dispose' }
   | TurnDoneEvent
   | TurnCompactedEvent
@@ -76,6 +80,8 @@ export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'com
   creationError: unknown;
   disposeRequested: boolean;
   turnAlive: boolean;
+  /** The tools offered may have changed since the last turn (a `mode.changed` while idle). */
+  toolsChanged: boolean;
   /** After a cancel, queued input waits for new input (or an explicit wake) instead of running at once. */
   held: boolean;
   compaction: CompactionPolicy;
@@ -117,6 +123,7 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     nextStep: taken.filter(isNextStepItem),
     limits: context.limits,
     hasPreStepHook: context.hasPreStepHook,
+    toolsChanged: context.toolsChanged || context.preStepAtTurnStart === true,
     step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
     compaction,
     contextUsage,

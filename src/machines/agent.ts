@@ -1,4 +1,4 @@
-import { assertEvent, assign, emit, enqueueActions, fromCallback, setup } from 'xstate';
+import { assertEvent, assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
 import type { LogEntry } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import {
@@ -112,7 +112,13 @@ export const agentMachine = setup({
       enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
       enqueue.sendTo('turn', { type: 'turn.begin' });
       const inbox = context.inbox.filter((item) => !taken.includes(item));
-      enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, compactRequest: undefined });
+      enqueue.assign({
+        lastTurn: turn,
+        inbox,
+        turnAlive: true,
+        compactRequest: undefined,
+        toolsChanged: false,
+      });
     }),
     /** Continues the turn a stopped process left waiting; next-step input queued meanwhile is its own. */
     resumeTurn: enqueueActions(({ context, enqueue }) => {
@@ -176,6 +182,7 @@ export const agentMachine = setup({
     creationError: undefined,
     disposeRequested: false,
     turnAlive: false,
+    toolsChanged: false,
     held: false,
     compaction: input.compaction ?? noCompaction,
     contextUsage: input.contextUsage ?? unknownContext,
@@ -186,6 +193,8 @@ export const agentMachine = setup({
   }),
   // How a compaction the host asked for ended, for the agent handle (`actor.on('compaction.settled')`).
   on: {
+    // Outside a running turn (which is told at once), the next turn's first step applies the change.
+    'agent.toolsChanged': { actions: assign({ toolsChanged: true }) },
     'turn.compacted': {
       actions: emit(({ event }) => ({ type: 'compaction.settled', result: event.result })),
     },
@@ -266,6 +275,10 @@ export const agentMachine = setup({
             'agent.inject': { actions: 'forwardToTurn' },
             'agent.cancel': { actions: ['clearInbox', assign({ held: true }), 'cancelTurn'] },
             'agent.compact': { actions: 'forwardCompaction' },
+            // The running turn applies it before its next step; the flag covers a turn already ending.
+            'agent.toolsChanged': {
+              actions: [sendTo('turn', { type: 'tools.changed' }), assign({ toolsChanged: true })],
+            },
             'xstate.done.actor.turn': { target: 'idle', actions: 'endTurn' },
           },
         },

@@ -20,6 +20,7 @@ export function turnContext(input: TurnInput): TurnContext {
     hasPreStepHook: input.hasPreStepHook,
     step: input.step,
     stepCount: 0,
+    toolsChanged: input.toolsChanged ?? false,
     pending: input.nextStep,
     usage: emptyUsage,
     consecutiveUnknown: 0,

@@ -26,6 +26,8 @@ export type TurnInput = AgentKeyed & {
   nextStep: InboxItem[];
   limits: TurnLimits;
   hasPreStepHook: boolean;
+  /** The pre-step work is due before the first step too (see `TurnContext.toolsChanged`). */
+  toolsChanged?: boolean;
   step: StepSettings;
   /** When to compact by itself (absent: never; a manual request is still served). */
   compaction?: CompactionPolicy;
@@ -61,6 +63,8 @@ export type TurnEvent =
   | { type: 'hook.allow'; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
   | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
   | { type: 'log.flushed' }
+  /** The tools offered may have changed (the permission mode did): the next step's pre-step work is due. */
+  | { type: 'tools.changed' }
   | HookTurnEvent;
 
 /**
@@ -96,6 +100,8 @@ export type TurnContext = Omit<
   'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest'
 > & {
   stepCount: number;
+  /** The tools offered may have changed since the last pre-step work (`tools.changed`). */
+  toolsChanged: boolean;
   pending: InboxItem[];
   usage: Usage;
   consecutiveUnknown: number;

@@ -202,7 +202,10 @@ export const turnMachine = setup({
       return stepDue(context) && compactionDue(usage, policy, tried);
     },
     anotherStep: ({ context }) => stepDue(context),
-    hasPreStepHook: ({ context }) => context.hasPreStepHook,
+    // The pre-step work (README "Hooks", "Environment") is due before every step when a hook or MCP servers
+    // ask for it, and otherwise only when the tools offered may have changed (a plan accepted,
+    // `agent.setPermissionMode`) or the turn's first step refreshes the environment block.
+    preStepDue: ({ context }) => context.hasPreStepHook || context.toolsChanged,
     userMessageHooksDue: ({ context }) =>
       context.step.hooks?.userMessage === true && context.followups.length > 0,
     allBlocked: ({ event }) => {
@@ -224,6 +227,7 @@ export const turnMachine = setup({
   id: 'turn',
   context: ({ input }) => turnContext(input),
   on: {
+    'tools.changed': { actions: assign({ toolsChanged: true }) },
     'inbox.nextStep': {
       actions: assign({ pending: ({ context, event }) => [...context.pending, ...event.items] }),
     },
@@ -345,7 +349,7 @@ export const turnMachine = setup({
       states: {
         choosing: {
           always: [
-            { guard: 'hasPreStepHook', target: 'hook' },
+            { guard: 'preStepDue', target: 'hook', actions: assign({ toolsChanged: false }) },
             { target: '#turn.stepping', actions: 'beginStep' },
           ],
         },

@@ -16,6 +16,8 @@ export function agentInput(options: {
   model: string;
   limits: Limits;
   hasPreStepHook: boolean;
+  /** Run the pre-step work before each turn's first step (the environment block). */
+  preStepAtTurnStart: boolean;
   /** The hook points that have hooks. */
   hooks: HookFlags;
   retry: RetryPolicy;
@@ -38,6 +40,7 @@ export function agentInput(options: {
     inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
     limits,
     hasPreStepHook: options.hasPreStepHook,
+    preStepAtTurnStart: options.preStepAtTurnStart,
     step: {
       model: options.model,
       retry: options.retry,

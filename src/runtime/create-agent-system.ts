@@ -216,6 +216,9 @@ export class AgentSystem {
     const log = parts.resources.requireLog();
     log.subscribe((event) => {
       if (parts.bus.hasListeners) parts.bus.publish({ type: 'log', agentId, event });
+      // A plan accepted or `setPermissionMode` changes the tools offered: the running turn's next step
+      // must run the pre-step work that applies them.
+      if (event.type === 'mode.changed') parts.ref.send({ type: 'agent.toolsChanged' });
     });
     const release = () => {
       parts.release();
@@ -311,9 +314,16 @@ export class AgentSystem {
       origin,
       model: provider.model,
       limits,
-      // The pre-step work also applies what changes the tools offered: MCP tool lists and the permission
-      // mode (an accepted plan, `agent.setPermissionMode`), which any agent may see during a turn.
-      hasPreStepHook: true,
+      // Before every step only when a hook or MCP tool lists ask for it; otherwise the turn runs the
+      // pre-step work on its first step and after a `mode.changed` (see `register`), which saves a
+      // spawned actor and two events per step.
+      hasPreStepHook: config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
+      // The environment block is refreshed on a turn's first step: when gathered, or when the recording
+      // being replayed had one (a replay always passes its events, with or without blocks).
+      preStepAtTurnStart:
+        config.environment !== undefined &&
+        ('gather' in config.environment ||
+          config.environment.recorded.some((event) => event.type === 'environment')),
       hooks: this.hooks.flags,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },

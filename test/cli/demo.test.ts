@@ -161,8 +161,9 @@ describe('agentchart demo', () => {
     expect(out[0]).toBe(
       'This is the agentchart demo. The model is SCRIPTED: no LLM is called and no API key is needed.',
     );
-    expect(out).toContain('  turn: preStep.choosing → preStep.hook');
-    expect(out).toContain('  turn: preStep.hook → stepping');
+    // The demo has no hook before steps, no MCP servers and no environment block: no pre-step work.
+    expect(out).toContain('  turn: preStep.choosing → stepping');
+    expect(out).not.toContain('  turn: preStep.choosing → preStep.hook');
     expect(out).toContain('  step: requesting → executingTools');
     // The demo's command hook: the batch waits for it, and its decision is shown.
     expect(out).toContain('  toolBatch: checking → hooking');

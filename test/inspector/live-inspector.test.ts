@@ -70,12 +70,10 @@ describe('live inspector', () => {
       // Before each step, the first included, the turn decides (whether to compact first, or to end).
       'deciding active',
       'preStep.choosing active',
-      // The pre-step work runs for every agent (tools of the permission mode, environment).
-      'preStep.hook active',
+      // No hook, no MCP servers, no environment block, no mode change: no pre-step work to wait for.
       'stepping active',
       'deciding active',
       'preStep.choosing active',
-      'preStep.hook active',
       'stepping active',
       'deciding active',
       'ending active',
