@@ -4,6 +4,7 @@
 // logs the same from the recorded decisions. `sessionEnd` is the wait of the agent's `disposing.endingSession` state: bounded in time, and
 // whatever happens it answers, so dispose goes on.
 
+import { timeLimit } from '../core/time-limit.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { HookDecidedData } from '../hooks/hook-types.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
@@ -41,11 +42,15 @@ export function createSessionEndHookActor(depsOf: DependenciesOf<HookDeps>) {
     async (deps, _input, signal) => {
       if (deps.parent !== undefined) return { type: 'hook.sessionEnd', decisions: [] };
       const told = { ...base(deps, 'sessionEnd', { turn: 0, step: 0 }), reason: 'disposed' };
-      const bounded = AbortSignal.any([signal, AbortSignal.timeout(sessionEndLimitMs)]);
-      return {
-        type: 'hook.sessionEnd',
-        decisions: await deps.consult('sessionEnd')(told, { value: {} }, bounded),
-      };
+      const bounded = timeLimit(signal, sessionEndLimitMs);
+      try {
+        return {
+          type: 'hook.sessionEnd',
+          decisions: await deps.consult('sessionEnd')(told, { value: {} }, bounded.signal),
+        };
+      } finally {
+        bounded.release();
+      }
     },
     (_input, reason) => ({ type: 'hook.sessionEnd', decisions: [failed('sessionEnd', reason)] }),
   );

@@ -2,9 +2,11 @@
 // on stdout; exit code 2 blocks with stderr as the reason. It runs like the `bash` tool's commands: its own
 // process group with a marker, the host's environment without credentials, and the whole tree stopped
 // when the turn is cancelled or the hook's time is up.
+
 import { spawn } from 'node:child_process';
 import { z } from 'zod/v4';
 import { milliseconds } from '../core/host-schema.ts';
+import { timeLimit } from '../core/time-limit.ts';
 import { commandEnvironment } from '../tools/command-environment.ts';
 import { newMarker, stopProcessTree } from '../tools/process-sweep.ts';
 import type { HookAnswer, HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
@@ -194,15 +196,15 @@ async function runCommandHook(
   input: HookBase & Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<HookRun> {
-  const limit = AbortSignal.timeout(spec.timeoutMs);
+  const limit = timeLimit(signal, spec.timeoutMs);
   const end = await runHookProcess(
     spec.command,
     options,
     JSON.stringify(commandInput(input)),
-    AbortSignal.any([signal, limit]),
-  );
+    limit.signal,
+  ).finally(() => limit.release());
   if (end.spawnError) return { kind: 'error', reason: `the hook could not be started: ${end.spawnError}` };
-  if (limit.aborted && !signal.aborted)
+  if (limit.timedOut && !signal.aborted)
     return { kind: 'timeout', reason: `the hook did not answer within ${spec.timeoutMs} ms; it was stopped` };
   if (signal.aborted) return { kind: 'error', reason: 'aborted' };
   if (end.exitCode === 2) {

@@ -1,7 +1,9 @@
 // The host's hooks as runtime entries. In-process hooks are functions run with a signal and a time limit,
 // their answer checked with zod; command hooks run as processes (command-hook.ts).
+
 import { z } from 'zod/v4';
 import { milliseconds } from '../core/host-schema.ts';
+import { timeLimit } from '../core/time-limit.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { environmentFilter } from '../tools/command-environment.ts';
 import { commandHook } from './command-hook.ts';
@@ -58,10 +60,10 @@ function entryOf<Point extends WiredHookPoint>(
     run: (input, signal) =>
       new Promise((resolve) => {
         // The hook's own limit is real time, like a tool's: it aborts the hook's signal, it does not race it.
-        const limit = AbortSignal.timeout(timeoutMs);
-        const both = AbortSignal.any([signal, limit]);
+        const limit = timeLimit(signal, timeoutMs);
+        const both = limit.signal;
         const onAbort = () => {
-          if (limit.aborted)
+          if (limit.timedOut)
             resolve({ kind: 'timeout', reason: `the hook did not answer within ${timeoutMs} ms` });
           else resolve({ kind: 'error', reason: 'aborted' });
         };
@@ -77,7 +79,10 @@ function entryOf<Point extends WiredHookPoint>(
             },
             (error: unknown) => resolve({ kind: 'error', reason: `the hook threw: ${messageOf(error)}` }),
           )
-          .finally(() => both.removeEventListener('abort', onAbort));
+          .finally(() => {
+            both.removeEventListener('abort', onAbort);
+            limit.release();
+          });
       }),
   };
 }

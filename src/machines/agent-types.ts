@@ -29,6 +29,8 @@ export type AgentInput = AgentKeyed & {
   hasPreStepHook: boolean;
   /** Run the pre-step work before each turn's first step (the environment block is refreshed there). */
   preStepAtTurnStart?: boolean;
+  /** `sessionEnd` hooks are configured for this agent: dispose waits for them in `endingSession`. */
+  sessionEndHooks?: boolean;
   /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
   step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
   /** When turns compact by themselves (absent: never). */

@@ -171,6 +171,7 @@ export const agentMachine = setup({
     hasWork: ({ context }) => hasWakingInput(context) || context.compactRequest !== undefined,
     turnAlive: ({ context }) => context.turnAlive,
     resuming: ({ context }) => context.resume !== undefined,
+    sessionEndHooksDue: ({ context }) => context.sessionEndHooks === true,
   },
 }).createMachine({
   id: 'agent',
@@ -290,14 +291,21 @@ export const agentMachine = setup({
         cancelling: {
           always: [
             { guard: 'turnAlive', target: 'quiescing', actions: 'cancelTurnForDispose' },
-            { target: 'endingSession' },
+            { guard: 'sessionEndHooksDue', target: 'endingSession' },
+            { target: 'flushing', actions: 'logSessionStart' },
           ],
         },
         quiescing: {
-          on: { 'xstate.done.actor.turn': { target: 'endingSession', actions: 'endTurn' } },
+          on: {
+            'xstate.done.actor.turn': [
+              { guard: 'sessionEndHooksDue', target: 'endingSession', actions: 'endTurn' },
+              { target: 'flushing', actions: ['endTurn', 'logSessionStart'] },
+            ],
+          },
         },
-        // The `sessionEnd` hooks are told, within a time limit; what they decided is logged, and dispose
-        // goes on whatever they answer (a failed hook is logged as such).
+        // With `sessionEnd` hooks, they are told, within a time limit; what they decided is logged, and
+        // dispose goes on whatever they answer (a failed hook is logged as such). Without, dispose does not
+        // stop here: no actor, no timer.
         endingSession: {
           entry: [
             'logSessionStart',

@@ -18,6 +18,8 @@ export function agentInput(options: {
   hasPreStepHook: boolean;
   /** Run the pre-step work before each turn's first step (the environment block). */
   preStepAtTurnStart: boolean;
+  /** `sessionEnd` hooks run when this agent is disposed. */
+  sessionEndHooks: boolean;
   /** The hook points that have hooks. */
   hooks: HookFlags;
   retry: RetryPolicy;
@@ -41,6 +43,7 @@ export function agentInput(options: {
     limits,
     hasPreStepHook: options.hasPreStepHook,
     preStepAtTurnStart: options.preStepAtTurnStart,
+    ...(options.sessionEndHooks ? { sessionEndHooks: true } : {}),
     step: {
       model: options.model,
       retry: options.retry,

@@ -73,7 +73,7 @@ export class AgentSystem {
 
   private readonly config: SystemConfig;
   /** How hook points are consulted, and which ones have hooks (the charts wait only there). */
-  private readonly hooks: { consult: HookDeps['consult']; flags: HookFlags };
+  private readonly hooks: HookConsultation;
 
   constructor(options: AgentSystemOptions) {
     this.config = parseSystemOptions(options);
@@ -325,6 +325,7 @@ export class AgentSystem {
         ('gather' in config.environment ||
           config.environment.recorded.some((event) => event.type === 'environment')),
       hooks: this.hooks.flags,
+      sessionEndHooks: this.hooks.sessionEnd && !options.child,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
       contextWindow: contextWindowOf(provider),
@@ -362,13 +363,27 @@ export class AgentSystem {
  * Live, the hooks the host configured run; in a replay (`hookReplay`) every point answers with the
  * recorded decisions, and the charts wait at the points the recording consulted.
  */
-function hookConsultation(config: SystemConfig): { consult: HookDeps['consult']; flags: HookFlags } {
+type HookConsultation = {
+  consult: HookDeps['consult'];
+  /** The chart points that wait for hooks. */
+  flags: HookFlags;
+  /** Dispose waits for `sessionEnd` hooks (a top-level agent's; subagents are not told). */
+  sessionEnd: boolean;
+};
+
+function hookConsultation(config: SystemConfig): HookConsultation {
   if (config.hookReplay) {
     const points = recordedPoints(config.hookReplay);
-    return { consult: recordedConsult(config.hookReplay), flags: hookFlagsOf((point) => points.has(point)) };
+    const has = (point: HookPoint) => points.has(point);
+    return {
+      consult: recordedConsult(config.hookReplay),
+      flags: hookFlagsOf(has),
+      sessionEnd: has('sessionEnd'),
+    };
   }
   const table = hookTable(config.hooks, config.cwd);
-  return { consult: liveConsult(table), flags: hookFlagsOf((point) => (table[point]?.length ?? 0) > 0) };
+  const has = (point: HookPoint) => (table[point]?.length ?? 0) > 0;
+  return { consult: liveConsult(table), flags: hookFlagsOf(has), sessionEnd: has('sessionEnd') };
 }
 
 function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {

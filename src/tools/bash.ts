@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { z } from 'zod/v4';
 import { milliseconds, must, positiveInteger, timeoutMs } from '../core/host-schema.ts';
+import { timeLimit } from '../core/time-limit.ts';
 import {
   type CommandEnvironmentOptions,
   commandEnvironment,
@@ -112,19 +113,19 @@ export function bashTool(options: BashOptions = {}) {
       const timeoutMs = args.timeout_ms ?? defaultTimeoutMs;
       // A tool's own timeout is real I/O time, so a real timer is right here (the injected clock is for the
       // runtime and the log). The timeout aborts through a signal; it does not race the process.
-      const timeout = AbortSignal.timeout(timeoutMs);
+      const timeout = timeLimit(ctx.signal, timeoutMs);
       const end = await runCommand({
         command: args.command,
         cwd: ctx.cwd,
         // Read at each call: the host may change its environment between calls.
         env: commandEnvironment(process.env, passes),
-        signal: AbortSignal.any([ctx.signal, timeout]),
+        signal: timeout.signal,
         capBytes,
         graceMs,
         onOutput: (text) => ctx.onProgress({ type: 'bash.output', text }),
-        isTimeout: () => timeout.aborted && !ctx.signal.aborted,
+        isTimeout: () => timeout.timedOut && !ctx.signal.aborted,
         log: ctx.log,
-      });
+      }).finally(() => timeout.release());
       return describeEnd(end, timeoutMs);
     },
   });

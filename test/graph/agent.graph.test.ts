@@ -98,12 +98,13 @@ function serializeState(snapshot: Snapshot, event?: AgentEvent): string {
   return JSON.stringify([snapshot.value, completedStages, disposeRequested, held, channels, forwarded]);
 }
 
-const paths = getShortestPaths(agentMachine, {
-  input,
-  events,
-  serializeState: (snapshot, event) => serializeState(snapshot as Snapshot, event as AgentEvent),
-  limit: 5_000,
-});
+const pathsFor = (sessionEndHooks: boolean) =>
+  getShortestPaths(agentMachine, {
+    input: { ...input, ...(sessionEndHooks ? { sessionEndHooks } : {}) },
+    events,
+    serializeState: (snapshot, event) => serializeState(snapshot as Snapshot, event as AgentEvent),
+    limit: 5_000,
+  });
 
 const label = (event: AgentEvent) =>
   'stage' in event && event.type !== 'undo.done' ? `${event.type}:${event.stage}` : event.type;
@@ -253,46 +254,57 @@ function launch(rig: AgentRig, mode: Mode): void {
   else rig.launch();
 }
 
-describe('agent chart graph paths', () => {
-  it('has the expected number of shortest paths', () => {
-    // 92 before issue 12's sessionEnd hooks; `disposing.endingSession` adds one resting combination for
-    // each of the 8 ways (held flag, queued channels) a dispose reaches it.
-    expect(paths).toHaveLength(100);
-  });
-
-  for (const path of paths) {
-    const steps = path.steps.slice(1) as Step[];
-    const initial = path.steps[0]!.state as Snapshot;
-    const name = steps.map((step) => label(step.event)).join(' > ') || '(created)';
-    it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
-      const mode = modeOf(steps);
-      const rig = new AgentRig();
-      if (mode === 'resumeRace')
-        return raceAlong(rig, [{ event: { type: 'xstate.init' }, state: initial }, ...steps]);
-      await drive(rig, steps, initial, mode);
-      const failedStage = steps.find((step) => step.event.type === 'setup.error')?.event;
-      const disposedEarly = steps.some(
-        (step, k) =>
-          step.event.type === 'agent.dispose' && !(k > 0 ? steps[k - 1]!.state : initial).matches('ready'),
+// Without `sessionEnd` hooks a dispose goes straight from the turn's end to `flushing`; with them it
+// waits in `disposing.endingSession`. Both charts' paths are driven, each on a runtime configured alike.
+for (const sessionEndHooks of [false, true]) {
+  const paths = pathsFor(sessionEndHooks);
+  describe(`agent chart graph paths${sessionEndHooks ? ', with sessionEnd hooks' : ''}`, () => {
+    it('has the expected number of shortest paths', () => {
+      // `disposing.endingSession` adds one resting combination for each of the 8 ways (held flag, queued
+      // channels) a dispose reaches it.
+      expect(paths).toHaveLength(sessionEndHooks ? 100 : 92);
+      const resting = paths.filter((path) => path.state.matches({ disposing: 'endingSession' }));
+      expect(resting).toHaveLength(sessionEndHooks ? 8 : 0);
+      const through = paths.filter((path) =>
+        path.steps.some((step) => step.event.type === 'hook.sessionEnd'),
       );
-      if (!failedStage && !disposedEarly) return disposeAndVerify(rig);
-      const completed = steps
-        .filter((step) => step.event.type === 'setup.done')
-        .map((step) => (step.event as { stage: SetupStage }).stage);
-      // A dispose only marks the request: the stage under way still completes (and is undone).
-      if (!failedStage && path.state.matches('creating')) completed.push(stageOf(path.state as Snapshot));
-      return rollbackAndVerify(rig, {
-        error: (error) => {
-          if (failedStage?.type === 'setup.error' && failedStage.stage === 'session')
-            expect(error).toBe(sessionError);
-          else if (failedStage?.type === 'setup.error' && failedStage.stage === 'servers')
-            expect(error).toBeInstanceOf(McpServerError);
-          else if (failedStage) expect(error).toBeInstanceOf(ConfigError);
-          else expect(error).toBeInstanceOf(AgentStateError);
-        },
-        completed,
-        final: failedStage ? 'failed' : 'disposed',
-      });
+      expect(through).toHaveLength(sessionEndHooks ? 32 : 0);
     });
-  }
-});
+
+    for (const path of paths) {
+      const steps = path.steps.slice(1) as Step[];
+      const initial = path.steps[0]!.state as Snapshot;
+      const name = steps.map((step) => label(step.event)).join(' > ') || '(created)';
+      it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+        const mode = modeOf(steps);
+        const rig = new AgentRig({ sessionEndHook: sessionEndHooks });
+        if (mode === 'resumeRace')
+          return raceAlong(rig, [{ event: { type: 'xstate.init' }, state: initial }, ...steps]);
+        await drive(rig, steps, initial, mode);
+        const failedStage = steps.find((step) => step.event.type === 'setup.error')?.event;
+        const disposedEarly = steps.some(
+          (step, k) =>
+            step.event.type === 'agent.dispose' && !(k > 0 ? steps[k - 1]!.state : initial).matches('ready'),
+        );
+        if (!failedStage && !disposedEarly) return disposeAndVerify(rig);
+        const completed = steps
+          .filter((step) => step.event.type === 'setup.done')
+          .map((step) => (step.event as { stage: SetupStage }).stage);
+        // A dispose only marks the request: the stage under way still completes (and is undone).
+        if (!failedStage && path.state.matches('creating')) completed.push(stageOf(path.state as Snapshot));
+        return rollbackAndVerify(rig, {
+          error: (error) => {
+            if (failedStage?.type === 'setup.error' && failedStage.stage === 'session')
+              expect(error).toBe(sessionError);
+            else if (failedStage?.type === 'setup.error' && failedStage.stage === 'servers')
+              expect(error).toBeInstanceOf(McpServerError);
+            else if (failedStage) expect(error).toBeInstanceOf(ConfigError);
+            else expect(error).toBeInstanceOf(AgentStateError);
+          },
+          completed,
+          final: failedStage ? 'failed' : 'disposed',
+        });
+      });
+    }
+  });
+}

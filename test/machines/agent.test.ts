@@ -26,11 +26,15 @@ const created: AgentEvent[] = [
   { type: 'setup.done', stage: 'publish' },
 ];
 
-function run(events: AgentEvent[], from?: Snapshot): { snapshot: Snapshot; actions: Action[] } {
+function run(
+  events: AgentEvent[],
+  from?: Snapshot,
+  start: AgentInput = input,
+): { snapshot: Snapshot; actions: Action[] } {
   let snapshot: Snapshot;
   let actions: Action[] = [];
   if (from) snapshot = from;
-  else [snapshot, actions] = initialTransition(agentMachine, input) as [Snapshot, Action[]];
+  else [snapshot, actions] = initialTransition(agentMachine, start) as [Snapshot, Action[]];
   for (const event of events) {
     const [next, more] = transition(agentMachine, snapshot, event) as [Snapshot, Action[]];
     snapshot = next;
@@ -197,7 +201,18 @@ describe('agent chart: inbox (pure transitions)', () => {
 });
 
 describe('agent chart: dispose (pure transitions)', () => {
-  const idle = run(created).snapshot;
+  const idle = run(created, undefined, { ...input, sessionEndHooks: true }).snapshot;
+
+  it('without sessionEnd hooks: logs session.end and flushes at once (no hook actor), closes, revokes', () => {
+    const plain = run(created).snapshot;
+    const flushing = run([{ type: 'agent.dispose' }], plain);
+    expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
+    expect(spawned(flushing.actions)).toEqual(['flush']);
+    expect(logged(flushing.actions)).toEqual([{ type: 'session.end', data: { reason: 'disposed' } }]);
+    const running = run([followup('f1')], plain).snapshot;
+    const quiescing = run([{ type: 'agent.dispose' }], running).snapshot;
+    expect(run([turnDone()], quiescing).snapshot.value).toEqual({ disposing: 'flushing' });
+  });
 
   it('from idle: tells the sessionEnd hooks, logs session.end, flushes, closes the MCP servers, revokes, ends disposed', () => {
     const ending = run([{ type: 'agent.dispose' }], idle);

@@ -52,6 +52,8 @@ export type AgentMove = {
 export type RigOptions = {
   agentId?: string;
   hook?: boolean;
+  /** A `sessionEnd` hook that answers at once, so dispose waits in `disposing.endingSession`. */
+  sessionEndHook?: boolean;
   limits?: AgentSystemOptions['limits'];
   /** Tools as given to the system (defaults to one safe gate tool `probe`). */
   tools?: GateTool[];
@@ -91,7 +93,10 @@ export class AgentRig {
       projectInstructions: false,
       permissionMode: 'bypass',
       ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.hook ? { hooks: { preStep: this.hookGate.hook } } : {}),
+      hooks: {
+        ...(options.hook ? { preStep: this.hookGate.hook } : {}),
+        ...(options.sessionEndHook ? { sessionEnd: [() => undefined] } : {}),
+      },
       ...(options.compaction ? { compaction: options.compaction } : {}),
     });
     this.system.inspect((event) => this.observe(event));
