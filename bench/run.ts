@@ -129,22 +129,34 @@ console.log(
 );
 console.log(`| createAgent + dispose | ${fixed(createUs / 1000, 3)} ms |`);
 
-const storeJob = (kind: string) => () => measure('store', { kind });
-const stores = medians({ memory: storeJob('memory'), file: storeJob('file'), fsync: storeJob('fsync') });
+const storeJob = (kind: string, steps: number) => () => measure('store', { kind, steps });
+const stores = medians({
+  'memory 10': storeJob('memory', 10),
+  'file 10': storeJob('file', 10),
+  'fsync 10': storeJob('fsync', 10),
+  'memory 100': storeJob('memory', 100),
+  'file 100': storeJob('file', 100),
+  'fsync 100': storeJob('fsync', 100),
+});
 const appends = medians({
   file: () => measure('append', { kind: 'file' }),
   fsync: () => measure('append', { kind: 'fsync', count: 500 }),
   'file queued': () => measure('append', { kind: 'file', mode: 'queued', count: 50_000 }),
   'fsync queued': () => measure('append', { kind: 'fsync', mode: 'queued', count: 50_000 }),
 });
-console.log('\n| session store under a real agent (S=10) | µs per step | / memory store | events/s |');
+console.log(
+  '\n| session store under a real agent (each run creates, locks, releases and removes its session) | µs per step | / memory store | events/s |',
+);
 console.log('|---|--:|--:|--:|');
 const storeLabels = { memory: 'memoryStore', file: 'fileStore', fsync: "fileStore, durability: 'fsync'" };
-for (const [kind, label] of Object.entries(storeLabels)) {
-  const { usPerStep, eventsPerSecond } = stores[kind]!;
-  console.log(
-    `| ${label} | ${fixed(usPerStep!)} | ${ratio(usPerStep!, stores.memory!.usPerStep!)} | ${fixed(eventsPerSecond!, 0)} |`,
-  );
+for (const steps of [10, 100]) {
+  for (const [kind, label] of Object.entries(storeLabels)) {
+    const { usPerStep, eventsPerSecond } = stores[`${kind} ${steps}`]!;
+    const memory = stores[`memory ${steps}`]!.usPerStep!;
+    console.log(
+      `| S=${steps}: ${label} | ${fixed(usPerStep!)} | ${ratio(usPerStep!, memory)} | ${fixed(eventsPerSecond!, 0)} |`,
+    );
+  }
 }
 const rate = (key: string) => fixed(appends[key]!.eventsPerSecond!, 0);
 console.log(
