@@ -3,11 +3,12 @@ import { waitFor } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
 import type { McpServerStatus } from '../mcp/tool-source.ts';
-import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
+import { defaultPermissionMode, type PermissionMode, stricterMode } from '../permissions/modes.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
@@ -60,6 +61,8 @@ export class Agent {
     private readonly servers: () => McpServerStatus[] = () => [],
     /** The permission mode calls are decided in now (the agent's permission gate). */
     private readonly currentMode: () => PermissionMode = () => defaultPermissionMode,
+    /** The loosest mode this agent may be switched to: a subagent's parent's mode now; none for others. */
+    private readonly modeCeiling: () => PermissionMode | undefined = () => undefined,
   ) {
     this.id = sessionLog.sessionId;
     sessionLog.subscribe((event) => this.settleWaiters(event));
@@ -138,10 +141,19 @@ export class Agent {
    * Switches the agent's permission mode, logged as `mode.changed{ from, to, by: 'host' }`: calls decided
    * from now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too).
    * A resumed session keeps the last mode its log recorded. Setting the current mode again logs nothing.
+   * A subagent cannot be switched looser than its parent's mode now (`ConfigError`); a parent switched
+   * stricter takes its live subagents down with it.
    */
   setPermissionMode(mode: PermissionMode): void {
     const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, { mode });
     this.assertLive('setPermissionMode');
+    const ceiling = this.modeCeiling();
+    if (ceiling !== undefined && stricterMode(parsed.mode, ceiling) !== parsed.mode) {
+      throw new ConfigError(
+        `agent.setPermissionMode: "${parsed.mode}" is looser than the mode of this subagent's parent ` +
+          `("${ceiling}"); a subagent never runs looser than its parent`,
+      );
+    }
     const from = this.currentMode();
     if (from === parsed.mode) return;
     this.sessionLog.append({ type: 'mode.changed', data: { from, to: parsed.mode, by: 'host' } });

@@ -32,7 +32,7 @@ import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
 import { type Job, type JobOptions, runJob } from './run-job.ts';
 import { SavedOutputFolders } from './saved-outputs.ts';
 import { loadSession, takeStoredSession } from './stored-session.ts';
-import { AgentTree, type ChildSpec } from './subagents.ts';
+import { AgentTree, type ChildSpec, type TreeMember } from './subagents.ts';
 import { WorkspaceCheck } from './workspace-check.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
@@ -218,7 +218,10 @@ export class AgentSystem {
       if (parts.bus.hasListeners) parts.bus.publish({ type: 'log', agentId, event });
       // A plan accepted or `setPermissionMode` changes the tools offered: the running turn's next step
       // must run the pre-step work that applies them.
-      if (event.type === 'mode.changed') parts.ref.send({ type: 'agent.toolsChanged' });
+      if (event.type === 'mode.changed') {
+        parts.ref.send({ type: 'agent.toolsChanged' });
+        this.tree.tightenChildren(agentId, parts.gate.mode);
+      }
     });
     const release = () => {
       parts.release();
@@ -227,7 +230,8 @@ export class AgentSystem {
     };
     const servers = () => parts.resources.plan.mcp?.servers() ?? [];
     const mode = () => parts.gate.mode;
-    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers, mode);
+    const ceiling = () => this.tree.modeCeiling(agentId);
+    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers, mode, ceiling);
     this.agents.add(agent);
     return agent;
   }
@@ -283,8 +287,9 @@ export class AgentSystem {
         // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
         members: {
           join: () => {
-            // Read when a subagent starts: MCP tool lists change while the agent lives.
-            const member = {
+            // Read when a subagent starts: MCP tool lists and the mode change while the agent lives (so
+            // the member is handed over as it is: a spread would read each getter once, here).
+            const member: TreeMember = {
               depth: options.child?.depth ?? 0,
               get tools() {
                 return [...tools, ...(mcp?.tools() ?? [])];
@@ -293,11 +298,16 @@ export class AgentSystem {
                 return [...resources.tools.keys()];
               },
               provider,
-              permissions,
+              // The mode now: a subagent starts no looser than its parent runs at that moment.
+              get permissions() {
+                return { ...permissions, mode: gate.mode };
+              },
+              ...(options.child ? { parent: options.child.parent } : {}),
+              log: resources.requireLog(),
             };
             const rejoins =
               origin.kind === 'resume' && origin.point?.kind === 'waiting' ? origin.point.children : [];
-            this.tree.add(agentId, { ...member, log: resources.requireLog() }, rejoins);
+            this.tree.add(agentId, member, rejoins);
           },
           leave: () => this.tree.remove(agentId),
         },

@@ -2,7 +2,7 @@ import type { IdGenerator } from '../core/clock.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
-import { stricterMode } from '../permissions/modes.ts';
+import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
 import { emptyUsage, type Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
@@ -27,7 +27,10 @@ export type TreeMember = {
   /** The names of the tools the agent is offered (after its permission mode). */
   toolNames: readonly string[];
   provider: Provider;
+  /** The agent's permission settings, with the mode it decides calls in now (it changes while it lives). */
   permissions: PermissionSettings;
+  /** The agent that started this one, for a subagent. */
+  parent?: string;
   log: SessionLog;
 };
 
@@ -82,6 +85,28 @@ export class AgentTree {
   /** Whether `agentId` is a live subagent (it has a parent in this system). */
   isChild(agentId: string): boolean {
     return (this.members.get(agentId)?.depth ?? 0) > 0;
+  }
+
+  /** The loosest mode `agentId` may run in: its parent's mode now, for a subagent; none for the others. */
+  modeCeiling(agentId: string): PermissionMode | undefined {
+    const parent = this.members.get(agentId)?.parent;
+    return parent === undefined ? undefined : this.members.get(parent)?.permissions.mode;
+  }
+
+  /**
+   * `agentId` now runs in `mode`: its live subagents that run looser are switched to it (and theirs in
+   * turn, through their own switch), so no subagent runs looser than its parent at any moment.
+   */
+  tightenChildren(agentId: string, mode: PermissionMode): void {
+    for (const child of this.childrenOf(agentId)) {
+      if (stricterMode(child.permissionMode, mode) === child.permissionMode) continue;
+      try {
+        child.setPermissionMode(mode);
+      } catch (error) {
+        // A child being disposed takes no more calls; any other failure is a bug to surface.
+        if (!AgentStateError.isInstance(error)) throw error;
+      }
+    }
   }
 
   /** The live subagents started by `agentId`. */
