@@ -1,5 +1,5 @@
 import type { AnyTool } from '../tools/define-tool.ts';
-import { exitPlanModeToolName } from '../tools/exit-plan-mode.ts';
+import { exitPlanModeToolName } from '../tools/exit-plan-mode-name.ts';
 
 /**
  * How much the agent may do without asking:

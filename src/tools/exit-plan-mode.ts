@@ -1,8 +1,6 @@
 import { z } from 'zod/v4';
 import { defineTool } from './define-tool.ts';
-
-/** The name of the tool a model in plan mode calls with its plan. */
-export const exitPlanModeToolName = 'exit_plan_mode';
+import { exitPlanModeToolName } from './exit-plan-mode-name.ts';
 
 const input = z.object({
   plan: z
