@@ -11,9 +11,12 @@ const maxStatusLines = 20;
 
 export type EnvironmentInput = { cwd: string; now: number; model: string; platform?: string };
 
-/** The environment block for the system prompt. Never throws: a git that fails is described, not raised. */
-export async function gatherEnvironment(input: EnvironmentInput): Promise<string> {
-  const git = await gitFacts(input.cwd);
+/**
+ * The environment block for the system prompt. Never throws: a git that fails is described, not raised.
+ * `signal` stops `git status` (the step it was for was cancelled).
+ */
+export async function gatherEnvironment(input: EnvironmentInput, signal?: AbortSignal): Promise<string> {
+  const git = await gitFacts(input.cwd, signal);
   return environmentText({ ...input, git });
 }
 
@@ -45,14 +48,16 @@ export function environmentText(facts: EnvironmentInput & { git: GitFacts }): st
 }
 
 /** One `git status --short --branch`: the branch from its first line, the changes from the rest. */
-function gitFacts(cwd: string): Promise<GitFacts> {
+function gitFacts(cwd: string, signal: AbortSignal | undefined): Promise<GitFacts> {
   return new Promise((resolve) => {
+    if (signal?.aborted) return resolve({ kind: 'unknown', why: 'not gathered: the step was cancelled' });
     execFile(
       'git',
       ['status', '--short', '--branch', '--untracked-files=normal'],
       // No locks taken (a status must not get in the way of the person's own git), no pager, no prompts.
       {
         cwd,
+        ...(signal ? { signal } : {}),
         timeout: gitTimeoutMs,
         maxBuffer: 1 << 20,
         env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
@@ -60,7 +65,8 @@ function gitFacts(cwd: string): Promise<GitFacts> {
       (error, stdout, stderr) => {
         if (error) {
           const text = `${stderr}`.trim();
-          if (/not a git repository/i.test(text)) resolve({ kind: 'none' });
+          if (signal?.aborted) resolve({ kind: 'unknown', why: 'stopped: the step was cancelled' });
+          else if (/not a git repository/i.test(text)) resolve({ kind: 'none' });
           else if (error.killed) resolve({ kind: 'unknown', why: `git status took over ${gitTimeoutMs} ms` });
           else resolve({ kind: 'unknown', why: text.split('\n')[0] || error.message });
           return;

@@ -24,10 +24,11 @@ export type PreStepHookDeps = {
   hook: PreStepHook | undefined;
   /**
    * Refreshes what the next step's request is made of (the environment block, the tools of MCP servers
-   * and of the permission mode) and says what it offers; `undefined` when nothing changed.
+   * and of the permission mode) and says what it offers; `undefined` when nothing changed. `signal` aborts
+   * when the step is cancelled: what was being gathered (`git status` for the environment) is stopped.
    * Contract: does not throw.
    */
-  prepareStep?: (turn: number, step: number) => Promise<ToolsUpdate | undefined>;
+  prepareStep?: (turn: number, step: number, signal: AbortSignal) => Promise<ToolsUpdate | undefined>;
   /**
    * The `preStep` hooks given as a list (README "Hooks"): asked after the single function allows the step,
    * as a waterfall whose decisions are logged; live they run, in a replay the log answers. Never rejects.
@@ -66,7 +67,7 @@ async function preStepWork(
 ): Promise<TurnEvent> {
   let update: { tools?: ToolsUpdate } = {};
   try {
-    const tools = await deps.prepareStep?.(turn, step);
+    const tools = await deps.prepareStep?.(turn, step, signal);
     if (tools !== undefined) update = { tools };
     // Reading the answer is inside the try too: a proxy that throws on `.veto` blocks, never escapes.
     const answer = hookAnswer(await deps.hook?.({ agentId: deps.agentId, turn, step }));

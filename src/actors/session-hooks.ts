@@ -18,17 +18,20 @@ export type SessionStartSource = 'startup' | 'resume' | 'fork';
 
 /**
  * Asks the `sessionStart` hooks and returns what they decided, for the agent chart to log (with the context
- * they added) before its first turn. Never rejects: a consultation that fails is one `error` decision.
+ * they added) before its first turn. `signal` aborts when the agent is disposed during creation: the hooks
+ * are stopped and the decisions so far returned (the rollback logs none). Never rejects: a consultation
+ * that fails is one `error` decision.
  */
 export async function runSessionStart(
   deps: HookDeps,
   source: SessionStartSource,
+  signal: AbortSignal,
 ): Promise<HookDecidedData[]> {
   // A subagent's session is part of its parent's (Claude Code asks SubagentStop, not the session hooks).
   if (deps.parent !== undefined) return [];
   const told = { ...base(deps, 'sessionStart', { turn: 0, step: 0 }), source };
   try {
-    return await deps.consult('sessionStart')(told, { value: {} }, new AbortController().signal);
+    return await deps.consult('sessionStart')(told, { value: {} }, signal);
   } catch (error) {
     return [failed('sessionStart', messageOf(error))];
   }

@@ -35,7 +35,7 @@ export const agentMachine = setup({
   actors: {
     turn: turnMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    setupStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    setupStage: fromCallback<{ type: 'setup.abort' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     sessionEndHook: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
@@ -53,6 +53,11 @@ export const agentMachine = setup({
       enqueue.spawnChild('setupStage', { id: 'stage', input: { agentKey: context.agentKey, stage } });
     }),
     stopStage: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
+    /**
+     * A dispose during creation lets the running stage finish (its undo needs to know what it did), but
+     * tells it to stop waiting: the `sessionStart` hooks of the publish stage are aborted.
+     */
+    abortStage: sendTo('stage', { type: 'setup.abort' }),
     recordStage: assign(({ context, event }) => {
       assertEvent(event, 'setup.done');
       return {
@@ -209,7 +214,7 @@ export const agentMachine = setup({
           target: 'rollingBack',
           actions: assign({ creationError: ({ event }) => event.error }),
         },
-        'agent.dispose': { actions: assign({ disposeRequested: true }) },
+        'agent.dispose': { actions: [assign({ disposeRequested: true }), 'abortStage'] },
       },
       states: {
         // One state per entry of `setupStages`, in the same order.

@@ -28,15 +28,16 @@ export class AgentEnvironment {
   /**
    * Before the first step of `turn`: the block now (gathered, or recorded for this turn), logged when it
    * differs from the last one. Returns whether it changed. Never throws: git failing is described in it.
+   * `signal` aborts when the step is cancelled: `git status` is stopped and nothing is logged.
    */
-  async refresh(turn: number, log: SessionLog): Promise<boolean> {
+  async refresh(turn: number, log: SessionLog, signal?: AbortSignal): Promise<boolean> {
     const { source } = this;
     if (source === undefined) return false;
     const text =
       'recorded' in source
         ? recordedFor(source.recorded, turn)
-        : await gatherEnvironment({ ...this.facts, now: this.facts.clock.now() });
-    if (text === undefined || text === this.text) return false;
+        : await gatherEnvironment({ ...this.facts, now: this.facts.clock.now() }, signal);
+    if (text === undefined || text === this.text || signal?.aborted) return false;
     // A turn cancelled while git ran has ended: what it found belongs to no request.
     if (log.events.findLast((event) => event.type === 'turn.end')?.turn === turn) return false;
     log.append({ type: 'environment', turn, step: 1, data: { text } });

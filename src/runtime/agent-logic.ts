@@ -130,19 +130,19 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       agentId,
       hook: deps.preStep,
       // MCP tool lists and the permission mode (a plan accepted, `setPermissionMode`) change the tools.
-      prepareStep: (turn, step) => resources.prepareStep(turn, step),
+      prepareStep: (turn, step, signal) => resources.prepareStep(turn, step, signal),
       consult: (turn, step, signal) =>
         hooks.consult('preStep')(base(hooks, 'preStep', { turn, step }), { value: {} }, signal),
     },
     hooks,
     flush: { flush, onError },
-    stage: async (stage) => {
+    stage: async (stage, signal) => {
       const done = await resources.runStage(stage);
       // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
       if (stage !== 'publish') return done;
       return {
         ...done,
-        sessionStart: await runSessionStart(hooks, sessionSource[resources.plan.origin.kind]),
+        sessionStart: await runSessionStart(hooks, sessionSource[resources.plan.origin.kind], signal),
       };
     },
     undo: { undo: (stage) => resources.undoStage(stage), onError },

@@ -156,11 +156,11 @@ export class AgentResources {
    * (logged when it changed), then the tools are synced. Says what the step offers when the system prompt
    * or the tools changed. Contract: does not throw.
    */
-  async prepareStep(turn: number, step: number): Promise<ToolsUpdate | undefined> {
+  async prepareStep(turn: number, step: number, signal?: AbortSignal): Promise<ToolsUpdate | undefined> {
     let systemChanged = false;
     if (step === 1) {
       try {
-        systemChanged = await this.environment.refresh(turn, this.requireLog());
+        systemChanged = await this.environment.refresh(turn, this.requireLog(), signal);
       } catch {
         // Failure-tolerant by contract: the model keeps the last block it was given.
       }

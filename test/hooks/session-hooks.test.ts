@@ -92,6 +92,45 @@ describe('sessionStart hooks', () => {
   });
 });
 
+describe('sessionStart hooks and dispose', () => {
+  it('a dispose during creation aborts a sessionStart hook still running, and the agent is rolled back', async () => {
+    let signal: AbortSignal | undefined;
+    let entered!: () => void;
+    const started = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    const store = memoryStore();
+    const system = createAgentSystem({
+      model: scripted([{ text: 'never asked' }]),
+      store,
+      ids: counterIds(),
+      clock: steppingClock(),
+      projectInstructions: false,
+      hooks: {
+        sessionStart: [
+          {
+            name: 'slow',
+            // Far past the test's own limit: only the abort can end it in time.
+            timeoutMs: 600_000,
+            run: (_input, options) =>
+              new Promise<undefined>((resolve) => {
+                signal = options.signal;
+                entered();
+                options.signal.addEventListener('abort', () => resolve(undefined));
+              }),
+          },
+        ],
+      },
+    });
+    const creating = system.createAgent({ id: 'a' });
+    await started;
+    await system.dispose();
+    expect(signal?.aborted).toBe(true);
+    await expect(creating).rejects.toThrow(/disposed/);
+    expect(await store.list()).toEqual([]);
+  });
+});
+
 describe('sessionEnd hooks', () => {
   it('are told at dispose, logged before session.end; a throw or a hook past its limit does not stop the dispose', async () => {
     const told: unknown[] = [];

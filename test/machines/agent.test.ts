@@ -113,6 +113,8 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
   it('a dispose during creation lets the running stage finish, then rolls it back and ends disposed', () => {
     const asked = run([created[0]!, created[1]!, { type: 'agent.dispose' }]);
     expect(asked.snapshot.value).toEqual({ creating: 'tools' });
+    // The running stage is told to stop waiting (its sessionStart hooks), not stopped: it still answers.
+    expect(sent(asked.actions)).toEqual([{ type: 'setup.abort' }]);
     const { snapshot, actions } = run(
       [
         created[2]!,

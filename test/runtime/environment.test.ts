@@ -1,11 +1,11 @@
 // The environment block: gathered by an actor before each turn's first step from a real git repository,
 // logged when it changed, and sent from the log on resume and replay (never gathered again there).
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { environmentText } from '../../src/actors/environment.ts';
+import { environmentText, gatherEnvironment } from '../../src/actors/environment.ts';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
@@ -145,6 +145,67 @@ describe('the environment block', () => {
     } finally {
       process.env.PATH = path;
     }
+  });
+
+  /** Runs `body` with a `git` on PATH that writes its pid to `pidFile` and then hangs (until killed). */
+  async function withHangingGit(body: (pidFile: string) => Promise<void>): Promise<void> {
+    const bin = join(workspace, 'bin');
+    const pidFile = join(workspace, 'git.pid');
+    await mkdir(bin);
+    await writeFile(join(bin, 'git'), `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
+    await chmod(join(bin, 'git'), 0o755);
+    const path = process.env.PATH;
+    process.env.PATH = `${bin}:${path}`;
+    try {
+      await body(pidFile);
+    } finally {
+      process.env.PATH = path;
+    }
+  }
+
+  const startedPid = async (pidFile: string): Promise<number> => {
+    for (;;) {
+      const text = await readFile(pidFile, 'utf8').catch(() => '');
+      if (text.endsWith('\n')) return Number(text.trim());
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  const gone = async (pid: number): Promise<void> => {
+    for (;;) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  it('a cancel while git status runs stops git: the block says so, not that git took too long', async () => {
+    await withHangingGit(async (pidFile) => {
+      const controller = new AbortController();
+      const text = gatherEnvironment({ cwd: workspace, now: start, model: 'm' }, controller.signal);
+      const pid = await startedPid(pidFile);
+      controller.abort();
+      expect((await text).split('\n').at(-1)).toBe('Git: unknown (stopped: the step was cancelled)');
+      await gone(pid);
+      const already = await gatherEnvironment({ cwd: workspace, now: start, model: 'm' }, controller.signal);
+      expect(already.split('\n').at(-1)).toBe('Git: unknown (not gathered: the step was cancelled)');
+    });
+  });
+
+  it('cancelling a turn while its environment is gathered ends the turn, kills git and logs no block', async () => {
+    await withHangingGit(async (pidFile) => {
+      const host = system(scripted([{ text: 'never sent' }]));
+      const agent = await host.createAgent({ id: 'a' });
+      const run = agent.run('go');
+      const pid = await startedPid(pidFile);
+      agent.cancel();
+      expect((await run).reason).toBe('canceled');
+      await gone(pid);
+      expect(environments(agent.log())).toEqual([]);
+      await host.dispose();
+    });
   });
 
   it('cuts a long status to 20 lines with a count of the rest', () => {
