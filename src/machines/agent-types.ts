@@ -26,7 +26,8 @@ export type AgentInput = AgentKeyed & {
   /** Input queued in an earlier life of this session and never claimed. */
   inbox: InboxItem[];
   limits: TurnLimits;
-  hasPreStepHook: boolean;
+  /** Run the pre-step work before every step (a pre-step hook, or MCP servers whose tool lists change). */
+  preStepEveryStep: boolean;
   /** Run the pre-step work before each turn's first step (the environment block is refreshed there). */
   preStepAtTurnStart?: boolean;
   /** `sessionEnd` hooks are configured for this agent: dispose waits for them in `endingSession`. */
@@ -124,7 +125,7 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     followups: taken.filter((item) => !isNextStepItem(item)),
     nextStep: taken.filter(isNextStepItem),
     limits: context.limits,
-    hasPreStepHook: context.hasPreStepHook,
+    preStepEveryStep: context.preStepEveryStep,
     toolsChanged: context.toolsChanged || context.preStepAtTurnStart === true,
     step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
     compaction,

@@ -17,7 +17,7 @@ export function turnContext(input: TurnInput): TurnContext {
     turn: input.turn,
     followups: input.followups,
     limits: input.limits,
-    hasPreStepHook: input.hasPreStepHook,
+    preStepEveryStep: input.preStepEveryStep,
     step: input.step,
     stepCount: 0,
     toolsChanged: input.toolsChanged ?? false,

@@ -25,7 +25,8 @@ export type TurnInput = AgentKeyed & {
   /** Steer/inject items already waiting, claimed before the first step. */
   nextStep: InboxItem[];
   limits: TurnLimits;
-  hasPreStepHook: boolean;
+  /** Run the pre-step work before every step (a pre-step hook, or MCP servers whose tool lists change). */
+  preStepEveryStep: boolean;
   /** The pre-step work is due before the first step too (see `TurnContext.toolsChanged`). */
   toolsChanged?: boolean;
   step: StepSettings;

@@ -205,7 +205,7 @@ export const turnMachine = setup({
     // The pre-step work (README "Hooks", "Environment") is due before every step when a hook or MCP servers
     // ask for it, and otherwise only when the tools offered may have changed (a plan accepted,
     // `agent.setPermissionMode`) or the turn's first step refreshes the environment block.
-    preStepDue: ({ context }) => context.hasPreStepHook || context.toolsChanged,
+    preStepDue: ({ context }) => context.preStepEveryStep || context.toolsChanged,
     userMessageHooksDue: ({ context }) =>
       context.step.hooks?.userMessage === true && context.followups.length > 0,
     allBlocked: ({ event }) => {

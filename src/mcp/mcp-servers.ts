@@ -62,8 +62,8 @@ export class McpServerSet implements McpToolSource {
     }));
   }
 
-  async connect(log: SessionLog): Promise<void> {
-    const opened = await Promise.allSettled(this.entries.map((entry) => this.open(entry)));
+  async connect(log: SessionLog, signal?: AbortSignal): Promise<void> {
+    const opened = await Promise.allSettled(this.entries.map((entry) => this.open(entry, signal)));
     const failure = opened.find((result) => result.status === 'rejected');
     if (failure) {
       await this.close();
@@ -120,10 +120,13 @@ export class McpServerSet implements McpToolSource {
   }
 
   /** Starts one server and reads its tools; the first tool list is offered at once. */
-  private async open(entry: Entry): Promise<void> {
-    const connection = await this.env.connect(entry.server, entry.config, { cwd: this.env.cwd });
+  private async open(entry: Entry, signal: AbortSignal | undefined): Promise<void> {
+    const connection = await this.env.connect(entry.server, entry.config, {
+      cwd: this.env.cwd,
+      ...(signal ? { signal } : {}),
+    });
     try {
-      this.offer(entry, await this.listRecords(entry, connection));
+      this.offer(entry, await this.listRecords(entry, connection, signal));
     } catch (error) {
       await connection.close();
       throw error;
@@ -140,8 +143,12 @@ export class McpServerSet implements McpToolSource {
     connection.onToolsChanged = () => void this.refresh(entry, connection);
   }
 
-  private async listRecords(entry: Entry, connection: McpConnection): Promise<McpToolRecord[]> {
-    const listed = await connection.listTools();
+  private async listRecords(
+    entry: Entry,
+    connection: McpConnection,
+    signal?: AbortSignal,
+  ): Promise<McpToolRecord[]> {
+    const listed = await connection.listTools(signal);
     const skipped: SkippedTool[] = [];
     const records: McpToolRecord[] = [];
     for (const tool of listed) {

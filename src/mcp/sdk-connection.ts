@@ -23,7 +23,8 @@ export interface McpConnection {
   readonly transport: McpTransportKind;
   /** The server's process id (stdio only). */
   readonly pid: number | undefined;
-  listTools(): Promise<ListedTool[]>;
+  /** Every page of the server's tool list; `signal` stops the wait (a dispose during creation). */
+  listTools(signal?: AbortSignal): Promise<ListedTool[]>;
   callTool(
     tool: string,
     input: unknown,
@@ -42,7 +43,8 @@ export interface McpConnection {
 export type McpConnect = (
   server: string,
   config: McpServerConfig,
-  options: { cwd: string },
+  /** `signal` stops the start (a dispose during creation): the server is closed and the promise rejects. */
+  options: { cwd: string; signal?: AbortSignal },
 ) => Promise<McpConnection>;
 
 // The runtime's per-tool timeout (on its clock) aborts the signal; the SDK's own timer must not end
@@ -52,25 +54,31 @@ const noSdkTimeout = 2 ** 31 - 1;
 const handshakeMs = 30_000;
 const stderrKept = 4_000;
 
-export const connectWithSdk: McpConnect = async (server, config, { cwd }) => {
-  if ('command' in config) return connectStdio(server, config, cwd);
+export const connectWithSdk: McpConnect = async (server, config, { cwd, signal }) => {
+  if ('command' in config) return connectStdio(server, config, cwd, signal);
   const url = new URL(config.url);
   const requestInit = config.headers ? { headers: config.headers } : undefined;
   const options = requestInit ? { requestInit } : {};
-  if (config.type === 'sse') return open(server, 'sse', new SSEClientTransport(url, options));
+  if (config.type === 'sse') return open(server, 'sse', new SSEClientTransport(url, options), signal);
   try {
-    return await open(server, 'http', new StreamableHTTPClientTransport(url, options));
+    return await open(server, 'http', new StreamableHTTPClientTransport(url, options), signal);
   } catch (streamable) {
+    if (signal?.aborted) throw streamable;
     // An older server speaks HTTP+SSE: the SDK's advice is to try it when Streamable HTTP is refused.
     try {
-      return await open(server, 'sse', new SSEClientTransport(url, options));
+      return await open(server, 'sse', new SSEClientTransport(url, options), signal);
     } catch {
       throw streamable;
     }
   }
 };
 
-async function connectStdio(server: string, config: McpStdioServer, cwd: string) {
+async function connectStdio(
+  server: string,
+  config: McpStdioServer,
+  cwd: string,
+  signal: AbortSignal | undefined,
+) {
   const transport = new StdioClientTransport({
     command: config.command,
     args: config.args ?? [],
@@ -92,13 +100,14 @@ async function connectStdio(server: string, config: McpStdioServer, cwd: string)
     await Promise.race([drained, sleep(500)]);
     return stderr.trim();
   };
-  return open(server, 'stdio', transport, said);
+  return open(server, 'stdio', transport, signal, said);
 }
 
 async function open(
   server: string,
   kind: McpTransportKind,
   transport: Transport,
+  signal: AbortSignal | undefined,
   stderr: () => Promise<string> = async () => '',
 ): Promise<McpConnection> {
   let connection: SdkConnection | undefined;
@@ -112,10 +121,13 @@ async function open(
     },
   );
   const pid = () => (transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined);
+  const connecting = client.connect(transport, { timeout: handshakeMs, ...(signal ? { signal } : {}) });
+  // Read now: connect spawns a stdio server synchronously, and when it fails (a timeout, an abort) the SDK
+  // has already dropped the process, still closing it, so the pid would be gone by the catch below.
+  const started = pid();
   try {
-    await client.connect(transport, { timeout: handshakeMs });
+    await connecting;
   } catch (error) {
-    const started = pid();
     await client.close().catch(() => undefined);
     await waitForExit(started);
     const said = await stderr();
@@ -142,12 +154,13 @@ class SdkConnection implements McpConnection {
     client.onclose = () => this.lose('the connection closed');
   }
 
-  async listTools(): Promise<ListedTool[]> {
+  async listTools(signal?: AbortSignal): Promise<ListedTool[]> {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     do {
       const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, {
         timeout: handshakeMs,
+        ...(signal ? { signal } : {}),
       });
       tools.push(...(page.tools as ListedTool[]));
       cursor = page.nextCursor;

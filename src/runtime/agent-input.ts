@@ -4,7 +4,7 @@ import type { HookFlags } from '../machines/hook-events.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { nextTurnNumber, pendingInbox } from '../session/repair.ts';
-import type { AgentOrigin } from './agent-resources.ts';
+import type { AgentOrigin } from './agent-plan.ts';
 import type { Limits } from './options.ts';
 
 /** The agent chart's input: where the session stands (turns, queued input, context) and how steps behave. */
@@ -15,7 +15,8 @@ export function agentInput(options: {
   origin: AgentOrigin;
   model: string;
   limits: Limits;
-  hasPreStepHook: boolean;
+  /** Run the pre-step work before every step (a pre-step hook, or MCP servers whose tool lists change). */
+  preStepEveryStep: boolean;
   /** Run the pre-step work before each turn's first step (the environment block). */
   preStepAtTurnStart: boolean;
   /** `sessionEnd` hooks run when this agent is disposed. */
@@ -41,7 +42,7 @@ export function agentInput(options: {
     lastTurn: nextTurnNumber(events) - 1,
     inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
     limits,
-    hasPreStepHook: options.hasPreStepHook,
+    preStepEveryStep: options.preStepEveryStep,
     preStepAtTurnStart: options.preStepAtTurnStart,
     ...(options.sessionEndHooks ? { sessionEndHooks: true } : {}),
     step: {

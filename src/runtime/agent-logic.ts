@@ -137,7 +137,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
     hooks,
     flush: { flush, onError },
     stage: async (stage, signal) => {
-      const done = await resources.runStage(stage);
+      const done = await resources.runStage(stage, signal);
       // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
       if (stage !== 'publish') return done;
       return {

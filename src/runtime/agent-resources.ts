@@ -1,114 +1,22 @@
 import { realpath } from 'node:fs/promises';
 import type { Clock } from '../core/clock.ts';
 import { fnv1a } from '../core/hash.ts';
+import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
-import type { McpToolSource } from '../mcp/tool-source.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
-import { contextWindowOf, type Provider, type ToolSpec } from '../providers/types.ts';
-import type { ResumePoint } from '../session/resume-point.ts';
+import type { ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { AgentEnvironment } from './agent-environment.ts';
+import type { AgentPlan } from './agent-plan.ts';
 import { AgentSkills } from './agent-skills.ts';
-import { defaultInstructions, type Limits } from './options.ts';
-import type { CompactionConfig, SystemConfig } from './options-schema.ts';
 import { planAcceptanceTool } from './plan-acceptance.ts';
 import { loadProjectInstructions } from './project-instructions.ts';
-
-/** Where an agent's session comes from. */
-export type AgentOrigin =
-  | { kind: 'new' }
-  /**
-   * `events` are the loaded log; `repaired` what repair appends to close it; `lock` the session's lock,
-   * taken before the log was read, which the agent then owns.
-   */
-  | {
-      kind: 'resume';
-      events: LogEvent[];
-      repaired: LogEvent[];
-      lock?: SessionLock | undefined;
-      /** Where it continues: a turn left waiting is continued, not repaired. */
-      point?: ResumePoint;
-    }
-  /** `seed` is the new session's first events (a new session.start and the copied prefix). */
-  | { kind: 'fork'; seed: LogEvent[] };
-
-export type AgentPlan = {
-  agentId: string;
-  origin: AgentOrigin;
-  provider: Provider;
-  tools: AnyTool[];
-  instructions: string;
-  cwd: string;
-  permissionMode: PermissionMode;
-  projectInstructions: boolean;
-  config: Record<string, unknown>;
-  parent?: string;
-  /** The MCP servers this agent starts and owns (a subagent uses its parent's through its tools). */
-  mcp?: McpToolSource | undefined;
-  /** Where this agent's skills come from (none for a subagent). */
-  skills?: SystemConfig['skills'];
-  /** Where its environment block comes from (none: no block). */
-  environment?: SystemConfig['environment'];
-};
-
-/**
- * What an agent is made of: its origin, model, tools (as the runtime runs them), workspace and permissions,
- * and what `session.start` records about how it runs (the tools stage adds the system prompt and tools).
- */
-export function agentPlan(parts: {
-  agentId: string;
-  origin: AgentOrigin;
-  provider: Provider;
-  tools: AnyTool[];
-  cwd: string;
-  permissions: { mode: PermissionMode };
-  limits: Limits;
-  projectInstructions: boolean;
-  compaction: CompactionConfig;
-  options: { instructions?: string; child?: { parent: string } };
-  mcp?: McpToolSource | undefined;
-  skills?: SystemConfig['skills'];
-  environment?: SystemConfig['environment'];
-}): AgentPlan {
-  const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
-  return {
-    agentId,
-    origin,
-    provider,
-    tools,
-    instructions: options.instructions ?? defaultInstructions,
-    cwd,
-    permissionMode: permissions.mode,
-    projectInstructions: parts.projectInstructions,
-    config: {
-      provider: provider.name,
-      model: provider.model,
-      // The window accounting and automatic compaction used: a replay reports the same one.
-      contextWindow: contextWindowOf(provider),
-      cwd,
-      permissionMode: permissions.mode,
-      limits,
-      // The policy compaction followed, so a replay compacts at the same steps with the same instructions.
-      compaction: compactionPolicy(parts.compaction),
-    },
-    ...(options.child ? { parent: options.child.parent } : {}),
-    ...(parts.mcp ? { mcp: parts.mcp } : {}),
-    ...(parts.skills && !options.child ? { skills: parts.skills } : {}),
-    ...(parts.environment ? { environment: parts.environment } : {}),
-  };
-}
-
-/** What of the compaction option a log can hold (the summarising model is a provider, not a value). */
-function compactionPolicy(compaction: CompactionConfig): Record<string, unknown> {
-  const { enabled, threshold, keepRecentTurns, instructions } = compaction;
-  return { enabled, threshold, keepRecentTurns, ...(instructions !== undefined ? { instructions } : {}) };
-}
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;
@@ -218,13 +126,23 @@ export class AgentResources {
     return this.log;
   }
 
-  async runStage(stage: SetupStage): Promise<{ toolNames?: string[]; systemHash?: string }> {
+  /** `signal` aborts on a dispose during creation: the MCP servers stop starting (the stage then fails). */
+  async runStage(
+    stage: SetupStage,
+    signal?: AbortSignal,
+  ): Promise<{ toolNames?: string[]; systemHash?: string }> {
     switch (stage) {
       case 'session':
         await this.openSession();
         return {};
       case 'servers':
-        await this.plan.mcp?.connect(this.requireLog());
+        try {
+          await this.plan.mcp?.connect(this.requireLog(), signal);
+        } catch (error) {
+          if (!signal?.aborted) throw error;
+          const why = 'it was disposed while its MCP servers were starting';
+          throw new AgentStateError(`agent ${this.plan.agentId} was not created: ${why}`, { cause: error });
+        }
         return {};
       case 'tools':
         await this.registerTools();

@@ -21,7 +21,8 @@ import type { LoadedSettings } from '../settings/settings-file.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';
-import { type AgentOrigin, type AgentRegistry, AgentResources, agentPlan } from './agent-resources.ts';
+import { type AgentOrigin, agentPlan } from './agent-plan.ts';
+import { type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
@@ -327,7 +328,8 @@ export class AgentSystem {
       // Before every step only when a hook or MCP tool lists ask for it; otherwise the turn runs the
       // pre-step work on its first step and after a `mode.changed` (see `register`), which saves a
       // spawned actor and two events per step.
-      hasPreStepHook: config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
+      preStepEveryStep:
+        config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
       // The environment block is refreshed on a turn's first step: when gathered, or when the recording
       // being replayed had one (a replay always passes its events, with or without blocks).
       preStepAtTurnStart:

@@ -30,7 +30,7 @@ const input: AgentInput = {
   lastTurn: 0,
   inbox: [],
   limits: { maxSteps: 25, maxUnknownToolCalls: 2 },
-  hasPreStepHook: false,
+  preStepEveryStep: false,
   step: { model: 'gate-model', maxParallelTools: 10, jitterKey: 'a' },
 };
 

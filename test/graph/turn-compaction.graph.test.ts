@@ -26,7 +26,7 @@ const input: TurnInput = {
   followups: [{ id: 'id2', channel: 'followup', message: 'go' }],
   nextStep: [],
   limits,
-  hasPreStepHook: false,
+  preStepEveryStep: false,
   step: {
     ...{ model: 'gate-model', toolNames: ['probe'], systemHash: 'h', maxParallelTools: 10 },
     ...{ jitterKey: 'a', compactOnOverflow: true },

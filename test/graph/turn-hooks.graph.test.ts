@@ -31,7 +31,7 @@ const input: TurnInput = {
   followups: [{ id: 'id2', channel: 'followup', message: 'go' }],
   nextStep: [],
   limits,
-  hasPreStepHook: false,
+  preStepEveryStep: false,
   step: {
     model: 'gate-model',
     toolNames: [],

@@ -28,7 +28,7 @@ const input: TurnInput = {
   followups: [],
   nextStep: [],
   limits: { maxSteps: 3, maxUnknownToolCalls: 2 },
-  hasPreStepHook: false,
+  preStepEveryStep: false,
   step: {
     ...{ model: 'gate-model', toolNames: [], systemHash: 'h', maxParallelTools: 10, jitterKey: 'a' },
     hooks: { preCompact: true },

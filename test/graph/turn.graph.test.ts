@@ -18,13 +18,13 @@ type Step = { event: TurnEvent; state: Snapshot };
 const limits = { maxSteps: 2, maxUnknownToolCalls: 2 };
 const usage = { ...emptyUsage, inputTokens: 1, outputTokens: 1 };
 
-const inputFor = (hasPreStepHook: boolean): TurnInput => ({
+const inputFor = (preStepEveryStep: boolean): TurnInput => ({
   agentKey: 'agent:a',
   turn: 1,
   followups: [{ id: 'id2', channel: 'followup', message: 'go' }],
   nextStep: [],
   limits,
-  hasPreStepHook,
+  preStepEveryStep,
   step: { model: 'gate-model', toolNames: ['probe'], systemHash: 'h', maxParallelTools: 10, jitterKey: 'a' },
 });
 

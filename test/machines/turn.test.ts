@@ -21,7 +21,7 @@ function input(overrides: Partial<TurnInput> = {}): TurnInput {
     followups: [followup],
     nextStep: [],
     limits: { maxSteps: 3, maxUnknownToolCalls: 2 },
-    hasPreStepHook: false,
+    preStepEveryStep: false,
     step: { model: 'm', toolNames: ['probe'], systemHash: 'h', maxParallelTools: 10, jitterKey: 'a' },
     ...overrides,
   };
@@ -153,7 +153,7 @@ describe('turn chart (pure transitions)', () => {
   });
 
   it('runs the pre-step hook before every step: allow steps on, a veto blocks the turn', () => {
-    const hooked = input({ hasPreStepHook: true });
+    const hooked = input({ preStepEveryStep: true });
     const waiting = run([{ type: 'turn.begin' }], hooked);
     expect(waiting.snapshot.value).toEqual({ preStep: 'hook' });
     // The step actor is spawned with the turn; the hook runs before step 1 begins.
@@ -174,7 +174,7 @@ describe('turn chart (pure transitions)', () => {
   });
 
   it('logs MCP tool list changes the pre-step work found, and the next step begins with the new tools', () => {
-    const hooked = input({ hasPreStepHook: true });
+    const hooked = input({ preStepEveryStep: true });
     const tool = {
       name: 'mcp__s__later',
       tool: 'later',
@@ -211,7 +211,7 @@ describe('turn chart (pure transitions)', () => {
     expect(loggedTypes(created.actions)).toEqual(['turn.end']);
     const hook = run(
       [{ type: 'turn.begin' }, { type: 'turn.cancel', cause: 'user' }],
-      input({ hasPreStepHook: true }),
+      input({ preStepEveryStep: true }),
     );
     expect(turnEnd(hook.actions)).toMatchObject({ reason: 'canceled', cause: 'user' });
     const stepping = run([{ type: 'turn.begin' }, { type: 'turn.cancel', cause: 'user' }]);

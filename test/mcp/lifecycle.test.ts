@@ -45,6 +45,34 @@ describe('creating an agent with MCP servers', () => {
     }
   });
 
+  it('a dispose while a server is starting stops the start: no wait for the handshake timeout, nothing stays', async () => {
+    const dir = await tempDir('fault');
+    const fast = join(dir, 'fast.log');
+    const hung = join(dir, 'hung.log');
+    const store = memoryStore();
+    const system = createAgentSystem({
+      model: scripted([]),
+      store,
+      cwd: dir,
+      projectInstructions: false,
+      // The handshake would wait 30 s for `hung`, past this test's limit: only the abort ends it in time.
+      mcpServers: { fast: faultServer(fast), hung: faultServer(hung, { FAULT_START: 'hang' }) },
+    });
+    const creation = system.createAgent({ id: 'a' });
+    const outcome = creation.catch((caught: unknown) => caught);
+    while (startedPids(hung).length === 0 || startedPids(fast).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    await system.dispose();
+    const error = (await outcome) as Error;
+    expect(error.message).toBe(
+      'agent a was not created: it was disposed while its MCP servers were starting',
+    );
+    // Both processes are gone once dispose returns: the started one closed, the silent one stopped.
+    expect([...startedPids(fast), ...startedPids(hung)].map(isAlive)).toEqual([false, false]);
+    expect(system.list()).toEqual([]);
+    expect(await store.list()).toEqual([]);
+  });
+
   it('dispose closes the servers and returns once their processes have exited', async () => {
     const dir = await tempDir('fault');
     const logs = [join(dir, 'one.log'), join(dir, 'two.log')];
