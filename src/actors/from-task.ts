@@ -3,6 +3,9 @@ import { fromCallback } from 'xstate';
 /** How a task ended: with its value, or with what it threw or rejected with. */
 export type TaskResult<Value> = { ok: true; value: Value } | { ok: false; error: unknown };
 
+/** The signal of a task that cannot be aborted: one for all of them, so a task costs no controller. */
+const neverAborted = new AbortController().signal;
+
 /**
  * Actor logic for one piece of work whose outcome a chart learns as a domain event (`setup.done`,
  * `log.flushed`, `hook.veto`…). XState's `fromPromise` would report `xstate.done.actor.*` instead, which
@@ -15,14 +18,21 @@ export type TaskResult<Value> = { ok: true; value: Value } | { ok: false; error:
  * Contract: `toEvent` only maps data and does not throw; work that can throw (reading a host's answer)
  * belongs in `run`.
  *
+ * With `abortOn`, the task can be told to stop waiting: the signal `run` gets aborts when the actor
+ * receives an event of that type (the task still answers, with whatever it made of the abort) or is
+ * stopped. Without it the signal never aborts.
+ *
  * @example
  * const flush = fromTask(({ agentKey }: AgentKeyed) => logOf(agentKey).flush(), () => ({ type: 'log.flushed' }));
  */
-export function fromTask<Input, Value, Event extends { type: string }>(
-  run: (input: Input) => Value | PromiseLike<Value>,
+export function fromTask<Input, Value, Event extends { type: string }, Abort extends string = never>(
+  run: (input: Input, signal: AbortSignal) => Value | PromiseLike<Value>,
   toEvent: (result: TaskResult<Value>, input: Input) => Event | undefined,
+  options: { abortOn?: Abort } = {},
 ) {
-  return fromCallback<{ type: 'noop' }, Input>(({ input, sendBack }) => {
+  return fromCallback<{ type: 'noop' } | { type: Abort }, Input>(({ input, sendBack, receive }) => {
+    const controller = options.abortOn === undefined ? undefined : new AbortController();
+    if (controller) receive((event) => event.type === options.abortOn && controller.abort());
     let live = true;
     const answer = (result: TaskResult<Value>) => {
       if (!live) return;
@@ -30,13 +40,14 @@ export function fromTask<Input, Value, Event extends { type: string }>(
       if (event !== undefined) sendBack(event);
     };
     Promise.resolve()
-      .then(() => run(input))
+      .then(() => run(input, controller?.signal ?? neverAborted))
       .then(
         (value) => answer({ ok: true, value }),
         (error: unknown) => answer({ ok: false, error }),
       );
     return () => {
       live = false;
+      controller?.abort();
     };
   });
 }

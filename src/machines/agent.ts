@@ -35,7 +35,9 @@ export const agentMachine = setup({
   actors: {
     turn: turnMachine,
     // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    setupStage: fromCallback<{ type: 'setup.abort' }, AgentKeyed & { stage: SetupStage }>(() => {}),
+    setupStage: fromCallback<{ type: 'noop' } | { type: 'setup.abort' }, AgentKeyed & { stage: SetupStage }>(
+      () => {},
+    ),
     undoStage: fromCallback<{ type: 'noop' }, AgentKeyed & { stage: SetupStage }>(() => {}),
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     sessionEndHook: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
@@ -54,8 +56,8 @@ export const agentMachine = setup({
     }),
     stopStage: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
     /**
-     * A dispose during creation lets the running stage finish (its undo needs to know what it did), but
-     * tells it to stop waiting: the `sessionStart` hooks of the publish stage are aborted.
+     * A dispose during creation lets the running stage answer (its undo needs to know what it did), but
+     * tells it to stop waiting: MCP servers still starting, and the publish stage's `sessionStart` hooks.
      */
     abortStage: sendTo('stage', { type: 'setup.abort' }),
     recordStage: assign(({ context, event }) => {

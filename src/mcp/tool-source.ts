@@ -30,8 +30,9 @@ export type McpToolsChange = { server: string; tools: McpToolRecord[] };
 /**
  * The MCP servers of one agent.
  * Contract: `connect` starts every server or none (a failure closes the ones that started, then rejects
- * with the first failure; `signal` aborting — a dispose during creation — is such a failure); `tools` are the tools offered now, each answering for its server whatever the
- * server's state (an unavailable server is an error result, never a throw); `takeChanges(position)` applies
+ * with the first failure; `signal` aborting, a dispose during creation, is such a failure); `tools` are
+ * the tools offered now, each answering for its server whatever the server's state (an unavailable
+ * server is an error result, never a throw); `takeChanges(position)` applies
  * and returns the list changes that arrived since the last call (`position` is the seq the next log event
  * gets); `close` closes every server and resolves once their processes have exited; nothing is logged
  * after the log's `session.end`.

@@ -1,7 +1,7 @@
 // fromTask on its own: the one event a task reports to its parent, failures as results, and silence
 // once the parent has stopped it.
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, setup } from 'xstate';
+import { assign, createActor, sendTo, setup } from 'xstate';
 import { fromTask, reportingFailure } from '../../src/actors/from-task.ts';
 
 type Reported = { type: 'task.reported'; text: string };
@@ -80,6 +80,82 @@ describe('fromTask', () => {
     await settled();
     expect(ran).toEqual(['abandoned']);
     expect(parent.getSnapshot().context.heard).toEqual([]);
+  });
+});
+
+describe('fromTask with abortOn', () => {
+  /** A task that waits until its signal aborts, then reports that it stopped waiting. */
+  const waiting = fromTask(
+    (_input: string, signal: AbortSignal) =>
+      new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('stopped waiting'))),
+    (result): Reported => ({ type: 'task.reported', text: result.ok ? result.value : 'failed' }),
+    { abortOn: 'task.abort' },
+  );
+  const parent = (task = waiting) =>
+    createActor(
+      setup({
+        types: {} as {
+          context: { heard: string[] };
+          events: Reported | { type: 'abort' } | { type: 'stop' };
+        },
+        actors: { waiting: task },
+      }).createMachine({
+        context: { heard: [] },
+        initial: 'running',
+        states: {
+          running: {
+            invoke: { id: 'task', src: 'waiting', input: 'x' },
+            on: { abort: { actions: sendTo('task', { type: 'task.abort' }) }, stop: 'stopped' },
+          },
+          stopped: {},
+        },
+        on: {
+          'task.reported': {
+            actions: assign({ heard: ({ context, event }) => [...context.heard, event.text] }),
+          },
+        },
+      }),
+    ).start();
+
+  it('aborts the signal on that event, and the task still answers', async () => {
+    const actor = parent();
+    await settled();
+    expect(actor.getSnapshot().context.heard).toEqual([]);
+    actor.send({ type: 'abort' });
+    await settled();
+    expect(actor.getSnapshot().context.heard).toEqual(['stopped waiting']);
+  });
+
+  it('aborts the signal when stopped, and then sends nothing', async () => {
+    let signal: AbortSignal | undefined;
+    const task = fromTask(
+      (_input: string, given: AbortSignal) => {
+        signal = given;
+        return new Promise<string>(() => {});
+      },
+      (): Reported => ({ type: 'task.reported', text: 'never' }),
+      { abortOn: 'task.abort' },
+    );
+    const stopped = parent(task);
+    await settled();
+    expect(signal?.aborted).toBe(false);
+    stopped.send({ type: 'stop' });
+    expect(signal?.aborted).toBe(true);
+  });
+
+  it('without abortOn the signal never aborts, even when the task is stopped', async () => {
+    let signal: AbortSignal | undefined;
+    const task = fromTask<string, unknown, Reported>(
+      (_input, given) => {
+        signal = given;
+        return new Promise(() => {});
+      },
+      () => undefined,
+    );
+    const stopped = parentOf(task, 'x');
+    await settled();
+    stopped.send({ type: 'stop' });
+    expect(signal?.aborted).toBe(false);
   });
 });
 

@@ -12,19 +12,28 @@ import { taskTool } from '../../src/tools/task.ts';
 import { faultServer, isAlive, startedPids, tempDir } from '../support/mcp-servers.ts';
 import { mcpRig, results } from './mcp-kit.ts';
 
+/**
+ * A system whose agents start two fault servers, `first` healthy and `second` started with `secondStart`
+ * (FAULT_START); each writes its start lines to its own log file in a new folder.
+ */
+async function twoServers(secondStart: 'exit' | 'hang') {
+  const dir = await tempDir('fault');
+  const first = join(dir, 'first.log');
+  const second = join(dir, 'second.log');
+  const store = memoryStore();
+  const system = createAgentSystem({
+    model: scripted([]),
+    store,
+    cwd: dir,
+    projectInstructions: false,
+    mcpServers: { first: faultServer(first), second: faultServer(second, { FAULT_START: secondStart }) },
+  });
+  return { first, second, store, system };
+}
+
 describe('creating an agent with MCP servers', () => {
   it('rolls back when the second server fails to start: the first is stopped, nothing stays', async () => {
-    const dir = await tempDir('fault');
-    const first = join(dir, 'first.log');
-    const second = join(dir, 'second.log');
-    const store = memoryStore();
-    const system = createAgentSystem({
-      model: scripted([]),
-      store,
-      cwd: dir,
-      projectInstructions: false,
-      mcpServers: { first: faultServer(first), second: faultServer(second, { FAULT_START: 'exit' }) },
-    });
+    const { first, second, store, system } = await twoServers('exit');
     try {
       const creation = system.createAgent({ id: 'a' });
       await expect(creation).rejects.toThrow(McpServerError);
@@ -46,18 +55,8 @@ describe('creating an agent with MCP servers', () => {
   });
 
   it('a dispose while a server is starting stops the start: no wait for the handshake timeout, nothing stays', async () => {
-    const dir = await tempDir('fault');
-    const fast = join(dir, 'fast.log');
-    const hung = join(dir, 'hung.log');
-    const store = memoryStore();
-    const system = createAgentSystem({
-      model: scripted([]),
-      store,
-      cwd: dir,
-      projectInstructions: false,
-      // The handshake would wait 30 s for `hung`, past this test's limit: only the abort ends it in time.
-      mcpServers: { fast: faultServer(fast), hung: faultServer(hung, { FAULT_START: 'hang' }) },
-    });
+    // The handshake would wait 30 s for the silent server, past this test's limit: only the abort ends it.
+    const { first: fast, second: hung, store, system } = await twoServers('hang');
     const creation = system.createAgent({ id: 'a' });
     const outcome = creation.catch((caught: unknown) => caught);
     while (startedPids(hung).length === 0 || startedPids(fast).length === 0)
