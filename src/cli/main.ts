@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
@@ -287,6 +288,16 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     });
 }
 
+/**
+ * The exit code of an error that ended a command: a `CliError`'s own; 2 for a `ConfigError` (whatever layer
+ * threw it, it names something the caller gave: a path that is no session log, a bad settings or MCP file,
+ * a session another agent holds); 1 for anything else.
+ */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  return ConfigError.isInstance(error) ? 2 : 1;
+}
+
 const helpOrVersion = new Set(['-h', '--help', '-V', '--version']);
 
 /** The one line an error becomes on stderr: its message, with the AgentchartError code when there is one. */
@@ -351,7 +362,7 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
       return 2;
     }
     line(streams.stderr, `agentchart: ${describeError(error)}`);
-    return error instanceof CliError ? error.exitCode : 1;
+    return exitCodeOf(error);
   }
 }
 
