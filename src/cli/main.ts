@@ -64,6 +64,10 @@ function agentOptions(command: Command): Command {
       '--workspace-hooks',
       "also run the command hooks the workspace's .agentchart/settings.json names (the user's always run)",
     )
+    .option(
+      '--workspace-permissions',
+      "also take the allow rules and a looser defaultMode of the workspace's .agentchart/settings.json (without it that file may only make permissions stricter)",
+    )
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
 }
@@ -271,6 +275,10 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .option('--cwd <dir>', 'the workspace whose settings are read (default: the current folder)')
     .option('--workspace-mcp', "count the workspace's MCP servers as trusted, as run --workspace-mcp does")
     .option('--workspace-hooks', "count the workspace's hooks as trusted, as run --workspace-hooks does")
+    .option(
+      '--workspace-permissions',
+      "count the workspace's permissions as trusted, as run --workspace-permissions does",
+    )
     .option('--json', 'print one JSON object instead of text')
     .action(async (flags: ConfigFlags) => {
       const { configCommand } = await import('./commands/config.ts');
