@@ -62,6 +62,7 @@ describe('agentchart command line', () => {
       '--max-steps',
       '--workspace-mcp',
       '--workspace-hooks',
+      '--workspace-permissions',
       '--states',
       '--json',
       '--session',
