@@ -2,7 +2,13 @@ import { fromCallback } from 'xstate';
 import { messageOf } from '../errors/describe-value.ts';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { HookBase, HookConsult, HookDecidedData, HookPoint } from '../hooks/hook-types.ts';
-import { foldBlock, foldPostTool, foldPreTool, foldRequestError } from '../hooks/waterfall.ts';
+import {
+  foldBlock,
+  foldPostTool,
+  foldPreTool,
+  foldRequestError,
+  type PreToolResult,
+} from '../hooks/waterfall.ts';
 import type { AgentKeyed } from '../machines/agent-key.ts';
 import type {
   HookRequestErrorEvent,
@@ -12,6 +18,7 @@ import type {
   ScreenedMessage,
 } from '../machines/hook-events.ts';
 import type { HookCallInput } from '../machines/tool-batch-hooks.ts';
+import { exitPlanModeName } from '../permissions/modes.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import { checkCall, type ToolCheckDeps } from './tool-check.ts';
 
@@ -112,7 +119,7 @@ export function preToolVerdict(
   call: HookCallInput,
   decisions: HookDecidedData[],
 ): PreToolVerdict {
-  const folded = foldPreTool(decisions, call.input);
+  const folded = hostDecidesPlans(call, foldPreTool(decisions, call.input));
   if (folded.permission === 'deny') {
     const content = `Permission denied by hook ${folded.deniedBy}: ${folded.reason}`;
     return { callId: call.callId, decisions, verdict: 'reject', outcome: 'denied', content };
@@ -129,6 +136,16 @@ export function preToolVerdict(
     return { ...checked, verdict: 'reject', outcome: 'denied', content };
   }
   return { ...checked, verdict: check.verdict };
+}
+
+/**
+ * Leaving plan mode is the host's decision only: a hook's allow for `exit_plan_mode` is no opinion, so the
+ * plan still waits for the host's approval (a hook's ask or deny still counts; a deny ends it at once).
+ */
+function hostDecidesPlans(call: HookCallInput, folded: PreToolResult): PreToolResult {
+  if (call.name !== exitPlanModeName || folded.permission !== 'allow') return folded;
+  const { reason: _hookReason, ...rest } = folded;
+  return { ...rest, permission: 'pass' };
 }
 
 /** The `postTool` wait of one finished call: the result as the hooks leave it. */

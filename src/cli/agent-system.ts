@@ -12,7 +12,7 @@ import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
 import type { SessionStore } from '../session/types.ts';
-import { type LoadedSettings, loadSettings } from '../settings/settings-file.ts';
+import { type HeldPermissions, type LoadedSettings, loadSettings } from '../settings/settings-file.ts';
 import { skillFolders } from '../settings/skills.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
@@ -44,6 +44,8 @@ export type AgentFlags = {
   workspaceMcp?: boolean;
   /** `--workspace-hooks`: run the command hooks the workspace's settings file names. */
   workspaceHooks?: boolean;
+  /** `--workspace-permissions`: take the workspace settings file's allow rules and a looser `defaultMode`. */
+  workspacePermissions?: boolean;
 };
 
 /** The permission mode and rules of one invocation: flags over the settings files. */
@@ -69,6 +71,8 @@ export async function permissionsOf(
   recorded?: PermissionMode,
 ): Promise<CliPermissions> {
   const settings = await cliSettings(io, cwd, flags);
+  const held = heldPermissionsLine(settings.untrustedPermissions);
+  if (held !== undefined) line(io.stderr, `agentchart: ${held}`);
   if (settings.untrustedHooks.length > 0)
     line(
       io.stderr,
@@ -93,12 +97,26 @@ export async function permissionsOf(
   };
 }
 
+/** What the untrusted workspace file asked for that would loosen permissions, in one sentence (none: undefined). */
+function heldPermissionsLine(held: HeldPermissions): string | undefined {
+  const asked = [
+    ...(held.allow.length > 0 ? [`permissions.allow ${JSON.stringify(held.allow)}`] : []),
+    ...(held.defaultMode !== undefined ? [`defaultMode ${JSON.stringify(held.defaultMode)}`] : []),
+  ];
+  if (asked.length === 0) return undefined;
+  return (
+    `the workspace's .agentchart/settings.json asks for ${asked.join(' and ')}: not in force ` +
+    "(pass --workspace-permissions to trust this workspace's settings)"
+  );
+}
+
 /** The settings files of the workspace, merged; a bad file is a one-line error with exit 2. */
 export async function cliSettings(io: CliIo, cwd: string, flags: AgentFlags): Promise<LoadedSettings> {
   try {
     return await loadSettings(cwd, io.env, {
       trustWorkspaceMcp: flags.workspaceMcp === true,
       trustWorkspaceHooks: flags.workspaceHooks === true,
+      trustWorkspacePermissions: flags.workspacePermissions === true,
     });
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;

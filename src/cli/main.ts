@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
 import { AgentchartError } from '../errors/agentchart-error.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
@@ -62,6 +63,10 @@ function agentOptions(command: Command): Command {
     .option(
       '--workspace-hooks',
       "also run the command hooks the workspace's .agentchart/settings.json names (the user's always run)",
+    )
+    .option(
+      '--workspace-permissions',
+      "also take the allow rules and a looser defaultMode of the workspace's .agentchart/settings.json (without it that file may only make permissions stricter)",
     )
     .option('--states', "show the machines' state changes between the transcript's lines")
     .option('--json', 'print every live event as one JSON line on stdout, and nothing else there');
@@ -270,6 +275,10 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .option('--cwd <dir>', 'the workspace whose settings are read (default: the current folder)')
     .option('--workspace-mcp', "count the workspace's MCP servers as trusted, as run --workspace-mcp does")
     .option('--workspace-hooks', "count the workspace's hooks as trusted, as run --workspace-hooks does")
+    .option(
+      '--workspace-permissions',
+      "count the workspace's permissions as trusted, as run --workspace-permissions does",
+    )
     .option('--json', 'print one JSON object instead of text')
     .action(async (flags: ConfigFlags) => {
       const { configCommand } = await import('./commands/config.ts');
@@ -285,6 +294,16 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
       const { runDiagramsCommand } = await import('./commands/diagrams.ts');
       setExitCode(await runDiagramsCommand(flags, io));
     });
+}
+
+/**
+ * The exit code of an error that ended a command: a `CliError`'s own; 2 for a `ConfigError` (whatever layer
+ * threw it, it names something the caller gave: a path that is no session log, a bad settings or MCP file,
+ * a session another agent holds); 1 for anything else.
+ */
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  return ConfigError.isInstance(error) ? 2 : 1;
 }
 
 const helpOrVersion = new Set(['-h', '--help', '-V', '--version']);
@@ -351,7 +370,7 @@ export async function main(argv: string[], io: Partial<CliIo> = {}): Promise<num
       return 2;
     }
     line(streams.stderr, `agentchart: ${describeError(error)}`);
-    return error instanceof CliError ? error.exitCode : 1;
+    return exitCodeOf(error);
   }
 }
 

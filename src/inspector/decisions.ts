@@ -15,7 +15,7 @@ export type DecisionReply = { status: number; body: { ok: true } | { error: stri
  * Answers a call waiting for approval on behalf of the page: the request must carry the page's token and
  * a JSON body (`{}`, `{ "remember": "session" }` to approve for the session, `{ "mode": "accept-edits" }` to
  * accept a plan and name the mode the agent continues in, or `{ "reason": "…" }` to deny with a reason the
- * model reads).
+ * model reads). Any other key is a 400 naming it.
  */
 export async function decide(
   request: IncomingMessage,
@@ -37,7 +37,19 @@ export async function decide(
   return { status: 200, body: { ok: true } };
 }
 
+/** The keys each verb's body may hold; any other key is refused by name (a typo must not approve plainly). */
+const bodyKeys: Record<DecisionVerb, readonly string[]> = { approve: ['remember', 'mode'], deny: ['reason'] };
+
+function unknownKeys(verb: DecisionVerb, body: Record<string, unknown>): string | undefined {
+  const unknown = Object.keys(body).filter((key) => !bodyKeys[verb].includes(key));
+  if (unknown.length === 0) return undefined;
+  const names = unknown.map((key) => JSON.stringify(key)).join(', ');
+  return `unknown key${unknown.length > 1 ? 's' : ''} ${names} in the ${verb} body (it takes ${bodyKeys[verb].join(', ')})`;
+}
+
 function decisionOf(verb: DecisionVerb, body: Record<string, unknown>): InspectorDecision | string {
+  const unknown = unknownKeys(verb, body);
+  if (unknown !== undefined) return unknown;
   if (verb === 'approve') {
     if (body.remember !== undefined && body.remember !== 'session') return '"remember" can only be "session"';
     // Accepting a plan (exit_plan_mode) may name the mode the agent continues in.

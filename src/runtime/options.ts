@@ -89,7 +89,10 @@ export type AgentSystemOptions = {
   mcpReplay?: readonly LogEvent[];
   /**
    * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
-   * workspace's `.agentchart/settings.json` (its MCP servers are not started); a path reads that file.
+   * workspace's `.agentchart/settings.json`, which is never trusted: its MCP servers and hooks are left out,
+   * and its permissions may only be stricter (its deny rules and a stricter `defaultMode` apply; its allow
+   * rules and a looser mode are in `system.settings.untrustedPermissions`, not in force). A path reads that
+   * one file, trusted wholly: name the workspace's file by path to trust it.
    * Their `permissions` add to `permissions` (a deny rule always wins), `defaultMode` applies when
    * `permissionMode` is not given, and `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError`
    * naming the file and the field. Without this option the library reads no settings file.

@@ -1,6 +1,7 @@
 // The settings file: `.agentchart/settings.json` in the workspace and `~/.agentchart/settings.json` for the
-// user. Parsed here, once, where it enters: `permissions`, `mcpServers` and `hooks`; a new part (hooks, …) is
-// one more key in `settingsSchema` and one more line in `mergeSettings`. The CLI always reads them; the
+// user. Parsed here, once, where it enters: `permissions`, `mcpServers` and `hooks`; a new part is one more
+// key in `settingsSchema` and one more line in `mergeSettings` (and in `trustOf`: may a checked-out
+// repository set it without the person trusting it?). The CLI always reads them; the
 // library only when a host asks (`createAgentSystem({ settings: 'workspace' })`).
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -9,7 +10,12 @@ import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
 import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
-import { permissionModes } from '../permissions/modes.ts';
+import {
+  defaultPermissionMode,
+  type PermissionMode,
+  permissionModes,
+  stricterMode,
+} from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 
 const rule = z.string().superRefine((text, context) => {
@@ -39,8 +45,31 @@ export const settingsSchema = z.strictObject({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** Which parts of the workspace's file may start commands: each only when the person said so. */
-export type SettingsTrust = { trustWorkspaceMcp?: boolean; trustWorkspaceHooks?: boolean };
+/**
+ * Which parts of the workspace's file count in full: each only when the person said so. Untrusted, its MCP
+ * servers and hooks (which could run any command) are left out, and its permissions may only make things
+ * stricter: its deny rules and a stricter `defaultMode` apply, its allow rules and a looser mode do not.
+ */
+export type SettingsTrust = {
+  trustWorkspaceMcp?: boolean;
+  trustWorkspaceHooks?: boolean;
+  trustWorkspacePermissions?: boolean;
+};
+
+/** What one file's values may do, by part (a file of the user's or the host's may do everything). */
+type FileTrust = { servers: boolean; hooks: boolean; permissions: boolean };
+
+function trustOf(file: SettingsFile, options: SettingsTrust): FileTrust {
+  const own = file.scope !== 'workspace';
+  return {
+    servers: own || options.trustWorkspaceMcp === true,
+    hooks: own || options.trustWorkspaceHooks === true,
+    permissions: own || options.trustWorkspacePermissions === true,
+  };
+}
+
+/** The permissions an untrusted workspace file asked for that would loosen them, so they were not taken. */
+export type HeldPermissions = { allow: string[]; defaultMode?: PermissionMode };
 
 /** Where a settings file sits: the user's config folder, the workspace, or a file the host named. */
 export type SettingsScope = 'user' | 'workspace' | 'file';
@@ -60,7 +89,12 @@ export type SettingSource = {
 
 /** The settings of one invocation, user file first, then the workspace's (which wins where they differ). */
 export type LoadedSettings = {
-  permissions: { allow: string[]; deny: string[]; defaultMode?: (typeof permissionModes)[number] };
+  permissions: { allow: string[]; deny: string[]; defaultMode?: PermissionMode };
+  /**
+   * What the workspace file asked for that would loosen permissions and is not in force because it was not
+   * trusted (`--workspace-permissions`): its allow rules, and a `defaultMode` looser than the one before it.
+   */
+  untrustedPermissions: HeldPermissions;
   /**
    * MCP servers: the user's file's always; the workspace file's only when the person said to trust them
    * (`--workspace-mcp`), since a checked-out repository could name any command there.
@@ -95,9 +129,10 @@ export function settingsFiles(cwd: string, env: Record<string, string | undefine
 }
 
 /**
- * The files a host's `settings` option names: `'workspace'` is the user's file and the workspace's (whose
- * MCP servers are not started: a checked-out repository could name any command); a path is that one file,
- * read relative to the workspace and trusted wholly, since the host named it.
+ * The files a host's `settings` option names: `'workspace'` is the user's file and the workspace's (never
+ * trusted: its MCP servers and hooks are left out and its permissions may only be stricter, since a
+ * checked-out repository could name anything there); a path is that one file, read relative to the
+ * workspace and trusted wholly, since the host named it.
  */
 export function settingsFilesFor(
   option: 'workspace' | string,
@@ -112,7 +147,9 @@ export function settingsFilesFor(
  * Reads and merges the settings files of a workspace (see `readSettings`); the CLI's entry.
  * Precedence: the workspace file wins where both set one value (`defaultMode`, a server of the same
  * name); `allow` and `deny` rules of both apply, and a deny rule wins over every allow rule, so a deny in
- * the user's file cannot be undone by an allow in a checked-out repository.
+ * the user's file cannot be undone by an allow in a checked-out repository. Unless `options` trusts it, the
+ * workspace file only tightens: its allow rules and a looser `defaultMode` are held back
+ * (`untrustedPermissions`), as its servers and hooks are.
  */
 export async function loadSettings(
   cwd: string,
@@ -130,6 +167,7 @@ export async function loadSettings(
 export function readSettings(files: readonly SettingsFile[], options: SettingsTrust = {}): LoadedSettings {
   const loaded: LoadedSettings = {
     permissions: { allow: [], deny: [] },
+    untrustedPermissions: { allow: [] },
     mcpServers: {},
     untrustedMcpServers: [],
     hooks: {},
@@ -141,28 +179,47 @@ export function readSettings(files: readonly SettingsFile[], options: SettingsTr
     const settings = readSettingsFile(file);
     if (settings === undefined) continue;
     loaded.files.push(file.path);
-    const trustServers = file.scope !== 'workspace' || options.trustWorkspaceMcp === true;
-    mergeSettings(loaded, settings, trustServers);
-    const trustHooks = file.scope !== 'workspace' || options.trustWorkspaceHooks === true;
-    noteSources(loaded.sources, settings, file, { servers: trustServers, hooks: trustHooks });
-    // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
-    if (trustHooks) mergeHooksSettings(loaded.hooks, settings.hooks);
-    else loaded.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
+    const modeBefore = loaded.permissions.defaultMode ?? defaultPermissionMode;
+    const trust = trustOf(file, options);
+    const parts = { ...trust, modeBefore, held: heldPermissions(settings, trust, modeBefore) };
+    noteSources(loaded.sources, settings, file, parts);
+    mergeSettings(loaded, settings, parts);
   }
   return loaded;
 }
 
-function mergeSettings(into: LoadedSettings, settings: Settings, trustServers: boolean): void {
+/**
+ * What of a file's permissions is held back: nothing when it is trusted; else its allow rules, and its
+ * `defaultMode` when that is looser than the mode in force before it (`default` when none is set).
+ */
+function heldPermissions(settings: Settings, trust: FileTrust, modeBefore: PermissionMode): HeldPermissions {
+  const { allow = [], defaultMode } = settings.permissions ?? {};
+  if (trust.permissions) return { allow: [] };
+  const mode = defaultMode as PermissionMode | undefined;
+  const looser = mode !== undefined && stricterMode(mode, modeBefore) !== mode;
+  return { allow: [...allow], ...(looser ? { defaultMode: mode } : {}) };
+}
+
+/** One file's trust, the mode in force before it, and what of its permissions is held back. */
+type MergeTrust = FileTrust & { modeBefore: PermissionMode; held: HeldPermissions };
+
+function mergeSettings(into: LoadedSettings, settings: Settings, trust: MergeTrust): void {
   if (settings.mcpServers) {
-    if (trustServers) Object.assign(into.mcpServers, settings.mcpServers);
+    if (trust.servers) Object.assign(into.mcpServers, settings.mcpServers);
     else into.untrustedMcpServers.push(...Object.keys(settings.mcpServers));
   }
+  // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
+  if (trust.hooks) mergeHooksSettings(into.hooks, settings.hooks);
+  else into.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
   const { permissions } = settings;
   if (!permissions) return;
-  into.permissions.allow.push(...(permissions.allow ?? []));
+  // Deny rules only make things stricter, so every file's apply.
   into.permissions.deny.push(...(permissions.deny ?? []));
-  if (permissions.defaultMode !== undefined)
-    into.permissions.defaultMode = permissions.defaultMode as LoadedSettings['permissions']['defaultMode'];
+  if (trust.permissions) into.permissions.allow.push(...(permissions.allow ?? []));
+  else into.untrustedPermissions.allow.push(...trust.held.allow);
+  if (trust.held.defaultMode !== undefined) into.untrustedPermissions.defaultMode = trust.held.defaultMode;
+  else if (permissions.defaultMode !== undefined)
+    into.permissions.defaultMode = permissions.defaultMode as PermissionMode;
 }
 
 /** Records what one file gave; a value it sets again overrides (and marks) the earlier file's. */
@@ -170,7 +227,7 @@ function noteSources(
   sources: SettingSource[],
   settings: Settings,
   file: SettingsFile,
-  trust: { servers: boolean; hooks: boolean },
+  trust: MergeTrust,
 ): void {
   const at = { file: file.path, scope: file.scope };
   const single = (key: string, value: unknown, ignored?: string) => {
@@ -179,12 +236,25 @@ function noteSources(
         earlier.ignored = `overridden by ${file.path}`;
     sources.push({ key, value, ...at, ...(ignored ? { ignored } : {}) });
   };
+  const untrusted = 'workspace permissions are not trusted (--workspace-permissions)';
   for (const rule of settings.permissions?.allow ?? [])
-    sources.push({ key: 'permissions.allow', value: rule, ...at });
+    sources.push({
+      key: 'permissions.allow',
+      value: rule,
+      ...at,
+      ...(trust.permissions ? {} : { ignored: untrusted }),
+    });
   for (const rule of settings.permissions?.deny ?? [])
     sources.push({ key: 'permissions.deny', value: rule, ...at });
-  if (settings.permissions?.defaultMode !== undefined)
-    single('permissions.defaultMode', settings.permissions.defaultMode);
+  const mode = settings.permissions?.defaultMode;
+  if (trust.held.defaultMode !== undefined)
+    sources.push({
+      key: 'permissions.defaultMode',
+      value: mode,
+      ...at,
+      ignored: `looser than ${JSON.stringify(trust.modeBefore)}; ${untrusted}`,
+    });
+  else if (mode !== undefined) single('permissions.defaultMode', mode);
   for (const [name, server] of Object.entries(settings.mcpServers ?? {})) {
     if (trust.servers) single(`mcpServers.${name}`, server);
     else

@@ -62,6 +62,7 @@ describe('agentchart command line', () => {
       '--max-steps',
       '--workspace-mcp',
       '--workspace-hooks',
+      '--workspace-permissions',
       '--states',
       '--json',
       '--session',
@@ -125,18 +126,18 @@ describe('agentchart command line', () => {
     );
   });
 
-  it('a missing session file is one line naming the error code', async () => {
+  it('a missing session file is one line naming the error code, and exits 2 (a configuration mistake)', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
     dirs.push(dir);
     const file = join(dir, 'missing.jsonl');
     expect(await runCli(['replay', file])).toEqual({
-      code: 1,
+      code: 2,
       stdout: '',
       stderr: `agentchart: session log ${file} does not exist [config]\n`,
     });
     await writeFile(join(dir, 'notes.txt'), 'hello');
     const wrongName = await runCli(['replay', join(dir, 'notes.txt')]);
-    expect(wrongName.code).toBe(1);
+    expect(wrongName.code).toBe(2);
     expect(lines(wrongName.stderr)).toHaveLength(1);
     expect(wrongName.stderr).toMatch(/^agentchart: ".*notes\.txt" is not a session log .* \[config\]\n$/);
   });

@@ -52,7 +52,7 @@ describe('agentchart mcp list', () => {
     ]);
     await writeFile(config, JSON.stringify({ mcpServers: { fault: { command: 5 } } }));
     const bad = await runCli(['mcp', 'list', '--cwd', dir, '--config', 'servers.json']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
       `agentchart: ${config}: mcpServers.fault.command must be a non-empty string, got 5 [config]\n`,
     );

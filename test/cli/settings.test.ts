@@ -46,13 +46,15 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
   };
 
-  it('merges the user file and the workspace file; a deny rule wins', async () => {
+  it('merges the user file and the workspace file (trusted); a deny rule wins', async () => {
     await writeSettings(home, { permissions: { allow: ['bash(echo:*)'], defaultMode: 'plan' } });
     await writeSettings(workspace, {
       permissions: { deny: ['bash(echo secret:*)'], defaultMode: 'default' },
     });
-    expect(await loadSettings(workspace, { HOME: home })).toEqual({
+    // Trusted, the workspace's looser `default` beats the user's `plan` (see workspace-permissions.test.ts).
+    expect(await loadSettings(workspace, { HOME: home }, { trustWorkspacePermissions: true })).toEqual({
       permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
+      untrustedPermissions: { allow: [] },
       mcpServers: {},
       untrustedMcpServers: [],
       hooks: {},
@@ -73,13 +75,13 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     });
   });
 
-  it("a deny rule in the user's file beats an allow rule in the workspace's", async () => {
+  it("a deny rule in the user's file beats an allow rule in the workspace's, even a trusted one", async () => {
     await writeSettings(home, { permissions: { deny: ['write_file'] } });
     await writeSettings(workspace, { permissions: { allow: ['write_file', 'bash(echo:*)'] } });
     server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'x' })] } });
     server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo hi' })] } });
     server.reply({ turn: { text: ['ok'] } });
-    const run = await runCli(['run', 'go', '--cwd', workspace, '--json'], { env });
+    const run = await runCli(['run', 'go', '--cwd', workspace, '--json', '--workspace-permissions'], { env });
     expect(run.code).toBe(0);
     expect(decisionReasons(run.stdout)).toEqual([
       'denied by rule write_file',
@@ -88,13 +90,13 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     await expect(readFile(join(workspace, 'a.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
-  it('agentchart config prints the merged settings and where each value came from', async () => {
+  it('agentchart config prints the merged settings and where each value came from (workspace trusted)', async () => {
     await writeSettings(home, { permissions: { deny: ['write_file'], defaultMode: 'plan' } });
     await writeSettings(workspace, {
       permissions: { allow: ['bash(npm test:*)'], defaultMode: 'accept-edits' },
       mcpServers: { theirs: { command: 'node' } },
     });
-    const text = await runCli(['config', '--cwd', workspace], { env });
+    const text = await runCli(['config', '--cwd', workspace, '--workspace-permissions'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')).toEqual([
       `Settings files for ${workspace} (later files win):`,
@@ -110,7 +112,10 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       `  mcpServers.theirs = {"command":"node"}  from workspace ${workspaceFile()}: workspace servers are not trusted (--workspace-mcp)`,
       '',
     ]);
-    const json = await runCli(['config', '--cwd', workspace, '--json', '--workspace-mcp'], { env });
+    const json = await runCli(
+      ['config', '--cwd', workspace, '--json', '--workspace-mcp', '--workspace-permissions'],
+      { env },
+    );
     const printed = JSON.parse(json.stdout);
     expect(printed.settings).toEqual({
       permissions: { allow: ['bash(npm test:*)'], deny: ['write_file'], defaultMode: 'accept-edits' },
@@ -211,9 +216,8 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo secret' })] } });
     server.reply({ turn: { toolCalls: [call('c3', 'write_file', { path: 'a.txt', content: 'x' })] } });
     server.reply({ turn: { text: ['ok'] } });
-    const run = await runCli(['run', 'go', '--cwd', workspace, '--allow', 'write_file(*.txt)', '--json'], {
-      env,
-    });
+    const flags = ['--allow', 'write_file(*.txt)', '--json', '--workspace-permissions'];
+    const run = await runCli(['run', 'go', '--cwd', workspace, ...flags], { env });
     expect(run.code).toBe(0);
     const decided = run.stdout
       .split('\n')

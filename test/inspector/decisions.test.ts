@@ -127,6 +127,21 @@ describe('inspector decisions', () => {
       status: 400,
       body: { error: '"mode" must be one of plan, default, accept-edits, bypass' },
     });
+    // A key the route does not know is refused by name, never read as a plain approve or deny.
+    expect(await post(inspector.url, path, { approve: false }, headers)).toEqual({
+      status: 400,
+      body: { error: 'unknown key "approve" in the approve body (it takes remember, mode)' },
+    });
+    expect(
+      await post(inspector.url, path, { mode: 'plan', because: 'x', remeber: 'session' }, headers),
+    ).toEqual({
+      status: 400,
+      body: { error: 'unknown keys "because", "remeber" in the approve body (it takes remember, mode)' },
+    });
+    expect(await post(inspector.url, '/api/agents/a1/calls/c1/deny', { mode: 'plan' }, headers)).toEqual({
+      status: 400,
+      body: { error: 'unknown key "mode" in the deny body (it takes reason)' },
+    });
     expect((await post(inspector.url, path, ['not', 'an', 'object'], headers)).status).toBe(400);
     const plain = await fetch(new URL(path, inspector.url), { method: 'POST', headers, body: '{}' });
     expect(plain.status).toBe(415);

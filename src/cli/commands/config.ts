@@ -2,7 +2,13 @@ import { type SettingSource, settingsFiles } from '../../settings/settings-file.
 import { cliSettings, workspaceOf } from '../agent-system.ts';
 import { type CliIo, line } from '../io.ts';
 
-export type ConfigFlags = { cwd?: string; json?: boolean; workspaceMcp?: boolean; workspaceHooks?: boolean };
+export type ConfigFlags = {
+  cwd?: string;
+  json?: boolean;
+  workspaceMcp?: boolean;
+  workspaceHooks?: boolean;
+  workspacePermissions?: boolean;
+};
 
 /**
  * `agentchart config`: the settings an agent in this workspace would run with (the user's file, then the
@@ -22,13 +28,14 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
     hooks: settings.hooks,
   };
   if (flags.json) {
-    const { untrustedMcpServers, untrustedHooks, sources } = settings;
+    const { untrustedPermissions, untrustedMcpServers, untrustedHooks, sources } = settings;
     line(
       io.stdout,
       JSON.stringify({
         workspace: cwd,
         files,
         settings: merged,
+        untrustedPermissions,
         untrustedMcpServers,
         untrustedHooks,
         sources,

@@ -4,6 +4,7 @@ import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { checkReplay, readRecording } from '../../runtime/expect-replay.ts';
 import type { ReplaySetup } from '../../runtime/replay-session.ts';
+import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
 import { type CliIo, line } from '../io.ts';
@@ -22,6 +23,8 @@ export async function replayCheckCommand(
   io: CliIo,
 ): Promise<number> {
   const path = resolve(io.cwd, file);
+  // The same refusal `replay` gives a path that is no session log (`/etc/passwd`, a folder).
+  sessionIdFromFile(path);
   const recorded = await readRecording(path);
   const setup = setupModule
     ? await loadSetup(resolve(io.cwd, setupModule), recorded)
