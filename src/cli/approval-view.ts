@@ -1,9 +1,9 @@
 // What the person sees before answering an approval: everything the call would do. A command is shown
 // whole (wrapped, never cut); a write or an edit as the full diff against the file as it is now.
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ApprovalRequest } from '../actors/approval.ts';
+import { readRegularFile } from '../core/read-limited.ts';
 import { prefixRuleFor, stringArgument } from '../permissions/rules.ts';
 import { planEdit } from '../tools/edit-file.ts';
 
@@ -61,6 +61,9 @@ export async function approvalLines(
   return [paint('bold', `${request.tool} wants to run with:`), ...framed(wrapText(shown, width))];
 }
 
+// Larger files are not diffed for the prompt: the diff would be too long to read there anyway.
+const previewLimit = 16 * 1024 * 1024;
+
 /**
  * The diff a `write_file` or `edit_file` call would make, against the file as it is now; for an edit that
  * cannot apply, a note saying so and the text it would put in. `undefined` for other tools.
@@ -69,7 +72,13 @@ async function previewDiff(request: ApprovalRequest, cwd: string): Promise<strin
   if (request.tool !== 'write_file' && request.tool !== 'edit_file') return undefined;
   const path = stringArgument(request.input, 'path');
   if (path === undefined) return undefined;
-  const before = await readFile(isAbsolute(path) ? path : join(cwd, path)).catch(() => undefined);
+  // The model names the file: a FIFO there would block the prompt, a link to /dev/zero fill memory.
+  const read = await readRegularFile(isAbsolute(path) ? path : join(cwd, path), previewLimit).catch(() => {
+    // Missing (a new file) or unreadable: the diff is against nothing, and the tool reports the rest.
+    return undefined;
+  });
+  if (read !== undefined && !('bytes' in read)) return [`(no diff to show: ${path} ${read.refused})`];
+  const before = read?.bytes;
   let after: string;
   if (request.tool === 'write_file') {
     after = stringArgument(request.input, 'content') ?? '';

@@ -1,10 +1,10 @@
 // Where the CLI finds MCP servers until the settings file exists: a `.mcp.json` in Claude Code's shape
 // (`{ "mcpServers": { name: { command, args, env } | { url, headers } } }`), in the workspace or named by
 // a flag. Parsed once here; a bad file is one error that names it.
-import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { must, parseHostValue } from '../core/host-schema.ts';
+import { configFileLimit, readRegularText, type TextRead } from '../core/read-limited.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { CliError } from './io.ts';
@@ -13,24 +13,26 @@ const mcpFileSchema = z.looseObject({ mcpServers: mcpServersSchema }, must('an o
 
 /**
  * The servers of `file` (relative to `cwd`), or of `<cwd>/.mcp.json` when no file is named. A missing
- * default file is no servers; a named file that is missing, or any file that does not parse, is an error.
+ * default file is no servers; a named file that is missing, or any file that is not a regular file of at most 1 MiB or does not parse,
+ * is an error.
  */
 export async function readMcpConfig(
   cwd: string,
   file?: string,
 ): Promise<{ path: string; servers: McpServers }> {
   const path = file === undefined ? join(cwd, '.mcp.json') : resolve(cwd, file);
-  let text: string;
+  let read: TextRead;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readRegularText(path, configFileLimit);
   } catch (error) {
     if (file === undefined && (error as NodeJS.ErrnoException).code === 'ENOENT')
       return { path, servers: {} };
     throw new CliError(`cannot read ${path}: ${messageOf(error)}`, { exitCode: 2 });
   }
+  if (!('text' in read)) throw new CliError(`the MCP config ${path} ${read.refused}`, { exitCode: 2 });
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(read.text);
   } catch (error) {
     throw new CliError(`${path} is not valid JSON: ${messageOf(error)}`, { exitCode: 2 });
   }

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
+import { readLogFile } from '../session/read-log-file.ts';
 import { type ResumePoint, resumePoint, subagentsToLoad } from '../session/resume-point.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { compactLogEvent } from './compact.ts';
@@ -57,7 +57,7 @@ export async function loadRecording(
 
 async function readSessionFile(path: string, id: string, required: boolean): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    return await readLogFile(path, `read session "${id}"`);
   } catch (error) {
     // A folder, an unreadable file or a path through a file is a ConfigError naming it, never a raw EISDIR.
     if (errorCode(error) !== 'ENOENT') throw pathError(error, `read session "${id}"`, path);

@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
 import { ReplayDivergenceError } from '../errors/replay-divergence-error.ts';
 import { assertSameLog } from '../session/compare-logs.ts';
 import { assertSessionStarted, parseLogText } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
+import { readLogFile } from '../session/read-log-file.ts';
 import type { LogEvent } from '../session/types.ts';
 import { type ReplaySetup, replaySession } from './replay-session.ts';
 
@@ -14,7 +14,7 @@ export type ReplayCheck = { events: number; divergence?: ReplayDivergenceError; 
 export async function readRecording(file: string): Promise<LogEvent[]> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readLogFile(file, 'read the recording');
   } catch (error) {
     if (errorCode(error) === 'ENOENT')
       throw new ConfigError(`session log ${file} does not exist`, { cause: error });

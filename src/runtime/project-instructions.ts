@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { openRegularFile } from '../tools/regular-file.ts';
+import { openRegularFile } from '../core/regular-file.ts';
 
 /** Files at the workspace root whose contents are instructions for the agent, in the order they are read. */
 export const projectInstructionFiles: readonly string[] = ['AGENTS.md', 'CLAUDE.md'];

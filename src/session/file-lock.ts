@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { readRegularText } from '../core/read-limited.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { errorCode } from './path-errors.ts';
 import type { SessionLock } from './types.ts';
@@ -66,6 +67,8 @@ const claimSuffix = '.holder';
 // Each attempt either takes the lock, is refused, or saw a lock that changed meanwhile (a holder came or
 // went); under heavy contention a few rounds settle it.
 const maxAttempts = 8;
+// A claim is one short JSON line; anything longer is not a claim this build wrote.
+const maxClaimBytes = 64 * 1024;
 
 /**
  * Takes `<path>` as an exclusive lock for this process (see the comment above for why exactly one process
@@ -154,7 +157,10 @@ async function inspectClaim(file: string): Promise<LockState> {
 async function readHolder(file: string): Promise<Holder | 'gone' | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Never a blocking read: a FIFO or device there is not a claim, and unknown like any unreadable one.
+    const read = await readRegularText(file, maxClaimBytes);
+    if (!('text' in read)) return undefined;
+    text = read.text;
   } catch (error) {
     // Gone meanwhile: look again. Not readable: unknown, which is never taken over.
     return errorCode(error) === 'ENOENT' ? 'gone' : undefined;

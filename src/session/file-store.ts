@@ -1,10 +1,11 @@
-import { access, mkdir, open, readdir, readFile, rm, truncate } from 'node:fs/promises';
+import { access, mkdir, open, readdir, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import { type Durability, FileAppender } from './file-appender.ts';
 import { acquireFileLock } from './file-lock.ts';
 import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
 import { errorCode, pathError } from './path-errors.ts';
+import { readLogFile } from './read-log-file.ts';
 import { formatLogLine } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
@@ -55,12 +56,13 @@ function checkId(sessionId: string): void {
 }
 
 /**
- * Reads a session log file as text. A missing file, a folder, a file that cannot be read or a path
- * through a file is a `ConfigError` naming the session and the path, never a raw `EISDIR` or `EACCES`.
+ * Reads a session log file as text. A missing file, a folder, a file that cannot be read, a path
+ * through a file, a FIFO, socket or device, or a log over `sessionLogLimit` (256 MiB) is a `ConfigError`
+ * naming the session and the path, never a raw `EISDIR` or `EACCES`, and never a read that blocks.
  */
 export async function readSessionText(file: string, sessionId: string): Promise<string> {
   try {
-    return await readFile(file, 'utf8');
+    return await readLogFile(file, `read session "${sessionId}"`);
   } catch (error) {
     if (errorCode(error) === 'ENOENT') {
       throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });

@@ -3,10 +3,10 @@
 // key in `settingsSchema` and one more line in `mergeSettings` (and in `trustOf`: may a checked-out
 // repository set it without the person trusting it?). The CLI always reads them; the
 // library only when a host asks (`createAgentSystem({ settings: 'workspace' })`).
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
+import { configFileLimit, readRegularTextSync, type TextRead } from '../core/read-limited.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
@@ -161,8 +161,9 @@ export async function loadSettings(
 
 /**
  * Reads and merges settings files, later files winning. A missing user or workspace file is no settings;
- * a missing file the host named, an unreadable file, bad JSON or a value the schema refuses is a
- * `ConfigError` naming the file, the field and what is wrong.
+ * a missing file the host named, an unreadable file, one that is not a regular file (a FIFO, a device, a
+ * folder) or is over 1 MiB, bad JSON or a value the schema refuses is a `ConfigError` naming the file, the
+ * field and what is wrong.
  */
 export function readSettings(files: readonly SettingsFile[], options: SettingsTrust = {}): LoadedSettings {
   const loaded: LoadedSettings = {
@@ -277,18 +278,21 @@ function noteSources(
 }
 
 function readSettingsFile(file: SettingsFile): Settings | undefined {
-  let text: string;
+  let read: TextRead;
   try {
-    text = readFileSync(file.path, 'utf8');
+    // Synchronous (systems are created synchronously), so a FIFO here would stop the whole process: it
+    // is refused without a blocking open, like a device or a file over 1 MiB.
+    read = readRegularTextSync(file.path, configFileLimit);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && file.scope !== 'file') return undefined;
     throw new ConfigError(`cannot read the settings file ${file.path}: ${(error as Error).message}`, {
       cause: error,
     });
   }
+  if (!('text' in read)) throw new ConfigError(`the settings file ${file.path} ${read.refused}`);
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(read.text);
   } catch (error) {
     throw new ConfigError(`the settings file ${file.path} is not valid JSON: ${(error as Error).message}`, {
       cause: error,

@@ -1,8 +1,10 @@
 // Skills: folders holding a SKILL.md (Anthropic's Agent Skills format), found in the workspace's
 // `.agentchart/skills/` and `.claude/skills/` and in the user's `~/.agentchart/skills/`. Their names and
 // descriptions are listed in the system prompt; the `skill` tool loads one on demand.
-import { readdir, readFile, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
+import { configFileLimit, readRegularText } from '../core/read-limited.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { SkillEntry } from '../tools/skill-files.ts';
 import { parseFrontMatter } from './front-matter.ts';
 import { userConfigFolder } from './settings-file.ts';
@@ -29,7 +31,8 @@ export function skillFolders(cwd: string, env: Record<string, string | undefined
  * Finds the skills of a workspace. A SKILL.md whose front matter is missing or wrong (no `name` or
  * `description`, a name that is not lowercase words joined by `-`, a name that differs from its folder's, a
  * description over 1024 characters) is skipped, not fatal: the agent runs without it, and the reason is
- * in `skipped`. A second skill of the same name is skipped too.
+ * in `skipped`. So is a SKILL.md that is not a regular file (a FIFO, a device, a folder: never opened for a
+ * blocking read), one over 1 MiB, or one that cannot be read. A second skill of the same name is skipped too.
  */
 export async function discoverSkills(folders: readonly string[]): Promise<SkillCatalogue> {
   const skills: SkillEntry[] = [];
@@ -40,9 +43,9 @@ export async function discoverSkills(folders: readonly string[]): Promise<SkillC
     for (const entry of folders.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const folder = path.join(root, entry.name);
       const file = path.join(folder, 'SKILL.md');
-      const text = await readFile(file, 'utf8').catch(() => undefined);
+      const text = await readSkillFile(file);
       if (text === undefined) continue;
-      const read = skillOf(text, entry.name);
+      const read = typeof text === 'string' ? skillOf(text, entry.name) : text;
       if ('problem' in read) skipped.push({ file, problem: read.problem });
       else if (skills.some((skill) => skill.name === read.name))
         skipped.push({ file, problem: `a skill named "${read.name}" was found first` });
@@ -50,6 +53,19 @@ export async function discoverSkills(folders: readonly string[]): Promise<SkillC
     }
   }
   return { skills, skipped };
+}
+
+/** The text of a SKILL.md; undefined when there is none; why it cannot be used when it is not a file. */
+async function readSkillFile(file: string): Promise<string | { problem: string } | undefined> {
+  try {
+    const read = await readRegularText(file, configFileLimit);
+    return 'text' in read ? read.text : { problem: `it ${read.refused}` };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // No SKILL.md (or the folder entry is a link to a file): not a skill folder, nothing to report.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    return { problem: `it cannot be read: ${messageOf(error)}` };
+  }
 }
 
 function skillOf(

@@ -2,9 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import { realpath } from 'node:fs/promises';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod/v4';
+import { openRegularFile } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
+import { linkNote, type WriteOutcome, writeWholeFile } from './file-write.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
-import { openRegularFile, replaceContent } from './regular-file.ts';
 import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
@@ -26,7 +27,8 @@ const diffCapBytes = 20_000;
 /**
  * `edit_file`: exact string replacement in one file, answered with a unified diff of the change. The edit
  * is made on the file's bytes (old_string and new_string as UTF-8), so every byte outside the replaced
- * text stays as it was: a byte-order mark, CRLF line endings and bytes that are not UTF-8 alike.
+ * text stays as it was: a byte-order mark, CRLF line endings and bytes that are not UTF-8 alike. A file with
+ * other hard links is replaced by a new file holding those bytes, not rewritten (see `writeWholeFile`).
  */
 export function editFileTool() {
   return defineTool({
@@ -58,8 +60,8 @@ export function editFileTool() {
           const edit = planEdit(before, args);
           if (typeof edit === 'string') return failure(edit.replaceAll('{file}', shown));
           ctx.signal.throwIfAborted();
-          await replaceContent(opened.handle, edit.after);
-          return describeEdit(shown, before, edit);
+          const outcome = await writeWholeFile(file, opened, edit.after);
+          return describeEdit(shown, before, edit, outcome);
         } finally {
           await opened.handle.close();
         }
@@ -67,7 +69,12 @@ export function editFileTool() {
   });
 }
 
-function describeEdit(shown: string, before: Buffer, edit: { after: Buffer; count: number }): string {
+function describeEdit(
+  shown: string,
+  before: Buffer,
+  edit: { after: Buffer; count: number },
+  outcome: WriteOutcome,
+): string {
   const patch = createTwoFilesPatch(
     `a/${shown}`,
     `b/${shown}`,
@@ -84,7 +91,7 @@ function describeEdit(shown: string, before: Buffer, edit: { after: Buffer; coun
     ? ''
     : ` ${shown} is not valid UTF-8: the bytes you did not edit were kept as they were, and your text was ` +
       'written as UTF-8.';
-  return `Edited ${shown}: replaced ${what}.${encoding}\n\n${diff.text()}`;
+  return `Edited ${shown}: replaced ${what}.${encoding}${linkNote(shown, outcome)}\n\n${diff.text()}`;
 }
 
 type EditArgs = { old_string: string; new_string: string; replace_all?: boolean | undefined };

@@ -3,7 +3,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { glob } from 'tinyglobby';
-import { describeKind, openRegularFile } from './regular-file.ts';
+import { describeKind, openRegularFile } from '../core/regular-file.ts';
 
 /** Folders no search descends into, whatever `.gitignore` says. */
 export const alwaysIgnored: readonly string[] = ['**/.git/**', '**/node_modules/**'];

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import picomatch from 'picomatch';
+import { openRegularFile } from '../core/regular-file.ts';
 import { walkFiles } from './file-walk.ts';
 import { compilePattern, type GrepPattern } from './grep-pattern.ts';
 import { looksBinary } from './output-cap.ts';
-import { openRegularFile } from './regular-file.ts';
 
 /** One line of grep output: a matching line, or a context line around one. */
 export type GrepHit = { path: string; line: number; text: string; match: boolean };

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod/v4';
 import { flag, must, positiveInteger } from '../core/host-schema.ts';
+import { describeKind } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
 import { specialIgnoreFiles } from './file-walk.ts';
 import { compilePattern } from './grep-pattern.ts';
 import { findRipgrep, searchWithRipgrep, unsupportedPattern } from './grep-ripgrep.ts';
 import { type GrepHit, type GrepOutcome, type GrepQuery, searchWithJavaScript } from './grep-search.ts';
 import { byteLength, pageBytes, truncateLine } from './output-cap.ts';
-import { describeKind } from './regular-file.ts';
 import { atWorkspacePath, failure } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
 import { where } from './workspace.ts';

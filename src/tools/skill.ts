@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod/v4';
+import { configFileLimit, readRegularText } from '../core/read-limited.ts';
 import { defineTool } from './define-tool.ts';
 import { type SkillEntry, skillFilePath } from './skill-files.ts';
 import { failure } from './tool-failure.ts';
@@ -32,8 +33,10 @@ export function skillTool(catalogue: readonly SkillEntry[]) {
         const known = [...byName.keys()].join(', ');
         return failure(`There is no skill named ${JSON.stringify(name)}. Skills: ${known || '(none)'}.`);
       }
-      const text = await readFile(path.join(entry.folder, 'SKILL.md'), 'utf8');
-      const body = skillBody(text);
+      // The catalogue was made at creation; the file may have changed since, even into a FIFO.
+      const read = await readRegularText(path.join(entry.folder, 'SKILL.md'), configFileLimit);
+      if (!('text' in read)) return failure(`The SKILL.md of skill ${JSON.stringify(name)} ${read.refused}.`);
+      const body = skillBody(read.text);
       const files = await listFiles(entry.folder, ctx.signal);
       const listed = files.slice(0, maxListedFiles).map((file) => `- ${skillFilePath(name, file)}`);
       const more = files.length > maxListedFiles ? [`- … and ${files.length - maxListedFiles} more`] : [];

@@ -2,9 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import { mkdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod/v4';
+import { openRegularFile } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
+import { linkNote, type WriteOutcome, writeWholeFile } from './file-write.ts';
 import { byteLength } from './output-cap.ts';
-import { openRegularFile, replaceContent } from './regular-file.ts';
 import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
@@ -20,7 +21,7 @@ const input = z.object({
  * `write_file`: creates or overwrites a whole file inside the workspace, creating parent folders. The
  * content is written as UTF-8. Special files (FIFOs, sockets, devices) are refused without being opened
  * for writing, and so is content that would replace bytes of a non-UTF-8 file with the U+FFFD that
- * `read_file` showed for them.
+ * `read_file` showed for them. A file with other hard links is replaced, not rewritten (see `writeWholeFile`).
  */
 export function writeFileTool() {
   return defineTool({
@@ -52,15 +53,16 @@ export function writeFileTool() {
             `${shown} is ${opened.kind}, not a regular file; write_file writes regular files only.`,
           );
         }
+        let outcome: WriteOutcome;
         try {
-          await replaceContent(opened.handle, Buffer.from(args.content, 'utf8'));
+          outcome = await writeWholeFile(file, opened, Buffer.from(args.content, 'utf8'));
         } finally {
           await opened.handle.close();
         }
         const bytes = byteLength(args.content);
         return opened.existed === undefined
           ? `Created ${shown} (${bytes} bytes).`
-          : `Overwrote ${shown} (${bytes} bytes; it held ${opened.existed.size} bytes before).`;
+          : `Overwrote ${shown} (${bytes} bytes; it held ${opened.info.size} bytes before).${linkNote(shown, outcome)}`;
       }),
   });
 }

@@ -1,6 +1,7 @@
 // `--continue` and `--resume <id>`: which recorded session of a workspace the chat opens.
-import { open, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { openRegularFile } from '../../core/regular-file.ts';
 import { sessionFileLocation } from '../../session/file-store.ts';
 import { CliError } from '../io.ts';
 
@@ -73,7 +74,10 @@ async function isTopLevel(file: string): Promise<boolean> {
 
 /** The first line of a file, read in chunks: a session.start holds the system prompt and every tool's schema. */
 async function firstLine(file: string, limit = 4 * 1024 * 1024): Promise<string> {
-  const handle = await open(file, 'r');
+  // A FIFO among the sessions would block a plain open, and with it the session list.
+  const opened = await openRegularFile(file, 'read');
+  if (!('handle' in opened)) throw new Error(`${file} is ${opened.kind}, not a session log`);
+  const { handle } = opened;
   try {
     const chunks: Buffer[] = [];
     let position = 0;

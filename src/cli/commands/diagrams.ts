@@ -1,6 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { configFileLimit, readRegularText } from '../../core/read-limited.ts';
 import { diagramFiles } from '../../diagrams/diagram-files.ts';
+import { ConfigError } from '../../errors/config-error.ts';
 import { type CliIo, line } from '../io.ts';
 
 export type DiagramsFlags = { out: string; check?: boolean };
@@ -45,7 +47,10 @@ export async function diagramsCommand(options: {
 
 async function readIfPresent(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    const read = await readRegularText(path, configFileLimit);
+    // A FIFO or device in the way would block the read, and the write after it: say so instead.
+    if (!('text' in read)) throw new ConfigError(`cannot check the diagram ${path}: it ${read.refused}`);
+    return read.text;
   } catch (error) {
     // A missing file is simply out of date; anything else (permissions, a folder in the way) is real.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { z } from 'zod/v4';
+import { configFileLimit, readRegularText, type TextRead } from '../../core/read-limited.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
@@ -116,9 +116,9 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
 
 /** Reads and checks a job file; every problem is a `CliError` (exit 2) that says what to fix. */
 export async function readJobFile(path: string): Promise<JobFile> {
-  let text: string;
+  let read: TextRead;
   try {
-    text = await readFile(path, 'utf8');
+    read = await readRegularText(path, configFileLimit);
   } catch (error) {
     const missing = (error as { code?: unknown }).code === 'ENOENT';
     throw new CliError(
@@ -128,9 +128,10 @@ export async function readJobFile(path: string): Promise<JobFile> {
       { exitCode: 2, cause: error },
     );
   }
+  if (!('text' in read)) throw new CliError(`the job file ${path} ${read.refused}`, { exitCode: 2 });
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = JSON.parse(read.text);
   } catch (error) {
     const reason = messageOf(error);
     throw new CliError(`the job file ${path} is not JSON: ${reason}`, { exitCode: 2, cause: error });
