@@ -127,9 +127,14 @@ function wrapped(name: string, table: OptionTable, args: readonly WordReading[])
     const text = table.fallback;
     return [{ kind: 'command', words: [{ text, pattern: false, shown: text }], via: name }];
   }
-  // xargs -I puts its input into the words: a program or a script that holds the marker is not known.
-  if (replace !== undefined && rest.some((word) => word.text?.includes(replace))) {
-    return [{ kind: 'unsure', reason: `${name} puts its input into the command it runs` }];
+  // xargs -I puts its input into the words: a program name, or any word of a program that runs others
+  // (a script for sh -c), that holds the marker is not known.
+  if (replace !== undefined) {
+    const program = rest[0]!.text ?? '';
+    const marked =
+      program.includes(replace) ||
+      (runsOtherPrograms(programName(program)) && rest.some((word) => word.text?.includes(replace)));
+    if (marked) return [{ kind: 'unsure', reason: `${name} puts its input into the command it runs` }];
   }
   return [{ kind: 'command', words: rest, via: name }];
 }
