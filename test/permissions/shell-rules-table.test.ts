@@ -83,6 +83,7 @@ const notAllowedByPrefix: Row[] = [
   ['echo <(rm x)', 'ask', 'deny'],
   ['echo > >(rm x)', 'ask', 'deny'],
   ['echo $HOME', 'ask', 'allow'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
   ['echo ${x:-$(rm y)}', 'ask', 'deny'],
   ['echo <<EOF\n$(rm x)\nEOF', 'ask', 'deny'],
   ['echo $((1 + 2))', 'ask', 'allow'],
