@@ -65,7 +65,12 @@ export function readCommandLine(text: string, cwd: string | undefined): CommandR
   reader.script(text, undefined, 0);
   const top = reader.commands.filter((command) => command.top);
   const changesDirectory = top.some((command) => directoryChangers.has(command.words[0]?.text ?? ''));
-  const quiet: WordVisitor = { statements: () => {}, arithmetic: () => {}, unknown: () => {} };
+  const quiet: WordVisitor = {
+    statements: () => {},
+    arithmetic: () => {},
+    unknown: () => {},
+    source: () => '',
+  };
   for (const [command, redirects] of reader.redirects) {
     for (const redirect of redirects) {
       command.redirectProblem ??= redirectProblem(redirect, { cwd, changesDirectory }, quiet);
@@ -80,6 +85,8 @@ class LineReader implements WordVisitor {
   readonly redirects = new Map<SimpleCommand, ShellRedirect[]>();
   notPlain: string | undefined;
   private depth = 0;
+  // The script being read, as UTF-8 bytes: the parser's offsets count bytes.
+  private text = Buffer.alloc(0);
 
   /** Reads a whole script: the line itself (`via` undefined) or one a shell runs (`bash -c '...'`). */
   script(text: string, via: string | undefined, depth: number): void {
@@ -93,10 +100,18 @@ class LineReader implements WordVisitor {
       this.notPlain ??= 'it does not parse';
       return;
     }
-    const saved = this.depth;
+    const saved = { depth: this.depth, text: this.text };
     this.depth = depth;
+    this.text = Buffer.from(text);
     this.statementList(parsed.file.Stmts, via === undefined);
-    this.depth = saved;
+    this.depth = saved.depth;
+    this.text = saved.text;
+  }
+
+  source(node: ShellNode): string {
+    const offset = (position: unknown) => (position as { Offset(): number }).Offset();
+    const range = node as unknown as { Pos(): unknown; End(): unknown };
+    return this.text.subarray(offset(range.Pos()), offset(range.End())).toString();
   }
 
   statements(statements: ShellStatement[]): void {

@@ -8,7 +8,10 @@ export type WordReading = {
   expansion?: string;
   /** Whether bash may still turn it into other words: an unquoted `*`, `?`, `[`, `{`, `}` or a leading `~`. */
   pattern: boolean;
-  /** The word as rules match it: quotes removed, then single quotes around any run a rule could misread. */
+  /**
+   * The word as rules match it: quotes removed, then single quotes around any run a rule could misread; a
+   * word with an expansion as written.
+   */
   shown: string;
 };
 
@@ -18,6 +21,8 @@ export type WordVisitor = {
   arithmetic(node: ShellNode | null): void;
   /** A node the reader has no rule for: the whole line becomes unsure. */
   unknown(what: string): void;
+  /** The text of a node as the line wrote it. */
+  source(node: ShellNode): string;
 };
 
 type Piece = { text: string; active: boolean };
@@ -36,7 +41,8 @@ export function readWord(word: ShellWord, visitor: WordVisitor): WordReading {
   };
   for (const part of word.Parts) readPart(part, pieces, { visitor, expand, quoted: false });
   const pattern = pieces.some((piece) => piece.active);
-  if (expansion !== undefined) return { text: undefined, expansion, pattern, shown: '' };
+  // A word an expansion decides is shown as written: rules see `$(rm x)`, never what it may become.
+  if (expansion !== undefined) return { text: undefined, expansion, pattern, shown: visitor.source(word) };
   const text = pieces.map((piece) => piece.text).join('');
   return { text, pattern, shown: showPieces(pieces) };
 }
@@ -158,7 +164,7 @@ export function decodeAnsiC(raw: string): string {
 }
 
 function showPieces(pieces: Piece[]): string {
-  if (pieces.length === 0) return "''";
+  if (pieces.every((piece) => piece.text === '')) return "''";
   let shown = '';
   let literal = '';
   const flush = () => {

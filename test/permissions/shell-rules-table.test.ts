@@ -29,7 +29,8 @@ const underRmDeny = (command: string) =>
   decidePermission({ mode: 'bypass', deny: ['bash(rm:*)'], tool: bash, input: { command }, cwd: sandbox })
     .decision;
 
-type Row = [command: string, echoAllow: 'allow' | 'ask', rmDeny: 'allow' | 'ask' | 'deny'];
+type Decision = 'allow' | 'ask' | 'deny';
+type Row = [command: string, echoAllow: Decision, rmDeny: Decision];
 
 // The tricks of the issue, with `touch pwned` / `rm x` as the hidden second command.
 const fromTheIssue: Row[] = [
