@@ -132,29 +132,28 @@ class LineReader implements WordVisitor {
   }
 
   private statement(statement: ShellStatement, top: boolean): void {
+    // Every field read on a GopherJS object builds a new wrapper (tens of microseconds), so each is read once.
+    const redirects = statement.Redirs;
+    const command = statement.Cmd;
     let plain = top;
     if (top && (statement.Background || statement.Negated || statement.Coprocess)) {
-      this.notPlain ??= statement.Background
-        ? 'a command run in the background (&)'
-        : 'a negated command (!)';
+      this.notPlain ??= 'a command run in the background (&), negated (!) or as a coprocess';
       plain = false;
     }
-    for (const redirect of statement.Redirs) {
-      if (redirect.Word !== null) readWord(redirect.Word, this);
-      if (redirect.Hdoc !== null) readWord(redirect.Hdoc, this);
+    for (const redirect of redirects) {
+      for (const word of [redirect.Word, redirect.Hdoc]) if (word !== null) readWord(word, this);
     }
-    const command = statement.Cmd;
     if (command === null) {
       if (top) this.notPlain ??= 'a line with redirections and no command';
       return;
     }
     const type = nodeType(command);
     if (type === 'CallExpr') {
-      this.call(command, plain ? statement.Redirs : undefined);
+      this.call(command, plain ? redirects : undefined);
       return;
     }
     if (type === 'BinaryCmd' && binaryOperators[command.Op as number] !== undefined) {
-      if (plain && statement.Redirs.length > 0) this.notPlain ??= 'a redirection of a whole pipeline';
+      if (plain && redirects.length > 0) this.notPlain ??= 'a redirection of a whole pipeline';
       this.statement(command.X as ShellStatement, plain);
       this.statement(command.Y as ShellStatement, plain);
       return;
