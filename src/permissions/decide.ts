@@ -1,4 +1,6 @@
 import type { ToolAccess } from '../tools/define-tool.ts';
+import { readCommandLine } from './command-reading.ts';
+import { commandAllowRule, commandDenyRule, unsureUnderDeny } from './command-rules.ts';
 import type { PermissionMode } from './modes.ts';
 import {
   formatRule,
@@ -8,7 +10,6 @@ import {
   parseRule,
   stringArgument,
 } from './rules.ts';
-import { splitCommand } from './shell-words.ts';
 
 /** The permission answer for one call, with who decided it and a reason the log and the model read. */
 export type PermissionDecision = {
@@ -33,35 +34,57 @@ export type PermissionRequest = {
 
 /**
  * Decides one call. Order: a matching deny rule denies; then a matching allow rule allows; then a rule
- * or a call the person allowed for the session (see `sessionKey`) allows; otherwise the mode decides by the tool's access.
+ * or a call the person allowed for the session (see `sessionKey`) allows; otherwise the mode decides by the
+ * tool's access.
  *
- * A command (`bash`) that chains several commands (`;`, `&&`, `||`, `|`, `&`, a newline) is allowed by
- * rules only if every part is covered by some allow rule, and never when it contains command substitution
- * (`$(...)`, backquotes); a deny rule denies if it covers the whole command or any part. So
- * `bash(npm test*)` does not allow `npm test; rm -rf ~`, and `bash(rm *)` denies `ls && rm -rf x`.
+ * A `command` (the `bash` tool) is read with a bash grammar first (command-reading.ts), and rules match the
+ * simple commands it runs as bash reads them (command-rules.ts). A rule with a pattern allows only a plain
+ * list or pipeline whose every command it or another allow rule covers: `bash(npm test*)` does not allow
+ * `npm test; rm -rf ~`, nor `npm test $(rm -rf ~)`. A deny rule denies when it covers any command anywhere:
+ * `bash(rm:*)` denies `ls && rm -rf x`, `echo $(rm x)`, `sudo rm x`, `"/bin/rm" x`. When the reader cannot
+ * account for everything a line runs (`eval`, a program name from `$X`, a parse error) and a deny rule
+ * guards the tool, the answer is at most `ask`, whatever the rules and the mode would allow.
  */
 export function decidePermission(request: PermissionRequest): PermissionDecision {
   const { tool, input, cwd } = request;
   const deny = (request.deny ?? []).map(parseRule);
   const allow = (request.allow ?? []).map(parseRule);
+  const sessionRules = (request.sessionRules ?? []).map(parseRule);
   const command = stringArgument(input, 'command');
-  const parts = command === undefined ? undefined : splitCommand(command);
-  const inputs =
-    parts === undefined ? [input] : [input, ...parts.commands.map((part) => ({ command: part }))];
-  const denied = deny.find((rule) => inputs.some((each) => matchesRule(rule, tool.name, each, cwd)));
-  if (denied !== undefined)
-    return { decision: 'deny', by: 'rule', reason: `denied by rule ${formatRule(denied)}` };
-  const allowed = findAllowRule(allow, tool.name, input, parts, cwd);
+  if (command === undefined) {
+    const denied = deny.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    if (denied !== undefined) return deniedBy(denied);
+    const allowed = allow.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    const sessionRule = sessionRules.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    return allowOrMode(request, allowed, sessionRule);
+  }
+  const reading = readCommandLine(command, cwd);
+  const denied = commandDenyRule(deny, tool.name, command, reading);
+  if (denied !== undefined) return deniedBy(denied);
+  const decision = allowOrMode(
+    request,
+    commandAllowRule(allow, tool.name, reading),
+    commandAllowRule(sessionRules, tool.name, reading),
+  );
+  const unsure = unsureUnderDeny(deny, tool.name, reading);
+  return decision.decision === 'allow' && unsure !== undefined
+    ? { decision: 'ask', by: 'rule', reason: unsure }
+    : decision;
+}
+
+function deniedBy(rule: ParsedRule): PermissionDecision {
+  return { decision: 'deny', by: 'rule', reason: `denied by rule ${formatRule(rule)}` };
+}
+
+/** After the deny rules: an allow rule, then a session rule or allowance, then the mode. */
+function allowOrMode(
+  request: PermissionRequest,
+  allowed: ParsedRule | undefined,
+  sessionRule: ParsedRule | undefined,
+): PermissionDecision {
   if (allowed !== undefined) {
     return { decision: 'allow', by: 'rule', reason: `allowed by rule ${formatRule(allowed)}` };
   }
-  const sessionRule = findAllowRule(
-    (request.sessionRules ?? []).map(parseRule),
-    tool.name,
-    input,
-    parts,
-    cwd,
-  );
   if (sessionRule !== undefined) {
     return {
       decision: 'allow',
@@ -69,29 +92,10 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
       reason: `allowed for this session by rule ${formatRule(sessionRule)}`,
     };
   }
-  if (request.sessionAllowed?.has(sessionKey(tool, input))) {
+  if (request.sessionAllowed?.has(sessionKey(request.tool, request.input))) {
     return { decision: 'allow', by: 'session', reason: 'allowed for this session' };
   }
-  return decideByMode(request.mode, tool.access);
-}
-
-function findAllowRule(
-  allow: ParsedRule[],
-  toolName: string,
-  input: unknown,
-  parts: ReturnType<typeof splitCommand> | undefined,
-  cwd: string | undefined,
-): ParsedRule | undefined {
-  if (parts === undefined) return allow.find((rule) => matchesRule(rule, toolName, input, cwd));
-  const whole = allow.find((rule) => rule.pattern === undefined && matchesRule(rule, toolName, input));
-  if (whole !== undefined) return whole;
-  if (parts.substitution || parts.commands.length === 0) return undefined;
-  let last: ParsedRule | undefined;
-  for (const part of parts.commands) {
-    last = allow.find((rule) => matchesRule(rule, toolName, { command: part }));
-    if (last === undefined) return undefined;
-  }
-  return last;
+  return decideByMode(request.mode, request.tool.access);
 }
 
 const modeTable: Record<PermissionMode, Record<ToolAccess, PermissionDecision['decision']>> = {

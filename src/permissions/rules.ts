@@ -1,6 +1,8 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError } from '../errors/config-error.ts';
+import { hiddenRunner, readCommandLine } from './command-reading.ts';
+import { programName, runsOtherPrograms } from './wrappers.ts';
 
 /**
  * A rule naming a tool, optionally narrowed by a pattern: `read_file` (every call), `bash(npm test*)`,
@@ -48,17 +50,16 @@ export function formatRule(rule: ParsedRule): string {
  * Whether a rule covers a call.
  *
  * - A rule without a pattern covers every call of its tool.
- * - For a call whose input has a string `command` (the `bash` tool), the pattern is matched against the
- *   whole command, trimmed: `*` stands for any run of characters (spaces and `/` included), every other
- *   character is literal, and the match is anchored at both ends. `bash(npm test*)` covers `npm test` and
+ * - For a call whose input has a string `command` (the `bash` tool), the pattern is matched against that
+ *   text, trimmed: `*` stands for any run of characters (spaces and `/` included), every other character is
+ *   literal, and the match is anchored at both ends. `bash(npm test*)` covers `npm test` and
  *   `npm test -- --watch`, not `npx npm test`. A pattern ending in `:*` is a prefix rule (the form Claude
  *   Code users know): `bash(npm test:*)` covers `npm test` and `npm test` followed by a space and anything,
- *   but not `npm testing`.
+ *   but not `npm testing`. `decidePermission` never hands a command line here as written: it reads the line
+ *   with a bash grammar and matches each simple command as bash reads it (see command-rules.ts).
  * - For any other call the pattern is a picomatch glob (`dot: true`) matched against the `path` argument
  *   made workspace-relative and normalised (`./src/a.ts` and `<cwd>/src/a.ts` are `src/a.ts`); a call
  *   without `path` is matched as `.`. A path that climbs out with `..` is never covered.
- *
- * `decidePermission` adds one more check for allow rules on commands: see there.
  */
 export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, cwd?: string): boolean {
   if (!namesTool(rule.tool, toolName)) return false;
@@ -73,7 +74,7 @@ export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, 
  * Whether a rule's tool part names `toolName`: the same name; a name with `*` standing for any run of
  * characters (`mcp__github__*`); or `mcp__<server>`, which stands for every tool of that server.
  */
-function namesTool(ruleTool: string, toolName: string): boolean {
+export function namesTool(ruleTool: string, toolName: string): boolean {
   if (ruleTool === toolName) return true;
   if (ruleTool.includes('*')) return commandMatcher(ruleTool)(toolName);
   const server = /^mcp__([^_*]+(?:_[^_*]+)*)$/.exec(ruleTool);
@@ -104,7 +105,7 @@ const commandMatchers = new Map<string, (command: string) => boolean>();
 function commandMatcher(pattern: string): (command: string) => boolean {
   let matcher = commandMatchers.get(pattern);
   if (matcher === undefined && pattern.endsWith(':*')) {
-    const prefix = pattern.slice(0, -2).trimEnd();
+    const prefix = pattern.slice(0, -2).trim().replace(/\s+/g, ' ');
     matcher = (command) =>
       command === prefix || (command.startsWith(prefix) && /\s/.test(command.charAt(prefix.length)));
     commandMatchers.set(pattern, matcher);
@@ -122,15 +123,23 @@ function commandMatcher(pattern: string): (command: string) => boolean {
 }
 
 /**
- * The prefix rule a person is offered for a command ("allow this prefix"): the program and, when the next
- * word is a subcommand rather than an option, a path or a quoted value, that word too — `npm test -- -u`
- * gives `bash(npm test:*)`, `ls -la src` gives `bash(ls:*)`. Only the first simple command of a chain is
- * used: `decidePermission` still requires every part of a chain to be covered.
+ * The prefix rule a person is offered for a command ("allow this prefix"), read from the line's first
+ * simple command as bash reads it: the program and, when the next word is a subcommand rather than an
+ * option, a path or a quoted value, that word too — `npm test -- -u` gives `bash(npm test:*)`, `ls -la src`
+ * gives `bash(ls:*)`. None is offered when the first command is not plain words (`$(evil)`, `X=1 make`) or
+ * its program runs others (`sudo`, `bash -c`, `xargs`, `eval`), whose prefix would allow anything.
+ * `decidePermission` still requires every command of a line to be covered.
  */
 export function prefixRuleFor(toolName: string, command: string): PermissionRule | undefined {
-  const words = command.trim().split(/\s+/);
-  const [program, next] = words;
-  if (program === undefined || program === '' || /[;&|<>()`$'"]/.test(program)) return undefined;
-  const subcommand = next !== undefined && /^[A-Za-z][\w:.-]*$/.test(next) ? ` ${next}` : '';
-  return `${toolName}(${program}${subcommand}:*)`;
+  const reading = readCommandLine(command, undefined);
+  const first = reading.commands.find((each) => each.top);
+  const [program, next] = first?.words ?? [];
+  if (first === undefined || first.assigns || program?.text === undefined) return undefined;
+  if (program.pattern || program.shown !== program.text || runsOtherPrograms(programName(program.text))) {
+    return undefined;
+  }
+  if (hiddenRunner(program.text) !== undefined) return undefined;
+  const subcommand =
+    next?.text !== undefined && !next.pattern && /^[A-Za-z][\w:.-]*$/.test(next.text) ? ` ${next.text}` : '';
+  return `${toolName}(${program.text}${subcommand}:*)`;
 }
