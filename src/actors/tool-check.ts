@@ -4,6 +4,7 @@ import type { CallCheck, ToolBatchEvent, ToolCheckCommand } from '../machines/to
 import type { PermissionGate } from '../permissions/gate.ts';
 import { type AnyTool, isConcurrencySafe } from '../tools/define-tool.ts';
 import { checkToolInput } from '../tools/tool-input.ts';
+import { unknownToolMessage } from '../tools/unknown-tool.ts';
 import type { DependenciesOf } from './dependencies.ts';
 
 export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
@@ -15,8 +16,7 @@ export function checkCall(
 ): CallCheck {
   const tool = deps.tools.get(call.name);
   if (!tool) {
-    const known = [...deps.tools.keys()].sort().join(', ') || '(none)';
-    return reject(call, `Unknown tool "${call.name}". Available tools: ${known}.`, { unknownTool: true });
+    return reject(call, unknownToolMessage(call.name, deps.tools.keys()), { unknownTool: true });
   }
   if (typeof call.input === 'string') {
     return reject(

@@ -1,14 +1,14 @@
 // Command hooks: a shell command gets the hook's JSON on stdin (Claude Code's field names) and answers JSON
-// on stdout; exit code 2 blocks with stderr as the reason. It runs like the `bash` tool's commands: its own
-// process group with a marker, the host's environment without credentials, and the whole tree stopped
-// when the turn is cancelled or the hook's time is up.
+// on stdout; exit code 2 blocks with stderr as the reason. It runs like the `bash` tool's commands
+// (hook-process.ts): its own process group with a marker, the host's environment without credentials, and
+// the whole tree stopped when the turn is cancelled, the hook's time is up, or the hook has answered.
+// What it puts in front of the model is capped (`hookTextMaxChars`).
 
-import { spawn } from 'node:child_process';
 import { z } from 'zod/v4';
 import { milliseconds } from '../core/host-schema.ts';
 import { timeLimit } from '../core/time-limit.ts';
-import { commandEnvironment } from '../tools/command-environment.ts';
-import { newMarker, stopProcessTree } from '../tools/process-sweep.ts';
+import { type HookProcessOptions, runHookProcess } from './hook-process.ts';
+import { capHookText } from './hook-text.ts';
 import type { HookAnswer, HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
 
 /** Claude Code's `hook_event_name` of each point; agentchart's own points keep their name, capitalised. */
@@ -28,17 +28,7 @@ export const claudeEventNames: Record<HookPoint, string> = {
 
 export type CommandHookSpec = { command: string; timeoutMs: number; matcher?: string };
 
-export type CommandHookOptions = {
-  cwd: string;
-  /** Which variables of the host's environment the command sees (the `bash` tool's filter). */
-  passes: (name: string) => boolean;
-  /** Time between SIGTERM and SIGKILL when the hook is stopped. */
-  graceMs?: number;
-  log?: (message: string) => void;
-};
-
-// What is kept of a hook's stdout and stderr; a hook that says more is cut (and its JSON is then invalid).
-const outputCap = 1_000_000;
+export type CommandHookOptions = HookProcessOptions;
 
 /** The JSON a command hook reads on stdin: Claude Code's names, plus agentchart's `turn` and `step`. */
 export function commandInput(input: HookBase & Record<string, unknown>): Record<string, unknown> {
@@ -134,13 +124,13 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
   const answer: HookAnswer = {};
   if (out.continue === false) {
     answer.decision = point === 'preTool' ? 'deny' : 'block';
-    answer.reason = out.stopReason ?? out.reason ?? 'the hook said not to continue';
+    answer.reason = capHookText(out.stopReason ?? out.reason ?? 'the hook said not to continue');
     return { kind: 'answer', answer };
   }
   const decision = specific.permissionDecision ?? legacyDecision(point, out.decision);
   if (decision !== undefined) answer.decision = decision;
   const reason = specific.permissionDecisionReason ?? out.reason;
-  if (reason !== undefined) answer.reason = reason;
+  if (reason !== undefined) answer.reason = capHookText(reason);
   if (specific.updatedInput !== undefined) answer.input = specific.updatedInput;
   if (specific.delayMs !== undefined) answer.delayMs = specific.delayMs;
   if (specific.updatedPrompt !== undefined) answer.message = specific.updatedPrompt;
@@ -148,14 +138,13 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
   if (specific.updatedTools !== undefined) answer.tools = specific.updatedTools;
   if (specific.model !== undefined) answer.model = specific.model;
   const toolOutput = specific.updatedToolOutput ?? mcpText(specific.updatedMCPToolOutput);
-  if (toolOutput !== undefined) answer.content = toolOutput;
+  if (toolOutput !== undefined) answer.content = capHookText(toolOutput);
   // Claude Code's PostToolUse `decision: block` feeds the reason to the model: here it annotates the result.
-  const context = [
-    specific.additionalContext,
-    point === 'postTool' && out.decision === 'block' ? out.reason : undefined,
-  ]
-    .filter((text) => text !== undefined)
-    .join('\n\n');
+  const context = capHookText(
+    [specific.additionalContext, point === 'postTool' && out.decision === 'block' ? out.reason : undefined]
+      .filter((text) => text !== undefined)
+      .join('\n\n'),
+  );
   if (context !== '') answer.additionalContext = context;
   if (point === 'postTool' && answer.decision === 'block') delete answer.decision;
   return { kind: 'answer', answer };
@@ -204,84 +193,18 @@ async function runCommandHook(
     limit.signal,
   ).finally(() => limit.release());
   if (end.spawnError) return { kind: 'error', reason: `the hook could not be started: ${end.spawnError}` };
-  if (limit.timedOut && !signal.aborted)
-    return { kind: 'timeout', reason: `the hook did not answer within ${spec.timeoutMs} ms; it was stopped` };
   if (signal.aborted) return { kind: 'error', reason: 'aborted' };
+  // Only a hook stopped before it exited timed out; one that answered in time keeps its answer.
+  if (end.stopped)
+    return { kind: 'timeout', reason: `the hook did not answer within ${spec.timeoutMs} ms; it was stopped` };
+  const said = capHookText(end.stderr.trim(), end.stderrCut ? `${end.stderrBytes} bytes` : undefined);
   if (end.exitCode === 2) {
-    const reason = end.stderr.trim() || 'the hook blocked this (exit code 2)';
+    const reason = said || 'the hook blocked this (exit code 2)';
     return { kind: 'answer', answer: { decision: input.point === 'preTool' ? 'deny' : 'block', reason } };
   }
   if (end.exitCode !== 0) {
-    const detail = end.stderr.trim() ? `: ${end.stderr.trim().slice(0, 500)}` : '';
+    const detail = said ? `: ${said}` : '';
     return { kind: 'error', reason: `the hook exited with ${end.exitCode ?? end.signal}${detail}` };
   }
   return readCommandOutput(input.point, end.stdout);
-}
-
-type ProcessEnd = {
-  exitCode: number | null;
-  signal: string | null;
-  stdout: string;
-  stderr: string;
-  spawnError?: string;
-};
-
-/** Runs `bash -c command` as a process-group leader with `stdin` written to it; never rejects. */
-function runHookProcess(
-  command: string,
-  options: CommandHookOptions,
-  stdin: string,
-  signal: AbortSignal,
-): Promise<ProcessEnd> {
-  const marker = newMarker();
-  const log = options.log ?? (() => {});
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', command], {
-      cwd: options.cwd,
-      detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: {
-        ...commandEnvironment(process.env, options.passes),
-        AGENTCHART_PROJECT_DIR: options.cwd,
-        CLAUDE_PROJECT_DIR: options.cwd,
-        [marker.name]: marker.value,
-      },
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    let kept = 0;
-    const keep = (into: Buffer[]) => (chunk: Buffer) => {
-      if (kept >= outputCap) return;
-      kept += chunk.length;
-      into.push(chunk);
-    };
-    let stopping: Promise<void> | undefined;
-    const stop = () => {
-      if (child.pid !== undefined)
-        stopping = stopProcessTree({ pid: child.pid, marker }, { graceMs: options.graceMs ?? 1000, log });
-    };
-    if (signal.aborted) stop();
-    else signal.addEventListener('abort', stop, { once: true });
-    child.stdout.on('data', keep(out));
-    child.stderr.on('data', keep(err));
-    // A hook that exits without reading its stdin closes the pipe: that is not the hook's failure.
-    child.stdin.on('error', () => {});
-    child.stdin.end(stdin);
-    let finished = false;
-    const finish = (end: Partial<ProcessEnd>) => {
-      if (finished) return;
-      finished = true;
-      signal.removeEventListener('abort', stop);
-      const result: ProcessEnd = {
-        exitCode: null,
-        signal: null,
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-        ...end,
-      };
-      void (stopping ?? Promise.resolve()).then(() => resolve(result));
-    };
-    child.on('error', (error) => finish({ spawnError: error.message }));
-    child.on('close', (code, killedBy) => finish({ exitCode: code, signal: killedBy }));
-  });
 }

@@ -7,6 +7,7 @@ import { timeLimit } from '../core/time-limit.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { environmentFilter } from '../tools/command-environment.ts';
 import { commandHook } from './command-hook.ts';
+import type { ProcessSweeps } from './hook-process.ts';
 import {
   type CommandHook,
   defaultHookTimeoutMs,
@@ -89,9 +90,10 @@ function entryOf<Point extends WiredHookPoint>(
 
 /**
  * The host's hooks as runtime entries, by point: functions run in this process, command hooks in the
- * workspace `cwd` with the `bash` tool's environment rules (credentials withheld).
+ * workspace `cwd` with the `bash` tool's environment rules (credentials withheld). The stopping of what
+ * command hooks leave running is tracked in `sweeps`.
  */
-export function hookTable(hooks: Hooks | undefined, cwd: string): HookTable {
+export function hookTable(hooks: Hooks | undefined, cwd: string, sweeps?: ProcessSweeps): HookTable {
   const table: HookTable = {};
   if (hooks === undefined) return table;
   const passes = environmentFilter();
@@ -107,7 +109,7 @@ export function hookTable(hooks: Hooks | undefined, cwd: string): HookTable {
         timeoutMs: hook.timeoutMs ?? defaultHookTimeoutMs,
         ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
       };
-      return commandHook(spec, { cwd, passes });
+      return commandHook(spec, { cwd, passes, ...(sweeps ? { sweeps } : {}) });
     });
   }
   return table;

@@ -5,6 +5,7 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod/v4';
 import { messageOf } from '../errors/describe-value.ts';
+import { maxDataDepth } from '../session/check-writable.ts';
 import type { McpToolEntry } from '../session/types.ts';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
 import { mcpToolName } from './tool-names.ts';
@@ -39,10 +40,25 @@ export type SkippedTool = { tool: string; reason: string };
 
 const validators = new AjvJsonSchemaValidator();
 
-/** The record of a listed tool, or why it cannot be offered (a tool that only runs as an MCP task). */
+/**
+ * How deep a tool's input schema may nest. Schemas are logged inside `session.start` and `mcp.tools`, a
+ * few levels below an event's `data`, whose depth the log bounds (`maxDataDepth`); half of it leaves room
+ * for that and is still far deeper than any real tool's arguments.
+ */
+export const maxSchemaDepth = maxDataDepth / 2;
+
+/**
+ * The record of a listed tool, or why it cannot be offered: a tool that only runs as an MCP task, or one
+ * whose schema nests deeper than a session log holds (it would make `session.start` unwritable).
+ */
 export function recordOf(server: string, listed: ListedTool): McpToolRecord | SkippedTool {
   if (listed.execution?.taskSupport === 'required')
     return { tool: listed.name, reason: 'it runs only as an MCP task, which agentchart does not call' };
+  if (nestsDeeperThan(listed.inputSchema, maxSchemaDepth))
+    return {
+      tool: listed.name,
+      reason: `its input schema nests more than ${maxSchemaDepth} levels deep, more than a session log holds`,
+    };
   return {
     name: mcpToolName(server, listed.name),
     tool: listed.name,
@@ -50,6 +66,17 @@ export function recordOf(server: string, listed: ListedTool): McpToolRecord | Sk
     inputSchema: listed.inputSchema,
     access: listed.annotations?.readOnlyHint === true ? 'read' : 'write',
   };
+}
+
+/** Whether `value` has objects or arrays nested more than `limit` deep; a loop, so no depth overflows it. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next.value !== 'object' || next.value === null) continue;
+    if (next.depth > limit) return true;
+    for (const item of Object.values(next.value)) pending.push({ value: item, depth: next.depth + 1 });
+  }
+  return false;
 }
 
 /**

@@ -23,7 +23,10 @@ export interface McpConnection {
   readonly transport: McpTransportKind;
   /** The server's process id (stdio only). */
   readonly pid: number | undefined;
-  /** Every page of the server's tool list; `signal` stops the wait (a dispose during creation). */
+  /**
+   * Every page of the server's tool list; `signal` stops the wait (a dispose during creation). Rejects with
+   * an `McpServerError` naming the server (with a stdio server's stderr tail) when the listing fails.
+   */
   listTools(signal?: AbortSignal): Promise<ListedTool[]>;
   callTool(
     tool: string,
@@ -133,28 +136,58 @@ async function open(
     const said = await stderr();
     throw new McpServerError(
       server,
-      `MCP server "${server}" did not start: ${messageOf(error)}${said ? `\nIts stderr:\n${said}` : ''}`,
+      withStderr(`MCP server "${server}" did not start: ${messageOf(error)}`, said),
       { cause: error },
     );
   }
-  connection = new SdkConnection(client, kind, pid());
+  connection = new SdkConnection(client, { server, transport: kind, pid: pid(), stderr });
   return connection;
+}
+
+/** A failure's message with what the server said on stderr, when it said anything. */
+function withStderr(message: string, said: string): string {
+  return said ? `${message}\nIts stderr:\n${said}` : message;
 }
 
 class SdkConnection implements McpConnection {
   onLost: ((reason: string) => void) | undefined;
   onToolsChanged: (() => void) | undefined;
+  readonly transport: McpTransportKind;
+  readonly pid: number | undefined;
   private ended = false;
 
   constructor(
     private readonly client: Client,
-    readonly transport: McpTransportKind,
-    readonly pid: number | undefined,
+    private readonly about: {
+      server: string;
+      transport: McpTransportKind;
+      pid: number | undefined;
+      /** The tail of what a stdio server wrote on stderr (empty over HTTP). */
+      stderr: () => Promise<string>;
+    },
   ) {
+    this.transport = about.transport;
+    this.pid = about.pid;
     client.onclose = () => this.lose('the connection closed');
   }
 
+  /** Rejects with an `McpServerError` naming the server, with its stderr, unless `signal` stopped it. */
   async listTools(signal?: AbortSignal): Promise<ListedTool[]> {
+    try {
+      return await this.listPages(signal);
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      const { server } = this.about;
+      const said = await this.about.stderr();
+      throw new McpServerError(
+        server,
+        withStderr(`MCP server "${server}" could not list its tools: ${messageOf(error)}`, said),
+        { cause: error },
+      );
+    }
+  }
+
+  private async listPages(signal: AbortSignal | undefined): Promise<ListedTool[]> {
     const tools: ListedTool[] = [];
     let cursor: string | undefined;
     do {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { checkSessionId } from '../core/safe-id.ts';
 import { ConcurrencyError } from '../errors/concurrency-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from '../session/schema.ts';
@@ -36,7 +37,9 @@ export interface PgStore extends SessionStore {
  * second writer is refused with a `ConcurrencyError` (nothing of its batch written) and never leaves a
  * gap or a duplicate. A transaction has no torn line to repair. `lock()` is an advisory lock held on the
  * store's own connection: it dies with the process that held it. An unreachable server is waited for,
- * with a bounded retry, before a call fails with `StoreUnavailableError`.
+ * with a bounded retry, before a call fails with `StoreUnavailableError`. Every method refuses a session
+ * id outside the rule all stores share (`checkSessionId`) with a `ConfigError`, so what is stored comes
+ * back from `list()` byte for byte (PostgreSQL text cannot hold a NUL, nor UTF-8 a lone surrogate).
  *
  * `pg` is an optional peer dependency: install it beside agentchart to use this subpath.
  *
@@ -96,6 +99,7 @@ class PostgresSessionStore implements PgStore {
   }
 
   async create(sessionId: string): Promise<void> {
+    checkSessionId(sessionId);
     await this.prepared();
     const inserted = await this.retried(`create session "${sessionId}"`, () =>
       this.pool.query(`INSERT INTO ${this.tables.sessions} (session_id) VALUES ($1) ON CONFLICT DO NOTHING`, [
@@ -106,11 +110,12 @@ class PostgresSessionStore implements PgStore {
       throw new ConfigError(`session "${sessionId}" already exists in the PostgreSQL store`);
   }
 
-  append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
+  async append(sessionId: string, events: readonly LogEvent[]): Promise<void> {
+    checkSessionId(sessionId);
     // Serialise now: the caller may reuse or mutate its events after this call returns.
     const lines = events.map((event) => formatLogLine(event).slice(0, -1));
     const seqs = events.map((event) => event.seq);
-    return this.enqueue(sessionId, async () => {
+    await this.enqueue(sessionId, async () => {
       await this.prepared();
       if (seqs.length === 0) return void (await this.requireSession(sessionId));
       await this.retried(`append to session "${sessionId}"`, (attempt) =>
@@ -120,6 +125,7 @@ class PostgresSessionStore implements PgStore {
   }
 
   async load(sessionId: string): Promise<LoadedSession> {
+    checkSessionId(sessionId);
     return this.enqueue(sessionId, async () => {
       await this.prepared();
       // One statement, so one snapshot: the session row and every event committed when it began.
@@ -139,6 +145,7 @@ class PostgresSessionStore implements PgStore {
   }
 
   async exists(sessionId: string): Promise<boolean> {
+    checkSessionId(sessionId);
     await this.prepared();
     const { rowCount } = await this.retried(`find session "${sessionId}"`, () =>
       this.pool.query(`SELECT 1 FROM ${this.tables.sessions} WHERE session_id = $1`, [sessionId]),
@@ -147,6 +154,7 @@ class PostgresSessionStore implements PgStore {
   }
 
   async remove(sessionId: string): Promise<void> {
+    checkSessionId(sessionId);
     await this.prepared();
     await this.retried(`remove session "${sessionId}"`, () =>
       this.pool.query(`DELETE FROM ${this.tables.sessions} WHERE session_id = $1`, [sessionId]),
@@ -164,6 +172,7 @@ class PostgresSessionStore implements PgStore {
   }
 
   async lock(sessionId: string): Promise<SessionLock> {
+    checkSessionId(sessionId);
     await this.prepared();
     return this.locks.lock(sessionId);
   }

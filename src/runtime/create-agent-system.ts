@@ -5,6 +5,7 @@ import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { liveConsult, recordedConsult, recordedPoints } from '../hooks/consult.ts';
+import { ProcessSweeps } from '../hooks/hook-process.ts';
 import { type HookPoint, wiredHookPoints } from '../hooks/hook-types.ts';
 import { hookTable } from '../hooks/in-process-hook.ts';
 import type { HookFlags } from '../machines/hook-events.ts';
@@ -172,6 +173,8 @@ export class AgentSystem {
     await Promise.all(roots.map((agent) => agent.dispose()));
     await Promise.all([...this.agents].map((agent) => agent.dispose()));
     await this.savedOutputs.dispose();
+    // What command hooks left running is being stopped; nothing of them outlives the system.
+    await this.hooks.settled();
     this.host.stop();
   }
 
@@ -381,6 +384,8 @@ type HookConsultation = {
   flags: HookFlags;
   /** Dispose waits for `sessionEnd` hooks (a top-level agent's; subagents are not told). */
   sessionEnd: boolean;
+  /** Resolves once every process a command hook left running has been stopped. */
+  settled: () => Promise<void>;
 };
 
 function hookConsultation(config: SystemConfig): HookConsultation {
@@ -391,11 +396,18 @@ function hookConsultation(config: SystemConfig): HookConsultation {
       consult: recordedConsult(config.hookReplay),
       flags: hookFlagsOf(has),
       sessionEnd: has('sessionEnd'),
+      settled: () => Promise.resolve(),
     };
   }
-  const table = hookTable(config.hooks, config.cwd);
+  const sweeps = new ProcessSweeps();
+  const table = hookTable(config.hooks, config.cwd, sweeps);
   const has = (point: HookPoint) => (table[point]?.length ?? 0) > 0;
-  return { consult: liveConsult(table), flags: hookFlagsOf(has), sessionEnd: has('sessionEnd') };
+  return {
+    consult: liveConsult(table),
+    flags: hookFlagsOf(has),
+    sessionEnd: has('sessionEnd'),
+    settled: () => sweeps.settled(),
+  };
 }
 
 function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {

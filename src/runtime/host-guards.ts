@@ -4,17 +4,11 @@
 import { z } from 'zod/v4';
 import { type Clock, type IdGenerator, systemClock } from '../core/clock.ts';
 import { must } from '../core/host-schema.ts';
+import { safeIdRule as idRule, isSafeId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeValue, messageOf } from '../errors/describe-value.ts';
 
-const idPattern = /^[A-Za-z0-9._-]{1,128}$/;
-const idRule = 'an id of 1-128 letters, digits, ".", "_" or "-" (not "." or "..")';
-
-/** Session, agent and inbox ids: usable as a file name on every store, and loadable from any log. */
-export function isSafeId(value: unknown): value is string {
-  return typeof value === 'string' && idPattern.test(value) && value !== '.' && value !== '..';
-}
-
+/** Session, agent and inbox ids as call arguments (the rule is `isSafeId`'s). */
 export const idSchema = z.custom<string>(isSafeId, must(idRule));
 
 /**

@@ -4,6 +4,7 @@ import { isPermissionMode, type PermissionMode, permissionModes } from '../permi
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { replay } from '../session/replay-provider.ts';
+import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { Agent } from './agent-handle.ts';
 import { createAgentSystem } from './create-agent-system.ts';
@@ -41,6 +42,8 @@ export async function replaySession(
   const start = recorded[0];
   if (!start || !isEvent(start, 'session.start'))
     throw new ConfigError('a replay needs a session log that begins with session.start');
+  // Events handed over as an array get the check every log reader applies (a file is checked as read).
+  validateSequence(recorded);
   if (recorded.some((event) => isEvent(event, 'agent.spawned')))
     throw new ConfigError(
       'this session started subagents (agent.spawned); replaying a tree of sessions is not supported yet',

@@ -33,8 +33,9 @@ function envelopeProblem(event: LogEvent): string | undefined {
   return undefined;
 }
 
-// Deeper than any real event; a cycle ends here too.
-const maxDepth = 200;
+/** How deep an event's `data` may nest: deeper than any real event; a cycle ends here too. */
+export const maxDataDepth = 200;
+const maxDepth = maxDataDepth;
 
 /** What a JSON round trip would change in `value` (with where, as `at data.x[2]: ...`), or nothing. */
 function jsonProblem(value: unknown, depth: number): string | undefined {

@@ -1,5 +1,6 @@
 import { access, mkdir, open, readdir, rm, truncate } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import { checkSessionId, isSafeId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type Durability, FileAppender } from './file-appender.ts';
 import { acquireFileLock } from './file-lock.ts';
@@ -10,7 +11,6 @@ import { formatLogLine } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
 const extension = '.jsonl';
-const safeId = /^[A-Za-z0-9._-]+$/;
 
 export type FileStoreOptions = {
   /**
@@ -46,13 +46,6 @@ export function sessionFileLocation(file: string): { dir: string; sessionId: str
 /** The log file of a session in a store's folder, `<dir>/<sessionId>.jsonl`: `sessionFileLocation` undone. */
 export function sessionFilePath(dir: string, sessionId: string): string {
   return join(dir, `${sessionId}${extension}`);
-}
-
-function checkId(sessionId: string): void {
-  // The id becomes a file name: refuse anything that could leave the directory.
-  if (!safeId.test(sessionId) || sessionId === '.' || sessionId === '..') {
-    throw new ConfigError(`invalid session id "${sessionId}": use letters, digits, ".", "_" or "-"`);
-  }
 }
 
 /**
@@ -234,7 +227,7 @@ class FileSessionStore implements FileStore {
   }
 
   outputsFolder(sessionId: string): string {
-    checkId(sessionId);
+    checkSessionId(sessionId);
     return join(this.absoluteDir, `${sessionId}.outputs`);
   }
 
@@ -275,14 +268,18 @@ class FileSessionStore implements FileStore {
       if (errorCode(error) === 'ENOENT') return [];
       throw pathError(error, 'list sessions', this.dir);
     }
-    return names
-      .filter((name) => name.endsWith(extension) && name.length > extension.length)
-      .map((name) => name.slice(0, -extension.length))
-      .sort();
+    return (
+      names
+        .filter((name) => name.endsWith(extension) && name.length > extension.length)
+        .map((name) => name.slice(0, -extension.length))
+        // A file the store did not write may have a name no store method accepts: it is not a session.
+        .filter(isSafeId)
+        .sort()
+    );
   }
 
   private pathOf(sessionId: string): string {
-    checkId(sessionId);
+    checkSessionId(sessionId);
     return sessionFilePath(this.dir, sessionId);
   }
 

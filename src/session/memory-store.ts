@@ -1,9 +1,11 @@
+import { checkSessionId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
 
 /**
- * A session store that keeps logs in memory, for tests and short-lived embeddings.
+ * A session store that keeps logs in memory, for tests and short-lived embeddings. Session ids follow
+ * the one rule every store applies (`checkSessionId`), so a log moved to another store keeps its id.
  *
  * Events are kept as their serialised lines, exactly as the file store writes them (the lines of one
  * append as one string: a string per line cost ~24 bytes more each), so both stores
@@ -15,6 +17,7 @@ export function memoryStore(): SessionStore {
   const locked = new Set<string>();
 
   function linesOf(sessionId: string): string[] {
+    checkSessionId(sessionId);
     const lines = sessions.get(sessionId);
     if (!lines) throw new ConfigError(`session "${sessionId}" does not exist in the memory store`);
     return lines;
@@ -23,6 +26,7 @@ export function memoryStore(): SessionStore {
   return {
     kind: 'memory',
     async create(sessionId) {
+      checkSessionId(sessionId);
       if (sessions.has(sessionId)) {
         throw new ConfigError(`session "${sessionId}" already exists in the memory store`);
       }
@@ -43,15 +47,18 @@ export function memoryStore(): SessionStore {
       return { events, warnings: [] };
     },
     async exists(sessionId) {
+      checkSessionId(sessionId);
       return sessions.has(sessionId);
     },
     async remove(sessionId) {
+      checkSessionId(sessionId);
       sessions.delete(sessionId);
     },
     async list() {
       return [...sessions.keys()].sort();
     },
     async lock(sessionId): Promise<SessionLock> {
+      checkSessionId(sessionId);
       if (locked.has(sessionId)) {
         throw new ConfigError(
           `session "${sessionId}" is held by a live agent using this store; dispose that agent first`,

@@ -2,6 +2,7 @@ import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { providerErrorKinds } from '../errors/provider-error.ts';
 import { modelStopReasons } from '../providers/types.ts';
+import { callResultProblem } from './log-check.ts';
 import {
   hookPoints,
   LOG_FORMAT_VERSION,
@@ -274,8 +275,9 @@ export function formatLogLine(event: LogEvent): string {
 }
 
 /**
- * Checks the shape of a whole log: `seq` contiguous from 0 and the first event a `session.start`.
- * An empty log is valid (a session that was created but has nothing written yet).
+ * Checks the shape of a whole log: `seq` contiguous from 0, the first event a `session.start`, and every
+ * tool result answering one call that was made, once (`callResultProblem`). An empty log is valid (a
+ * session that was created but has nothing written yet). Every reader of a log goes through here.
  */
 export function validateSequence(events: readonly LogEvent[]): void {
   const first = events[0];
@@ -288,6 +290,8 @@ export function validateSequence(events: readonly LogEvent[]): void {
       throw new LogFormatError(`seq must be contiguous from 0: event ${index} has seq ${seq}`);
     }
   }
+  const damage = callResultProblem(events);
+  if (damage !== undefined) throw new LogFormatError(damage);
 }
 
 /**

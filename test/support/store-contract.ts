@@ -2,6 +2,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentchartError } from '../../src/errors/agentchart-error.ts';
+import { describeValue } from '../../src/errors/describe-value.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
 import {
   LOG_FORMAT_VERSION,
@@ -45,6 +46,8 @@ function noteEvents(from: number, count: number): LogEvent[] {
     makeEvent(from + index, 'inbox.queued', { id: `q${from + index}`, channel: 'inject', message: 'm' }),
   );
 }
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function expectAgentchartError(promise: Promise<unknown>, code: string, message: RegExp) {
   const error = await promise.then(
@@ -221,6 +224,41 @@ export function runStoreContract(name: string, makeStore: () => SessionStore | P
       expect(lost.filter((reason) => AgentchartError.isInstance(reason))).toHaveLength(5);
       await won[0]!.release();
       await (await store.lock!('raced')).release();
+    });
+
+    it('refuses an id outside the shared rule at every method, naming it; accepted ids come back from list()', async () => {
+      const store = await makeStore();
+      // NUL (PostgreSQL text refuses it) and a lone surrogate (UTF-8 cannot hold it) among the usual ones.
+      const refused = [
+        '',
+        '.',
+        '..',
+        'a/b',
+        '../x',
+        'a b',
+        'é',
+        'nul\u0000id',
+        'lone\ud800',
+        'x'.repeat(129),
+      ];
+      for (const id of refused) {
+        const named = new RegExp(
+          `^invalid session id ${escaped(describeValue(id))}: it must be an id of 1-128`,
+        );
+        await expectAgentchartError(store.create(id), 'config', named);
+        await expectAgentchartError(store.append(id, sampleLog().slice(0, 1)), 'config', named);
+        await expectAgentchartError(store.append(id, []), 'config', named);
+        await expectAgentchartError(store.load(id), 'config', named);
+        await expectAgentchartError(store.exists(id), 'config', named);
+        await expectAgentchartError(store.remove(id), 'config', named);
+        if (store.lock) await expectAgentchartError(store.lock(id), 'config', named);
+        if (store.outputsFolder) expect(() => store.outputsFolder!(id)).toThrow(named);
+      }
+      expect(await store.list()).toEqual([]);
+      const accepted = ['x'.repeat(128), 'A.b_c-9', '..a', '-', '_'];
+      for (const id of accepted) await store.create(id);
+      expect(await store.list()).toEqual(['-', '..a', 'A.b_c-9', '_', 'x'.repeat(128)]);
+      for (const id of accepted) expect(await store.exists(id)).toBe(true);
     });
 
     it('refuses a log whose seq is not contiguous', async () => {
