@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
 import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
-import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
+import { type McpServers, mcpServersFileSchema } from '../mcp/server-config.ts';
+import { type ConfigVariables, expandServerVariables } from '../mcp/server-variables.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 
@@ -32,7 +33,7 @@ export const settingsSchema = z.strictObject({
   $schema: z.string().optional(),
   permissions: permissionsSchema.optional(),
   /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
-  mcpServers: mcpServersSchema.optional(),
+  mcpServers: mcpServersFileSchema.optional(),
   /** Command hooks by Claude Code event name (see README "Hooks"). */
   hooks: hooksSettingsSchema.optional(),
 });
@@ -119,15 +120,20 @@ export async function loadSettings(
   env: Record<string, string | undefined>,
   options: SettingsTrust = {},
 ): Promise<LoadedSettings> {
-  return readSettings(settingsFiles(cwd, env), options);
+  return readSettings(settingsFiles(cwd, env), { ...options, variables: env });
 }
 
 /**
  * Reads and merges settings files, later files winning. A missing user or workspace file is no settings;
  * a missing file the host named, an unreadable file, bad JSON or a value the schema refuses is a
- * `ConfigError` naming the file, the field and what is wrong.
+ * `ConfigError` naming the file, the field and what is wrong. The `${VAR}` references of the servers that
+ * start are expanded from `variables` (none given: every reference needs its default); `sources` keep the
+ * servers as written.
  */
-export function readSettings(files: readonly SettingsFile[], options: SettingsTrust = {}): LoadedSettings {
+export function readSettings(
+  files: readonly SettingsFile[],
+  options: SettingsTrust & { variables?: ConfigVariables } = {},
+): LoadedSettings {
   const loaded: LoadedSettings = {
     permissions: { allow: [], deny: [] },
     mcpServers: {},
@@ -142,7 +148,9 @@ export function readSettings(files: readonly SettingsFile[], options: SettingsTr
     if (settings === undefined) continue;
     loaded.files.push(file.path);
     const trustServers = file.scope !== 'workspace' || options.trustWorkspaceMcp === true;
-    mergeSettings(loaded, settings, trustServers);
+    // Only servers that start are expanded: an untrusted workspace's need none of their variables set.
+    const servers = trustServers ? expandServers(settings, file, options.variables ?? {}) : settings;
+    mergeSettings(loaded, servers, trustServers);
     const trustHooks = file.scope !== 'workspace' || options.trustWorkspaceHooks === true;
     noteSources(loaded.sources, settings, file, { servers: trustServers, hooks: trustHooks });
     // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
@@ -150,6 +158,15 @@ export function readSettings(files: readonly SettingsFile[], options: SettingsTr
     else loaded.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
   }
   return loaded;
+}
+
+/** The file's settings with its servers' `${VAR}` references expanded (see server-variables.ts). */
+function expandServers(settings: Settings, file: SettingsFile, variables: ConfigVariables): Settings {
+  if (!settings.mcpServers) return settings;
+  return {
+    ...settings,
+    mcpServers: expandServerVariables(settings.mcpServers, { file: file.path, variables }),
+  };
 }
 
 function mergeSettings(into: LoadedSettings, settings: Settings, trustServers: boolean): void {
