@@ -52,45 +52,58 @@ const stdioServer = z.strictObject(
 );
 
 const urlRule = must('an http:// or https:// URL');
-const httpServer = z.strictObject(
-  {
-    type: z.enum(['http', 'sse'], must('"http" or "sse"')).optional(),
-    url: z
-      .string(urlRule)
-      .refine((text) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol), urlRule),
-    headers: stringMap.optional(),
-  },
-  must('an object'),
-);
+const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
+/** A file's URL may hold `${VAR}` references: it is checked once they are expanded (server-variables.ts). */
+const httpServer = (references: boolean) =>
+  z.strictObject(
+    {
+      type: z.enum(['http', 'sse'], must('"http" or "sse"')).optional(),
+      url: z
+        .string(urlRule)
+        .refine((text) => (references && text.includes('${')) || isHttpUrl(text), urlRule),
+      headers: stringMap.optional(),
+    },
+    must('an object'),
+  );
 
 const serverRule = must('{ command, args?, env?, cwd? } or { url, headers? }');
-const serverConfig = z.custom<McpServerConfig>().superRefine((value, context) => {
-  const shape =
-    typeof value === 'object' && value !== null && 'url' in value && !('command' in value)
-      ? httpServer
-      : stdioServer;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    context.addIssue({ code: 'custom', message: serverRule.error });
-    return;
-  }
-  const parsed = shape.safeParse(value);
-  if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue });
-});
-
-/** `{ [name]: server }`, names as tool names allow them. */
-export const mcpServersSchema = z
-  .record(z.string(), serverConfig, must('an object of MCP servers by name'))
-  .superRefine((servers, context) => {
-    for (const name of Object.keys(servers)) {
-      const checked = mcpServerName.safeParse(name);
-      if (!checked.success)
-        context.addIssue(
-          plainIssue('is not a usable server name: use 1-32 letters, digits, "_" or "-", without "__"', [
-            name,
-          ]),
-        );
+const serverConfig = (references: boolean) => {
+  const http = httpServer(references);
+  return z.custom<McpServerConfig>().superRefine((value, context) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      context.addIssue({ code: 'custom', message: serverRule.error });
+      return;
     }
+    const shape = 'url' in value && !('command' in value) ? http : stdioServer;
+    const parsed = shape.safeParse(value);
+    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue });
   });
+};
+
+const serversSchema = (references: boolean) =>
+  z
+    .record(z.string(), serverConfig(references), must('an object of MCP servers by name'))
+    .superRefine((servers, context) => {
+      for (const name of Object.keys(servers)) {
+        const checked = mcpServerName.safeParse(name);
+        if (!checked.success)
+          context.addIssue(
+            plainIssue('is not a usable server name: use 1-32 letters, digits, "_" or "-", without "__"', [
+              name,
+            ]),
+          );
+      }
+    });
+
+/** `{ [name]: server }`, names as tool names allow them: the servers as they are started. */
+export const mcpServersSchema = serversSchema(false);
+
+/**
+ * The servers as a file writes them (`.mcp.json`, settings): `${VAR}` references are still in them, so a
+ * `url` such as `${API_BASE_URL:-https://api.example.com}/mcp` passes here and is checked after expansion.
+ */
+export const mcpServersFileSchema = serversSchema(true);
 
 export function transportOf(config: McpServerConfig): McpTransportKind {
   if ('command' in config) return 'stdio';

@@ -6,6 +6,7 @@ import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { classifyAiSdkError } from './ai-sdk-error.ts';
+import { checkAiSdkOptions } from './ai-sdk-options.ts';
 import { toPrompt, toTools } from './ai-sdk-prompt.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
 import { resolveContextWindow } from './context-windows.ts';
@@ -42,16 +43,21 @@ export type AiSdkOptions = {
  * next request as the model's own content; sources and text citations become citations; a tool approval
  * request from the vendor is declined on the next request (nobody can approve what runs over there).
  *
+ * It takes no AI SDK tools: the agent's tools (`defineTool`, given to `createAgent`) are what the model is
+ * offered. Provider-defined tools (`openai.tools.webSearch()`, code execution) are refused, not dropped:
+ * they run on the vendor's servers where no permission check or hook sees them.
+ *
  * @example
  * import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
  * import { aiSdk } from 'agentchart/ai-sdk';
  * const ollama = createOpenAICompatible({ name: 'ollama', baseURL: 'http://localhost:11434/v1', includeUsage: true });
  * const model = aiSdk({ model: ollama.chatModel('qwen3:8b'), contextWindow: 40_960 });
  *
- * @throws ConfigError when the model implements another specification, or `contextWindow` is not a
- * positive integer.
+ * @throws ConfigError when the model implements another specification, `contextWindow` is not a
+ * positive integer, `tools` is given (naming each tool and why), or an option is unknown.
  */
 export function aiSdk(options: AiSdkOptions): Provider {
+  checkAiSdkOptions(options);
   const model = options.model;
   const version = (model as { specificationVersion?: unknown }).specificationVersion;
   if (version !== 'v3' && version !== 'v4') {

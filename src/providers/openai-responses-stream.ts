@@ -3,6 +3,10 @@
 // items themselves are kept as provider parts when the response ends: reasoning items always, and every
 // item, in order, when the order or the items' own fields matter (server tools, several messages, phases,
 // citations, MCP approval requests).
+//
+// One output item is one `output_index`. Items are keyed by that index, never by `item_id`: GitHub Copilot's
+// Responses endpoint sends a new `item_id` on every event of one message (the AI SDK correlates them the
+// same way), and keying by id read each delta as a new message.
 import type {
   ResponseStreamEvent,
   ResponseUsage,
@@ -28,10 +32,13 @@ export class ResponsesStreamState {
   stopReason: ModelStopReason | undefined;
   usage: Partial<Usage> | undefined;
   failure: ProviderError | undefined;
-  private readonly calls = new Map<string, PendingCall>();
+  private readonly calls = new Map<number, PendingCall>();
   private readonly items = new Map<number, OutputItem>();
-  private readonly itemStarts = new Map<string, number>();
-  private readonly streamed = new Map<string, string>();
+  /** Where each message's text begins in the whole text, by output index. */
+  private readonly itemStarts = new Map<number, number>();
+  private readonly streamed = new Map<number, string>();
+  /** The id each item was announced with, by output index. */
+  private readonly firstIds = new Map<number, unknown>();
   private readonly citations: Citation[] = [];
   private textLength = 0;
   private sawToolCall = false;
@@ -40,35 +47,31 @@ export class ResponsesStreamState {
   *handle(event: ResponseStreamEvent): Generator<ModelEvent> {
     switch (event.type) {
       case 'response.output_text.delta':
-        yield* this.text(event.item_id, event.delta);
+        yield* this.text(event.output_index, event.delta);
         return;
       case 'response.refusal.delta':
         // A refusal is what the model said instead of an answer: it is the text, and why it stopped.
         this.refused = true;
-        yield* this.text(event.item_id, event.delta);
+        yield* this.text(event.output_index, event.delta);
         return;
       case 'response.reasoning_summary_text.delta':
       case 'response.reasoning_text.delta':
         yield { type: 'thinking.delta', text: event.delta };
         return;
       case 'response.output_item.added':
-        if (event.item.type === 'function_call') {
-          this.calls.set(event.item.id ?? event.item.call_id, {
-            callId: event.item.call_id,
-            name: event.item.name,
-            json: event.item.arguments ?? '',
-          });
-        }
+        this.itemAdded(event.output_index, event.item as unknown as OutputItem);
         return;
       case 'response.function_call_arguments.delta': {
-        const call = this.calls.get(event.item_id);
+        const call = this.calls.get(event.output_index);
         if (call) call.json += event.delta;
         return;
       }
-      case 'response.output_item.done':
-        this.items.set(event.output_index, event.item as unknown as OutputItem);
-        yield* this.itemDone(event.item as unknown as OutputItem);
+      case 'response.output_item.done': {
+        const item = this.withFirstId(event.output_index, event.item as unknown as OutputItem);
+        this.items.set(event.output_index, item);
+        yield* this.itemDone(event.output_index, item);
         return;
+      }
       case 'response.completed':
       case 'response.incomplete':
         this.complete(event.response);
@@ -98,14 +101,14 @@ export class ResponsesStreamState {
     for (const citation of this.citations) yield { type: 'citation', citation };
   }
 
-  private *text(itemId: string, text: string): Generator<ModelEvent> {
+  private *text(outputIndex: number, text: string): Generator<ModelEvent> {
     if (text === '') return;
-    if (!this.itemStarts.has(itemId)) {
+    if (!this.itemStarts.has(outputIndex)) {
       // Each message's text stands apart from the one before it (commentary, then the final answer).
       if (this.textLength > 0) yield* this.emit('\n\n');
-      this.itemStarts.set(itemId, this.textLength);
+      this.itemStarts.set(outputIndex, this.textLength);
     }
-    this.streamed.set(itemId, (this.streamed.get(itemId) ?? '') + text);
+    this.streamed.set(outputIndex, (this.streamed.get(outputIndex) ?? '') + text);
     yield* this.emit(text);
   }
 
@@ -114,9 +117,26 @@ export class ResponsesStreamState {
     yield { type: 'text.delta', text };
   }
 
-  private *itemDone(item: OutputItem): Generator<ModelEvent> {
+  private itemAdded(outputIndex: number, item: OutputItem): void {
+    if (item.id !== undefined) this.firstIds.set(outputIndex, item.id);
     if (item.type === 'function_call') {
-      const pending = this.calls.get(String(item.id ?? item.call_id));
+      const json = typeof item.arguments === 'string' ? item.arguments : '';
+      this.calls.set(outputIndex, { callId: String(item.call_id), name: String(item.name), json });
+    }
+  }
+
+  /**
+   * The finished item under the id it was announced with. Only a vendor that rotates ids (Copilot) makes the
+   * two differ; the AI SDK keeps the first one too, so that is the id Copilot gets back in later requests.
+   */
+  private withFirstId(outputIndex: number, item: OutputItem): OutputItem {
+    const firstId = this.firstIds.get(outputIndex);
+    return firstId === undefined || item.id === firstId ? item : { ...item, id: firstId };
+  }
+
+  private *itemDone(outputIndex: number, item: OutputItem): Generator<ModelEvent> {
+    if (item.type === 'function_call') {
+      const pending = this.calls.get(outputIndex);
       // The finished item carries the whole argument text; the deltas are the fallback.
       const json = (typeof item.arguments === 'string' && item.arguments) || pending?.json || '';
       this.sawToolCall = true;
@@ -133,14 +153,14 @@ export class ResponsesStreamState {
       // The finished message holds the whole text; what the deltas left out (a proxy that drops some)
       // still reaches the log, so the text always matches the item that goes back to the vendor.
       const whole = partsOf(item).map(partText).join('');
-      const streamed = this.streamed.get(String(item.id)) ?? '';
-      if (whole.startsWith(streamed)) yield* this.text(String(item.id), whole.slice(streamed.length));
-      this.readCitations(item);
+      const streamed = this.streamed.get(outputIndex) ?? '';
+      if (whole.startsWith(streamed)) yield* this.text(outputIndex, whole.slice(streamed.length));
+      this.readCitations(outputIndex, item);
     }
   }
 
-  private readCitations(item: OutputItem): void {
-    let offset = this.itemStarts.get(String(item.id));
+  private readCitations(outputIndex: number, item: OutputItem): void {
+    let offset = this.itemStarts.get(outputIndex);
     if (offset === undefined) return;
     for (const part of partsOf(item)) {
       for (const annotation of Array.isArray(part.annotations) ? part.annotations : []) {

@@ -262,7 +262,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
   const settings =
     parsed.settings === undefined
       ? undefined
-      : readSettings(settingsFilesFor(parsed.settings, root, process.env));
+      : readSettings(settingsFilesFor(parsed.settings, root, process.env), { variables: process.env });
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],

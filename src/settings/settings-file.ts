@@ -9,7 +9,8 @@ import { z } from 'zod/v4';
 import { configFileLimit, readRegularTextSync, type TextRead } from '../core/read-limited.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
-import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
+import { type McpServers, mcpServersFileSchema } from '../mcp/server-config.ts';
+import { type ConfigVariables, expandServerVariables } from '../mcp/server-variables.ts';
 import {
   defaultPermissionMode,
   type PermissionMode,
@@ -38,7 +39,7 @@ export const settingsSchema = z.strictObject({
   $schema: z.string().optional(),
   permissions: permissionsSchema.optional(),
   /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
-  mcpServers: mcpServersSchema.optional(),
+  mcpServers: mcpServersFileSchema.optional(),
   /** Command hooks by Claude Code event name (see README "Hooks"). */
   hooks: hooksSettingsSchema.optional(),
 });
@@ -156,16 +157,20 @@ export async function loadSettings(
   env: Record<string, string | undefined>,
   options: SettingsTrust = {},
 ): Promise<LoadedSettings> {
-  return readSettings(settingsFiles(cwd, env), options);
+  return readSettings(settingsFiles(cwd, env), { ...options, variables: env });
 }
 
 /**
  * Reads and merges settings files, later files winning. A missing user or workspace file is no settings;
  * a missing file the host named, an unreadable file, one that is not a regular file (a FIFO, a device, a
  * folder) or is over 1 MiB, bad JSON or a value the schema refuses is a `ConfigError` naming the file, the
- * field and what is wrong.
+ * field and what is wrong. The `${VAR}` references of the servers that start are expanded from `variables`
+ * (none given: every reference needs its default); `sources` keep the servers as written.
  */
-export function readSettings(files: readonly SettingsFile[], options: SettingsTrust = {}): LoadedSettings {
+export function readSettings(
+  files: readonly SettingsFile[],
+  options: SettingsTrust & { variables?: ConfigVariables } = {},
+): LoadedSettings {
   const loaded: LoadedSettings = {
     permissions: { allow: [], deny: [] },
     untrustedPermissions: { allow: [] },
@@ -184,9 +189,20 @@ export function readSettings(files: readonly SettingsFile[], options: SettingsTr
     const trust = trustOf(file, options);
     const parts = { ...trust, modeBefore, held: heldPermissions(settings, trust, modeBefore) };
     noteSources(loaded.sources, settings, file, parts);
-    mergeSettings(loaded, settings, parts);
+    // Only servers that start are expanded: an untrusted workspace's need none of their variables set.
+    const expanded = trust.servers ? expandServers(settings, file, options.variables ?? {}) : settings;
+    mergeSettings(loaded, expanded, parts);
   }
   return loaded;
+}
+
+/** The file's settings with its servers' `${VAR}` references expanded (see server-variables.ts). */
+function expandServers(settings: Settings, file: SettingsFile, variables: ConfigVariables): Settings {
+  if (!settings.mcpServers) return settings;
+  return {
+    ...settings,
+    mcpServers: expandServerVariables(settings.mcpServers, { file: file.path, variables }),
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   }));
   const merged = {
     permissions: settings.permissions,
-    mcpServers: settings.mcpServers,
+    mcpServers: writtenServers(settings.sources),
     hooks: settings.hooks,
   };
   if (flags.json) {
@@ -69,4 +69,14 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
 
 function describe(source: SettingSource): string {
   return `  ${source.key} = ${JSON.stringify(source.value)}  from ${source.scope} ${source.file}`;
+}
+
+/** The servers in force as their files write them: what `${TOKEN}` expands to is not printed. */
+function writtenServers(sources: readonly SettingSource[]): Record<string, unknown> {
+  const prefix = 'mcpServers.';
+  return Object.fromEntries(
+    sources
+      .filter((source) => source.key.startsWith(prefix) && source.ignored === undefined)
+      .map((source) => [source.key.slice(prefix.length), source.value]),
+  );
 }

@@ -42,7 +42,10 @@ export async function demoCommand(flags: DemoFlags, io: CliIo): Promise<number> 
   line(ui, `Hook: every bash call goes past a command hook first (${demoHook.command})`);
   line(ui);
   const model = scripted(demoScript(), { clock: systemClock });
-  const mcp = flags.mcpConfig === undefined ? undefined : await readMcpConfig(io.cwd, flags.mcpConfig);
+  const mcp =
+    flags.mcpConfig === undefined
+      ? undefined
+      : await readMcpConfig(io.cwd, { file: flags.mcpConfig, variables: io.env });
   const system = demoSystem({
     root,
     workspace,

@@ -18,7 +18,7 @@ type Listed = { server: string; status?: McpServerStatus; error?: string };
  */
 export async function mcpListCommand(flags: McpListFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
-  const { path, servers } = await readMcpConfig(cwd, flags.config);
+  const { path, servers } = await readMcpConfig(cwd, { file: flags.config, variables: io.env });
   const names = Object.keys(servers);
   if (names.length === 0) {
     if (flags.json) line(io.stdout, JSON.stringify({ config: path, servers: [] }));

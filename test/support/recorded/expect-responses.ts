@@ -12,12 +12,19 @@ const plainTypes = new Set(['reasoning', 'message', 'function_call']);
 export function expectResponses(events: Record<string, unknown>[], errorKind?: string): Outcome {
   const outcome = emptyOutcome();
   const items = new Map<number, Item>();
+  // An item is known by the id it was announced with: some vendors (Copilot) send a new one on every event.
+  const firstIds = new Map<number, unknown>();
   let response: Record<string, unknown> | undefined;
   let failed = false;
   for (const event of events) {
     const type = event.type as string;
-    if (type === 'response.output_item.done') items.set(event.output_index as number, event.item as Item);
-    else if (type === 'response.reasoning_summary_text.delta' || type === 'response.reasoning_text.delta')
+    if (type === 'response.output_item.added')
+      firstIds.set(event.output_index as number, (event.item as Item).id);
+    else if (type === 'response.output_item.done') {
+      const item = event.item as Item;
+      const id = firstIds.get(event.output_index as number) ?? item.id;
+      items.set(event.output_index as number, id === item.id ? item : { ...item, id });
+    } else if (type === 'response.reasoning_summary_text.delta' || type === 'response.reasoning_text.delta')
       outcome.thinking += event.delta as string;
     else if (type === 'response.completed' || type === 'response.incomplete')
       response = event.response as Record<string, unknown>;
