@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { customAlphabet } from 'nanoid';
 
 /**
  * The only source of time for the runtime. Contract: `now()` is a finite number, monotonic
@@ -25,7 +25,12 @@ export const systemClock: Clock = {
   },
 };
 
-export const defaultIds: IdGenerator = () => nanoid();
+// Letters and digits only: nanoid's default alphabet has `-`, and an id that begins with one
+// (`-FjAw…`) is read as an option by every CLI that is given it (`agentchart resume -FjAw…`).
+const idAlphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const newId = customAlphabet(idAlphabet, 22);
+
+export const defaultIds: IdGenerator = () => newId();
 
 /**
  * A clock whose time moves only when a test says so. Timers fire in due order as `advance` passes them,
