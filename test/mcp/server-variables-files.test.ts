@@ -73,7 +73,7 @@ describe('.mcp.json with ${VAR} references', () => {
     await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { fault } }));
     const run = await runCli(['mcp', 'list', '--cwd', dir], { env: { FAULT_SERVER: faultServerBin } });
     expect([run.code, run.stdout, run.stderr]).toEqual([
-      1,
+      2,
       '',
       `agentchart: ${join(dir, '.mcp.json')}: MCP server "fault" uses \${LOG_DIR} in env.FAULT_LOG, but ` +
         'LOG_DIR is not set and has no default (set it, or write ${LOG_DIR:-default}) [config]\n',
