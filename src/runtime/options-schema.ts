@@ -164,7 +164,7 @@ const systemOptionsSchema = z.strictObject(
       )
       .optional(),
     projectInstructions: z
-      .union([flag, z.strictObject({ home: cwd })], must('a boolean or { home: string }'))
+      .union([flag, z.strictObject({ home: cwd })], must('true, false or { home: string }'))
       .optional(),
     projectInstructionsReplay: recordedLog.optional(),
     toolOutput: z.strictObject({ maxChars: maxChars.optional() }, must('an object')).optional(),
