@@ -195,11 +195,13 @@ class InstructionReader {
       section.notes.push(`[@${spec} was not read: ${problem}.]`);
       this.skip({ file: importer.display, import: spec, problem });
     };
-    const home = this.places.home;
-    if (spec.startsWith('~/') && home === undefined) return refuse('no home folder was given');
-    const target = spec.startsWith('~/')
-      ? path.join(home!, spec.slice(2))
-      : path.resolve(path.dirname(importer.path), spec);
+    const { home } = this.places;
+    const fromHome = spec.startsWith('~/');
+    if (fromHome && home === undefined) return refuse('no home folder was given');
+    const target =
+      fromHome && home !== undefined
+        ? path.join(home, spec.slice(2))
+        : path.resolve(path.dirname(importer.path), spec);
     if (depth > maxImportDepth) return refuse(`it is more than ${maxImportDepth} imports deep`);
     const read = await readCandidate(target, maxFileChars, this.allowed);
     // As in Claude Code, a path that names no file stays text as written (a mention of `@someone`).

@@ -14,7 +14,14 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   const cwd = await workspaceOf(io, flags.cwd);
   const settings = await cliSettings(io, cwd, flags);
   // The files `run` would put in the system prompt (README, "Project instructions").
-  const { text: _prompt, ...instructions } = await loadProjectInstructions(cwd, { home: userHome(io.env) });
+  const {
+    files: instructionFiles,
+    skipped,
+    unresolved,
+  } = await loadProjectInstructions(cwd, {
+    home: userHome(io.env),
+  });
+  const instructions = { files: instructionFiles, skipped, unresolved };
   const files = settingsFiles(cwd, io.env).map((file) => ({
     ...file,
     read: settings.files.includes(file.path),
