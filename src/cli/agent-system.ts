@@ -1,6 +1,7 @@
 // The one place the CLI turns flags into an agent system: workspace, model, permission mode, where session
 // logs go, the tools and who answers approvals. `run`, `resume` and `job` all start here.
 import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors/config-error.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
@@ -135,6 +136,11 @@ export async function workspaceOf(io: CliIo, cwd: string | undefined, label = '-
   return dir;
 }
 
+/** The user's home folder, whose instruction files the CLI reads: `HOME` as the CLI was given it wins. */
+export function userHome(env: Record<string, string | undefined>): string {
+  return env.HOME || homedir();
+}
+
 /** The model from flags and environment, or a `CliError` (exit 2) carrying the guidance text. */
 export async function providerFor(
   io: CliIo,
@@ -252,6 +258,8 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
+    // Instruction files as Claude Code finds them, the user's own included (README, "Project instructions").
+    projectInstructions: { home: userHome(io.env) },
     environment: true,
   });
   return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };

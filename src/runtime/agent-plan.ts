@@ -9,6 +9,7 @@ import type { LogEvent, SessionLock } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultInstructions, type Limits } from './options.ts';
 import type { CompactionConfig, SystemConfig } from './options-schema.ts';
+import type { InstructionSetting } from './project-instructions.ts';
 
 /** Where an agent's session comes from. */
 export type AgentOrigin =
@@ -36,7 +37,7 @@ export type AgentPlan = {
   instructions: string;
   cwd: string;
   permissionMode: PermissionMode;
-  projectInstructions: boolean;
+  projectInstructions: InstructionSetting;
   config: Record<string, unknown>;
   parent?: string;
   /** The MCP servers this agent starts and owns (a subagent uses its parent's through its tools). */
@@ -59,7 +60,7 @@ export function agentPlan(parts: {
   cwd: string;
   permissions: { mode: PermissionMode };
   limits: Limits;
-  projectInstructions: boolean;
+  projectInstructions: InstructionSetting;
   compaction: CompactionConfig;
   options: { instructions?: string; child?: { parent: string } };
   mcp?: McpToolSource | undefined;

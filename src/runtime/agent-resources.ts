@@ -1,4 +1,3 @@
-import { realpath } from 'node:fs/promises';
 import type { Clock } from '../core/clock.ts';
 import { fnv1a } from '../core/hash.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
@@ -16,7 +15,7 @@ import { AgentEnvironment } from './agent-environment.ts';
 import type { AgentPlan } from './agent-plan.ts';
 import { AgentSkills } from './agent-skills.ts';
 import { planAcceptanceTool } from './plan-acceptance.ts';
-import { loadProjectInstructions } from './project-instructions.ts';
+import { instructionsFor } from './project-instructions.ts';
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;
@@ -269,15 +268,15 @@ export class AgentResources {
     await this.skills.load(plan.skills, this.requireLog().events);
     this.offer();
     const recorded = recordedSystem(this.requireLog().events);
+    let instructionFiles: Record<string, unknown> = {};
     if (recorded !== undefined) {
       // A resumed or forked conversation keeps the system prompt it was started with.
       this.system = recorded;
     } else {
-      const project = plan.projectInstructions
-        ? await loadProjectInstructions(await realpath(plan.cwd))
-        : undefined;
-      const parts = [plan.instructions, project?.text, this.skills.promptText];
-      this.system = parts.filter((part) => part !== undefined && part !== '').join('\n\n');
+      const project = await instructionsFor(plan.projectInstructions, plan.cwd);
+      instructionFiles = project.startConfig;
+      const parts = [plan.instructions, project.text, this.skills.promptText];
+      this.system = parts.filter((part) => part !== '').join('\n\n');
     }
     this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
     if (plan.origin.kind === 'new') {
@@ -294,6 +293,7 @@ export class AgentResources {
           config: {
             ...plan.config,
             ...this.skills.startConfig(),
+            ...instructionFiles,
             system: this.system,
             tools: this.specs,
             ...(servers.length > 0 ? { mcp } : {}),

@@ -42,6 +42,7 @@ import {
   type PreStepHook,
   type SubagentLimits,
 } from './options.ts';
+import type { InstructionSetting } from './project-instructions.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
@@ -162,7 +163,10 @@ const systemOptionsSchema = z.strictObject(
         must('a function or "manual"'),
       )
       .optional(),
-    projectInstructions: flag.optional(),
+    projectInstructions: z
+      .union([flag, z.strictObject({ home: cwd })], must('true, false or { home: string }'))
+      .optional(),
+    projectInstructionsReplay: recordedLog.optional(),
     toolOutput: z.strictObject({ maxChars: maxChars.optional() }, must('an object')).optional(),
     subagents: z
       .strictObject(
@@ -216,7 +220,8 @@ export type SystemConfig = {
   /** The models a `request` hook may switch a step to, by name. */
   models: Record<string, Provider>;
   approve: Approver | undefined;
-  projectInstructions: boolean;
+  /** Read the instruction files (with the user's when `home` is given), take them from a recording, or none. */
+  projectInstructions: InstructionSetting;
   /** Results longer than `maxChars` are saved to a file and shown cut. */
   toolOutput: { maxChars: number };
   subagents: Required<Omit<SubagentLimits, 'permissionMode'>> & Pick<SubagentLimits, 'permissionMode'>;
@@ -251,6 +256,16 @@ function skillsConfig(
   if (option === true) return { folders: skillFolders(root, process.env) };
   if (typeof option === 'object') return { folders: option.folders.map((folder) => resolve(root, folder)) };
   return undefined;
+}
+
+function instructionsConfig(
+  option: boolean | { home: string } | undefined,
+  recorded: LogEvent[] | undefined,
+  root: string,
+): InstructionSetting {
+  if (recorded !== undefined) return { recorded };
+  if (option === false) return undefined;
+  return { read: typeof option === 'object' ? { home: resolve(root, option.home) } : {} };
 }
 
 /** Parses `createAgentSystem` options; throws a ConfigError naming the first bad options. */
@@ -292,7 +307,11 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     hookReplay: parsed.hookReplay,
     models: parsed.models ?? {},
     approve: parsed.approve,
-    projectInstructions: parsed.projectInstructions ?? true,
+    projectInstructions: instructionsConfig(
+      parsed.projectInstructions,
+      parsed.projectInstructionsReplay,
+      root,
+    ),
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
     subagents: {
       maxDepth: subagents?.maxDepth ?? defaultSubagentLimits.maxDepth,

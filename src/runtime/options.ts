@@ -67,8 +67,14 @@ export type AgentSystemOptions = {
    */
   models?: Record<string, Provider>;
   approve?: Approver;
-  /** Read AGENTS.md / CLAUDE.md from the workspace root into the system prompt (default true). */
-  projectInstructions?: boolean;
+  /**
+   * Instruction files in the system prompt (README, "Project instructions"), default true: `AGENTS.md`,
+   * `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` in every folder from the repository root down to
+   * the workspace, with their `@path` imports. `{ home }` also reads the user's `~/.agentchart/AGENTS.md` and
+   * `~/.claude/CLAUDE.md` in that home folder (the CLI passes `HOME`); without it no file of the user's is
+   * read, so a host's prompt is the same on every machine. `false` reads none.
+   */
+  projectInstructions?: boolean | { home: string };
   /** Limits for subagents started by the `task` tool. */
   subagents?: SubagentLimits;
   /** How long a tool result the model reads whole may be. */
@@ -113,6 +119,11 @@ export type AgentSystemOptions = {
   environment?: boolean;
   /** The events of a recorded session: its environment blocks are used as recorded (a replay). */
   environmentReplay?: readonly LogEvent[];
+  /**
+   * The events of a recorded session: no instruction file is read, and `session.start` records the files
+   * the recording read (a replay; the recorded system prompt holds their text).
+   */
+  projectInstructionsReplay?: readonly LogEvent[];
   /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
   skillsReplay?: readonly LogEvent[];
   /**

@@ -77,7 +77,8 @@ export async function replaySession(
       return id;
     },
     store: memoryStore(),
-    projectInstructions: false,
+    // The recorded prompt holds the files' text; session.start records the files the recording read.
+    projectInstructionsReplay: recorded,
     // The recorded catalogue (its listing is in the recorded system prompt already).
     ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
     // The environment blocks the recording logged, never the machine's own (a replay runs elsewhere).

@@ -212,7 +212,12 @@ const cases: [string, () => unknown, string][] = [
   [
     'projectInstructions "no"',
     withModel({ projectInstructions: 'no' }),
-    'projectInstructions must be true or false, got "no"',
+    'projectInstructions must be true, false or { home: string }, got "no"',
+  ],
+  [
+    'projectInstructions { home: 5 }',
+    withModel({ projectInstructions: { home: 5 } }),
+    'projectInstructions must be true, false or { home: string }, got an object',
   ],
   ...(
     [

@@ -1,5 +1,6 @@
+import { loadProjectInstructions, type ProjectInstructions } from '../../runtime/project-instructions.ts';
 import { type SettingSource, settingsFiles } from '../../settings/settings-file.ts';
-import { cliSettings, workspaceOf } from '../agent-system.ts';
+import { cliSettings, userHome, workspaceOf } from '../agent-system.ts';
 import { type CliIo, line } from '../io.ts';
 
 export type ConfigFlags = {
@@ -18,6 +19,15 @@ export type ConfigFlags = {
 export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const settings = await cliSettings(io, cwd, flags);
+  // The files `run` would put in the system prompt (README, "Project instructions").
+  const {
+    files: instructionFiles,
+    skipped,
+    unresolved,
+  } = await loadProjectInstructions(cwd, {
+    home: userHome(io.env),
+  });
+  const instructions = { files: instructionFiles, skipped, unresolved };
   const files = settingsFiles(cwd, io.env).map((file) => ({
     ...file,
     read: settings.files.includes(file.path),
@@ -39,10 +49,12 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
         untrustedMcpServers,
         untrustedHooks,
         sources,
+        instructions,
       }),
     );
     return 0;
   }
+  printInstructions(io, cwd, instructions);
   line(io.stdout, `Settings files for ${cwd} (later files win):`);
   for (const file of files)
     line(io.stdout, `  ${file.scope.padEnd(9)} ${file.path}${file.read ? '' : ' (not present)'}`);
@@ -65,6 +77,23 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
     for (const source of ignored) line(io.stdout, `${describe(source)}: ${source.ignored}`);
   }
   return 0;
+}
+
+/** The instruction files in the order the model reads them, and the imports not read; nothing when none. */
+function printInstructions(io: CliIo, cwd: string, found: Omit<ProjectInstructions, 'text'>): void {
+  const { files, skipped, unresolved } = found;
+  if (files.length + skipped.length + unresolved.length === 0) return;
+  line(io.stdout, `Instruction files for ${cwd} (in the order the model reads them):`);
+  for (const { file, importedBy } of files)
+    line(io.stdout, `  ${file}${importedBy === undefined ? '' : `  (imported by ${importedBy})`}`);
+  for (const entry of skipped)
+    line(
+      io.stdout,
+      `  not read: ${entry.import === undefined ? entry.file : `@${entry.import} in ${entry.file}`}: ${entry.problem}`,
+    );
+  for (const entry of unresolved)
+    line(io.stdout, `  stays text: @${entry.import} in ${entry.file} (no such file)`);
+  line(io.stdout);
 }
 
 function describe(source: SettingSource): string {
