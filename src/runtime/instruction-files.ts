@@ -2,8 +2,8 @@
 // device (README, "Project instructions").
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { messageOf } from '../errors/describe-value.ts';
 import { openRegularFile } from '../core/regular-file.ts';
+import { messageOf } from '../errors/describe-value.ts';
 
 /** The names read in each folder from the repository root down to the workspace, in this order. */
 export const projectInstructionNames: readonly string[] = [
