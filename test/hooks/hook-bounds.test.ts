@@ -136,9 +136,10 @@ describe('a command hook leaves nothing behind', () => {
     const pid = pidIn(pidFile);
     expect(hookTrail(agent.log())).toEqual([`preTool ${holder.command} deny: not now`]);
     expect(results(agent.log())).toEqual([`c1 denied Permission denied by hook ${holder.command}: not now`]);
-    // The answer waited for the pipe only as long as it took to stop its holder.
-    expect(running(pid)).toBe(false);
+    // The answer did not wait for the pipe's holder; it is swept after the answer, and dispose waits for
+    // the sweep (checking before dispose would race the sweep).
     await system.dispose();
+    expect(running(pid)).toBe(false);
   }, 30_000);
 
   it('a setsid child of a hook that answered is stopped; dispose waits for that', async () => {
