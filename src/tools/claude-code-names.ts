@@ -134,10 +134,19 @@ export function isClaudeOnlyTool(name: string): boolean {
 /** Every Claude Code name, those with an agentchart counterpart first. */
 export const claudeToolNames: readonly string[] = [...Object.keys(claudeNameTools), ...claudeOnlyNames];
 
-/** The names a hook matcher is tried on for a tool: its own and the Claude Code names that stand for it. */
+/** Claude Code's other names a matcher may use for a tool's calls: its legacy `MultiEdit`, `Task`'s new name. */
+const matcherAliases: Readonly<Record<string, readonly string[]>> = {
+  edit_file: ['MultiEdit'],
+  task: ['Agent'],
+};
+
+/**
+ * The names a hook matcher is tried on for a tool: its own, its Claude Code name and that tool's other names.
+ * Narrower than rules: Claude Code's `Edit` matcher fires for `Edit` only, though an `Edit` rule covers writes.
+ */
 export function matcherNamesOf(toolName: string): readonly string[] {
-  const claude = Object.keys(claudeNameTools).filter((name) => claudeNameTools[name]!.includes(toolName));
-  return [toolName, ...claude];
+  const entry = byTool.get(toolName);
+  return entry === undefined ? [toolName] : [toolName, entry.claude, ...(matcherAliases[toolName] ?? [])];
 }
 
 /** The `tool_name` a command hook reads: Claude Code's name for a built-in tool, any other name as it is. */
