@@ -7,6 +7,12 @@
 import { z } from 'zod/v4';
 import { milliseconds } from '../core/host-schema.ts';
 import { timeLimit } from '../core/time-limit.ts';
+import {
+  claudeToolName,
+  fromClaudeInput,
+  matcherNamesOf,
+  toClaudeInput,
+} from '../tools/claude-code-names.ts';
 import { type HookProcessOptions, runHookProcess } from './hook-process.ts';
 import { capHookText } from './hook-text.ts';
 import type { HookAnswer, HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
@@ -30,7 +36,12 @@ export type CommandHookSpec = { command: string; timeoutMs: number; matcher?: st
 
 export type CommandHookOptions = HookProcessOptions;
 
-/** The JSON a command hook reads on stdin: Claude Code's names, plus agentchart's `turn` and `step`. */
+/**
+ * The JSON a command hook reads on stdin: Claude Code's names, plus agentchart's `turn` and `step`. A
+ * built-in tool is named as Claude Code names it (`tool_name: "Bash"`, `tool_input: { file_path, ... }`:
+ * see claude-code-names.ts), so a script written for Claude Code reads what it expects; MCP tools and the
+ * host's own tools keep their names and inputs.
+ */
 export function commandInput(input: HookBase & Record<string, unknown>): Record<string, unknown> {
   const common = {
     session_id: input.sessionId,
@@ -39,14 +50,20 @@ export function commandInput(input: HookBase & Record<string, unknown>): Record<
     turn: input.turn,
     step: input.step,
   };
+  const tool =
+    typeof input.toolName === 'string'
+      ? {
+          tool_name: claudeToolName(input.toolName),
+          tool_input: toClaudeInput(input.toolName, input.toolInput, input.cwd),
+        }
+      : {};
   switch (input.point) {
     case 'preTool':
-      return { ...common, tool_name: input.toolName, tool_input: input.toolInput, tool_use_id: input.callId };
+      return { ...common, ...tool, tool_use_id: input.callId };
     case 'postTool':
       return {
         ...common,
-        tool_name: input.toolName,
-        tool_input: input.toolInput,
+        ...tool,
         tool_use_id: input.callId,
         tool_response: input.toolResponse,
         is_error: input.isError,
@@ -162,11 +179,15 @@ function mcpText(value: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
 }
 
-/** Claude Code's `matcher`: empty or `*` matches every tool, otherwise a regular expression on the whole name. */
+/**
+ * Claude Code's `matcher`: empty or `*` matches every tool, otherwise a regular expression on the whole name,
+ * tried on the tool's own name and on each Claude Code name standing for it: `Bash` matches `bash`,
+ * `Edit|Write|MultiEdit` matches `edit_file` and `write_file`, `read_file` still matches `read_file`.
+ */
 export function toolMatcher(matcher: string | undefined): ((toolName: string) => boolean) | undefined {
   if (matcher === undefined || matcher === '' || matcher === '*') return undefined;
   const pattern = new RegExp(`^(?:${matcher})$`);
-  return (toolName) => pattern.test(toolName);
+  return (toolName) => matcherNamesOf(toolName).some((name) => pattern.test(name));
 }
 
 /** A command hook as a runtime entry. */
@@ -206,5 +227,9 @@ async function runCommandHook(
     const detail = said ? `: ${said}` : '';
     return { kind: 'error', reason: `the hook exited with ${end.exitCode ?? end.signal}${detail}` };
   }
-  return readCommandOutput(input.point, end.stdout);
+  const run = readCommandOutput(input.point, end.stdout);
+  // The hook wrote `updatedInput` in the fields it read (Claude Code's): the tool is checked with its own.
+  if (run.kind === 'answer' && run.answer?.input !== undefined && typeof input.toolName === 'string')
+    run.answer.input = fromClaudeInput(input.toolName, run.answer.input);
+  return run;
 }

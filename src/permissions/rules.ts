@@ -1,6 +1,7 @@
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError } from '../errors/config-error.ts';
+import { toolsOfClaudeName } from '../tools/claude-code-names.ts';
 import { hiddenRunner, readCommandLine } from './command-reading.ts';
 import { programName, runsOtherPrograms } from './wrappers.ts';
 
@@ -59,7 +60,8 @@ export function formatRule(rule: ParsedRule): string {
  *   with a bash grammar and matches each simple command as bash reads it (see command-rules.ts).
  * - For any other call the pattern is a picomatch glob (`dot: true`) matched against the `path` argument
  *   made workspace-relative and normalised (`./src/a.ts` and `<cwd>/src/a.ts` are `src/a.ts`); a call
- *   without `path` is matched as `.`. A path that climbs out with `..` is never covered.
+ *   without `path` is matched as `.`. A path that climbs out with `..` is never covered. A pattern's
+ *   leading `./` is the workspace root (see `pathPattern` for rules in Claude Code's names).
  */
 export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, cwd?: string): boolean {
   if (!namesTool(rule.tool, toolName)) return false;
@@ -67,15 +69,30 @@ export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, 
   const command = stringArgument(input, 'command');
   if (command !== undefined) return commandMatcher(rule.pattern)(command.trim());
   const subject = ruleSubjectPath(stringArgument(input, 'path'), cwd);
-  return subject !== undefined && picomatch(rule.pattern, { dot: true })(subject);
+  return subject !== undefined && picomatch(pathPattern(rule.tool, rule.pattern), { dot: true })(subject);
 }
 
 /**
- * Whether a rule's tool part names `toolName`: the same name; a name with `*` standing for any run of
- * characters (`mcp__github__*`); or `mcp__<server>`, which stands for every tool of that server.
+ * A path pattern as picomatch reads it against a workspace-relative path. A leading `./` is the workspace
+ * root. A rule in Claude Code's names (`Read(./.env)`) reads its pattern as Claude Code does: a leading
+ * single `/` is the project root too, and a pattern without `/` matches at any depth (`Read(.env)` covers
+ * `.env` and `config/.env`), so a copied deny rule covers what it covered there.
+ */
+function pathPattern(ruleTool: string, written: string): string {
+  const claude = toolsOfClaudeName(ruleTool).length > 0;
+  let pattern = written.replace(/^(?:\.\/)+/, '');
+  if (claude && /^\/[^/]/.test(pattern)) pattern = pattern.slice(1);
+  if (claude && !written.includes('/')) pattern = `**/${pattern}`;
+  return pattern;
+}
+
+/**
+ * Whether a rule's tool part names `toolName`: the same name; a Claude Code name standing for it (`Bash` for
+ * `bash`, `Edit` for `edit_file` and `write_file`: see claude-code-names.ts); a name with `*` standing for any
+ * run of characters (`mcp__github__*`); or `mcp__<server>`, which stands for every tool of that server.
  */
 export function namesTool(ruleTool: string, toolName: string): boolean {
-  if (ruleTool === toolName) return true;
+  if (ruleTool === toolName || toolsOfClaudeName(ruleTool).includes(toolName)) return true;
   if (ruleTool.includes('*')) return commandMatcher(ruleTool)(toolName);
   const server = /^mcp__([^_*]+(?:_[^_*]+)*)$/.exec(ruleTool);
   return server !== null && toolName.startsWith(`${ruleTool}__`);

@@ -75,7 +75,7 @@ describe('replay of a session with hook decisions and a skill load', () => {
       .map((event) => event.data.content);
     expect(results[0]).toContain('<skill name="notes">');
     expect(results[1]).toContain('checked by the team hook');
-    expect(await readFile(join(workspace, 'hook.ran'), 'utf8')).toBe('skill\nwrite_file\n');
+    expect(await readFile(join(workspace, 'hook.ran'), 'utf8')).toBe('Skill\nWrite\n');
     expect(calls).toBe(2);
 
     await rm(join(workspace, 'notes.txt'));
@@ -83,7 +83,7 @@ describe('replay of a session with hook decisions and a skill load', () => {
     expect(replayed.stopped).toBeUndefined();
     assertSameLog(recorded, replayed.events);
     expect(replayed.events).toHaveLength(recorded.length);
-    expect(await readFile(join(workspace, 'hook.ran'), 'utf8')).toBe('skill\nwrite_file\n');
+    expect(await readFile(join(workspace, 'hook.ran'), 'utf8')).toBe('Skill\nWrite\n');
     expect(calls).toBe(2);
   });
 });
