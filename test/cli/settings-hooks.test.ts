@@ -1,41 +1,18 @@
-// Command hooks from .agentchart/settings.json through the CLI: Claude Code's shape, the user's file's
-// hooks always run, the workspace's only with --workspace-hooks, a bad hooks entry is one line, exit 2.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
+import { toolCall as call, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
 describe('hooks in .agentchart/settings.json', () => {
+  const cli = useSettingsCli('agentchart-hooks-ws');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-hooks-ws-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-hooks-home-'));
-    env = { HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
+  beforeEach(() => {
+    ({ server, workspace, home, env } = cli);
   });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
-
-  const writeSettings = async (root: string, value: unknown) => {
-    await mkdir(join(root, '.agentchart'), { recursive: true });
-    await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
-  };
 
   // A Claude Code-style guard: reads tool_input.command from stdin, exit 2 with a reason on stderr.
   const guard = (word: string) => ({

@@ -1,50 +1,31 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
+import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
 const faultServer = fileURLToPath(new URL('../fixtures/mcp/fault-server.mjs', import.meta.url));
 
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
-
 describe('permissions from --allow/--deny and .agentchart/settings.json', () => {
+  const cli = useSettingsCli('agentchart-settings');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-settings-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-home-'));
-    env = { HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
+  beforeEach(() => {
+    ({ server, workspace, home, env } = cli);
   });
 
-  const userFile = () => join(home, '.agentchart', 'settings.json');
-  const workspaceFile = () => join(workspace, '.agentchart', 'settings.json');
+  const userFile = () => settingsFileIn(home);
+  const workspaceFile = () => settingsFileIn(workspace);
   const decisionReasons = (stdout: string) =>
     stdout
       .split('\n')
       .filter((text) => text.includes('"approval.decided"'))
       .map((text) => JSON.parse(text).event.data.reason);
-
-  const writeSettings = async (root: string, value: unknown) => {
-    await mkdir(join(root, '.agentchart'), { recursive: true });
-    await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
-  };
 
   it('merges the user file and the workspace file (trusted); a deny rule wins', async () => {
     await writeSettings(home, { permissions: { allow: ['bash(echo:*)'], defaultMode: 'plan' } });

@@ -11,14 +11,9 @@ import { z } from 'zod/v4';
 import { createAgentSystem, defineTool } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
+import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
 /** The JSON lines of `run --json` whose log event has one of `types`, as `[type, data]`. */
 const logged = (stdout: string, types: string[]) =>
@@ -39,30 +34,17 @@ const nobodyToAsk =
   '(use --yes for accept-edits or --mode bypass to allow them).';
 
 describe("the workspace's settings file without trust", () => {
+  const cli = useSettingsCli('agentchart-ws-perms');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-home-'));
-    env = { HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
+  beforeEach(() => {
+    ({ server, workspace, home, env } = cli);
   });
 
-  const userFile = () => join(home, '.agentchart', 'settings.json');
-  const workspaceFile = () => join(workspace, '.agentchart', 'settings.json');
-  const writeSettings = async (root: string, value: unknown) => {
-    await mkdir(join(root, '.agentchart'), { recursive: true });
-    await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
-  };
-
+  const userFile = () => settingsFileIn(home);
+  const workspaceFile = () => settingsFileIn(workspace);
   it('runs no command on its allow ["bash"] and defaultMode "bypass"; --workspace-permissions takes them', async () => {
     await writeSettings(workspace, { permissions: { allow: ['bash'], defaultMode: 'bypass' } });
     const touch = () => {
