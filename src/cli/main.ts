@@ -263,6 +263,10 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .description('start each MCP server of .mcp.json (or --config FILE) once and show its state and tools')
     .option('--cwd <dir>', 'the workspace whose .mcp.json is read (default: the current folder)')
     .option('--config <file>', 'an MCP config file in the shape of .mcp.json ({ "mcpServers": {...} })')
+    .option(
+      '--workspace-mcp',
+      "start the servers of the workspace's own .mcp.json (it could name any command)",
+    )
     .option('--json', 'print one JSON object instead of text')
     .action(async (flags: McpListFlags) => {
       const { mcpListCommand } = await import('./commands/mcp.ts');

@@ -16,7 +16,7 @@ describe('agentchart mcp list', () => {
       broken: faultServer(join(dir, 'broken.log'), { FAULT_START: 'exit' }),
     };
     await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers }));
-    const run = await runCli(['mcp', 'list', '--cwd', dir]);
+    const run = await runCli(['mcp', 'list', '--cwd', dir, '--workspace-mcp']);
     expect(run.code).toBe(1);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe(`MCP servers in ${join(dir, '.mcp.json')}:`);
@@ -33,6 +33,29 @@ describe('agentchart mcp list', () => {
     expect(lines).toContain('  broken: failed to start');
     expect(lines).toContainEqual(expect.stringMatching(/^ {4}MCP server "broken" did not start: /));
     expect(startedPids(logFile).map(isAlive)).toEqual([false]);
+  });
+
+  it("starts none of the workspace's own servers without --workspace-mcp", async () => {
+    // A checked-out repository's .mcp.json could name any command: listing it must not run it.
+    const dir = await tempDir('mcp-list');
+    const logFile = join(dir, 'fault.log');
+    const mcpServers = { fault: faultServer(logFile), remote: { url: 'http://127.0.0.1:9/mcp' } };
+    await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers }));
+    const run = await runCli(['mcp', 'list', '--cwd', dir]);
+    expect([run.code, run.stdout, run.stderr]).toEqual([
+      1,
+      `MCP servers in ${join(dir, '.mcp.json')}:\n  fault (stdio): not started\n  remote (http): not started\n`,
+      "agentchart: not starting the MCP servers of the workspace's .mcp.json (fault, remote); pass --workspace-mcp to trust them\n",
+    ]);
+    const json = await runCli(['mcp', 'list', '--cwd', dir, '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      config: join(dir, '.mcp.json'),
+      servers: [
+        { server: 'fault', transport: 'stdio', started: false },
+        { server: 'remote', transport: 'http', started: false },
+      ],
+    });
+    expect(startedPids(logFile)).toEqual([]);
   });
 
   it('--json prints one object; no servers configured is said plainly', async () => {

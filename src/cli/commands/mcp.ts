@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '../../mcp/server-config.ts';
+import type { McpServerConfig, McpServers } from '../../mcp/server-config.ts';
 import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import { createAgentSystem } from '../../runtime/create-agent-system.ts';
@@ -7,14 +7,18 @@ import { workspaceOf } from '../agent-system.ts';
 import { type CliIo, line, type TextOut } from '../io.ts';
 import { readMcpConfig } from '../mcp-config.ts';
 
-export type McpListFlags = { cwd?: string; config?: string; json?: boolean };
+export type McpListFlags = { cwd?: string; config?: string; json?: boolean; workspaceMcp?: boolean };
 
 type Listed = { server: string; status?: McpServerStatus; error?: string };
+type Held = { server: string; transport: 'stdio' | 'http'; started: false };
 
 /**
  * `agentchart mcp list`: the MCP servers of `.mcp.json` (or `--config FILE`), each started on its own as an
  * agent would start it, with its transport, state, process and tools (and the tools it does not offer and
- * why); then closed again. Exit 0 when every server started, 1 otherwise.
+ * why); then closed again. Exit 0 when every server started, 1 otherwise. The workspace's own `.mcp.json`
+ * came with the checkout and could name any command, so its servers are started only with
+ * `--workspace-mcp` (as `run` starts the workspace's servers); without it they are listed, not started.
+ * A file named with `--config` is the user's choice and is started.
  */
 export async function mcpListCommand(flags: McpListFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
@@ -25,6 +29,7 @@ export async function mcpListCommand(flags: McpListFlags, io: CliIo): Promise<nu
     else line(io.stdout, `No MCP servers configured (${path}).`);
     return 0;
   }
+  if (flags.config === undefined && flags.workspaceMcp !== true) return listHeld(io, path, servers, flags);
   const listed = await Promise.all(names.map((server) => probe(server, servers[server]!, cwd)));
   if (flags.json) line(io.stdout, JSON.stringify({ config: path, servers: listed }));
   else {
@@ -32,6 +37,26 @@ export async function mcpListCommand(flags: McpListFlags, io: CliIo): Promise<nu
     for (const entry of listed) print(io.stdout, entry);
   }
   return listed.every((entry) => entry.status?.state === 'connected') ? 0 : 1;
+}
+
+/** The workspace's servers, named and not started; exit 1, since none of them was seen to start. */
+function listHeld(io: CliIo, path: string, servers: McpServers, flags: McpListFlags): number {
+  const held: Held[] = Object.entries(servers).map(([server, config]) => ({
+    server,
+    transport: 'command' in config ? 'stdio' : 'http',
+    started: false,
+  }));
+  const names = held.map((entry) => entry.server).join(', ');
+  line(
+    io.stderr,
+    `agentchart: not starting the MCP servers of the workspace's .mcp.json (${names}); pass --workspace-mcp to trust them`,
+  );
+  if (flags.json) line(io.stdout, JSON.stringify({ config: path, servers: held }));
+  else {
+    line(io.stdout, `MCP servers in ${path}:`);
+    for (const entry of held) line(io.stdout, `  ${entry.server} (${entry.transport}): not started`);
+  }
+  return 1;
 }
 
 /** Starts one server the way an agent does (and closes it), so its state and tools are the real ones. */
