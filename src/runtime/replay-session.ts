@@ -186,7 +186,7 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
       else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
       return;
     case 'mode':
-      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode);
+      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode, { by: input.by });
       return;
   }
 }
