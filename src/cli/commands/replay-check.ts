@@ -6,16 +6,17 @@ import { checkReplay, readRecording } from '../../runtime/expect-replay.ts';
 import type { ReplaySetup } from '../../runtime/replay-session.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
-import { codingTools } from '../../tools/coding-tools.ts';
 import { type CliIo, line } from '../io.ts';
+import { recordedToolSet } from '../recorded-tool-set.ts';
 
 /**
  * `agentchart replay FILE --check [--setup MODULE]`: re-runs the recorded session through the current
  * runtime with the recorded model responses, ids and clock, and compares the new log with the file. Exit
  * 0 when they are equal; 1 with the first diverging seq and both lines when behaviour changed. The tools
- * are the built-in coding tools (what `agentchart run` gives an agent) unless MODULE's default export
- * says otherwise: an object of `createAgentSystem` options (`tools`, `approve`, `hooks`, …) or a
- * function from the recorded events to one. Tools run for real, in the recorded workspace.
+ * are the built-in ones the recording offered (`session.start`: the coding tools, and `task` when the
+ * CLI recorded it) unless MODULE's default export says otherwise: an object of `createAgentSystem`
+ * options (`tools`, `approve`, `hooks`, …) or a function from the recorded events to one. Tools run for
+ * real, in the recorded workspace.
  */
 export async function replayCheckCommand(
   file: string,
@@ -28,7 +29,7 @@ export async function replayCheckCommand(
   const recorded = await readRecording(path);
   const setup = setupModule
     ? await loadSetup(resolve(io.cwd, setupModule), recorded)
-    : { tools: codingTools() };
+    : builtInSetup(recorded, io);
   const check = await checkReplay(recorded, setup);
   if (!check.divergence) {
     line(io.stdout, `Replay check passed: ${path} — ${check.events} events written again, byte for byte.`);
@@ -40,6 +41,18 @@ export async function replayCheckCommand(
   line(io.stdout, `  replayed: ${actual ?? '(end of log)'}`);
   if (check.stopped) line(io.stdout, `  the replay stopped early: ${check.stopped}`);
   return 1;
+}
+
+/** The built-in tools the recording offered (`task` beside the coding tools when the CLI recorded it). */
+function builtInSetup(recorded: readonly LogEvent[], io: CliIo): ReplaySetup {
+  const { tools, unknown } = recordedToolSet(recorded);
+  if (unknown.length > 0)
+    line(
+      io.stderr,
+      `agentchart: the recording offered tools that are not built in (${unknown.join(', ')}); ` +
+        'give them with --setup MODULE, or the check diverges where they were offered',
+    );
+  return { tools };
 }
 
 async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<ReplaySetup> {
