@@ -1,10 +1,15 @@
 // Sessions the real CLI recorded (a child process against a local OpenAI-compatible server), checked again
-// with `agentchart replay --check` as a child process: the check offers the tools the recording offered.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+// with `agentchart replay --check` as a child process (the check offers the tools the recording offered)
+// and `expectReplay`; tampered copies fail with a report that names the seq, the field and why.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
+import { expectReplay } from '../../src/runtime/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
+import { codingTools } from '../../src/tools/coding-tools.ts';
+import { taskTool } from '../../src/tools/task.ts';
 import { runCliProcess } from '../support/child-run.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
@@ -80,5 +85,77 @@ describe('replay --check on sessions the CLI recorded', () => {
     );
     expect(check.code).toBe(0);
     expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('remember the milk\n');
+  }, 120_000);
+
+  it('fails on a tampered copy naming the seq, the field and the tool, in words, as JSON and from expectReplay', async () => {
+    const file = await recordNote();
+    const text = await readFile(file, 'utf8');
+    const copyFolder = await mkdtemp(join(tmpdir(), 'agentchart-recorded-copy-'));
+    const copy = join(copyFolder, 'tampered.jsonl');
+    const recordedResult = '"content":"Created note.txt (18 bytes)."';
+    expect(text).toContain(recordedResult);
+    await writeFile(copy, text.replace(recordedResult, '"content":"Created note.txt (81 bytes)."'));
+    const lines = (await readFile(copy, 'utf8')).split('\n');
+    const seq = lines.findIndex((entry) => entry.includes('(81 bytes)'));
+    const restore = () => rm(join(workspace, 'note.txt'), { force: true });
+    try {
+      await restore();
+      const check = await runCliProcess(['replay', copy, '--check'], { env, timeoutMs: 60_000 });
+      expect(check.stdout.split('\n')).toEqual([
+        `Replay check FAILED: ${copy} diverged at seq ${seq} (tool.result)`,
+        '  why: write_file answered differently',
+        '  data.content: "Created note.txt (81 bytes)." → "Created note.txt (18 bytes)."',
+        '  (--json prints the report with both whole lines)',
+        '',
+      ]);
+      expect(check.code).toBe(1);
+
+      await restore();
+      const json = await runCliProcess(['replay', copy, '--check', '--json'], { env, timeoutMs: 60_000 });
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stdout)).toEqual({
+        ok: false,
+        file: copy,
+        events: lines.length - 1,
+        divergence: {
+          seq,
+          recordedType: 'tool.result',
+          replayedType: 'tool.result',
+          reason: 'write_file answered differently',
+          changes: [
+            {
+              path: 'data.content',
+              change: 'changed',
+              recorded: '"Created note.txt (81 bytes)."',
+              replayed: '"Created note.txt (18 bytes)."',
+            },
+          ],
+          recorded: lines[seq],
+          replayed: lines[seq]!.replace('(81 bytes)', '(18 bytes)'),
+        },
+      });
+
+      await restore();
+      const error = await expectReplay(copy, { tools: [...codingTools(), taskTool()] }).catch(
+        (caught: unknown) => caught,
+      );
+      expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+      expect((error as ReplayDivergenceError).toJSON()).toEqual(JSON.parse(json.stdout).divergence);
+    } finally {
+      await rm(copyFolder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('names the tool the host left out when expectReplay is given other tools than the recording', async () => {
+    const file = await recordNote();
+    const error = await expectReplay(file, { tools: codingTools() }).catch((caught: unknown) => caught);
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    const { seq, recordedType, reason, changes } = error as ReplayDivergenceError;
+    expect({ seq, recordedType, reason, changes }).toEqual({
+      seq: 0,
+      recordedType: 'session.start',
+      reason: "the tools offered differ from the recording's",
+      changes: [{ path: 'data.config.tools', change: 'removed', recorded: 'task' }],
+    });
   }, 120_000);
 });
