@@ -158,4 +158,39 @@ describe('replay --check on sessions the CLI recorded', () => {
       changes: [{ path: 'data.config.tools', change: 'removed', recorded: 'task' }],
     });
   }, 120_000);
+
+  it('passes on a headless `run` (the write denied, nobody to ask); an approver given is asked, and that diverges', async () => {
+    server.reply({ turn: { toolCalls: [writeCall('c1', 'note.txt', 'remember the milk\n')] } });
+    server.reply({ turn: { text: ['I could not write the note.'] } });
+    const run = await runCliProcess(['run', 'leave a note', '--cwd', workspace], { env, timeoutMs: 60_000 });
+    expect(run).toMatchObject({ code: 0, timedOut: false });
+    const file = /^Session log: (.+\.jsonl)$/m.exec(run.stdout)![1]!;
+    const recorded = parseLog(await readFile(file, 'utf8'));
+    const decisions = recorded.filter((event) => event.type.startsWith('approval.'));
+    expect(decisions.map((event) => [event.type, (event.data as { by?: string }).by])).toEqual([
+      ['approval.decided', 'headless'],
+    ]);
+
+    // No approver: the decision replays as logged.
+    const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
+    expect(check.stdout).toBe(
+      `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`,
+    );
+    expect(check.code).toBe(0);
+    await expectReplay(file, { tools: [...codingTools(), taskTool()] });
+
+    // An approver given is asked where the recording had nobody to ask: a divergence naming the call.
+    const error = await expectReplay(file, {
+      tools: [...codingTools(), taskTool()],
+      approve: async () => 'deny',
+    }).catch((caught: unknown) => caught);
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    const { seq, recordedType, replayedType, reason } = error as ReplayDivergenceError;
+    expect({ seq, recordedType, replayedType, reason }).toEqual({
+      seq: recorded.indexOf(decisions[0]!),
+      recordedType: 'approval.decided',
+      replayedType: 'approval.asked',
+      reason: 'the runtime asked for approval where the recording decided headless (write_file call c1)',
+    });
+  }, 120_000);
 });

@@ -59,6 +59,9 @@ describe('expectReplay', () => {
     expect(ReplayDivergenceError.isInstance(error)).toBe(true);
     expect((error as ReplayDivergenceError).seq).toBe(11);
     expect((error as ReplayDivergenceError).actual).toContain('"outcome":"deny"');
+    expect((error as ReplayDivergenceError).reason).toBe(
+      'the record call r1 was decided otherwise: recorded allow_session by host, replayed deny by host',
+    );
   });
 
   it('throws on a tampered copy naming the seq, the field and the tool', async () => {
