@@ -104,6 +104,9 @@ function divergenceMessage(report: DivergenceReport): string {
     `replay diverged at seq ${report.seq} (${type}): ${report.reason}`,
     ...report.changes.map((change) => `  ${formatChange(change)}`),
     ...(report.moreChanges ? [`  … and ${report.moreChanges} more fields`] : []),
-    ...(report.stopped !== undefined ? [`  (the replay stopped early: ${report.stopped})`] : []),
+    // Past the replay's end the reason is the stop itself; elsewhere the stop is said besides.
+    ...(report.stopped !== undefined && report.replayedType !== undefined
+      ? [`  (the replay stopped early: ${report.stopped})`]
+      : []),
   ].join('\n');
 }

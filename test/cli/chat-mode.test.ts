@@ -1,12 +1,13 @@
 // The chat's `/mode` in a real pseudo-terminal against the local OpenAI-compatible server: the switch is
 // in the log as `mode.changed{ by: 'user' }`, the session stays open (one `session.end` per chat), and
-// `--continue` comes back in the mode the log recorded, not the default.
+// `--continue` comes back in the mode the log recorded, not the default; `replay --check` passes on it.
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import type { LogEvent } from '../../src/session/types.ts';
+import { runCliProcess } from '../support/child-run.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { PtySession } from './pty-session.ts';
 
@@ -33,15 +34,17 @@ describe('agentchart chat: /mode', () => {
     await pty.waitFor('Continue it: agentchart --resume', from);
     expect(await pty.exited).toBe(0);
   };
-  const readLog = async (): Promise<LogEvent[]> => {
+  const logFile = async () => {
     const folder = sessionsFolder(workspace, env);
     const files = await readdir(folder);
     expect(files).toHaveLength(1);
-    return (await readFile(join(folder, files[0]!), 'utf8'))
+    return join(folder, files[0]!);
+  };
+  const readLog = async (): Promise<LogEvent[]> =>
+    (await readFile(await logFile(), 'utf8'))
       .split('\n')
       .filter((text) => text !== '')
       .map((text) => JSON.parse(text) as LogEvent);
-  };
   const typesOf = (log: LogEvent[], type: string) =>
     log.flatMap((event) => (event.type === type ? [{ seq: event.seq, data: event.data }] : []));
 
@@ -88,6 +91,11 @@ describe('agentchart chat: /mode', () => {
     expect(typesOf(recorded, 'approval.decided').map(({ data }) => data)).toEqual([
       { callId: 'c1', outcome: 'allow', by: 'mode', reason: 'write access is allowed in accept-edits mode' },
     ]);
+    // The switch is given again where the log has it: the check passes on the workspace as it was.
+    await rm(join(workspace, 'a.txt'));
+    const check = await runCliProcess(['replay', await logFile(), '--check'], { env, timeoutMs: 60_000 });
+    expect(check.stdout).toMatch(/^Replay check passed: .* — \d+ events written again, byte for byte\.\n$/);
+    expect(check.code).toBe(0);
 
     // Back in the mode the log recorded: the next write is allowed by it too, and nothing switches it.
     server.reply({ turn: { toolCalls: [write('c2', 'b.txt', 'two\n')] } });

@@ -83,6 +83,9 @@ describe('firstDivergence', () => {
       changes: [],
       stopped: 'the runtime wrote nothing for 10 s',
     });
+    expect(stopped?.message).toBe(
+      'replay diverged at seq 2 (approval.decided): the replay stopped early: the runtime wrote nothing for 10 s',
+    );
     expect(firstDivergence([start, call], [start, call])).toBeUndefined();
   });
 
