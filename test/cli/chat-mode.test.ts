@@ -1,7 +1,7 @@
 // The chat's `/mode` in a real pseudo-terminal against the local OpenAI-compatible server: the switch is
 // in the log as `mode.changed{ by: 'user' }`, the session stays open (one `session.end` per chat), and
 // `--continue` comes back in the mode the log recorded, not the default; `replay --check` passes on it.
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -118,5 +118,45 @@ describe('agentchart chat: /mode', () => {
       recorded.length - 1,
       resumed.length - 1,
     ]);
+  }, 60_000);
+
+  it('switches while a turn runs, and from bypass to a mode that asks on the same session', async () => {
+    // The command waits for a file the test writes once the switch is on the screen: no timing margin.
+    const command = 'while [ ! -f go ]; do sleep 0.05; done; echo went';
+    server.reply({
+      turn: { toolCalls: [{ id: 'c1', name: 'bash', argumentPieces: [JSON.stringify({ command })] }] },
+    });
+    server.reply({ turn: { toolCalls: [write('c2', 'b.txt', 'two\n')] } });
+    server.reply({ turn: { text: ['Done.'] } });
+    const pty = chat(['--mode', 'bypass']);
+    let at = await pty.waitFor('Type a task.');
+    pty.type('wait, then write b\r');
+    at = await pty.waitFor('→ bash', at);
+    pty.type('/mode default\r');
+    at = await pty.waitFor('» mode bypass → default (set by the user)', at);
+    await writeFile(join(workspace, 'go'), '');
+    // The next step's write is decided in default mode: the person is asked.
+    at = await pty.waitFor('Allow this write_file call?', at);
+    pty.type('y\r');
+    at = await pty.waitFor('Done.', at);
+    at = await pty.waitFor('[mode default · gpt-4.1', at);
+    await leave(pty, at);
+    expect(await readFile(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
+
+    const log = await readLog();
+    expect(typesOf(log, 'mode.changed').map(({ data }) => data)).toEqual([
+      { from: 'bypass', to: 'default', by: 'user' },
+    ]);
+    expect(typesOf(log, 'approval.decided').map(({ data }) => data)).toEqual([
+      { callId: 'c1', outcome: 'allow', by: 'mode', reason: 'exec access is allowed in bypass mode' },
+      { callId: 'c2', outcome: 'allow', by: 'host' },
+    ]);
+    // Switched inside the turn: after bash started, before its result.
+    const seqOf = (type: string, callId: string) =>
+      log.find((event) => event.type === type && (event.data as { callId?: string }).callId === callId)!.seq;
+    const switched = typesOf(log, 'mode.changed')[0]!.seq;
+    expect(switched).toBeGreaterThan(seqOf('tool.started', 'c1'));
+    expect(switched).toBeLessThan(seqOf('tool.result', 'c1'));
+    expect(typesOf(log, 'session.end').map(({ seq }) => seq)).toEqual([log.length - 1]);
   }, 60_000);
 });
