@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
+import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay } from '../../src/runtime/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
@@ -178,6 +179,10 @@ describe('replay --check on sessions the CLI recorded', () => {
     );
     expect(check.code).toBe(0);
     await expectReplay(file, { tools: [...codingTools(), taskTool()] });
+    // Time travel re-runs it the same way: a frame for every seq, no note.
+    const travel = await computeFrames(recorded);
+    expect(travel.note).toBeUndefined();
+    expect(travel.frames.filter((frame) => frame !== undefined)).toHaveLength(recorded.length);
 
     // An approver given is asked where the recording had nobody to ask: a divergence naming the call.
     const error = await expectReplay(file, {
