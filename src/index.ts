@@ -10,7 +10,11 @@ export { ConfigError } from './errors/config-error.ts';
 export { LogFormatError } from './errors/log-format-error.ts';
 export { McpServerError } from './errors/mcp-server-error.ts';
 export { ProviderError, type ProviderErrorKind } from './errors/provider-error.ts';
-export { ReplayDivergenceError } from './errors/replay-divergence-error.ts';
+export {
+  type DivergenceChange,
+  type DivergenceReport,
+  ReplayDivergenceError,
+} from './errors/replay-divergence-error.ts';
 export { StoreUnavailableError } from './errors/store-unavailable-error.ts';
 export type {
   CommandHook,
@@ -67,7 +71,7 @@ export type {
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/run-job.ts';
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
-export { assertSameLog } from './session/compare-logs.ts';
+export { assertSameLog, firstDivergence } from './session/compare-logs.ts';
 export type { Durability } from './session/file-appender.ts';
 export { type FileStore, type FileStoreOptions, fileStore } from './session/file-store.ts';
 export { memoryStore } from './session/memory-store.ts';

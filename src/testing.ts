@@ -11,5 +11,5 @@ export {
 export { expectReplay, type ReplayCheck } from './runtime/expect-replay.ts';
 export type { ReplaySetup } from './runtime/replay-session.ts';
 export { isCompactionRequest } from './session/compaction-request.ts';
-export { assertSameLog } from './session/compare-logs.ts';
+export { assertSameLog, firstDivergence } from './session/compare-logs.ts';
 export { recordedResponses, replay } from './session/replay-provider.ts';

@@ -227,8 +227,10 @@ export function cliAgentSystem(options: CliSystemOptions): {
   canAsk: boolean;
 } {
   const { io, mode } = options;
-  // In plan mode the person is asked about the plan (exit_plan_mode), so plan mode prompts too.
-  const interactive = options.prompt && io.stdin.isTTY === true && mode !== 'bypass';
+  // In plan mode the person is asked about the plan (exit_plan_mode), so plan mode prompts too. The chat
+  // (its own `answers`) always can: `/mode` may leave bypass for a mode that asks, on the same system.
+  const interactive =
+    options.prompt && io.stdin.isTTY === true && (mode !== 'bypass' || options.answers !== undefined);
   const lines = interactive && !options.answers ? new StdinLines(io.stdin) : undefined;
   const answers = options.answers ?? lines;
   const terminal = io.stderr as { columns?: number; rows?: number };

@@ -218,12 +218,14 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
       '--setup <module>',
       'with --check: a module whose default export gives the tools, approver and hooks',
     )
-    .action(async (file: string, flags: { check?: boolean; setup?: string }) => {
+    .option('--json', 'with --check: print the result (and the divergence report) as one JSON line')
+    .action(async (file: string, flags: { check?: boolean; setup?: string; json?: boolean }) => {
       if (flags.check) {
         const { replayCheckCommand } = await import('./commands/replay-check.ts');
-        return setExitCode(await replayCheckCommand(file, flags.setup, io));
+        return setExitCode(await replayCheckCommand(file, flags, io));
       }
       if (flags.setup) throw new CliError('--setup is only for replay --check');
+      if (flags.json) throw new CliError('--json is only for replay --check');
       const { replayCommand } = await import('./commands/replay.ts');
       setExitCode(await replayCommand(file, io));
     });

@@ -82,17 +82,26 @@ function sessionConfig(events: readonly LogEvent[]): {
 } {
   const start = events[0];
   if (!start || !isEvent(start, 'session.start')) return {};
-  const { cwd, provider, model, permissionMode } = start.data.config;
-  // The mode it ran in last: a plan accepted or a host's switch (`mode.changed`) replaces the first one.
-  const changes = events.filter((event) => isEvent(event, 'mode.changed'));
-  const last = changes.at(-1)?.data.to ?? permissionMode;
-  const mode = permissionModes.find((known) => known === last);
+  const { cwd, provider, model } = start.data.config;
+  const mode = recordedMode(events);
   return {
     ...(typeof cwd === 'string' ? { cwd } : {}),
     ...(typeof provider === 'string' ? { provider } : {}),
     ...(typeof model === 'string' ? { model } : {}),
     ...(mode ? { mode } : {}),
   };
+}
+
+/**
+ * The mode a session ran in last: `session.start`'s, replaced by every `mode.changed` (a plan accepted,
+ * a host's or a person's switch). Undefined when the log names no mode agentchart knows.
+ */
+export function recordedMode(events: readonly LogEvent[]): PermissionMode | undefined {
+  const start = events[0];
+  if (!start || !isEvent(start, 'session.start')) return undefined;
+  const changes = events.filter((event) => isEvent(event, 'mode.changed'));
+  const last = changes.at(-1)?.data.to ?? start.data.config.permissionMode;
+  return permissionModes.find((known) => known === last);
 }
 
 /** An id (no `/`, no `.jsonl`) is looked up in the workspace's session folders; a path is kept. */

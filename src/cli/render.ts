@@ -200,7 +200,8 @@ export class TranscriptRenderer {
       this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
     } else if (isEvent(event, 'mode.changed')) {
       const { from, to, by } = event.data;
-      const why = by === 'plan' ? 'the plan was accepted' : 'set by the host';
+      const why =
+        by === 'plan' ? 'the plan was accepted' : by === 'user' ? 'set by the user' : 'set by the host';
       this.print(this.paint('magenta', `» mode ${from} → ${to} (${why})`));
     } else if (isEvent(event, 'session.end')) {
       this.print(this.paint('dim', `session ended (${event.data.reason})`));

@@ -138,14 +138,21 @@ export class Agent {
   }
 
   /**
-   * Switches the agent's permission mode, logged as `mode.changed{ from, to, by: 'host' }`: calls decided
-   * from now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too).
-   * A resumed session keeps the last mode its log recorded. Setting the current mode again logs nothing.
-   * A subagent cannot be switched looser than its parent's mode now (`ConfigError`); a parent switched
-   * stricter takes its live subagents down with it.
+   * Switches the agent's permission mode, logged as `mode.changed{ from, to, by }`: calls decided from
+   * now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too). `by`
+   * is `'host'` (default) or `'user'` when a person chose the mode in the host's interface (the chat's
+   * `/mode`); a replay gives either again at the same place. A resumed session keeps the last mode its
+   * log recorded. Setting the current mode again logs nothing. A subagent cannot be switched looser than
+   * its parent's mode now (`ConfigError`); a parent switched stricter takes its live subagents down with it.
+   *
+   * @example
+   * agent.setPermissionMode('accept-edits', { by: 'user' });
    */
-  setPermissionMode(mode: PermissionMode): void {
-    const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, { mode });
+  setPermissionMode(mode: PermissionMode, options?: { by?: 'host' | 'user' }): void {
+    const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, {
+      mode,
+      ...(options !== undefined ? { options } : {}),
+    });
     this.assertLive('setPermissionMode');
     const ceiling = this.modeCeiling();
     if (ceiling !== undefined && stricterMode(parsed.mode, ceiling) !== parsed.mode) {
@@ -156,7 +163,8 @@ export class Agent {
     }
     const from = this.currentMode();
     if (from === parsed.mode) return;
-    this.sessionLog.append({ type: 'mode.changed', data: { from, to: parsed.mode, by: 'host' } });
+    const by = parsed.options?.by ?? 'host';
+    this.sessionLog.append({ type: 'mode.changed', data: { from, to: parsed.mode, by } });
   }
 
   /** Denies a call waiting for approval; `reason` is logged and shown to the model. */

@@ -105,9 +105,10 @@ export const approveSchema = z.strictObject({
     .optional(),
 });
 
-/** `agent.setPermissionMode(mode)`. */
+/** `agent.setPermissionMode(mode, options)`. */
 export const permissionModeCallSchema = z.strictObject({
   mode: oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]),
+  options: z.strictObject({ by: oneOf(['host', 'user']).optional() }, must('an object')).optional(),
 });
 
 /** `agent.whenTurnEnds(turn)`. */

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.ts';
-import { ReplayDivergenceError } from '../errors/replay-divergence-error.ts';
-import { assertSameLog } from '../session/compare-logs.ts';
+import type { ReplayDivergenceError } from '../errors/replay-divergence-error.ts';
+import { firstDivergence } from '../session/compare-logs.ts';
 import { assertSessionStarted, parseLogText } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
 import { readLogFile } from '../session/read-log-file.ts';
@@ -35,19 +35,15 @@ export async function checkReplay(
 ): Promise<ReplayCheck> {
   const run = await replaySession(recorded, { setup });
   const stopped = run.stopped ? { stopped: run.stopped } : {};
-  try {
-    assertSameLog(recorded, run.events);
-  } catch (error) {
-    if (!ReplayDivergenceError.isInstance(error)) throw error;
-    return { events: recorded.length, divergence: error, ...stopped };
-  }
-  return { events: recorded.length, ...stopped };
+  const divergence = firstDivergence(recorded, run.events, run.stopped);
+  return { events: recorded.length, ...(divergence ? { divergence } : {}), ...stopped };
 }
 
 /**
  * For vitest or node:test: re-runs a recorded session (a file path or its events) through the current
- * runtime and throws `ReplayDivergenceError` with the first diverging `seq` and both lines when the
- * runtime, the tools, the prompts or the hooks now behave differently.
+ * runtime and throws `ReplayDivergenceError` when the runtime, the tools, the prompts or the hooks now
+ * behave differently: the first diverging `seq`, the event type, the fields that differ (`changes`), one
+ * line of `reason` (`read_file answered differently`) and both lines.
  *
  * @example
  * it('still fixes the bug the same way', () => expectReplay('test/sessions/fix-bug.jsonl', { tools: codingTools() }));
@@ -58,7 +54,5 @@ export async function expectReplay(
 ): Promise<void> {
   const recorded = typeof fileOrEvents === 'string' ? await readRecording(fileOrEvents) : fileOrEvents;
   const check = await checkReplay(recorded, options);
-  if (!check.divergence) return;
-  if (check.stopped) check.divergence.message += `\n  (the replay stopped early: ${check.stopped})`;
-  throw check.divergence;
+  if (check.divergence) throw check.divergence;
 }

@@ -23,7 +23,7 @@ export type ReplayInput =
       rule?: string;
       mode?: string;
     }
-  | { kind: 'mode'; atLength: number; mode: string };
+  | { kind: 'mode'; atLength: number; mode: string; by: 'host' | 'user' };
 
 /**
  * The inputs of a recording, in log order:
@@ -32,7 +32,8 @@ export type ReplayInput =
  *   `agent.compact()` made just before that turn's `turn.start`; one asked for while a turn ran is taken
  *   as made just before the compaction itself (the log does not say when the call came);
  * - an `approval.decided` by `user` is an `agent.approve/deny` made just before it was written;
- * - a `mode.changed` by `host` is an `agent.setPermissionMode()` made just before it was written.
+ * - a `mode.changed` by `host` or `user` is an `agent.setPermissionMode()` made just before it was
+ *   written (with the same `by`).
  * Cancels are not inputs a replay can place: a session cancelled by its user diverges at the cancel.
  */
 export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
@@ -52,8 +53,8 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       const { callId, outcome, reason, rule, mode } = event.data;
       const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), ...(mode ? { mode } : {}) };
       inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...extra });
-    } else if (isEvent(event, 'mode.changed') && event.data.by === 'host') {
-      inputs.push({ kind: 'mode', atLength: index, mode: event.data.to });
+    } else if (isEvent(event, 'mode.changed') && event.data.by !== 'plan') {
+      inputs.push({ kind: 'mode', atLength: index, mode: event.data.to, by: event.data.by });
     }
   });
   return inputs;

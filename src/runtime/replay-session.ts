@@ -1,3 +1,4 @@
+import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
@@ -32,8 +33,10 @@ export type ReplayRun = { events: LogEvent[]; stopped?: string };
  * Re-runs a recorded session through the real runtime: the model answers with the recorded responses
  * (`replay`), time is the recorded time of each event, inbox ids are the recorded ids, and the inputs
  * (follow-ups, steering, compactions asked for, a person's approvals) are given again at the log
- * positions where the recording has them. Tools run for real. With unchanged behaviour the replayed log
- * equals the recording byte for byte; compare with `assertSameLog`.
+ * positions where the recording has them. Without `setup.approve`, approvals are answered as recorded
+ * (nobody, when the recording asked nobody: headless decisions come back as logged); with it, the
+ * host's approver is asked. Tools run for real. With unchanged behaviour the replayed log equals the
+ * recording byte for byte; compare with `assertSameLog`.
  */
 export async function replaySession(
   recorded: readonly LogEvent[],
@@ -56,19 +59,11 @@ export async function replaySession(
   let primedId: string | undefined;
   let fallbackIds = 0;
   const inputs = replayInputs(recorded);
-  const decisions = hostDecisions(recorded);
+  const approve = setup.approve ?? recordedApprover(recorded, inputs);
   const system = createAgentSystem({
     ...defaultsFrom(config),
     ...setup,
-    approve:
-      setup.approve ??
-      (inputs.some((input) => input.kind === 'decision')
-        ? 'manual'
-        : // A question the recording has no answer for stays open: the replay stops there, as it waits.
-          ({ callId }) => {
-            const decision = decisions.get(callId);
-            return decision ? Promise.resolve(decision) : new Promise(() => {});
-          }),
+    ...(approve !== undefined ? { approve } : {}),
     model: recordedModel(recorded, config, clock),
     clock,
     ids: () => {
@@ -135,6 +130,26 @@ export async function replaySession(
   }
 }
 
+/**
+ * Who answers approvals when the host gives no approver: whoever did in the recording, so every decision
+ * replays as logged. Nobody, when nothing was put to anyone (`approval.asked`): the calls that asked were
+ * denied headless, and are again. A person (`manual`: the recorded `agent.approve`/`deny` are inputs)
+ * when the recording has a person's decisions; else the host's recorded answers, call by call.
+ */
+function recordedApprover(
+  recorded: readonly LogEvent[],
+  inputs: readonly ReplayInput[],
+): Approver | undefined {
+  if (!recorded.some((event) => isEvent(event, 'approval.asked'))) return undefined;
+  if (inputs.some((input) => input.kind === 'decision')) return 'manual';
+  const decisions = hostDecisions(recorded);
+  // A question the recording has no answer for stays open: the replay stops there, as it waits.
+  return ({ callId }) => {
+    const decision = decisions.get(callId);
+    return decision ? Promise.resolve(decision) : new Promise(() => {});
+  };
+}
+
 /** What `session.start` recorded about how the session ran, as system options. */
 function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptions> {
   const mode = permissionModes.find((known) => known === config.permissionMode) as PermissionMode | undefined;
@@ -186,7 +201,7 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
       else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
       return;
     case 'mode':
-      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode);
+      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode, { by: input.by });
       return;
   }
 }

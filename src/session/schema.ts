@@ -168,7 +168,7 @@ export const logEventDataSchemas = {
   'mode.changed': z.object({
     from: z.string(),
     to: z.string(),
-    by: z.enum(['plan', 'host']),
+    by: z.enum(['plan', 'host', 'user']),
     plan: z.string().optional(),
     callId: z.string().optional(),
   }),

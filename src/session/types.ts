@@ -185,13 +185,14 @@ export type LogEventData = {
    */
   'mcp.tools': { server: string; tools: McpToolEntry[] };
   'session.end': { reason: 'disposed' };
-  /**
-   * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
-   * `exit_plan_mode` call `callId`, `by: 'host'` through `agent.setPermissionMode`.
-   */
   /** The environment block of the system prompt from this turn on (logged when it changed). */
   environment: { text: string };
-  'mode.changed': { from: string; to: string; by: 'plan' | 'host'; plan?: string; callId?: string };
+  /**
+   * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
+   * `exit_plan_mode` call `callId`; `by: 'host'` through `agent.setPermissionMode`; `by: 'user'` when a
+   * person chose it in the host's interface (the chat's `/mode`, `setPermissionMode(mode, { by: 'user' })`).
+   */
+  'mode.changed': { from: string; to: string; by: 'plan' | 'host' | 'user'; plan?: string; callId?: string };
 };
 
 export type LogEventType = keyof LogEventData;

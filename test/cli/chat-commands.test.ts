@@ -1,7 +1,7 @@
 // The chat's other slash commands and its ways back into a session, in a real pseudo-terminal against the
-// local OpenAI-compatible server: /model and /mode reopen the session on a new system, /compact
-// summarises, /inspect serves the page, /resume opens another session; --continue and --resume <id>
-// come back to the conversation.
+// local OpenAI-compatible server: /model reopens the session on a new system, /mode switches the open
+// agent, /compact summarises, /inspect serves the page, /resume opens another session; --continue and
+// --resume <id> come back to the conversation.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +70,7 @@ describe('agentchart chat: commands and coming back', () => {
     pty.type('/model gpt-4.1-mini\r');
     at = await pty.waitFor(/gpt-4\.1-mini .*\(resumed, \d+ events\)/, at);
     pty.type('/mode plan\r');
-    at = await pty.waitFor(/mode plan .*\(resumed, \d+ events\)/, at);
+    at = await pty.waitFor('» mode default → plan (set by the user)', at);
     pty.type('second question\r');
     at = await pty.waitFor('Second answer.', at);
     at = await pty.waitFor('[mode plan · gpt-4.1-mini', at);

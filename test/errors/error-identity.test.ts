@@ -14,6 +14,15 @@ import {
   StoreUnavailableError,
 } from '../../src/index.ts';
 
+const divergence = {
+  seq: 1,
+  recordedType: 'tool.result',
+  replayedType: 'tool.result',
+  reason: 'lookup answered differently',
+  changes: [],
+  recorded: 'a',
+  replayed: 'b',
+};
 const samples = {
   AgentchartError: () => new AgentchartError('custom', 'x'),
   AgentStateError: () => new AgentStateError('x'),
@@ -23,7 +32,7 @@ const samples = {
   LogFormatError: () => new LogFormatError('x'),
   McpServerError: () => new McpServerError('github', 'x'),
   ProviderError: () => new ProviderError({ kind: 'server', message: 'x' }),
-  ReplayDivergenceError: () => new ReplayDivergenceError(1, 'a', 'b'),
+  ReplayDivergenceError: () => new ReplayDivergenceError(divergence),
   WorkspaceError: () => new WorkspaceError('outside', '../x', 'x'),
 };
 const classes = {
@@ -117,7 +126,7 @@ describe('error identity', () => {
     expectTypeOf(new StoreUnavailableError('x').code).toEqualTypeOf<'store_unavailable'>();
     expectTypeOf(new LogFormatError('x').code).toEqualTypeOf<'log_format'>();
     expectTypeOf(new AgentStateError('x').code).toEqualTypeOf<'agent_state'>();
-    expectTypeOf(new ReplayDivergenceError(1, 'a', 'b').code).toEqualTypeOf<'replay_divergence'>();
+    expectTypeOf(new ReplayDivergenceError(divergence).code).toEqualTypeOf<'replay_divergence'>();
     expectTypeOf(new WorkspaceError('outside', 'x', 'x').code).toEqualTypeOf<'workspace'>();
     expectTypeOf(new McpServerError('x', 'x').code).toEqualTypeOf<'mcp_server'>();
     expectTypeOf(

@@ -1,6 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
-import { expectReplay } from '../../src/runtime/expect-replay.ts';
+import { expectReplay, readRecording } from '../../src/runtime/expect-replay.ts';
+import type { LogEvent } from '../../src/session/types.ts';
 import { runCli } from '../cli/cli-harness.ts';
 import { fixturePath, lookup, record, scenarios } from './scenarios.ts';
 
@@ -13,7 +16,7 @@ describe('agentchart replay --check', () => {
     expect(result.code).toBe(0);
   });
 
-  it('exits 1 naming the first diverging seq and both lines when a tool now answers differently', async () => {
+  it('exits 1 naming the first diverging seq, the tool and the field when a tool now answers differently', async () => {
     const result = await runCli([
       'replay',
       fixturePath('parallel-retry-unknown'),
@@ -22,10 +25,21 @@ describe('agentchart replay --check', () => {
       'test/fixtures/replay-setup/lookup-changed.ts',
     ]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('diverged at seq 13');
-    expect(result.stdout).toContain('recorded: {"v":1,"seq":13');
-    expect(result.stdout).toContain('"content":"value of a"');
-    expect(result.stdout).toContain('"content":"the value of a"');
+    expect(result.stdout.split('\n')).toEqual([
+      `Replay check FAILED: ${resolve(fixturePath('parallel-retry-unknown'))} diverged at seq 13 (tool.result)`,
+      '  why: lookup answered differently',
+      '  data.content: "value of a" → "the value of a"',
+      '  (--json prints the report with both whole lines)',
+      '',
+    ]);
+  });
+
+  it('--json prints the passing result as one JSON line', async () => {
+    const file = fixturePath('steer-and-approvals');
+    const result = await runCli(['replay', file, '--check', '--json', '--setup', setup]);
+    const events = (await readFile(file, 'utf8')).split('\n').filter((entry) => entry !== '').length;
+    expect(JSON.parse(result.stdout)).toEqual({ ok: true, file: resolve(file), events });
+    expect(result.code).toBe(0);
   });
 });
 
@@ -45,5 +59,29 @@ describe('expectReplay', () => {
     expect(ReplayDivergenceError.isInstance(error)).toBe(true);
     expect((error as ReplayDivergenceError).seq).toBe(11);
     expect((error as ReplayDivergenceError).actual).toContain('"outcome":"deny"');
+    expect((error as ReplayDivergenceError).reason).toBe(
+      'the record call r1 was decided otherwise: recorded allow_session by host, replayed deny by host',
+    );
+  });
+
+  it('throws on a tampered copy naming the seq, the field and the tool', async () => {
+    const recorded = await readRecording(fixturePath('parallel-retry-unknown'));
+    const tampered = recorded.map((event) =>
+      event.seq === 14 ? ({ ...event, data: { ...event.data, content: 'value of B' } } as LogEvent) : event,
+    );
+    const error = await expectReplay(tampered, { tools: [lookup, record] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    const { seq, recordedType, replayedType, reason, changes } = error as ReplayDivergenceError;
+    expect({ seq, recordedType, replayedType, reason, changes }).toEqual({
+      seq: 14,
+      recordedType: 'tool.result',
+      replayedType: 'tool.result',
+      reason: 'lookup answered differently',
+      changes: [
+        { path: 'data.content', change: 'changed', recorded: '"value of B"', replayed: '"value of b"' },
+      ],
+    });
   });
 });

@@ -161,7 +161,7 @@ describe('plan mode', () => {
     await headless.dispose();
   });
 
-  it('setPermissionMode switches from the host (logged), and a replay of the session matches byte for byte', async () => {
+  it('setPermissionMode switches from the host or for a user (logged), and a replay of the session matches byte for byte', async () => {
     const model = scripted([
       { text: 'Plan.', toolCalls: [exitPlan] },
       { text: 'Writing.', toolCalls: [writeDone] },
@@ -175,14 +175,19 @@ describe('plan mode', () => {
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('Make done.txt');
     agent.setPermissionMode('accept-edits');
+    agent.setPermissionMode('default', { by: 'user' });
     agent.setPermissionMode('plan');
     expect(() => agent.setPermissionMode('loose' as never)).toThrow(/agent\.setPermissionMode: mode/);
+    expect(() => agent.setPermissionMode('plan', { by: 'robot' as never })).toThrow(
+      /agent\.setPermissionMode: options\.by must be one of "host", "user"/,
+    );
     await agent.run('Now look again');
     expect(toolNames(model.requests[3]!)).toContain('exit_plan_mode');
     const recorded = agent.log();
     expect(types(recorded, ['mode.changed']).map((text) => JSON.parse(text.slice(13)))).toEqual([
       { from: 'plan', to: 'accept-edits', by: 'plan', plan, callId: 'p1' },
-      { from: 'accept-edits', to: 'plan', by: 'host' },
+      { from: 'accept-edits', to: 'default', by: 'user' },
+      { from: 'default', to: 'plan', by: 'host' },
     ]);
     await system.dispose();
 

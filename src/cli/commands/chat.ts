@@ -17,6 +17,7 @@ import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/se
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
 import { type CliIo, line, painter, wantsColor } from '../io.ts';
 import { attachLiveView, type LiveView } from '../live-view.ts';
+import { recordedMode } from '../recorded-session.ts';
 import { chatStatus } from '../render.ts';
 import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 
@@ -50,8 +51,9 @@ class Chat implements SlashContext {
   private running: Promise<unknown> | undefined;
   private interrupts = 0;
   private inspector: InspectorServer | undefined;
-  // The mode the open session was opened in, to tell a /mode change from a plan the agent had accepted.
-  private modeOpened: PermissionMode | undefined;
+  // `--mode`/`--yes` rule the first session the chat opens; later ones (and a resumed first one without
+  // them) run in the mode their log recorded last.
+  private modeFromFlags: PermissionMode | undefined;
   private finished!: (code: number) => void;
   private readonly terminal: ChatTerminal;
   private readonly paint: ReturnType<typeof painter>;
@@ -65,6 +67,7 @@ class Chat implements SlashContext {
     private model: { provider: Provider; description: string },
   ) {
     this.states = flags.states ?? false;
+    this.modeFromFlags = flags.mode !== undefined || flags.yes ? permissions.mode : undefined;
     this.paint = painter(wantsColor(io.stdout, io.env));
     this.terminal = new ChatTerminal(io.stdin, io.stdout, {
       line: (text) => this.onLine(text),
@@ -109,9 +112,14 @@ class Chat implements SlashContext {
     this.open?.view.setStates(on);
   }
 
+  /**
+   * `/mode`: the open agent switches (logged as `mode.changed{ by: 'user' }`), also while a turn runs —
+   * its next step offers the new mode's tools. The session stays open, so it keeps one `session.end`.
+   */
   async setMode(mode: PermissionMode): Promise<void> {
     this.permissions = { ...this.permissions, mode };
-    await this.reopen(this.agent.sessionId);
+    if (this.agent.permissionMode === mode) return this.say(`(already in mode ${mode})`);
+    this.agent.setPermissionMode(mode, { by: 'user' });
   }
 
   async setModel(name: string): Promise<void> {
@@ -216,12 +224,16 @@ class Chat implements SlashContext {
 
   private async openSession(choice: SessionChoice): Promise<void> {
     const store = fileStore(choice.dir);
+    const chosen = this.modeFromFlags;
+    this.modeFromFlags = undefined;
+    const resumed = choice.sessionId === '' ? undefined : (await store.load(choice.sessionId)).events;
+    const mode = chosen ?? (resumed && recordedMode(resumed)) ?? this.permissions.mode;
     const { system, closePrompt } = cliAgentSystem({
       io: this.io,
       provider: this.model.provider,
       store,
       cwd: this.cwd,
-      mode: this.permissions.mode,
+      mode,
       rules: { allow: this.permissions.allow, deny: this.permissions.deny },
       mcpServers: this.permissions.mcpServers,
       hooks: this.permissions.hooks,
@@ -240,13 +252,13 @@ class Chat implements SlashContext {
         json: false,
         states: this.states,
       });
-      // A resumed session is in the mode its log last recorded: switch it to the chat's (logged).
-      if (agent.permissionMode !== this.permissions.mode) agent.setPermissionMode(this.permissions.mode);
-      this.modeOpened = this.permissions.mode;
+      // A resumed session is in the mode its log recorded last; only the flags of the first one switch it.
+      if (chosen !== undefined && agent.permissionMode !== chosen) agent.setPermissionMode(chosen);
+      this.permissions = { ...this.permissions, mode: agent.permissionMode };
       this.open = { system, agent, view, dir: choice.dir, closePrompt };
-      const resumed = choice.sessionId === '' ? 'new session' : `resumed, ${agent.log().length} events`;
+      const how = resumed ? `resumed, ${agent.log().length} events` : 'new session';
       this.say(
-        `agentchart: ${this.model.description} · mode ${this.permissions.mode} · ${this.cwd} · ${agent.sessionId} (${resumed})`,
+        `agentchart: ${this.model.description} · mode ${this.permissions.mode} · ${this.cwd} · ${agent.sessionId} (${how})`,
       );
     } catch (error) {
       closePrompt();
@@ -257,9 +269,6 @@ class Chat implements SlashContext {
 
   private async reopen(sessionId: string, dir = this.open!.dir): Promise<void> {
     if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
-    // setMode changed the mode itself; anything else reopens in the mode the agent is in now.
-    if (this.permissions.mode === this.modeOpened)
-      this.permissions = { ...this.permissions, mode: this.mode };
     await this.closeSession();
     await this.openSession({ dir, sessionId });
   }

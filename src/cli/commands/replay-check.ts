@@ -2,44 +2,72 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
+import { formatChange } from '../../errors/replay-divergence-error.ts';
 import { checkReplay, readRecording } from '../../runtime/expect-replay.ts';
 import type { ReplaySetup } from '../../runtime/replay-session.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
-import { codingTools } from '../../tools/coding-tools.ts';
 import { type CliIo, line } from '../io.ts';
+import { recordedToolSet } from '../recorded-tool-set.ts';
 
 /**
- * `agentchart replay FILE --check [--setup MODULE]`: re-runs the recorded session through the current
- * runtime with the recorded model responses, ids and clock, and compares the new log with the file. Exit
- * 0 when they are equal; 1 with the first diverging seq and both lines when behaviour changed. The tools
- * are the built-in coding tools (what `agentchart run` gives an agent) unless MODULE's default export
- * says otherwise: an object of `createAgentSystem` options (`tools`, `approve`, `hooks`, …) or a
- * function from the recorded events to one. Tools run for real, in the recorded workspace.
+ * `agentchart replay FILE --check [--setup MODULE] [--json]`: re-runs the recorded session through the
+ * current runtime with the recorded model responses, ids and clock, and compares the new log with the
+ * file. Exit 0 when they are equal; 1 when behaviour changed, with the first diverging seq, its event
+ * type, one line of why and the fields that differ (`--json`: the same report as one JSON line, with
+ * both whole lines, for CI). The tools
+ * are the built-in ones the recording offered (`session.start`: the coding tools, and `task` when the
+ * CLI recorded it) unless MODULE's default export says otherwise: an object of `createAgentSystem`
+ * options (`tools`, `approve`, `hooks`, …) or a function from the recorded events to one. Tools run for
+ * real, in the recorded workspace.
  */
 export async function replayCheckCommand(
   file: string,
-  setupModule: string | undefined,
+  flags: { setup?: string; json?: boolean },
   io: CliIo,
 ): Promise<number> {
+  const setupModule = flags.setup;
   const path = resolve(io.cwd, file);
   // The same refusal `replay` gives a path that is no session log (`/etc/passwd`, a folder).
   sessionIdFromFile(path);
   const recorded = await readRecording(path);
   const setup = setupModule
     ? await loadSetup(resolve(io.cwd, setupModule), recorded)
-    : { tools: codingTools() };
+    : builtInSetup(recorded, io);
   const check = await checkReplay(recorded, setup);
-  if (!check.divergence) {
+  const { divergence } = check;
+  if (flags.json) {
+    const report = divergence
+      ? { ok: false, file: path, events: check.events, divergence: divergence.toJSON() }
+      : { ok: true, file: path, events: check.events };
+    line(io.stdout, JSON.stringify(report));
+    return divergence ? 1 : 0;
+  }
+  if (!divergence) {
     line(io.stdout, `Replay check passed: ${path} — ${check.events} events written again, byte for byte.`);
     return 0;
   }
-  const { seq, expected, actual } = check.divergence;
-  line(io.stdout, `Replay check FAILED: ${path} diverged at seq ${seq}`);
-  line(io.stdout, `  recorded: ${expected ?? '(end of log)'}`);
-  line(io.stdout, `  replayed: ${actual ?? '(end of log)'}`);
-  if (check.stopped) line(io.stdout, `  the replay stopped early: ${check.stopped}`);
+  const type = divergence.recordedType ?? divergence.replayedType;
+  line(io.stdout, `Replay check FAILED: ${path} diverged at seq ${divergence.seq} (${type})`);
+  line(io.stdout, `  why: ${divergence.reason}`);
+  for (const change of divergence.changes) line(io.stdout, `  ${formatChange(change)}`);
+  if (divergence.moreChanges > 0) line(io.stdout, `  … and ${divergence.moreChanges} more fields`);
+  if (check.stopped && divergence.replayedType !== undefined)
+    line(io.stdout, `  the replay stopped early: ${check.stopped}`);
+  line(io.stdout, '  (--json prints the report with both whole lines)');
   return 1;
+}
+
+/** The built-in tools the recording offered (`task` beside the coding tools when the CLI recorded it). */
+function builtInSetup(recorded: readonly LogEvent[], io: CliIo): ReplaySetup {
+  const { tools, unknown } = recordedToolSet(recorded);
+  if (unknown.length > 0)
+    line(
+      io.stderr,
+      `agentchart: the recording offered tools that are not built in (${unknown.join(', ')}); ` +
+        'give them with --setup MODULE, or the check diverges where they were offered',
+    );
+  return { tools };
 }
 
 async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<ReplaySetup> {
