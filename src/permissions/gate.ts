@@ -37,11 +37,17 @@ export class AgentPermissionGate implements PermissionGate {
   private readonly sessionRules: PermissionRule[] = [];
   // Calls without a result yet, so an approval can be tied back to its tool and input.
   private readonly openCalls = new Map<string, { name: string; input: unknown }>();
+  private readOnlyFolders: readonly string[] = [];
 
   /** `cwd` is the workspace root, against which rules read an absolute `path` argument. */
   constructor(private readonly options: PermissionSettings & { cwd: string }) {
     this.canAsk = options.canAsk;
     this.currentMode = options.mode;
+  }
+
+  /** Folders (real paths; a loaded skill's) that a `bash` line writing into asks for, whatever allows it. */
+  protectFolders(folders: readonly string[]): void {
+    this.readOnlyFolders = [...folders];
   }
 
   /** The mode calls are decided in now: the host's, until the log records a `mode.changed`. */
@@ -70,6 +76,7 @@ export class AgentPermissionGate implements PermissionGate {
       tool,
       input,
       cwd: this.options.cwd,
+      readOnlyFolders: this.readOnlyFolders,
     });
   }
 

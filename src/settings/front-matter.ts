@@ -8,6 +8,11 @@ export type FrontMatter = { fields: Record<string, string> } | { problem: string
 
 const keyLine = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
 
+/** Whether `text` begins with a front matter's opening `---` line (Claude Code's front matter is optional). */
+export function startsWithFrontMatter(text: string): boolean {
+  return /^\uFEFF?---[ \t]*(?:\r?\n|$)/.test(text);
+}
+
 /** Parses the front matter at the start of `text` (between `---` lines). */
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);

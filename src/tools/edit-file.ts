@@ -6,6 +6,7 @@ import { openRegularFile } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
 import { linkNote, type WriteOutcome, writeWholeFile } from './file-write.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
+import { skillFolderHolding, skillNotWritable } from './skill-files.ts';
 import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
@@ -46,6 +47,9 @@ export function editFileTool() {
           return failure('old_string and new_string are the same, so the edit would change nothing.');
         }
         const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
+        // A skill's folder is read-only to the agent, also where it lies inside the workspace.
+        const skillFolder = await skillFolderHolding(ctx.skillFolders, file);
+        if (skillFolder !== undefined) throw skillNotWritable(args.path, skillFolder);
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
         const opened = await openRegularFile(file, 'edit');
         if (!('handle' in opened)) {
