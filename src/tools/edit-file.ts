@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod/v4';
 import { openRegularFile } from '../core/regular-file.ts';
@@ -46,6 +47,9 @@ export function editFileTool() {
         if (args.old_string === args.new_string) {
           return failure('old_string and new_string are the same, so the edit would change nothing.');
         }
+        // Said as such before "outside the workspace": the model was told the folder, as read-only.
+        const named = await skillFolderHolding(ctx.skillFolders, path.resolve(ctx.cwd, args.path));
+        if (named !== undefined) throw skillNotWritable(args.path, named);
         const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
         // A skill's folder is read-only to the agent, also where it lies inside the workspace.
         const skillFolder = await skillFolderHolding(ctx.skillFolders, file);

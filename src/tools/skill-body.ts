@@ -33,18 +33,23 @@ export function renderSkillBody(body: string, rendering: SkillRendering): string
   const words = splitArguments(args ?? '');
   let placeholders = 0;
   const named = argumentNames.filter((name) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name));
-  const namePattern = named.length > 0 ? `|\\$(${named.map(escapeRegExp).join('|')})(?![A-Za-z0-9_-])` : '';
+  // The third group is always there (never matching without names), so the replacer's arguments line up.
+  const names = named.length > 0 ? named.map(escapeRegExp).join('|') : '(?!)';
+  const namePattern = `|\\$(${names})(?![A-Za-z0-9_-])`;
   const pattern = new RegExp(
     `\\$ARGUMENTS\\[(\\d+)\\]|\\$ARGUMENTS(?![A-Za-z0-9_])|\\$(\\d+)${namePattern}`,
     'g',
   );
-  text = text.replace(pattern, (match, indexed?: string, positional?: string, name?: string) => {
-    placeholders++;
-    const index = indexed ?? positional;
-    if (index !== undefined) return words[Number(index)] ?? match;
-    if (name !== undefined) return words[named.indexOf(name)] ?? match;
-    return args ?? '';
-  });
+  text = text.replace(
+    pattern,
+    (match, indexed: string | undefined, positional: string | undefined, name: string | undefined) => {
+      placeholders++;
+      const index = indexed ?? positional;
+      if (index !== undefined) return words[Number(index)] ?? match;
+      if (name !== undefined) return words[named.indexOf(name)] ?? match;
+      return args ?? '';
+    },
+  );
   if (placeholders === 0 && args !== undefined && args.trim() !== '')
     text = `${text.trimEnd()}\n\nARGUMENTS: ${args}`;
   return text;

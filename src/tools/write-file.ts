@@ -34,6 +34,9 @@ export function writeFileTool() {
     access: 'write',
     run: (args, ctx) =>
       guardFileErrors(args.path, async () => {
+        // Said as such before "outside the workspace": the model was told the folder, as read-only.
+        const named = await skillFolderHolding(ctx.skillFolders, path.resolve(ctx.cwd, args.path));
+        if (named !== undefined) throw skillNotWritable(args.path, named);
         const file = await resolveInWorkspace(ctx.cwd, args.path, { forWrite: true });
         // A skill's folder is read-only to the agent, also where it lies inside the workspace.
         const skillFolder = await skillFolderHolding(ctx.skillFolders, file);
