@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
+import { readRecording } from '../../src/runtime/expect-replay.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { parseFrontMatter } from '../../src/settings/front-matter.ts';
@@ -291,5 +292,21 @@ describe('skills in an agent', () => {
     const replayed = await replaySession(recorded, { setup: { tools: codingTools() } });
     expect(replayed.stopped).toBeUndefined();
     assertSameLog(recorded, replayed.events);
+  });
+
+  it('a session recorded with the tool of before base folders replays byte for byte, its folder found by name', async () => {
+    const recorded = await readRecording('test/fixtures/skills-legacy/session.jsonl');
+    const replayed = await replaySession(recorded, {
+      setup: { tools: codingTools(), skills: { folders: ['.agentchart/skills'] } },
+    });
+    expect(replayed.stopped).toBeUndefined();
+    assertSameLog(recorded, replayed.events);
+    expect(
+      replayed.events.filter((event) => event.type === 'tool.result').map((event) => event.data.content),
+    ).toEqual([
+      '<skill name="notes">\n1. Read checklist.md.\n2. Write the notes.\n</skill>\n\nOther files in the skill folder ' +
+        '(read them with read_file when the instructions call for them):\n- /agentchart-skills/notes/checklist.md',
+      '     1\tMention every fix.',
+    ]);
   });
 });
