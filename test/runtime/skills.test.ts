@@ -12,6 +12,7 @@ import { replaySession } from '../../src/runtime/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { parseFrontMatter } from '../../src/settings/front-matter.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
+import { runCli } from '../cli/cli-harness.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 
 const skillFile = (name: string, description: string, body = 'Do the thing.') =>
@@ -308,5 +309,14 @@ describe('skills in an agent', () => {
         '(read them with read_file when the instructions call for them):\n- /agentchart-skills/notes/checklist.md',
       '     1\tMention every fix.',
     ]);
+  });
+
+  it('agentchart replay --check finds the recorded skill by name in the recorded workspace', async () => {
+    // HOME holds no skills, so the one found is the workspace's.
+    const result = await runCli(['replay', 'test/fixtures/skills-legacy/session.jsonl', '--check'], {
+      env: { HOME: home },
+    });
+    expect(result.stdout).toMatch(/Replay check passed: .* 23 events written again, byte for byte\./);
+    expect(result.code).toBe(0);
   });
 });
