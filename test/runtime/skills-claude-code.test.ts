@@ -14,6 +14,7 @@ import type { ModelRequest } from '../../src/providers/types.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
+import { taskTool } from '../../src/tools/task.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 
 const fixture = join(
@@ -188,6 +189,45 @@ describe('the webapp-testing skill of anthropics/skills', () => {
       ['copy-out', 'ok', 'copied\n[exit code 0]'],
     ]);
     expect(await readdir(skill, { recursive: true })).toEqual(before);
+    await system.dispose();
+  });
+
+  it('stays read-only to a subagent the agent starts', async () => {
+    const workspace = join(root, 'ws');
+    await mkdir(workspace, { recursive: true });
+    const skill = await installSkill(join(root, 'home', '.claude', 'skills'));
+    const model = scripted([
+      { toolCalls: [{ id: 'load', name: 'skill', input: { name: 'webapp-testing' } }] },
+      (request) => ({
+        toolCalls: [
+          {
+            id: 'delegate',
+            name: 'task',
+            input: { description: 'Tidy the skill', prompt: `Remove ${baseFolder(request)}/examples.` },
+          },
+        ],
+      }),
+      { toolCalls: [{ id: 'child-rm', name: 'bash', input: { command: `rm -rf ${skill}/examples` } }] },
+      { text: 'I was not allowed to.' },
+      { text: 'The subagent could not remove it.' },
+    ]);
+    const asked: string[] = [];
+    const system = createAgentSystem({
+      model,
+      tools: [...codingTools(), taskTool()],
+      cwd: workspace,
+      projectInstructions: false,
+      permissionMode: 'bypass',
+      skills: { folders: [join(root, 'home', '.claude', 'skills')] },
+      approve: async ({ callId }) => {
+        asked.push(callId);
+        return 'deny';
+      },
+    });
+    const agent = await system.createAgent({ id: 'a' });
+    await agent.run('Tidy up');
+    expect(asked).toEqual(['child-rm']);
+    expect(await readdir(join(skill, 'examples'))).toHaveLength(3);
     await system.dispose();
   });
 
