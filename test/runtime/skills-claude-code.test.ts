@@ -4,7 +4,7 @@
 // a recording made with the skill at one path replays with the skill at another; names and descriptions
 // Claude Code accepts are taken.
 import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { type ScriptEntry, scripted } from '../../src/providers/scripted.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
+import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';
@@ -287,6 +288,57 @@ describe('the webapp-testing skill of anthropics/skills', () => {
       divergence = error;
     }
     expect(divergence).toMatchObject({ name: 'ReplayDivergenceError', seq: loadResult });
+  });
+
+  it('a session resumed after its workspace moved runs the skill where the workspace is now', async () => {
+    const before = join(root, 'before');
+    const skill = await installSkill(join(before, '.claude', 'skills'));
+    const store = memoryStore();
+    const options = {
+      tools: codingTools(),
+      store,
+      projectInstructions: false,
+      permissionMode: 'bypass',
+    } as const;
+    const first = createAgentSystem({
+      ...options,
+      cwd: before,
+      skills: { folders: [join(before, '.claude', 'skills')] },
+      model: scripted([
+        { toolCalls: [{ id: 'load', name: 'skill', input: { name: 'webapp-testing' } }] },
+        { text: 'Loaded.' },
+      ]),
+    });
+    await (await first.createAgent({ id: 'a' })).run('Load the web testing skill');
+    await first.dispose();
+
+    const after = join(root, 'after');
+    await rename(before, after);
+    const model = scripted([
+      (request) => ({
+        toolCalls: [
+          {
+            id: 'help',
+            name: 'bash',
+            input: { command: `python3 ${baseFolder(request)}/scripts/with_server.py --help` },
+          },
+        ],
+      }),
+      { text: 'ok' },
+    ]);
+    // No folder to find skills in by name: the recorded one is found at its place in the moved workspace.
+    const second = createAgentSystem({ ...options, cwd: after, model, skills: { folders: [] } });
+    const resumed = await second.resumeAgent('a');
+    await resumed.run('Show its help');
+    // The model was told the folder of before; the script ran from where it is now.
+    expect(results(resumed.log()).at(-1)).toEqual(['help', 'ok', `${scriptHelp()}[exit code 0]`]);
+    expect(
+      model.requests[0]!.messages.some(
+        (message) =>
+          message.role === 'tool' && message.content.startsWith(`Base directory for this skill: ${skill}\n`),
+      ),
+    ).toBe(true);
+    await second.dispose();
   });
 });
 
