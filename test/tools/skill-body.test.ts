@@ -1,6 +1,7 @@
 // A SKILL.md body as Claude Code renders it: placeholders for the skill's folder, the session and the
 // arguments (skills [current], "Available string substitutions").
 import { describe, expect, it } from 'vitest';
+import { fromClaudeInput, toClaudeInput } from '../../src/tools/claude-code-names.ts';
 import { argumentNamesOf, renderSkillBody, skillBody, splitArguments } from '../../src/tools/skill-body.ts';
 
 const render = (body: string, args?: string, argumentNames: string[] = []) =>
@@ -38,5 +39,15 @@ describe('skill bodies', () => {
     expect(argumentNamesOf('- issue\n- branch')).toEqual(['issue', 'branch']);
     expect(splitArguments(`a "b c" 'd e' f\\ g`)).toEqual(['a', 'b c', 'd e', 'f g']);
     expect(splitArguments('  ')).toEqual([]);
+  });
+});
+
+describe("the skill tool's input as Claude Code's hooks read it", () => {
+  it('is { skill, args }, and an updatedInput in those names comes back as the tool takes it', () => {
+    expect(toClaudeInput('skill', { name: 'pdf', args: 'form.pdf' }, '/ws')).toEqual({
+      skill: 'pdf',
+      args: 'form.pdf',
+    });
+    expect(fromClaudeInput('skill', { skill: 'pdf', args: 'x' })).toEqual({ name: 'pdf', args: 'x' });
   });
 });
