@@ -134,7 +134,9 @@ export function relocateSkillPaths(
   for (const place of skills?.values() ?? []) {
     if (place.shown === place.local) continue;
     const [from, to] = direction === 'toLocal' ? [place.shown, place.local] : [place.local, place.shown];
-    result = result.split(from).join(to);
+    // The folder itself or a path below it, not a longer name that starts the same (`…/pdf` in `…/pdf-2`).
+    const folder = new RegExp(`${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![^/\\s'"\`;&|)<>:,])`, 'g');
+    result = result.replace(folder, () => to);
   }
   return result;
 }
