@@ -1,46 +1,15 @@
-// Claude Code's skills as they are: the real webapp-testing skill of anthropics/skills (test/fixtures/
-// claude-code/anthropics__skills, sources listed there) loaded by a scripted model, which learns the base
-// folder from the skill result and runs the bundled script with the real python3; the folder is read-only;
-// a recording made with the skill at one path replays with the skill at another; names and descriptions
-// Claude Code accepts are taken.
-import { execFileSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
+// Claude Code's skills as they are: the real webapp-testing skill of anthropics/skills loaded by a scripted
+// model, which learns the base folder from the skill result and runs the bundled script with the real
+// python3; the folder is read-only, also to a subagent; names and descriptions Claude Code accepts are taken.
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertSameLog, createAgentSystem } from '../../src/index.ts';
-import { type ScriptEntry, scripted } from '../../src/providers/scripted.ts';
-import type { ModelRequest } from '../../src/providers/types.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
-import { memoryStore } from '../../src/session/memory-store.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { createAgentSystem } from '../../src/index.ts';
+import { scripted } from '../../src/providers/scripted.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';
-import { counterIds, tickingClock } from '../support/crash-kit.ts';
-
-const fixture = join(
-  import.meta.dirname,
-  '..',
-  'fixtures',
-  'claude-code',
-  'anthropics__skills',
-  'webapp-testing',
-);
-
-/** The folder the last skill result named, as a model reads it. */
-function baseFolder(request: ModelRequest): string {
-  const result = request.messages.findLast((message) => message.role === 'tool');
-  const content = result?.role === 'tool' ? result.content : '';
-  const folder = /^Base directory for this skill: (.+)$/m.exec(content)?.[1];
-  if (folder === undefined) throw new Error(`no base directory in ${JSON.stringify(content.slice(0, 200))}`);
-  return folder;
-}
-
-function results(log: readonly LogEvent[]): [string, string, string][] {
-  return log
-    .filter((event) => event.type === 'tool.result')
-    .map((event) => [String(event.data.callId), String(event.data.outcome), String(event.data.content)]);
-}
+import { baseFolder, installSkill, loadThenRun, results, scriptHelp } from '../support/skill-kit.ts';
 
 describe('the webapp-testing skill of anthropics/skills', () => {
   let root: string;
@@ -50,38 +19,6 @@ describe('the webapp-testing skill of anthropics/skills', () => {
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
   });
-
-  /** A copy of the real skill in `skills/webapp-testing`, file modes kept (with_server.py is executable). */
-  async function installSkill(skills: string): Promise<string> {
-    const folder = join(skills, 'webapp-testing');
-    await mkdir(skills, { recursive: true });
-    await cp(fixture, folder, { recursive: true, preserveTimestamps: true });
-    return folder;
-  }
-
-  // What the script prints for --help, run directly: the bash tool must give the model exactly this.
-  const scriptHelp = () =>
-    execFileSync('python3', [join(fixture, 'scripts', 'with_server.py'), '--help'], { encoding: 'utf8' });
-
-  const loadThenRun: ScriptEntry[] = [
-    { toolCalls: [{ id: 'load', name: 'skill', input: { name: 'webapp-testing' } }] },
-    (request) => {
-      const base = baseFolder(request);
-      return {
-        toolCalls: [
-          { id: 'help', name: 'bash', input: { command: `python3 ${base}/scripts/with_server.py --help` } },
-          {
-            id: 'from',
-            name: 'bash',
-            input: { command: `cd ${base} && python3 scripts/with_server.py --help` },
-          },
-          { id: 'where', name: 'bash', input: { command: `cd ${base} && pwd` } },
-          { id: 'read', name: 'read_file', input: { path: `${base}/SKILL.md`, limit: 3 } },
-        ],
-      };
-    },
-    { text: 'The helper starts servers, then runs a command.' },
-  ];
 
   it('loads with its base folder, and its bundled script runs through bash from there', async () => {
     const workspace = join(root, 'ws');
@@ -230,115 +167,6 @@ describe('the webapp-testing skill of anthropics/skills', () => {
     expect(asked).toEqual(['child-rm']);
     expect(await readdir(join(skill, 'examples'))).toHaveLength(3);
     await system.dispose();
-  });
-
-  it('a session recorded with the skill at one path replays byte for byte with the skill at another', async () => {
-    const workspace = join(root, 'ws');
-    await mkdir(workspace, { recursive: true });
-    const recordedSkills = join(root, 'home-a', '.claude', 'skills');
-    const recordedFolder = await installSkill(recordedSkills);
-    const options = {
-      tools: codingTools(),
-      cwd: workspace,
-      ids: counterIds(),
-      clock: tickingClock(),
-      projectInstructions: false,
-      permissionMode: 'bypass',
-    } as const;
-    const system = createAgentSystem({
-      ...options,
-      model: scripted(loadThenRun),
-      skills: { folders: [recordedSkills] },
-    });
-    const agent = await system.createAgent({ id: 'a' });
-    await agent.run('How do I test my web app with a dev server?');
-    const recorded = agent.log();
-    await system.dispose();
-    const config = recorded[0]!.data.config as { skills: { name: string; folder: string }[] };
-    expect(config.skills.map((entry) => [entry.name, entry.folder])).toEqual([
-      ['webapp-testing', recordedFolder],
-    ]);
-
-    // Another machine: the recorded folder is gone, the skill is installed under another home.
-    await rm(join(root, 'home-a'), { recursive: true });
-    const replaySkills = join(root, 'home-b', '.claude', 'skills');
-    await installSkill(replaySkills);
-    const replayed = await replaySession(recorded, {
-      setup: { tools: codingTools(), skills: { folders: [replaySkills] } },
-    });
-    expect(replayed.stopped).toBeUndefined();
-    assertSameLog(recorded, replayed.events);
-    // The script really ran from the replay's folder: its help, and `pwd` told as the recorded folder.
-    expect(
-      results(replayed.events)
-        .slice(1, 3)
-        .map(([, , content]) => content),
-    ).toEqual([`${scriptHelp()}[exit code 0]`, `${scriptHelp()}[exit code 0]`]);
-
-    // Without telling the replay where the skill is now, the recorded folder is missing: the skill's load
-    // is the first event that differs.
-    const lost = await replaySession(recorded, { setup: { tools: codingTools() } });
-    const loadResult = recorded.findIndex(
-      (event) => event.type === 'tool.result' && event.data.callId === 'load',
-    );
-    let divergence: unknown;
-    try {
-      assertSameLog(recorded, lost.events);
-    } catch (error) {
-      divergence = error;
-    }
-    expect(divergence).toMatchObject({ name: 'ReplayDivergenceError', seq: loadResult });
-  });
-
-  it('a session resumed after its workspace moved runs the skill where the workspace is now', async () => {
-    const before = join(root, 'before');
-    const skill = await installSkill(join(before, '.claude', 'skills'));
-    const store = memoryStore();
-    const options = {
-      tools: codingTools(),
-      store,
-      projectInstructions: false,
-      permissionMode: 'bypass',
-    } as const;
-    const first = createAgentSystem({
-      ...options,
-      cwd: before,
-      skills: { folders: [join(before, '.claude', 'skills')] },
-      model: scripted([
-        { toolCalls: [{ id: 'load', name: 'skill', input: { name: 'webapp-testing' } }] },
-        { text: 'Loaded.' },
-      ]),
-    });
-    await (await first.createAgent({ id: 'a' })).run('Load the web testing skill');
-    await first.dispose();
-
-    const after = join(root, 'after');
-    await rename(before, after);
-    const model = scripted([
-      (request) => ({
-        toolCalls: [
-          {
-            id: 'help',
-            name: 'bash',
-            input: { command: `python3 ${baseFolder(request)}/scripts/with_server.py --help` },
-          },
-        ],
-      }),
-      { text: 'ok' },
-    ]);
-    // No folder to find skills in by name: the recorded one is found at its place in the moved workspace.
-    const second = createAgentSystem({ ...options, cwd: after, model, skills: { folders: [] } });
-    const resumed = await second.resumeAgent('a');
-    await resumed.run('Show its help');
-    // The model was told the folder of before; the script ran from where it is now.
-    expect(results(resumed.log()).at(-1)).toEqual(['help', 'ok', `${scriptHelp()}[exit code 0]`]);
-    expect(
-      model.requests[0]!.messages.some(
-        (message) =>
-          message.role === 'tool' && message.content.startsWith(`Base directory for this skill: ${skill}\n`),
-      ),
-    ).toBe(true);
-    await second.dispose();
   });
 });
 

@@ -7,12 +7,10 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
-import { readRecording } from '../../src/runtime/expect-replay.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { parseFrontMatter } from '../../src/settings/front-matter.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
-import { runCli } from '../cli/cli-harness.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 
 const skillFile = (name: string, description: string, body = 'Do the thing.') =>
@@ -293,30 +291,5 @@ describe('skills in an agent', () => {
     const replayed = await replaySession(recorded, { setup: { tools: codingTools() } });
     expect(replayed.stopped).toBeUndefined();
     assertSameLog(recorded, replayed.events);
-  });
-
-  it('a session recorded with the tool of before base folders replays byte for byte, its folder found by name', async () => {
-    const recorded = await readRecording('test/fixtures/skills-legacy/session.jsonl');
-    const replayed = await replaySession(recorded, {
-      setup: { tools: codingTools(), skills: { folders: ['.agentchart/skills'] } },
-    });
-    expect(replayed.stopped).toBeUndefined();
-    assertSameLog(recorded, replayed.events);
-    expect(
-      replayed.events.filter((event) => event.type === 'tool.result').map((event) => event.data.content),
-    ).toEqual([
-      '<skill name="notes">\n1. Read checklist.md.\n2. Write the notes.\n</skill>\n\nOther files in the skill folder ' +
-        '(read them with read_file when the instructions call for them):\n- /agentchart-skills/notes/checklist.md',
-      '     1\tMention every fix.',
-    ]);
-  });
-
-  it('agentchart replay --check finds the recorded skill by name in the recorded workspace', async () => {
-    // HOME holds no skills, so the one found is the workspace's.
-    const result = await runCli(['replay', 'test/fixtures/skills-legacy/session.jsonl', '--check'], {
-      env: { HOME: home },
-    });
-    expect(result.stdout).toMatch(/Replay check passed: .* 23 events written again, byte for byte\./);
-    expect(result.code).toBe(0);
   });
 });
