@@ -48,6 +48,26 @@ describe('SKILL.md front matter', () => {
     });
   });
 
+  it('reads quoted values folded over lines and block scalars with indicators, as YAML does', () => {
+    const text = [
+      '---',
+      'description: "Processes PDF files:',
+      '  forms, tables and scans."',
+      "when_to_use: 'When a PDF''s",
+      "  fields are named.'",
+      'notes: >+',
+      '  kept',
+      '---',
+    ].join('\n');
+    expect(parseFrontMatter(text)).toEqual({
+      fields: {
+        description: 'Processes PDF files: forms, tables and scans.',
+        when_to_use: "When a PDF's fields are named.",
+        notes: 'kept',
+      },
+    });
+  });
+
   it('says what is wrong', () => {
     expect(parseFrontMatter('name: x')).toEqual({
       problem: 'it does not begin with a front matter ("---" line)',
