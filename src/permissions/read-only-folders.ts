@@ -26,6 +26,8 @@ const writesEveryArgument = new Set([
   'shred',
   'patch',
 ]);
+// Of those, the programs that change a folder's whole tree when given the folder or one above it.
+const changesTrees = new Set(['rm', 'rmdir', 'mv', 'chmod', 'chown', 'chgrp', 'shred']);
 // Programs that write only to their last argument (the destination).
 const writesLastArgument = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
 // Programs that write the files they are given only with an in-place flag.
@@ -50,6 +52,8 @@ export function writeIntoReadOnlyFolder(
     .map((command) => command.words.slice(1).find((word) => !word.text?.startsWith('-'))?.text)
     .map((target) => (target === undefined ? undefined : inside(target)))
     .find((folder) => folder !== undefined);
+  const under = (word: WordReading): string | undefined =>
+    word.text === undefined ? undefined : folderBelow(folders, base, word.text, enteredFolder);
   const targetIn = (word: WordReading): string | undefined => {
     if (word.text === undefined) return undefined;
     if (enteredFolder !== undefined && !path.isAbsolute(word.text) && !word.text.startsWith('~'))
@@ -61,9 +65,10 @@ export function writeIntoReadOnlyFolder(
     if (folder !== undefined) return `a redirection writes into ${folder}, a skill's read-only folder`;
   }
   for (const command of reading.commands) {
+    const program = programName(command.words[0]?.text ?? '');
     for (const word of writtenWords(command)) {
-      const folder = targetIn(word);
-      const program = programName(command.words[0]?.text ?? '');
+      // `rm -rf ~/.claude` or `rm -rf /tmp/*` takes the folder with it.
+      const folder = targetIn(word) ?? (changesTrees.has(program) ? under(word) : undefined);
       if (folder !== undefined) return `${program} writes into ${folder}, a skill's read-only folder`;
     }
   }
@@ -93,6 +98,27 @@ function folderHolding(folders: readonly string[], base: string, text: string): 
   const lexical = path.resolve(base, expanded);
   const real = realPath(lexical);
   return folders.find((folder) => within(folder, lexical) || (real !== undefined && within(folder, real)));
+}
+
+/**
+ * The folder of `folders` that lies below the path `text` names (for a pattern, the part before its first
+ * wildcard); after `cd` into a folder a relative path is not followed (`rm -rf ..` is not read).
+ */
+function folderBelow(
+  folders: readonly string[],
+  base: string,
+  text: string,
+  entered: string | undefined,
+): string | undefined {
+  const fixed = text.split(/[*?[{]/)[0]!;
+  if (entered !== undefined && !path.isAbsolute(fixed)) return entered;
+  const expanded =
+    fixed === '~' || fixed.startsWith('~/')
+      ? path.join(process.env.HOME || homedir(), fixed.slice(1))
+      : fixed;
+  const lexical = path.resolve(base, expanded === '' ? '.' : expanded);
+  const real = realPath(lexical) ?? lexical;
+  return folders.find((folder) => within(lexical, folder) || within(real, folder));
 }
 
 function within(folder: string, candidate: string): boolean {

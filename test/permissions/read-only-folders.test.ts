@@ -54,6 +54,9 @@ describe('bash lines and a read-only folder', () => {
       'echo x > pdf-link/through-link.txt',
       `(cd /tmp && rm ${skill}/SKILL.md)`,
       `echo $(rm ${skill}/SKILL.md)`,
+      `rm -rf ${join(root, 'home')}`,
+      `rm -rf ${root}/*`,
+      `chmod -R a-w ${join(root, 'home', '.claude')}`,
     ];
     expect(lines.map((line) => [line, decide(line).decision])).toEqual(lines.map((line) => [line, 'ask']));
     expect(decide(`rm -rf ${skill}/scripts`).reason).toBe(
@@ -80,6 +83,8 @@ describe('bash lines and a read-only folder', () => {
       `cp ${skill}/SKILL.md copy.md`,
       `python3 ${skill}/scripts/fill.py 2>/dev/null`,
       'rm -rf build',
+      'rm -rf build/*',
+      `touch ${join(root, 'home', 'notes.txt')}`,
     ];
     expect(lines.map((line) => [line, decide(line).decision])).toEqual(lines.map((line) => [line, 'allow']));
     expect(decide(`python3 ${skill}/scripts/fill.py`, 'default', ['Bash(python3:*)']).decision).toBe('allow');
