@@ -41,7 +41,8 @@ export function skillFolders(cwd: string, env: Record<string, string | undefined
  * Finds the skills in `folders`. As in Claude Code, a skill's name is its folder's name (the front
  * matter's `name` is only a label), no length limit applies to it, front matter is optional and a missing
  * `description` is the body's first paragraph. Skipped, not fatal, with the reason in `skipped`: a folder
- * name that holds control characters, front matter that cannot be read, a SKILL.md that is not a regular
+ * name that holds control characters, front matter that cannot be read, `disable-model-invocation` (Claude
+ * Code offers those only as a person's /command, which agentchart has not), a SKILL.md that is not a regular
  * file (a FIFO, a device, a folder: never opened for a blocking read), one over 1 MiB or unreadable, and a
  * second skill of a name found already.
  */
@@ -91,6 +92,11 @@ function skillOf(text: string, folderName: string): Omit<SkillEntry, 'folder'> |
     return { problem: `the folder name ${JSON.stringify(folderName)} holds control characters` };
   const front = startsWithFrontMatter(text) ? parseFrontMatter(text) : { fields: {} };
   if ('problem' in front) return front;
+  // Claude Code offers such a skill only as the user's /command; agentchart has none, so the model never sees it.
+  if (/^(true|yes|on|1)$/i.test(front.fields['disable-model-invocation']?.trim() ?? ''))
+    return {
+      problem: 'its front matter says disable-model-invocation (only a person may start it, with a /command)',
+    };
   const { description, when_to_use: whenToUse } = front.fields;
   const given = description?.trim() ?? '';
   const names = argumentNamesOf(front.fields.arguments);

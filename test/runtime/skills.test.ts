@@ -58,6 +58,11 @@ describe('skills in an agent', () => {
       skillFile('other', 'Named by its folder.'),
     );
     await addSkill(join(workspace, '.claude', 'skills'), 'broken', '---\n- a list\n---\nbody\n');
+    await addSkill(
+      join(workspace, '.claude', 'skills'),
+      'deploy',
+      '---\ndescription: Deploys.\ndisable-model-invocation: yes\n---\nDeploy.\n',
+    );
     await addSkill(join(workspace, '.claude', 'skills'), 'notes', skillFile('notes', 'The project one.'));
     await addSkill(join(home, '.agentchart', 'skills'), 'notes', skillFile('notes', 'Keeps notes.'));
     await addSkill(join(home, '.claude', 'skills'), 'draft', skillFile('draft', 'Drafts text.'));
@@ -117,6 +122,11 @@ describe('skills in an agent', () => {
       {
         file: join(workspace, '.claude', 'skills', 'broken', 'SKILL.md'),
         problem: 'front matter line 2 is not "key: value": - a list',
+      },
+      {
+        file: join(workspace, '.claude', 'skills', 'deploy', 'SKILL.md'),
+        problem:
+          'its front matter says disable-model-invocation (only a person may start it, with a /command)',
       },
       {
         file: join(workspace, '.claude', 'skills', 'notes', 'SKILL.md'),
