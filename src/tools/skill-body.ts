@@ -1,5 +1,6 @@
 // What a loaded skill tells the model, rendered as Claude Code renders a SKILL.md: the front matter left
-// out, `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}` and the argument placeholders substituted (skills
+// out, `${CLAUDE_SKILL_DIR}`, `${CLAUDE_SESSION_ID}`, `${CLAUDE_PROJECT_DIR}` and the argument placeholders
+// substituted (skills
 // [current], "Available string substitutions"), and the base folder named on the first line.
 
 /** SKILL.md without its front matter (the part between the first two `---` lines). */
@@ -16,20 +17,25 @@ export type SkillRendering = {
   /** The names of the front matter's `arguments` (`$name` placeholders), in order. */
   argumentNames: readonly string[];
   sessionId: string | undefined;
+  /** The workspace root, for `${CLAUDE_PROJECT_DIR}`. */
+  projectDir?: string;
 };
 
 /**
- * The body with its placeholders filled: `${CLAUDE_SKILL_DIR}` is the folder; `$ARGUMENTS` the whole
+ * The body with its placeholders filled: `${CLAUDE_SKILL_DIR}` is the folder, `${CLAUDE_PROJECT_DIR}` the
+ * workspace; `$ARGUMENTS` the whole
  * argument string; `$ARGUMENTS[N]` and `$N` the N-th argument (0-based, split as a shell splits words, a
  * missing one left as written); `$name` the argument at that name's position. Arguments given to a body
  * with no argument placeholder are appended as `ARGUMENTS: <args>`, as Claude Code does.
  */
 export function renderSkillBody(body: string, rendering: SkillRendering): string {
-  const { folder, args, argumentNames, sessionId } = rendering;
+  const { folder, args, argumentNames, sessionId, projectDir } = rendering;
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, written as skills write it
   let text = body.replaceAll('${CLAUDE_SKILL_DIR}', folder);
   // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
   if (sessionId !== undefined) text = text.replaceAll('${CLAUDE_SESSION_ID}', sessionId);
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
+  if (projectDir !== undefined) text = text.replaceAll('${CLAUDE_PROJECT_DIR}', projectDir);
   const words = splitArguments(args ?? '');
   let placeholders = 0;
   const named = argumentNames.filter((name) => /^[A-Za-z_][A-Za-z0-9_-]*$/.test(name));

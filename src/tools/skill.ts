@@ -52,6 +52,7 @@ export function skillTool(catalogue: readonly SkillEntry[], places?: SkillFolder
         args,
         argumentNames: entry.arguments ?? [],
         sessionId: ctx.agentId,
+        projectDir: path.resolve(ctx.cwd),
       });
       const files = await listSkillFiles(local, ctx.signal);
       const listed = files.slice(0, maxListedFiles).map((file) => `- ${file}`);

@@ -5,7 +5,7 @@ import { fromClaudeInput, toClaudeInput } from '../../src/tools/claude-code-name
 import { argumentNamesOf, renderSkillBody, skillBody, splitArguments } from '../../src/tools/skill-body.ts';
 
 const render = (body: string, args?: string, argumentNames: string[] = []) =>
-  renderSkillBody(body, { folder: '/skills/pdf', args, argumentNames, sessionId: 's1' });
+  renderSkillBody(body, { folder: '/skills/pdf', args, argumentNames, sessionId: 's1', projectDir: '/ws' });
 
 describe('skill bodies', () => {
   it('leaves the front matter out, and takes a file without one whole', () => {
@@ -15,8 +15,8 @@ describe('skill bodies', () => {
 
   it('fills the folder, the session and the arguments', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholders, as a SKILL.md writes them
-    expect(render('Run ${CLAUDE_SKILL_DIR}/fill.py for ${CLAUDE_SESSION_ID}.')).toBe(
-      'Run /skills/pdf/fill.py for s1.',
+    expect(render('Run ${CLAUDE_SKILL_DIR}/fill.py for ${CLAUDE_SESSION_ID} in ${CLAUDE_PROJECT_DIR}.')).toBe(
+      'Run /skills/pdf/fill.py for s1 in /ws.',
     );
     expect(render('Fix issue $ARGUMENTS now.', '42 high')).toBe('Fix issue 42 high now.');
     expect(render('Fix issue $ARGUMENTS now.')).toBe('Fix issue  now.');
