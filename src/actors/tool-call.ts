@@ -7,6 +7,7 @@ import type { ToolOutcome } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { cutLongOutput, type WholeOutput } from '../tools/long-output.ts';
 import { type SavedOutputs, savedOutputName } from '../tools/saved-output.ts';
+import type { SkillFolders } from '../tools/skill-files.ts';
 import { resultOfOutput, resultOfThrow } from '../tools/tool-output.ts';
 import type { DependenciesOf } from './dependencies.ts';
 import type { Publish } from './live-event.ts';
@@ -34,7 +35,7 @@ export type ToolCallDeps = {
   /** Where results too long for the model go; without it every result is logged as the tool gave it. */
   longOutputs?: LongOutputs;
   /** The agent's skills by name, with their folders, whose files `read_file` may read. */
-  skillFolders?: ReadonlyMap<string, string>;
+  skillFolders?: SkillFolders;
 };
 
 /**

@@ -3,6 +3,7 @@ import {
   binaryOperators,
   nodeType,
   parseBash,
+  redirectOperators,
   type ShellNode,
   type ShellRedirect,
   type ShellStatement,
@@ -32,7 +33,12 @@ export type CommandReading = {
   unsure: string[];
   /** Why the line is not a plain list or pipeline of simple commands, which is all allow rules allow. */
   notPlain: string | undefined;
+  /** The files output redirections anywhere in the line write to (`>`, `>>`, `&>`, `<>`, …), as read. */
+  outputTargets: WordReading[];
 };
+
+// Redirections that open their file for writing (`>&word` does too when the word is not a descriptor).
+const writingRedirects = new Set(['>', '>>', '<>', '>&', '>|', '&>', '&>>']);
 
 // Builtins that run commands the line does not show, or change what a name runs.
 const hiddenRunners: Readonly<Record<string, string>> = {
@@ -76,13 +82,19 @@ export function readCommandLine(text: string, cwd: string | undefined): CommandR
       command.redirectProblem ??= redirectProblem(redirect, { cwd, changesDirectory }, quiet);
     }
   }
-  return { commands: reader.commands, unsure: reader.unsure, notPlain: reader.notPlain };
+  return {
+    commands: reader.commands,
+    unsure: reader.unsure,
+    notPlain: reader.notPlain,
+    outputTargets: reader.outputTargets,
+  };
 }
 
 class LineReader implements WordVisitor {
   readonly commands: SimpleCommand[] = [];
   readonly unsure: string[] = [];
   readonly redirects = new Map<SimpleCommand, ShellRedirect[]>();
+  readonly outputTargets: WordReading[] = [];
   notPlain: string | undefined;
   private depth = 0;
   // The script being read, as UTF-8 bytes: the parser's offsets count bytes.
@@ -141,7 +153,13 @@ class LineReader implements WordVisitor {
       plain = false;
     }
     for (const redirect of redirects) {
-      for (const word of [redirect.Word, redirect.Hdoc]) if (word !== null) readWord(word, this);
+      if (redirect.Word !== null) {
+        const target = readWord(redirect.Word, this);
+        const op = redirectOperators[redirect.Op];
+        if (op !== undefined && writingRedirects.has(op) && !/^([0-9]+-?|-)$/.test(target.text ?? ''))
+          this.outputTargets.push(target);
+      }
+      if (redirect.Hdoc !== null) readWord(redirect.Hdoc, this);
     }
     if (command === null) {
       if (top) this.notPlain ??= 'a line with redirections and no command';

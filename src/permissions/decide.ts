@@ -2,6 +2,7 @@ import type { ToolAccess } from '../tools/define-tool.ts';
 import { readCommandLine } from './command-reading.ts';
 import { commandAllowRule, commandDenyRule, unsureUnderDeny } from './command-rules.ts';
 import type { PermissionMode } from './modes.ts';
+import { writeIntoReadOnlyFolder } from './read-only-folders.ts';
 import {
   formatRule,
   matchesRule,
@@ -30,6 +31,8 @@ export type PermissionRequest = {
   input: unknown;
   /** The workspace root, to read an absolute `path` argument as workspace-relative when matching rules. */
   cwd?: string;
+  /** Real paths of folders nothing may write to (loaded skills'): a command writing there asks. */
+  readOnlyFolders?: readonly string[];
 };
 
 /**
@@ -43,7 +46,8 @@ export type PermissionRequest = {
  * `npm test; rm -rf ~`, nor `npm test $(rm -rf ~)`. A deny rule denies when it covers any command anywhere:
  * `bash(rm:*)` denies `ls && rm -rf x`, `echo $(rm x)`, `sudo rm x`, `"/bin/rm" x`. When the reader cannot
  * account for everything a line runs (`eval`, a program name from `$X`, a parse error) and a deny rule
- * guards the tool, the answer is at most `ask`, whatever the rules and the mode would allow.
+ * guards the tool, the answer is at most `ask`, whatever the rules and the mode would allow. So is a line
+ * that writes into a read-only folder (read-only-folders.ts), as far as its text tells.
  */
 export function decidePermission(request: PermissionRequest): PermissionDecision {
   const { tool, input, cwd } = request;
@@ -67,9 +71,12 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
     commandAllowRule(sessionRules, tool.name, reading),
   );
   const unsure = unsureUnderDeny(deny, tool.name, reading);
-  return decision.decision === 'allow' && unsure !== undefined
-    ? { decision: 'ask', by: 'rule', reason: unsure }
-    : decision;
+  if (decision.decision === 'allow' && unsure !== undefined)
+    return { decision: 'ask', by: 'rule', reason: unsure };
+  const intoReadOnly = writeIntoReadOnlyFolder(reading, request.readOnlyFolders ?? [], cwd);
+  if (decision.decision === 'allow' && intoReadOnly !== undefined)
+    return { decision: 'ask', by: 'rule', reason: intoReadOnly };
+  return decision;
 }
 
 function deniedBy(rule: ParsedRule): PermissionDecision {

@@ -21,6 +21,8 @@ export type PermissionSettings = {
   deny: readonly PermissionRule[];
   /** Whether an `ask` can be answered; without it, ask means deny. */
   canAsk: boolean;
+  /** Real paths of folders a `bash` line writing into asks for (a parent's skill folders, for a subagent). */
+  readOnlyFolders?: readonly string[];
 };
 
 /**
@@ -37,11 +39,23 @@ export class AgentPermissionGate implements PermissionGate {
   private readonly sessionRules: PermissionRule[] = [];
   // Calls without a result yet, so an approval can be tied back to its tool and input.
   private readonly openCalls = new Map<string, { name: string; input: unknown }>();
+  private protectedFolders: readonly string[];
 
   /** `cwd` is the workspace root, against which rules read an absolute `path` argument. */
   constructor(private readonly options: PermissionSettings & { cwd: string }) {
     this.canAsk = options.canAsk;
     this.currentMode = options.mode;
+    this.protectedFolders = [...(options.readOnlyFolders ?? [])];
+  }
+
+  /** Adds folders (real paths; a loaded skill's) that a `bash` line writing into asks for, whatever allows it. */
+  protectFolders(folders: readonly string[]): void {
+    this.protectedFolders = [...new Set([...this.protectedFolders, ...folders])];
+  }
+
+  /** The folders `protectFolders` and the settings named: handed on to a subagent. */
+  get readOnlyFolders(): readonly string[] {
+    return this.protectedFolders;
   }
 
   /** The mode calls are decided in now: the host's, until the log records a `mode.changed`. */
@@ -70,6 +84,7 @@ export class AgentPermissionGate implements PermissionGate {
       tool,
       input,
       cwd: this.options.cwd,
+      readOnlyFolders: this.protectedFolders,
     });
   }
 

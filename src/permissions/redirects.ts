@@ -54,7 +54,7 @@ function insideWorkspace(cwd: string, file: string): boolean {
 }
 
 /** The real path of `file`: its deepest existing part resolved, the rest appended (it may not exist yet). */
-function realPath(file: string): string | undefined {
+export function realPath(file: string): string | undefined {
   let existing = file;
   const rest: string[] = [];
   while (lstatSync(existing, { throwIfNoEntry: false }) === undefined) {

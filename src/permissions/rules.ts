@@ -2,6 +2,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { ConfigError } from '../errors/config-error.ts';
 import { toolsOfClaudeName } from '../tools/claude-code-names.ts';
+import { skillToolName } from '../tools/skill.ts';
 import { hiddenRunner, readCommandLine } from './command-reading.ts';
 import { programName, runsOtherPrograms } from './wrappers.ts';
 
@@ -68,8 +69,23 @@ export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, 
   if (rule.pattern === undefined) return true;
   const command = stringArgument(input, 'command');
   if (command !== undefined) return commandMatcher(rule.pattern)(command.trim());
+  if (toolName === skillToolName) return matchesSkill(rule.pattern, input);
   const subject = ruleSubjectPath(stringArgument(input, 'path'), cwd);
   return subject !== undefined && picomatch(pathPattern(rule.tool, rule.pattern), { dot: true })(subject);
+}
+
+/**
+ * A rule on the skill tool as Claude Code reads `Skill(name)` and `Skill(name *)`: the skill's name, alone or
+ * followed by the call's arguments; a trailing ` *` or `:*` also covers the name without arguments. The name
+ * alone is always tried, so arguments never take a call out from under a deny rule.
+ */
+function matchesSkill(pattern: string, input: unknown): boolean {
+  const name = stringArgument(input, 'name');
+  if (name === undefined) return false;
+  const args = stringArgument(input, 'args')?.trim();
+  const matcher = commandMatcher(pattern);
+  const bare = pattern.replace(/(?:\s+\*|:\*)$/, '');
+  return name === bare || matcher(name) || (args !== undefined && args !== '' && matcher(`${name} ${args}`));
 }
 
 /**

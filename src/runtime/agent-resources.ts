@@ -265,7 +265,8 @@ export class AgentResources {
   private async registerTools(): Promise<void> {
     const { plan } = this;
     await this.env.checkWorkspace(plan.cwd);
-    await this.skills.load(plan.skills, this.requireLog().events);
+    await this.skills.load(plan.skills, this.requireLog().events, plan.cwd);
+    this.env.gate.protectFolders(this.skills.readOnlyFolders());
     this.offer();
     const recorded = recordedSystem(this.requireLog().events);
     let instructionFiles: Record<string, unknown> = {};

@@ -304,7 +304,7 @@ export class AgentSystem {
               provider,
               // The mode now: a subagent starts no looser than its parent runs at that moment.
               get permissions() {
-                return { ...permissions, mode: gate.mode };
+                return { ...permissions, mode: gate.mode, readOnlyFolders: gate.readOnlyFolders };
               },
               ...(options.child ? { parent: options.child.parent } : {}),
               log: resources.requireLog(),

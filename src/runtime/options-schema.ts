@@ -232,8 +232,14 @@ export type SystemConfig = {
   mcpReplay: LogEvent[] | undefined;
   /** The settings files read because the host asked (`settings` option), merged, with their sources. */
   settings: LoadedSettings | undefined;
-  /** The folders skills are found in (none: no skills), or the recorded session whose catalogue is used. */
-  skills: { folders: readonly string[] } | { recorded: readonly LogEvent[] } | undefined;
+  /**
+   * The folders skills are found in (none: no skills), or the recorded session whose catalogue is used —
+   * with the folders, if given too, where a recorded skill missing on this machine is looked for by name.
+   */
+  skills:
+    | { folders: readonly string[] }
+    | { recorded: readonly LogEvent[]; folders?: readonly string[] }
+    | undefined;
   /** Gather the environment block, take it from a recording, or leave it out. */
   environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
 };
@@ -252,10 +258,14 @@ function skillsConfig(
   recorded: LogEvent[] | undefined,
   root: string,
 ): SystemConfig['skills'] {
-  if (recorded !== undefined) return { recorded };
-  if (option === true) return { folders: skillFolders(root, process.env) };
-  if (typeof option === 'object') return { folders: option.folders.map((folder) => resolve(root, folder)) };
-  return undefined;
+  const folders =
+    option === true
+      ? skillFolders(root, process.env)
+      : typeof option === 'object'
+        ? option.folders.map((folder) => resolve(root, folder))
+        : undefined;
+  if (recorded !== undefined) return { recorded, ...(folders !== undefined ? { folders } : {}) };
+  return folders !== undefined ? { folders } : undefined;
 }
 
 function instructionsConfig(

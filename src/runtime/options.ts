@@ -105,9 +105,11 @@ export type AgentSystemOptions = {
    */
   settings?: 'workspace' | string;
   /**
-   * Skills (README, "Skills"): `true` finds SKILL.md folders in the workspace's `.agentchart/skills/` and
-   * `.claude/skills/` and in `~/.agentchart/skills/`; `{ folders }` looks in exactly those folders. The
-   * system prompt lists each skill's name and description, and the `skill` tool loads one. Default: none.
+   * Skills (README, "Skills"): `true` finds SKILL.md folders in the user's `~/.claude/skills/` and
+   * `~/.agentchart/skills/` and the workspace's `.claude/skills/` and `.agentchart/skills/` (a name found
+   * first wins); `{ folders }` looks in exactly those folders. The system prompt lists each skill's name and
+   * description, and the `skill` tool loads one. Default: none. With `skillsReplay`, where a recorded skill
+   * missing on this machine is looked for by name.
    */
   skills?: boolean | { folders: string[] };
   /**
@@ -124,7 +126,10 @@ export type AgentSystemOptions = {
    * the recording read (a replay; the recorded system prompt holds their text).
    */
   projectInstructionsReplay?: readonly LogEvent[];
-  /** The events of a recorded session: its skill catalogue is used as recorded (a replay). */
+  /**
+   * The events of a recorded session: its skill catalogue is used as recorded (a replay). A recorded skill
+   * folder that is not here is found in the replay's workspace at the same place, or by name in `skills`.
+   */
   skillsReplay?: readonly LogEvent[];
   /**
    * The events of a recorded session: hooks are not run; each hook point answers with the decisions the

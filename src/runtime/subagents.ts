@@ -200,8 +200,15 @@ export class AgentTree {
     return {
       parent: parentId,
       depth: parent.depth + 1,
-      // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny).
-      permissions: { mode, allow: permissions.allow, deny: permissions.deny, canAsk: permissions.canAsk },
+      // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny); the
+      // parent's skill folders stay read-only to it.
+      permissions: {
+        mode,
+        allow: permissions.allow,
+        deny: permissions.deny,
+        canAsk: permissions.canAsk,
+        ...(permissions.readOnlyFolders ? { readOnlyFolders: permissions.readOnlyFolders } : {}),
+      },
       limits: { ...this.deps.limits, maxSteps: this.maxSteps },
     };
   }

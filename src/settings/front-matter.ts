@@ -8,6 +8,11 @@ export type FrontMatter = { fields: Record<string, string> } | { problem: string
 
 const keyLine = /^([A-Za-z0-9_-]+):(?:[ \t]+(.*))?$/;
 
+/** Whether `text` begins with a front matter's opening `---` line (Claude Code's front matter is optional). */
+export function startsWithFrontMatter(text: string): boolean {
+  return /^\uFEFF?---[ \t]*(?:\r?\n|$)/.test(text);
+}
+
 /** Parses the front matter at the start of `text` (between `---` lines). */
 export function parseFrontMatter(text: string): FrontMatter {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
@@ -40,7 +45,7 @@ export function parseFrontMatter(text: string): FrontMatter {
 /** One value: a quoted or plain scalar on the key's line, or a block scalar / nested block below it. */
 function scalar(raw: string, block: string[]): string | { problem: string } {
   const content = block.filter((line) => line.trim() !== '');
-  if (raw === '|' || raw === '>' || raw === '|-' || raw === '>-') {
+  if (/^[|>](?:[+-]?[1-9]?|[1-9][+-])$/.test(raw)) {
     const indent = Math.min(...content.map((line) => line.length - line.trimStart().length));
     const texts = block.map((line) => line.slice(Math.min(indent, line.length)).trimEnd());
     while (texts.at(-1) === '') texts.pop();
@@ -49,10 +54,15 @@ function scalar(raw: string, block: string[]): string | { problem: string } {
   // A nested block (a map or list under a key agentchart does not read) is kept as its text.
   if (raw === '') return content.map((line) => line.trim()).join('\n');
   if (content.length > 0) {
-    // A plain scalar folded over several lines.
-    if (/^["']/.test(raw)) return { problem: 'a quoted value must end on its own line' };
-    return [raw, ...content.map((line) => line.trim())].join(' ');
+    // A scalar folded over several lines (YAML joins the lines with one space), quoted or plain.
+    const folded = [raw, ...content.map((line) => line.trim())].join(' ');
+    return /^["']/.test(raw) ? quoted(folded) : folded;
   }
+  return /^["']/.test(raw) ? quoted(raw) : raw.replace(/\s+#.*$/, '');
+}
+
+/** A single- or double-quoted scalar on one line (after folding). */
+function quoted(raw: string): string | { problem: string } {
   if (raw.startsWith('"')) {
     if (!raw.endsWith('"') || raw.length < 2) return { problem: 'a double-quoted value is not closed' };
     try {
@@ -65,6 +75,5 @@ function scalar(raw: string, block: string[]): string | { problem: string } {
     if (!raw.endsWith("'") || raw.length < 2) return { problem: 'a single-quoted value is not closed' };
     return raw.slice(1, -1).replace(/''/g, "'");
   }
-  // A comment after a plain value (` # ...`) is not part of it.
-  return raw.replace(/\s+#.*$/, '');
+  return { problem: 'a quoted value is not closed' };
 }

@@ -1,12 +1,15 @@
-// Skills: folders holding a SKILL.md (Anthropic's Agent Skills format), found in the workspace's
-// `.agentchart/skills/` and `.claude/skills/` and in the user's `~/.agentchart/skills/`. Their names and
-// descriptions are listed in the system prompt; the `skill` tool loads one on demand.
+// Skills: folders holding a SKILL.md (Anthropic's Agent Skills format, as Claude Code reads it), found in the
+// user's `~/.claude/skills/` and `~/.agentchart/skills/` and in the workspace's `.claude/skills/` and
+// `.agentchart/skills/`. Their names and descriptions are listed in the system prompt; the `skill` tool
+// loads one on demand.
 import { readdir, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { configFileLimit, readRegularText } from '../core/read-limited.ts';
 import { messageOf } from '../errors/describe-value.ts';
+import { argumentNamesOf, skillBody } from '../tools/skill-body.ts';
 import type { SkillEntry } from '../tools/skill-files.ts';
-import { parseFrontMatter } from './front-matter.ts';
+import { parseFrontMatter, startsWithFrontMatter } from './front-matter.ts';
 import { userConfigFolder } from './settings-file.ts';
 
 /** A SKILL.md that was not taken, and why (logged in `session.start` as `config.skillsSkipped`). */
@@ -14,30 +17,44 @@ export type SkippedSkill = { file: string; problem: string };
 
 export type SkillCatalogue = { skills: SkillEntry[]; skipped: SkippedSkill[] };
 
-const namePattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const maxNameChars = 64;
-const maxDescriptionChars = 1024;
+/**
+ * Characters of `description` + `when_to_use` one skill gets in the listing: Claude Code cuts there
+ * (`skillListingMaxDescChars`, skills [current]); the whole text stays in the catalogue.
+ */
+export const maxListedDescriptionChars = 1536;
 
-/** Where skills are looked for, first place first: a name found earlier wins over the same name later. */
+/**
+ * Where skills are looked for, first place first: a name found earlier wins over the same name later. The
+ * user's folders come first, as in Claude Code (personal skills win over a project's), so a cloned
+ * repository cannot stand in for a skill the user installed.
+ */
 export function skillFolders(cwd: string, env: Record<string, string | undefined>): string[] {
   return [
-    path.join(cwd, '.agentchart', 'skills'),
-    path.join(cwd, '.claude', 'skills'),
+    path.join(env.HOME || homedir(), '.claude', 'skills'),
     path.join(userConfigFolder(env), 'skills'),
+    path.join(cwd, '.claude', 'skills'),
+    path.join(cwd, '.agentchart', 'skills'),
   ];
 }
 
 /**
- * Finds the skills of a workspace. A SKILL.md whose front matter is missing or wrong (no `name` or
- * `description`, a name that is not lowercase words joined by `-`, a name that differs from its folder's, a
- * description over 1024 characters) is skipped, not fatal: the agent runs without it, and the reason is
- * in `skipped`. So is a SKILL.md that is not a regular file (a FIFO, a device, a folder: never opened for a
- * blocking read), one over 1 MiB, or one that cannot be read. A second skill of the same name is skipped too.
+ * Finds the skills in `folders`. As in Claude Code, a skill's name is its folder's name (the front
+ * matter's `name` is only a label), no length limit applies to it, front matter is optional and a missing
+ * `description` is the body's first paragraph. Skipped, not fatal, with the reason in `skipped`: a folder
+ * name that holds control characters, front matter that cannot be read, `disable-model-invocation` (Claude
+ * Code offers those only as a person's /command, which agentchart has not), a SKILL.md that is not a regular
+ * file (a FIFO, a device, a folder: never opened for a blocking read), one over 1 MiB or unreadable, and a
+ * second skill of a name found already.
  */
 export async function discoverSkills(folders: readonly string[]): Promise<SkillCatalogue> {
   const skills: SkillEntry[] = [];
   const skipped: SkippedSkill[] = [];
+  const seen = new Set<string>();
   for (const root of folders) {
+    // The same folder named twice (HOME is the workspace) is one folder.
+    const rootReal = await realpath(root).catch(() => root);
+    if (seen.has(rootReal)) continue;
+    seen.add(rootReal);
     const names = await readdir(root, { withFileTypes: true }).catch(() => []);
     const folders = names.filter((entry) => entry.isDirectory() || entry.isSymbolicLink());
     for (const entry of folders.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -68,31 +85,52 @@ async function readSkillFile(file: string): Promise<string | { problem: string }
   }
 }
 
-function skillOf(
-  text: string,
-  folderName: string,
-): { name: string; description: string } | { problem: string } {
-  const front = parseFrontMatter(text);
+function skillOf(text: string, folderName: string): Omit<SkillEntry, 'folder'> | { problem: string } {
+  // The name goes into the system prompt's listing as one line and is what the model calls the skill by.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(folderName))
+    return { problem: `the folder name ${JSON.stringify(folderName)} holds control characters` };
+  const front = startsWithFrontMatter(text) ? parseFrontMatter(text) : { fields: {} };
   if ('problem' in front) return front;
-  const { name, description } = front.fields;
-  if (name === undefined || name.trim() === '') return { problem: 'its front matter has no "name"' };
-  if (description === undefined || description.trim() === '')
-    return { problem: 'its front matter has no "description"' };
-  if (!namePattern.test(name) || name.length > maxNameChars)
+  // Claude Code offers such a skill only as the user's /command; agentchart has none, so the model never sees it.
+  if (/^(true|yes|on|1)$/i.test(front.fields['disable-model-invocation']?.trim() ?? ''))
     return {
-      problem: `the name "${name}" must be lowercase letters, digits and "-", at most ${maxNameChars}`,
+      problem: 'its front matter says disable-model-invocation (only a person may start it, with a /command)',
     };
-  if (name !== folderName)
-    return { problem: `the name "${name}" differs from its folder's ("${folderName}")` };
-  if (description.length > maxDescriptionChars)
-    return { problem: `the description is longer than ${maxDescriptionChars} characters` };
-  return { name, description: description.trim() };
+  const { description, when_to_use: whenToUse } = front.fields;
+  const given = description?.trim() ?? '';
+  const names = argumentNamesOf(front.fields.arguments);
+  return {
+    name: folderName,
+    description: given !== '' ? given : firstParagraph(skillBody(text)),
+    ...(whenToUse !== undefined && whenToUse.trim() !== '' ? { whenToUse: whenToUse.trim() } : {}),
+    ...(names.length > 0 ? { arguments: names } : {}),
+  };
+}
+
+/** The first paragraph of a body (Claude Code's description when the front matter gives none), one line. */
+function firstParagraph(body: string): string {
+  const paragraph = body
+    .trim()
+    .split(/\r?\n[ \t]*\r?\n/)
+    .find((part) => part.trim() !== '');
+  return (paragraph ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** What the listing says of one skill: description and `when_to_use`, cut at Claude Code's limit. */
+export function listedDescription(skill: SkillEntry): string {
+  const text = [skill.description, skill.whenToUse ?? ''].filter((part) => part !== '').join(' ');
+  const flat = text.replace(/\s*\r?\n\s*/g, ' ');
+  return flat.length > maxListedDescriptionChars ? `${flat.slice(0, maxListedDescriptionChars - 1)}…` : flat;
 }
 
 /** The system prompt's part that lists the skills (empty without skills). */
 export function skillCatalogueText(skills: readonly SkillEntry[]): string {
   if (skills.length === 0) return '';
-  const lines = skills.map((skill) => `- ${skill.name}: ${skill.description}`);
+  const lines = skills.map((skill) => {
+    const description = listedDescription(skill);
+    return description === '' ? `- ${skill.name}` : `- ${skill.name}: ${description}`;
+  });
   return (
     '# Skills\n' +
     'These skills hold instructions and files for particular tasks. When a task matches a description, ' +

@@ -7,9 +7,10 @@ import {
   commandEnvironment,
   environmentFilter,
 } from './command-environment.ts';
-import { defineTool, type ToolOutput } from './define-tool.ts';
+import { defineTool } from './define-tool.ts';
 import { HeadTailBuffer } from './output-cap.ts';
 import { newMarker, type ProcessMarker, stopProcessTree } from './process-sweep.ts';
+import { relocateSkillPaths } from './skill-files.ts';
 import { parseToolOptions } from './tool-options.ts';
 
 export type BashOptions = {
@@ -115,18 +116,24 @@ export function bashTool(options: BashOptions = {}) {
       // runtime and the log). The timeout aborts through a signal; it does not race the process.
       const timeout = timeLimit(ctx.signal, timeoutMs);
       const end = await runCommand({
-        command: args.command,
+        // A replay somewhere else runs a skill's scripts from where the skill is here (identity otherwise).
+        command: relocateSkillPaths(ctx.skillFolders, args.command, 'toLocal'),
         cwd: ctx.cwd,
         // Read at each call: the host may change its environment between calls.
         env: commandEnvironment(process.env, passes),
         signal: timeout.signal,
         capBytes,
         graceMs,
-        onOutput: (text) => ctx.onProgress({ type: 'bash.output', text }),
+        onOutput: (text) =>
+          ctx.onProgress({
+            type: 'bash.output',
+            text: relocateSkillPaths(ctx.skillFolders, text, 'toShown'),
+          }),
         isTimeout: () => timeout.timedOut && !ctx.signal.aborted,
         log: ctx.log,
       }).finally(() => timeout.release());
-      return describeEnd(end, timeoutMs);
+      const described = describeEnd(end, timeoutMs);
+      return { ...described, content: relocateSkillPaths(ctx.skillFolders, described.content, 'toShown') };
     },
   });
 }
@@ -217,7 +224,7 @@ function spawnShell(request: RunRequest, marker: ProcessMarker) {
   });
 }
 
-function describeEnd(end: CommandEnd, timeoutMs: number): ToolOutput {
+function describeEnd(end: CommandEnd, timeoutMs: number): { content: string; isError: boolean } {
   if (end.spawnError !== undefined) {
     return { content: `The command could not be started: ${end.spawnError.message}`, isError: true };
   }

@@ -50,7 +50,7 @@ const builtIns: readonly BuiltIn[] = [
   },
   { tool: 'list_dir', claude: 'LS', fields: { path: 'path' } },
   { tool: 'task', claude: 'Task', fields: { description: 'description', prompt: 'prompt' } },
-  { tool: 'skill', claude: 'Skill', fields: {} },
+  { tool: 'skill', claude: 'Skill', fields: { name: 'skill', args: 'args' } },
   { tool: 'exit_plan_mode', claude: 'ExitPlanMode', fields: { plan: 'plan' } },
 ];
 

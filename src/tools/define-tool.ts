@@ -4,6 +4,7 @@ import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
 import type { SavedOutputs } from './saved-output.ts';
+import type { SkillFolders } from './skill-files.ts';
 import {
   describeToolInput,
   type InputOf,
@@ -53,8 +54,11 @@ export type ToolContext = {
   maxOutputChars?: number | undefined;
   /** Where the runtime saved long results, so `read_file` can read them (read-only). */
   savedOutputs?: SavedOutputs | undefined;
-  /** The agent's skills (name → folder), whose files `read_file` reads as `/agentchart-skills/<name>/…`. */
-  skillFolders?: ReadonlyMap<string, string> | undefined;
+  /**
+   * The agent's skills by name with their folders, read-only: `read_file` and `list_dir` read in them, `bash`
+   * runs their scripts, `write_file` and `edit_file` refuse them.
+   */
+  skillFolders?: SkillFolders | undefined;
 };
 
 /** What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn. */

@@ -1,11 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { realpath } from 'node:fs/promises';
+import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import { z } from 'zod/v4';
 import { openRegularFile } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
 import { linkNote, type WriteOutcome, writeWholeFile } from './file-write.ts';
 import { HeadTailBuffer, looksBinary } from './output-cap.ts';
+import { skillFolderHolding, skillNotWritable } from './skill-files.ts';
 import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
@@ -45,7 +47,13 @@ export function editFileTool() {
         if (args.old_string === args.new_string) {
           return failure('old_string and new_string are the same, so the edit would change nothing.');
         }
+        // Said as such before "outside the workspace": the model was told the folder, as read-only.
+        const named = await skillFolderHolding(ctx.skillFolders, path.resolve(ctx.cwd, args.path));
+        if (named !== undefined) throw skillNotWritable(args.path, named);
         const file = await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true });
+        // A skill's folder is read-only to the agent, also where it lies inside the workspace.
+        const skillFolder = await skillFolderHolding(ctx.skillFolders, file);
+        if (skillFolder !== undefined) throw skillNotWritable(args.path, skillFolder);
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
         const opened = await openRegularFile(file, 'edit');
         if (!('handle' in opened)) {

@@ -9,7 +9,7 @@ import { defineTool } from './define-tool.ts';
 import { describeImage } from './image-info.ts';
 import { byteLength, looksBinary, pageBytes, truncateLine } from './output-cap.ts';
 import { resolveSavedOutput } from './saved-output.ts';
-import { resolveSkillFile } from './skill-files.ts';
+import { resolveSkillPath } from './skill-files.ts';
 import { replacementCharacter, Utf8Decoder } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { parseToolOptions } from './tool-options.ts';
@@ -73,7 +73,7 @@ export function readFileTool(options: ReadFileOptions = {}) {
         // as it was, so logs recorded before skills replay); everything else is in the workspace.
         const saved =
           (await resolveSavedOutput(ctx.savedOutputs, args.path)) ??
-          (await resolveSkillFile(ctx.skillFolders, args.path));
+          (await resolveSkillPath(ctx.skillFolders, args.path))?.real;
         const file = saved ?? (await resolveInWorkspace(ctx.cwd, args.path, { mustExist: true }));
         const shown = saved !== undefined ? args.path : toWorkspacePath(await realpath(ctx.cwd), file);
         const opened = await openRegularFile(file, 'read');

@@ -6,6 +6,7 @@ import { openRegularFile } from '../core/regular-file.ts';
 import { defineTool } from './define-tool.ts';
 import { linkNote, type WriteOutcome, writeWholeFile } from './file-write.ts';
 import { byteLength } from './output-cap.ts';
+import { skillFolderHolding, skillNotWritable } from './skill-files.ts';
 import { replacementCharacter } from './text-encoding.ts';
 import { failure, guardFileErrors } from './tool-failure.ts';
 import { resolveInWorkspace, toWorkspacePath } from './workspace.ts';
@@ -33,7 +34,13 @@ export function writeFileTool() {
     access: 'write',
     run: (args, ctx) =>
       guardFileErrors(args.path, async () => {
+        // Said as such before "outside the workspace": the model was told the folder, as read-only.
+        const named = await skillFolderHolding(ctx.skillFolders, path.resolve(ctx.cwd, args.path));
+        if (named !== undefined) throw skillNotWritable(args.path, named);
         const file = await resolveInWorkspace(ctx.cwd, args.path, { forWrite: true });
+        // A skill's folder is read-only to the agent, also where it lies inside the workspace.
+        const skillFolder = await skillFolderHolding(ctx.skillFolders, file);
+        if (skillFolder !== undefined) throw skillNotWritable(args.path, skillFolder);
         const shown = toWorkspacePath(await realpath(ctx.cwd), file);
         // Before creating folders: a parent that is a file is reported as ENOTDIR, not as a failed mkdir.
         await stat(file).catch((error: NodeJS.ErrnoException) => {

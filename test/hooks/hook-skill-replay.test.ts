@@ -73,7 +73,9 @@ describe('replay of a session with hook decisions and a skill load', () => {
     const results = recorded
       .filter((event) => event.type === 'tool.result')
       .map((event) => event.data.content);
-    expect(results[0]).toContain('<skill name="notes">');
+    expect(results[0]).toContain(
+      `Base directory for this skill: ${join(workspace, '.agentchart', 'skills', 'notes')}`,
+    );
     expect(results[1]).toContain('checked by the team hook');
     expect(await readFile(join(workspace, 'hook.ran'), 'utf8')).toBe('Skill\nWrite\n');
     expect(calls).toBe(2);

@@ -1,5 +1,6 @@
-// Skills: SKILL.md folders found in the workspace and the user's folder, listed in the system prompt,
-// loaded by the `skill` tool, their files readable (never writable) through /agentchart-skills/.
+// Skills: SKILL.md folders found in the user's folders and the workspace, listed in the system prompt,
+// loaded by the `skill` tool with their real base folder, their files readable there (never writable), and
+// through the /agentchart-skills/ paths older logs used.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,63 +9,11 @@ import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { replaySession } from '../../src/runtime/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
-import { parseFrontMatter } from '../../src/settings/front-matter.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 
 const skillFile = (name: string, description: string, body = 'Do the thing.') =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
-
-describe('SKILL.md front matter', () => {
-  it('reads plain, quoted and block values, and keeps keys it does not use', () => {
-    const text = [
-      '---',
-      'name: pdf-forms',
-      "description: 'Fills PDF forms: use it when a form''s fields must be set.'",
-      'license: MIT # a comment',
-      'metadata:',
-      '  version: 1.2',
-      'quoted: "a \\"b\\""',
-      'folded: >',
-      '  one',
-      '  two',
-      'literal: |',
-      '  line 1',
-      '  line 2',
-      '---',
-      'body',
-    ].join('\n');
-    expect(parseFrontMatter(text)).toEqual({
-      fields: {
-        name: 'pdf-forms',
-        description: "Fills PDF forms: use it when a form's fields must be set.",
-        license: 'MIT',
-        metadata: 'version: 1.2',
-        quoted: 'a "b"',
-        folded: 'one two',
-        literal: 'line 1\nline 2',
-      },
-    });
-  });
-
-  it('says what is wrong', () => {
-    expect(parseFrontMatter('name: x')).toEqual({
-      problem: 'it does not begin with a front matter ("---" line)',
-    });
-    expect(parseFrontMatter('---\nname: x\n')).toEqual({
-      problem: 'its front matter has no closing "---" line',
-    });
-    expect(parseFrontMatter('---\n- a list\n---\n')).toEqual({
-      problem: 'front matter line 2 is not "key: value": - a list',
-    });
-    expect(parseFrontMatter('---\nname: a\nname: b\n---\n')).toEqual({
-      problem: 'front matter key "name" appears twice',
-    });
-    expect(parseFrontMatter('---\ndescription: "open\n---\n')).toEqual({
-      problem: 'front matter key "description": a double-quoted value is not closed',
-    });
-  });
-});
 
 describe('skills in an agent', () => {
   let workspace: string;
@@ -89,8 +38,8 @@ describe('skills in an agent', () => {
     return dir;
   };
 
-  it('finds skills in the workspace and the user folder (HOME), skips bad ones, lists them and loads one', async () => {
-    await addSkill(
+  it('finds skills in the user folders (HOME) and the workspace, skips what it cannot read, lists them and loads one', async () => {
+    const release = await addSkill(
       join(workspace, '.agentchart', 'skills'),
       'release',
       skillFile('release', 'Cuts a release.'),
@@ -101,21 +50,41 @@ describe('skills in an agent', () => {
       },
     );
     await addSkill(join(workspace, '.claude', 'skills'), 'review', skillFile('review', 'Reviews a diff.'));
-    await addSkill(join(workspace, '.claude', 'skills'), 'broken', '# no front matter\n');
-    await addSkill(join(workspace, '.claude', 'skills'), 'misnamed', skillFile('other', 'Wrong folder.'));
-    await addSkill(join(home, '.agentchart', 'skills'), 'release', skillFile('release', 'The user one.'));
+    // Claude Code takes these: front matter is optional, and the folder names the skill.
+    await addSkill(join(workspace, '.claude', 'skills'), 'plain', '# Plain\n\nNo front matter at all.\n');
+    await addSkill(
+      join(workspace, '.claude', 'skills'),
+      'misnamed',
+      skillFile('other', 'Named by its folder.'),
+    );
+    await addSkill(join(workspace, '.claude', 'skills'), 'broken', '---\n- a list\n---\nbody\n');
+    await addSkill(
+      join(workspace, '.claude', 'skills'),
+      'deploy',
+      '---\ndescription: Deploys.\ndisable-model-invocation: yes\n---\nDeploy.\n',
+    );
+    await addSkill(join(workspace, '.claude', 'skills'), 'notes', skillFile('notes', 'The project one.'));
     await addSkill(join(home, '.agentchart', 'skills'), 'notes', skillFile('notes', 'Keeps notes.'));
+    await addSkill(join(home, '.claude', 'skills'), 'draft', skillFile('draft', 'Drafts text.'));
     const model = scripted([
       { toolCalls: [{ id: 's1', name: 'skill', input: { name: 'release' } }] },
       {
         toolCalls: [
-          { id: 'r1', name: 'read_file', input: { path: '/agentchart-skills/release/checklist.md' } },
+          { id: 'r1', name: 'read_file', input: { path: join(release, 'checklist.md') } },
+          { id: 'r2', name: 'read_file', input: { path: '/agentchart-skills/release/checklist.md' } },
+          { id: 'w1', name: 'write_file', input: { path: join(release, 'checklist.md'), content: 'x' } },
           {
-            id: 'w1',
+            id: 'w2',
             name: 'write_file',
             input: { path: '/agentchart-skills/release/checklist.md', content: 'x' },
           },
-          { id: 'r2', name: 'read_file', input: { path: '/agentchart-skills/release/../review/SKILL.md' } },
+          {
+            id: 'e1',
+            name: 'edit_file',
+            input: { path: '.agentchart/skills/release/checklist.md', old_string: 'bump', new_string: 'x' },
+          },
+          { id: 'r3', name: 'read_file', input: { path: '/agentchart-skills/release/../review/SKILL.md' } },
+          { id: 'l1', name: 'list_dir', input: { path: release } },
           { id: 's2', name: 'skill', input: { name: 'nope' } },
         ],
       },
@@ -142,51 +111,62 @@ describe('skills in an agent', () => {
     expect(
       (config.skills as { name: string; description: string }[]).map((s) => [s.name, s.description]),
     ).toEqual([
-      ['release', 'Cuts a release.'],
-      ['review', 'Reviews a diff.'],
+      ['draft', 'Drafts text.'],
       ['notes', 'Keeps notes.'],
+      ['misnamed', 'Named by its folder.'],
+      ['plain', '# Plain'],
+      ['review', 'Reviews a diff.'],
+      ['release', 'Cuts a release.'],
     ]);
     expect(config.skillsSkipped).toEqual([
       {
         file: join(workspace, '.claude', 'skills', 'broken', 'SKILL.md'),
-        problem: 'it does not begin with a front matter ("---" line)',
+        problem: 'front matter line 2 is not "key: value": - a list',
       },
       {
-        file: join(workspace, '.claude', 'skills', 'misnamed', 'SKILL.md'),
-        problem: 'the name "other" differs from its folder\'s ("misnamed")',
+        file: join(workspace, '.claude', 'skills', 'deploy', 'SKILL.md'),
+        problem:
+          'its front matter says disable-model-invocation (only a person may start it, with a /command)',
       },
       {
-        file: join(home, '.agentchart', 'skills', 'release', 'SKILL.md'),
-        problem: 'a skill named "release" was found first',
+        file: join(workspace, '.claude', 'skills', 'notes', 'SKILL.md'),
+        problem: 'a skill named "notes" was found first',
       },
     ]);
     const request = model.requests[0]!;
     expect(request.system).toBe(
       'Be brief.\n\n# Skills\nThese skills hold instructions and files for particular tasks. When a task ' +
         'matches a description, load the skill with the skill tool before you start, and follow it.\n' +
-        '- release: Cuts a release.\n- review: Reviews a diff.\n- notes: Keeps notes.',
+        '- draft: Drafts text.\n- notes: Keeps notes.\n- misnamed: Named by its folder.\n- plain: # Plain\n' +
+        '- review: Reviews a diff.\n- release: Cuts a release.',
     );
     expect(request.tools.map((tool) => tool.name)).toContain('skill');
     const results = agent
       .log()
       .filter((event) => event.type === 'tool.result')
       .map((event) => [event.data.callId, event.data.outcome, event.data.content]);
+    const readOnly = expect.stringContaining(`is in the folder of a skill (${release}), which is read-only`);
     expect(results).toEqual([
       [
         's1',
         'ok',
-        '<skill name="release">\nDo the thing.\n</skill>\n\nOther files in the skill folder (read them with ' +
-          'read_file when the instructions call for them):\n- /agentchart-skills/release/checklist.md\n' +
-          '- /agentchart-skills/release/scripts/tag.sh',
+        `Base directory for this skill: ${release}\n\nDo the thing.\n\nOther files in the skill folder, ` +
+          'relative to its base directory:\n- checklist.md\n- scripts/tag.sh',
       ],
       ['r1', 'ok', expect.stringContaining('1\t1. bump')],
-      ['w1', 'error', expect.stringContaining('outside the workspace')],
-      ['r2', 'error', expect.stringContaining('is not the path of a file in a skill folder')],
-      ['s2', 'error', 'There is no skill named "nope". Skills: release, review, notes.'],
+      ['r2', 'ok', expect.stringContaining('1\t1. bump')],
+      ['w1', 'error', readOnly],
+      ['w2', 'error', expect.stringContaining('outside the workspace')],
+      ['e1', 'error', readOnly],
+      ['r3', 'error', expect.stringContaining('is not the path of a file in a skill folder')],
+      ['l1', 'ok', '.hidden\nSKILL.md\nchecklist.md\nscripts/'],
+      [
+        's2',
+        'error',
+        'There is no skill named "nope". Skills: draft, notes, misnamed, plain, review, release.',
+      ],
     ]);
-    expect(await readFile(join(workspace, '.agentchart', 'skills', 'release', 'checklist.md'), 'utf8')).toBe(
-      '1. bump\n2. tag\n',
-    );
+    expect(await readFile(join(release, 'checklist.md'), 'utf8')).toBe('1. bump\n2. tag\n');
     await system.dispose();
   });
 
@@ -262,7 +242,7 @@ describe('skills in an agent', () => {
       resumed.log().find((event) => event.type === 'tool.result' && event.data.callId === 's2')?.data,
     ).toMatchObject({
       outcome: 'ok',
-      content: expect.stringContaining('<skill name="release">'),
+      content: expect.stringContaining('Base directory for this skill: '),
     });
     await resumedSystem.dispose();
 

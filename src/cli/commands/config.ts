@@ -2,6 +2,7 @@ import { loadProjectInstructions, type ProjectInstructions } from '../../runtime
 import { type SettingSource, settingsFiles } from '../../settings/settings-file.ts';
 import { cliSettings, userHome, workspaceOf } from '../agent-system.ts';
 import { type CliIo, line } from '../io.ts';
+import { printSkills, skillsOf } from '../skills-report.ts';
 
 export type ConfigFlags = {
   cwd?: string;
@@ -14,7 +15,8 @@ export type ConfigFlags = {
 /**
  * `agentchart config`: the settings an agent in this workspace would run with (the user's file, then the
  * workspace's, merged) and where each value came from, including values that are not in force and why.
- * A bad file is the same one-line error `run` gives (exit 2).
+ * A bad file is the same one-line error `run` gives (exit 2). Also the instruction files and the skills `run`
+ * would use, with every SKILL.md it would skip and why.
  */
 export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
@@ -28,6 +30,7 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
     home: userHome(io.env),
   });
   const instructions = { files: instructionFiles, skipped, unresolved };
+  const skills = await skillsOf(cwd, io.env);
   const files = settingsFiles(cwd, io.env).map((file) => ({
     ...file,
     read: settings.files.includes(file.path),
@@ -50,11 +53,13 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
         untrustedHooks,
         sources,
         instructions,
+        skills,
       }),
     );
     return 0;
   }
   printInstructions(io, cwd, instructions);
+  printSkills(io, cwd, skills);
   line(io.stdout, `Settings files for ${cwd} (later files win):`);
   for (const file of files)
     line(io.stdout, `  ${file.scope.padEnd(9)} ${file.path}${file.read ? '' : ' (not present)'}`);

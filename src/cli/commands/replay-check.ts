@@ -7,6 +7,7 @@ import { checkReplay, readRecording } from '../../runtime/expect-replay.ts';
 import type { ReplaySetup } from '../../runtime/replay-session.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
+import { skillFolders } from '../../settings/skills.ts';
 import { type CliIo, line } from '../io.ts';
 import { recordedToolSet } from '../recorded-tool-set.ts';
 
@@ -19,7 +20,8 @@ import { recordedToolSet } from '../recorded-tool-set.ts';
  * are the built-in ones the recording offered (`session.start`: the coding tools, and `task` when the
  * CLI recorded it) unless MODULE's default export says otherwise: an object of `createAgentSystem`
  * options (`tools`, `approve`, `hooks`, …) or a function from the recorded events to one. Tools run for
- * real, in the recorded workspace.
+ * real, in the recorded workspace; a recorded skill whose folder is not on this machine is found by name
+ * where `agentchart run` finds skills.
  */
 export async function replayCheckCommand(
   file: string,
@@ -34,7 +36,7 @@ export async function replayCheckCommand(
   const setup = setupModule
     ? await loadSetup(resolve(io.cwd, setupModule), recorded)
     : builtInSetup(recorded, io);
-  const check = await checkReplay(recorded, setup);
+  const check = await checkReplay(recorded, { ...skillsHere(recorded, io), ...setup });
   const { divergence } = check;
   if (flags.json) {
     const report = divergence
@@ -68,6 +70,18 @@ function builtInSetup(recorded: readonly LogEvent[], io: CliIo): ReplaySetup {
         'give them with --setup MODULE, or the check diverges where they were offered',
     );
   return { tools };
+}
+
+/**
+ * For a recording with skills, where a recorded skill folder missing on this machine is looked for by name:
+ * the folders `agentchart run` finds skills in, for the recorded workspace as this machine has it (the
+ * recording's folders are used where they exist).
+ */
+function skillsHere(recorded: readonly LogEvent[], io: CliIo): Pick<ReplaySetup, 'skills'> {
+  const config = recorded[0]?.data.config as { skills?: unknown; cwd?: unknown } | undefined;
+  if (!Array.isArray(config?.skills)) return {};
+  const workspace = resolve(io.cwd, typeof config.cwd === 'string' ? config.cwd : '.');
+  return { skills: { folders: skillFolders(workspace, io.env) } };
 }
 
 async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<ReplaySetup> {
