@@ -2,16 +2,13 @@
 // named hooks `{ name?, timeoutMs?, run }` or command hooks `{ type: 'command', command, timeoutMs?, matcher? }`.
 import { z } from 'zod/v4';
 import { hostFunction, must, timeoutMs } from '../core/host-schema.ts';
+import { ruleProblem } from '../permissions/rules.ts';
+import { matcherProblem } from './hook-matcher.ts';
 import type { WiredHookPoint } from './hook-types.ts';
 
-const matcher = z.string(must('a string')).refine((text) => {
-  try {
-    new RegExp(text === '*' ? '' : text);
-    return true;
-  } catch {
-    return false;
-  }
-}, must('a regular expression'));
+const matcher = z
+  .string(must('a string'))
+  .refine((text) => matcherProblem(text) === undefined, must('exact names or a regular expression'));
 
 const oneHook = z.union(
   [
@@ -26,6 +23,12 @@ const oneHook = z.union(
       command: z.string(must('a string')).min(1, must('a command line')),
       timeoutMs: timeoutMs.optional(),
       matcher: matcher.optional(),
+      args: z.array(z.string(), must('an array of strings')).optional(),
+      async: z.boolean(must('true or false')).optional(),
+      if: z
+        .string(must('a string'))
+        .refine((rule) => ruleProblem(rule) === undefined, must('a permission rule'))
+        .optional(),
     }),
   ],
   must('a function, { run } or { type: "command", command }'),

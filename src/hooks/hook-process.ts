@@ -57,9 +57,15 @@ const stderrCap = 4 * hookTextMaxChars + 4;
 // Once what a hook left running is stopped, its pipes close; this long for a holder the sweep cannot find.
 const drainMs = 250;
 
-/** Runs `bash -c command` with `stdin` written to it; never rejects. */
+/**
+ * What to run: `bash -c command` (shell form), or with `args` the program `command` itself, no shell (exec
+ * form), where `${CLAUDE_PROJECT_DIR}` in the program and its arguments stands for the workspace.
+ */
+export type HookCommand = { command: string; args?: readonly string[] };
+
+/** Runs the hook's command with `stdin` written to it; never rejects. */
 export function runHookProcess(
-  command: string,
+  command: HookCommand,
   options: HookProcessOptions,
   stdin: string,
   signal: AbortSignal,
@@ -113,8 +119,15 @@ export function runHookProcess(
   });
 }
 
-function spawnHook(command: string, options: HookProcessOptions, marker: ProcessMarker) {
-  return spawn('bash', ['-c', command], {
+function spawnHook(command: HookCommand, options: HookProcessOptions, marker: ProcessMarker) {
+  // In the shell form bash expands `${CLAUDE_PROJECT_DIR}` from the environment itself.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, written as users write it.
+  const placeholders = (text: string) => text.replaceAll('${CLAUDE_PROJECT_DIR}', options.cwd);
+  const [program, args] =
+    command.args === undefined
+      ? ['bash', ['-c', command.command]]
+      : [placeholders(command.command), command.args.map(placeholders)];
+  return spawn(program, args, {
     cwd: options.cwd,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],

@@ -34,7 +34,10 @@ export function decide(point: HookPoint, hook: string, run: HookRun, value: Flow
   const answer: HookAnswer = run.answer ?? {};
   const wrong = point === 'request' ? wrongRequestAnswer(answer, value) : undefined;
   if (wrong !== undefined) return { point, hook, outcome: 'invalid', reason: wrong };
-  const reason = answer.reason !== undefined ? { reason: answer.reason } : {};
+  const reason = {
+    ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    ...(answer.systemMessage !== undefined ? { systemMessage: answer.systemMessage } : {}),
+  };
   const changes = changesOf(point, answer, value);
   const changed = Object.keys(changes).length > 0;
   const decision = decisionAt(point, answer.decision);
@@ -135,7 +138,8 @@ export async function runWaterfall(
   let value = subject.value;
   for (const entry of entries) {
     if (signal.aborted) break;
-    if (subject.toolName !== undefined && entry.matches && !entry.matches(subject.toolName)) continue;
+    const matchOn = subject.toolName ?? subject.matchOn;
+    if (matchOn !== undefined && entry.matches && !entry.matches(matchOn, value.input)) continue;
     const told = { ...input, ...toldValue(input.point, value) };
     let run: HookRun;
     try {

@@ -30,6 +30,8 @@ export type PreToolVerdict = {
   /** For `reject`: the result the model reads. */
   outcome?: 'error' | 'denied';
   content?: string;
+  /** A permission decision made after the hooks (a headless denial), logged as `approval.decided`. */
+  decision?: { outcome: 'deny'; by: 'headless'; reason: string };
 };
 
 export type HookToolEvent =
