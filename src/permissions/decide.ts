@@ -67,7 +67,8 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
     commandAllowRule(sessionRules, tool.name, reading),
   );
   const unsure = unsureUnderDeny(deny, tool.name, reading);
-  return decision.decision === 'allow' && unsure !== undefined
+  // An ask the mode would make anyway is the deny rule's ask too: a hook's allow must not pass it.
+  return decision.decision !== 'deny' && unsure !== undefined
     ? { decision: 'ask', by: 'rule', reason: unsure }
     : decision;
 }
