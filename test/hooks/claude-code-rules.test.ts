@@ -85,6 +85,30 @@ describe('headless: PreToolUse hooks are asked before "needs approval" becomes a
     expect(approvals(log)).toEqual(['approval.decided c1 deny rule', 'approval.decided c2 deny headless']);
     expect(toolResults(log)[1]![2]).toMatch(/cannot tell whether the command runs what Bash\(rm:\*\) denies/);
   });
+  it("with someone to ask, a hook's allow skips the mode's question but not a rule's", async () => {
+    const asked: string[] = [];
+    const settings = {
+      permissions: { deny: ['Bash(rm:*)'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook(allowBash)] }] },
+    };
+    const { log } = await runTurn(
+      workspace.path,
+      settings,
+      [bash('c1', 'echo plain'), bash('c2', 'eval "$CMD"'), { text: 'done' }],
+      {
+        permissionMode: 'default',
+        approve: async ({ callId }) => {
+          asked.push(callId);
+          return 'deny';
+        },
+      },
+    );
+    expect(asked).toEqual(['c2']);
+    expect(toolResults(log).map(([id, outcome]) => [id, outcome])).toEqual([
+      ['c1', 'ok'],
+      ['c2', 'denied'],
+    ]);
+  });
 });
 
 describe('SessionStart matchers select by source', () => {
