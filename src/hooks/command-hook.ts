@@ -13,6 +13,9 @@ import { readProcessEnd } from './hook-output.ts';
 import { type HookProcessOptions, runHookProcess } from './hook-process.ts';
 import type { HookBase, HookEntry, HookPoint, HookRun } from './hook-types.ts';
 
+// Where other modules have read the tool matcher from (hook-matcher.ts is its home).
+export { toolMatcher } from './hook-matcher.ts';
+
 /** Claude Code's `hook_event_name` of each point; agentchart's own points keep their name, capitalised. */
 export const claudeEventNames: Record<HookPoint, string> = {
   sessionStart: 'SessionStart',

@@ -6,16 +6,24 @@
 import { matcherNamesOf } from '../tools/claude-code-names.ts';
 import type { HookPoint } from './hook-types.ts';
 
-const exactNames = /^[A-Za-z0-9_\- ,|]*$/;
+/** Whether Claude Code reads `matcher` as exact names (only letters, digits, `_`, `-`, spaces, `,`, `|`). */
+export function exactNames(matcher: string): boolean {
+  return /^[A-Za-z0-9_\- ,|]*$/.test(matcher);
+}
+
+/** The names of an exact-name matcher: split on `|` or `,`, spaces trimmed. */
+export function splitNames(matcher: string): string[] {
+  return matcher
+    .split(/[|,]/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
 
 /** A test of one value against `matcher`, or `undefined` when the matcher matches everything. */
 export function valueMatcher(matcher: string | undefined): ((value: string) => boolean) | undefined {
   if (matcher === undefined || matcher.trim() === '' || matcher === '*') return undefined;
-  if (exactNames.test(matcher)) {
-    const names = matcher
-      .split(/[|,]/)
-      .map((name) => name.trim())
-      .filter((name) => name !== '');
+  if (exactNames(matcher)) {
+    const names = splitNames(matcher);
     return (value) => names.includes(value);
   }
   const pattern = new RegExp(matcher);

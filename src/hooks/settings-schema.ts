@@ -7,7 +7,7 @@
 import { z } from 'zod/v4';
 import { ruleProblem } from '../permissions/rules.ts';
 import { claudeEventNames } from './command-hook.ts';
-import { matcherProblem } from './hook-matcher.ts';
+import { exactNames, matcherProblem, splitNames } from './hook-matcher.ts';
 import {
   type CommandHook,
   defaultHookTimeoutMs,
@@ -106,6 +106,11 @@ export const hooksSettingsSchema = z
         continue;
       }
       if (toolEvents.has(name)) continue;
+      for (const [group, { matcher }] of groups.entries()) {
+        const unknown = unknownValues(name, matcher);
+        if (unknown !== undefined)
+          context.addIssue({ code: 'custom', path: [name, group, 'matcher'], message: unknown });
+      }
       for (const [group, { hooks: handlers }] of groups.entries())
         for (const [index, handler] of handlers.entries())
           if (handler.if !== undefined)
@@ -116,6 +121,22 @@ export const hooksSettingsSchema = z
             });
     }
   });
+
+/** The values a matcher selects among where it is not about tools (hooks "Matcher patterns"). */
+const matcherValues: Readonly<Record<string, readonly string[]>> = {
+  // `clear` and `compact` are Claude Code's; agentchart never starts a session so, and such a group never runs.
+  [claudeEventNames.sessionStart]: ['startup', 'resume', 'clear', 'compact', 'fork'],
+  [claudeEventNames.preCompact]: ['manual', 'auto'],
+};
+
+/** Why an exact-name matcher of `event` names a value that event never has (a typo would never run). */
+function unknownValues(event: string, matcher: string | undefined): string | undefined {
+  const values = matcherValues[event];
+  if (values === undefined || matcher === undefined || !exactNames(matcher)) return undefined;
+  const unknown = splitNames(matcher).filter((name) => !values.includes(name));
+  if (unknown.length === 0) return undefined;
+  return `${event} matchers select ${values.join(', ')}; ${unknown.map((name) => JSON.stringify(name)).join(', ')} is none of them`;
+}
 
 export type HooksSettings = z.infer<typeof hooksSettingsSchema>;
 

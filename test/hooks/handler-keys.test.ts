@@ -16,10 +16,10 @@ beforeEach(async () => {
 });
 afterEach(() => workspace.remove());
 
-const refusal = async (handler: Record<string, unknown>, event = 'PreToolUse') => {
+const refusal = async (handler: Record<string, unknown>, event = 'PreToolUse', matcher = 'Bash') => {
   await writeFile(
     join(workspace.path, 'team.json'),
-    JSON.stringify({ hooks: { [event]: [{ matcher: 'Bash', hooks: [handler] }] } }),
+    JSON.stringify({ hooks: { [event]: [{ matcher, hooks: [handler] }] } }),
   );
   try {
     createAgentSystem({ model: scripted([]), cwd: workspace.path, settings: 'team.json' });
@@ -45,6 +45,14 @@ describe('handler keys in settings files', () => {
     expect(await refusal({ type: 'command', command: 'x', if: 'Bash(git *)' }, 'Stop')).toMatch(
       /hooks\.Stop\.0\.hooks\.0\.if: "if" applies to tool events only/,
     );
+  });
+
+  it('refuses a SessionStart or PreCompact matcher that names no source or trigger (a typo never runs)', async () => {
+    const echo = { type: 'command', command: 'echo hi' };
+    expect(await refusal(echo, 'SessionStart', 'startp|resume')).toMatch(
+      /hooks\.SessionStart\.0\.matcher: SessionStart matchers select startup, resume, clear, compact, fork; "startp" is none of them/,
+    );
+    expect(await refusal(echo, 'PreCompact', 'Manual')).toContain('"Manual" is none of them');
   });
 
   it('`if` runs the hook only for calls its permission rule matches, reading the command as the rules do', async () => {
