@@ -148,7 +148,7 @@ export type Hooks = {
   [Point in WiredHookPoint]?: Array<HookFunction<Point> | NamedHook<Point> | CommandHook>;
 };
 
-/** How long a hook may take when it names no limit (Claude Code's default for command hooks too). */
+/** How long a hook may take when it names no limit (Claude Code's default was 60 s too; it is 600 s now). */
 export const defaultHookTimeoutMs = 60_000;
 
 /** What running one hook produced, before the waterfall turns it into a logged decision. */

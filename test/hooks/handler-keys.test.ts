@@ -127,3 +127,13 @@ describe('handler keys in settings files', () => {
     expect(toolResults(log)).toEqual([['c1', 'ok', 'ran\n[exit code 0]']]);
   });
 });
+
+describe('command hooks in the hooks option', () => {
+  it('refuses `if` where no tool call is involved, and takes it at preTool', () => {
+    const command = { type: 'command' as const, command: 'exit 2', if: 'Bash(git *)' };
+    expect(() => createAgentSystem({ model: scripted([]), hooks: { stop: [command] } })).toThrow(
+      /"if" applies to preTool and postTool hooks only/,
+    );
+    expect(() => createAgentSystem({ model: scripted([]), hooks: { preTool: [command] } })).not.toThrow();
+  });
+});
