@@ -13,19 +13,33 @@ import type { LogEvent } from '../session/types.ts';
 export class HookTranscripts {
   private folder: Promise<string> | undefined;
   private writes = 0;
+  // How many events each file was last written from: the log only grows, so the same count is the same file.
+  private readonly written = new Map<string, Promise<number>>();
 
   /** Writes the transcript of `sessionId` as its log stands and resolves with the file's path. */
   async write(sessionId: string, cwd: string, events: readonly LogEvent[]): Promise<string> {
+    const file = await this.fileOf(sessionId);
+    const count = events.length;
+    if ((await this.written.get(file)?.catch(() => -1)) === count) return file;
+    const writing = this.rewrite(file, sessionId, cwd, events).then(() => count);
+    this.written.set(file, writing);
+    await writing;
+    return file;
+  }
+
+  private async fileOf(sessionId: string): Promise<string> {
     this.folder ??= mkdtemp(path.join(tmpdir(), 'agentchart-transcripts-')).catch((error: unknown) => {
       // The next hook tries again.
       this.folder = undefined;
       throw error;
     });
-    const file = path.join(await this.folder, `${encodeURIComponent(sessionId)}.jsonl`);
+    return path.join(await this.folder, `${encodeURIComponent(sessionId)}.jsonl`);
+  }
+
+  private async rewrite(file: string, sessionId: string, cwd: string, events: readonly LogEvent[]) {
     const partial = `${file}.${++this.writes}.tmp`;
     await writeFile(partial, claudeTranscript(events, sessionId, cwd), { encoding: 'utf8', mode: 0o600 });
     await rename(partial, file);
-    return file;
   }
 
   /** Removes the folder, if one was made. */
