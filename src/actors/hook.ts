@@ -131,6 +131,16 @@ export function preToolVerdict(
   decisions: HookDecidedData[],
 ): PreToolVerdict {
   const folded = hostDecidesPlans(call, foldPreTool(decisions, call.input));
+  const verdict = permissionVerdict(deps, call, decisions, folded);
+  return folded.context !== undefined ? { ...verdict, context: folded.context } : verdict;
+}
+
+function permissionVerdict(
+  deps: HookDeps,
+  call: HookCallInput,
+  decisions: HookDecidedData[],
+  folded: PreToolResult,
+): PreToolVerdict {
   if (folded.permission === 'deny') {
     const content = `Permission denied by hook ${folded.deniedBy}: ${folded.reason}`;
     return { callId: call.callId, decisions, verdict: 'reject', outcome: 'denied', content };

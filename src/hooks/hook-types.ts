@@ -76,7 +76,8 @@ export type HookInput<Point extends WiredHookPoint> = HookBase & HookInputs[Poin
 /**
  * What a hook may answer; `undefined` (or nothing) is no opinion. Which fields count depends on the point:
  * - `preTool`: `decision` `allow` (run without asking), `ask`, `deny` (with `reason`, which the model reads);
- *   `input` replaces the tool input (checked against the tool's schema and the permission rules again).
+ *   `input` replaces the tool input (checked against the tool's schema and the permission rules again);
+ *   `additionalContext` is appended to the call's result, where the model reads it.
  * - `postTool`: `content` replaces the result the model reads; `additionalContext` is appended to it.
  * - `userMessage`: `decision: 'block'` drops the message and ends the turn `blocked` with `reason`;
  *   `message` rewrites it; `additionalContext` is appended to it.

@@ -78,7 +78,11 @@ function appended(text: string, extra: string | undefined): string {
 function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowing {
   switch (point) {
     case 'preTool':
-      return answer.input !== undefined ? { input: answer.input } : {};
+      // Claude Code's PreToolUse `additionalContext`: read by the model with the call's result.
+      return {
+        ...(answer.input !== undefined ? { input: answer.input } : {}),
+        ...(answer.additionalContext ? { content: answer.additionalContext } : {}),
+      };
     case 'postTool': {
       if (answer.content === undefined && answer.additionalContext === undefined) return {};
       return { content: appended(answer.content ?? value.content ?? '', answer.additionalContext) };
@@ -174,11 +178,18 @@ export type PreToolResult = {
   input: unknown;
   /** The hook that denied, for the text the model reads. */
   deniedBy?: string;
+  /** What the hooks added for the model (`additionalContext`), in order: appended to the call's result. */
+  context?: string;
 };
 
 /** Reads a `preTool` waterfall back: deny (or a failed hook) wins, then ask, then allow. */
 export function foldPreTool(decisions: readonly HookDecidedData[], input: unknown): PreToolResult {
-  let result: PreToolResult = { permission: 'pass', input };
+  const contexts = decisions.flatMap((decision) => (decision.content ? [decision.content] : []));
+  let result: PreToolResult = {
+    permission: 'pass',
+    input,
+    ...(contexts.length > 0 ? { context: contexts.join('\n\n') } : {}),
+  };
   for (const decision of decisions) {
     if (decision.input !== undefined) result = { ...result, input: decision.input };
     if (isDenial(decision)) {

@@ -85,7 +85,7 @@ export type HookDecidedData = {
   callId?: string;
   /** `preTool`: the tool input as this hook rewrote it. */
   input?: unknown;
-  /** `postTool`: the tool result as this hook replaced or annotated it. */
+  /** `postTool`: the tool result as this hook replaced or annotated it; `preTool`: context for the result. */
   content?: string;
   /** `userMessage`: the message as this hook rewrote it. */
   message?: string;

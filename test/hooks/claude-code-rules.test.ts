@@ -174,6 +174,23 @@ describe('plain (non-JSON) stdout', () => {
   });
 });
 
+describe('PreToolUse additionalContext', () => {
+  it("reaches the model with the call's result, and replays from the log", async () => {
+    const context = answer({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: 'The tests live in test/.' },
+    });
+    const { log } = await runTurn(
+      workspace.path,
+      { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [hook(context)] }] } },
+      [bash('c1', 'echo ran'), { text: 'done' }],
+    );
+    expect(toolResults(log)).toEqual([['c1', 'ok', 'ran\n[exit code 0]\n\nThe tests live in test/.']]);
+    expect(decided(log)).toEqual([['preTool', 'c1', 'modify', undefined]]);
+    const replayed = await replaySession(log, { setup: { tools: codingTools(), cwd: workspace.path } });
+    assertSameLog(log, replayed.events);
+  });
+});
+
 describe('Stop and PostToolUse answers', () => {
   it('continue:false at Stop lets the turn end (stopReason is logged, not sent to the model)', async () => {
     const stop = answer({
