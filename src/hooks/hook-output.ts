@@ -73,6 +73,9 @@ export function readCommandOutput(point: HookPoint, stdout: string): HookRun {
 
 /** What a finished hook process answered at `point` (not for one that was stopped or never started). */
 export function readProcessEnd(point: HookPoint, end: ProcessEnd): HookRun {
+  // Cut JSON would read as plain text, which decides nothing: an answer that long is refused instead.
+  if (end.stdoutCut)
+    return { kind: 'invalid', reason: 'stdout was cut (over 1000000 bytes); it was not read' };
   const said = capHookText(end.stderr.trim(), end.stderrCut ? `${end.stderrBytes} bytes` : undefined);
   if (end.exitCode === 0) return readCommandOutput(point, end.stdout);
   const json = readStdout(end.stdout);

@@ -23,6 +23,8 @@ export type ProcessEnd = {
   exitCode: number | null;
   signal: string | null;
   stdout: string;
+  /** The hook wrote more than `outputCap` bytes to stdout and some were not kept: only its start is here. */
+  stdoutCut: boolean;
   /** The start of what the hook wrote to stderr (`stderrBytes` in all; `stderrCut` when that is more). */
   stderr: string;
   stderrBytes: number;
@@ -149,8 +151,10 @@ function collect(child: ReturnType<typeof spawnHook>) {
   const err: Buffer[] = [];
   let outBytes = 0;
   let errBytes = 0;
+  let outDropped = false;
   child.stdout.on('data', (chunk: Buffer) => {
     if (outBytes < outputCap) out.push(chunk);
+    else outDropped = true;
     outBytes += chunk.length;
   });
   child.stderr.on('data', (chunk: Buffer) => {
@@ -161,6 +165,7 @@ function collect(child: ReturnType<typeof spawnHook>) {
     const kept = Buffer.concat(err);
     return {
       stdout: Buffer.concat(out).toString('utf8'),
+      stdoutCut: outDropped,
       stderr: kept.subarray(0, stderrCap).toString('utf8'),
       stderrBytes: errBytes,
       stderrCut: errBytes > stderrCap,
