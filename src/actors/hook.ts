@@ -18,13 +18,17 @@ import type {
   ScreenedMessage,
 } from '../machines/hook-events.ts';
 import type { HookCallInput } from '../machines/tool-batch-hooks.ts';
-import { exitPlanModeName } from '../permissions/modes.ts';
+import { exitPlanModeName, type PermissionMode } from '../permissions/modes.ts';
 import type { DependenciesOf } from './dependencies.ts';
-import { checkCall, type ToolCheckDeps } from './tool-check.ts';
+import { checkCall, headlessDenial, type ToolCheckDeps } from './tool-check.ts';
 
 export type HookDeps = {
   sessionId: string;
   cwd: string;
+  /** The agent's permission mode now, which every hook is told. */
+  permissionMode?: () => PermissionMode;
+  /** Writes the session's transcript and resolves with its path (live only; see HookBase). */
+  transcriptPath?: () => Promise<string>;
   /** How each point is consulted: its hooks run live, or a replay reads the recorded decisions. */
   consult: (point: HookPoint) => HookConsult;
   /** The tools and permissions a rewritten tool input is checked against again. */
@@ -71,6 +75,8 @@ export const base = (deps: HookDeps, point: HookPoint, meta: { turn: number; ste
   cwd: deps.cwd,
   turn: meta.turn,
   step: meta.step,
+  ...(deps.permissionMode ? { permissionMode: deps.permissionMode() } : {}),
+  ...(deps.transcriptPath ? { transcriptPath: deps.transcriptPath } : {}),
 });
 
 export const failed = (
@@ -113,29 +119,55 @@ export function createPreToolHookActor(depsOf: DependenciesOf<HookDeps>) {
   );
 }
 
-/** What the hooks' decisions mean for one call, with the permission rules applied to a rewritten input. */
+/**
+ * What the hooks' decisions mean for one call, with the permission rules applied to a rewritten input. As in
+ * Claude Code, a hook's deny always wins, and its allow skips the approval the mode would ask for but never
+ * passes a deny rule or an ask that a rule made. A call that still needs approval when nobody can give it
+ * (headless) is denied here, after the hooks had their say.
+ */
 export function preToolVerdict(
   deps: HookDeps,
   call: HookCallInput,
   decisions: HookDecidedData[],
 ): PreToolVerdict {
   const folded = hostDecidesPlans(call, foldPreTool(decisions, call.input));
+  const verdict = permissionVerdict(deps, call, decisions, folded);
+  return folded.context !== undefined ? { ...verdict, context: folded.context } : verdict;
+}
+
+function permissionVerdict(
+  deps: HookDeps,
+  call: HookCallInput,
+  decisions: HookDecidedData[],
+  folded: PreToolResult,
+): PreToolVerdict {
   if (folded.permission === 'deny') {
     const content = `Permission denied by hook ${folded.deniedBy}: ${folded.reason}`;
     return { callId: call.callId, decisions, verdict: 'reject', outcome: 'denied', content };
   }
-  if (folded.permission === 'pass' && folded.input === call.input) return { callId: call.callId, decisions };
+  const { canAsk } = deps.check.permissions;
+  if (folded.permission === 'pass' && folded.input === call.input && canAsk)
+    return { callId: call.callId, decisions };
   const check = checkCall(deps.check, { id: call.callId, name: call.name, input: folded.input });
   const checked = { callId: call.callId, decisions, input: check.input, safe: check.safe };
   if (check.verdict === 'reject')
     return { ...checked, verdict: 'reject', outcome: check.outcome ?? 'error', content: check.content ?? '' };
-  if (folded.permission === 'allow') return { ...checked, verdict: 'run' };
   if (folded.permission === 'ask') {
-    if (deps.check.permissions.canAsk) return { ...checked, verdict: 'ask', safe: false };
+    if (canAsk) return { ...checked, verdict: 'ask', safe: false };
     const content = `Permission denied: a hook asked for approval (${folded.reason ?? 'no reason given'}) and nobody can approve in this session.`;
     return { ...checked, verdict: 'reject', outcome: 'denied', content };
   }
-  return { ...checked, verdict: check.verdict };
+  const hookAllows = folded.permission === 'allow' && check.askedBy !== 'rule';
+  if (check.verdict === 'run' || hookAllows) return { ...checked, verdict: 'run' };
+  if (canAsk) return { ...checked, verdict: 'ask', safe: false };
+  const { reason, content } = headlessDenial(check.askReason ?? 'it needs approval');
+  return {
+    ...checked,
+    verdict: 'reject',
+    outcome: 'denied',
+    content,
+    decision: { outcome: 'deny', by: 'headless', reason },
+  };
 }
 
 /**
@@ -283,7 +315,7 @@ export function createPreCompactHookActor(depsOf: DependenciesOf<HookDeps>) {
       const told = { ...base(deps, 'preCompact', input), trigger: input.trigger, ...instructions };
       return {
         type: 'hook.preCompact',
-        decisions: await deps.consult('preCompact')(told, { value: {} }, signal),
+        decisions: await deps.consult('preCompact')(told, { matchOn: input.trigger, value: {} }, signal),
       };
     },
     (_input, reason) => ({ type: 'hook.preCompact', decisions: [failed('preCompact', reason)] }),

@@ -31,7 +31,8 @@ export async function runSessionStart(
   if (deps.parent !== undefined) return [];
   const told = { ...base(deps, 'sessionStart', { turn: 0, step: 0 }), source };
   try {
-    return await deps.consult('sessionStart')(told, { value: {} }, signal);
+    // Claude Code's SessionStart matcher selects by source (`startup`, `resume`, ...).
+    return await deps.consult('sessionStart')(told, { matchOn: source, value: {} }, signal);
   } catch (error) {
     return [failed('sessionStart', messageOf(error))];
   }

@@ -7,7 +7,25 @@ import { checkToolInput } from '../tools/tool-input.ts';
 import { unknownToolMessage } from '../tools/unknown-tool.ts';
 import type { DependenciesOf } from './dependencies.ts';
 
-export type ToolCheckDeps = { tools: ReadonlyMap<string, AnyTool>; permissions: PermissionGate };
+export type ToolCheckDeps = {
+  tools: ReadonlyMap<string, AnyTool>;
+  permissions: PermissionGate;
+  /**
+   * `preTool` hooks are asked about calls before they run: a call the mode says needs approval is left to
+   * them even when nobody can approve (headless), since a hook may allow it (Claude Code asks its PreToolUse
+   * hooks before the permission prompt). Their verdict (actors/hook.ts) denies it if none does.
+   */
+  hooksDecideAsks?: boolean;
+};
+
+/** The reason a call that needs approval is denied when nobody can give it. */
+export function headlessDenial(reason: string): { content: string; reason: string } {
+  const full = `${reason}; nobody can approve it in this session (headless), so it was denied`;
+  return {
+    reason: full,
+    content: `Permission denied: ${full}. Do not retry this call; choose another approach or stop and explain.`,
+  };
+}
 
 /** Checks every call of a batch before anything runs: known tool, valid arguments, permission. */
 export function checkCall(
@@ -36,21 +54,21 @@ export function checkCall(
     };
   }
   if (verdict.decision === 'ask') {
-    if (!deps.permissions.canAsk) {
-      const reason = `${verdict.reason}; nobody can approve it in this session (headless), so it was denied`;
-      return {
-        ...reject(
-          call,
-          `Permission denied: ${reason}. Do not retry this call; choose another approach or stop and explain.`,
-          {
-            outcome: 'denied',
-          },
-        ),
-        input: parsed.data,
-        decision: { outcome: 'deny', by: 'headless', reason },
-      };
-    }
-    return { callId: call.id, input: parsed.data, safe: false, verdict: 'ask' };
+    const asked = {
+      callId: call.id,
+      input: parsed.data,
+      safe: false,
+      verdict: 'ask' as const,
+      askedBy: verdict.by,
+      askReason: verdict.reason,
+    };
+    if (deps.permissions.canAsk || (deps.hooksDecideAsks === true && verdict.by === 'mode')) return asked;
+    const { reason, content } = headlessDenial(verdict.reason);
+    return {
+      ...reject(call, content, { outcome: 'denied' }),
+      input: parsed.data,
+      decision: { outcome: 'deny', by: 'headless', reason },
+    };
   }
   return {
     callId: call.id,

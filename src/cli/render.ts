@@ -196,6 +196,8 @@ export class TranscriptRenderer {
           `⚑ ${point} hook ${truncate(hook, 60)} ${outcome}${why}`,
         ),
       );
+      // Claude Code's `systemMessage`: for the person at the terminal, never sent to the model.
+      if (event.data.systemMessage) this.print(this.paint('yellow', `  ${event.data.systemMessage}`));
     } else if (isEvent(event, 'agent.spawned')) {
       this.print(this.paint('dim', `(subagent ${event.data.childSessionId} started)`));
     } else if (isEvent(event, 'mode.changed')) {

@@ -23,6 +23,8 @@ export type ProcessEnd = {
   exitCode: number | null;
   signal: string | null;
   stdout: string;
+  /** The hook wrote more than `outputCap` bytes to stdout and some were not kept: only its start is here. */
+  stdoutCut: boolean;
   /** The start of what the hook wrote to stderr (`stderrBytes` in all; `stderrCut` when that is more). */
   stderr: string;
   stderrBytes: number;
@@ -57,9 +59,15 @@ const stderrCap = 4 * hookTextMaxChars + 4;
 // Once what a hook left running is stopped, its pipes close; this long for a holder the sweep cannot find.
 const drainMs = 250;
 
-/** Runs `bash -c command` with `stdin` written to it; never rejects. */
+/**
+ * What to run: `bash -c command` (shell form), or with `args` the program `command` itself, no shell (exec
+ * form), where `${CLAUDE_PROJECT_DIR}` in the program and its arguments stands for the workspace.
+ */
+export type HookCommand = { command: string; args?: readonly string[] };
+
+/** Runs the hook's command with `stdin` written to it; never rejects. */
 export function runHookProcess(
-  command: string,
+  command: HookCommand,
   options: HookProcessOptions,
   stdin: string,
   signal: AbortSignal,
@@ -113,8 +121,15 @@ export function runHookProcess(
   });
 }
 
-function spawnHook(command: string, options: HookProcessOptions, marker: ProcessMarker) {
-  return spawn('bash', ['-c', command], {
+function spawnHook(command: HookCommand, options: HookProcessOptions, marker: ProcessMarker) {
+  // In the shell form bash expands `${CLAUDE_PROJECT_DIR}` from the environment itself.
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, written as users write it.
+  const placeholders = (text: string) => text.replaceAll('${CLAUDE_PROJECT_DIR}', options.cwd);
+  const [program, args] =
+    command.args === undefined
+      ? ['bash', ['-c', command.command]]
+      : [placeholders(command.command), command.args.map(placeholders)];
+  return spawn(program, args, {
     cwd: options.cwd,
     detached: true,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -136,8 +151,10 @@ function collect(child: ReturnType<typeof spawnHook>) {
   const err: Buffer[] = [];
   let outBytes = 0;
   let errBytes = 0;
+  let outDropped = false;
   child.stdout.on('data', (chunk: Buffer) => {
     if (outBytes < outputCap) out.push(chunk);
+    else outDropped = true;
     outBytes += chunk.length;
   });
   child.stderr.on('data', (chunk: Buffer) => {
@@ -148,6 +165,7 @@ function collect(child: ReturnType<typeof spawnHook>) {
     const kept = Buffer.concat(err);
     return {
       stdout: Buffer.concat(out).toString('utf8'),
+      stdoutCut: outDropped,
       stderr: kept.subarray(0, stderrCap).toString('utf8'),
       stderrBytes: errBytes,
       stderrCut: errBytes > stderrCap,

@@ -1,6 +1,7 @@
 // The vocabulary of hooks: what a hook is told at each point, what it may answer, and how the runtime
 // keeps the hooks of a point. In-process hooks speak these camelCase shapes; command hooks speak Claude
 // Code's snake_case JSON (see command-hook.ts), translated to the same answer.
+import type { PermissionMode } from '../permissions/modes.ts';
 import { type HookDecidedData, type HookPoint, hookPoints } from '../session/types.ts';
 
 export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from '../session/types.ts';
@@ -10,7 +11,20 @@ export const wiredHookPoints = hookPoints;
 export type WiredHookPoint = (typeof wiredHookPoints)[number];
 
 /** What every hook is told, besides what its point adds. */
-export type HookBase = { point: HookPoint; sessionId: string; cwd: string; turn: number; step: number };
+export type HookBase = {
+  point: HookPoint;
+  sessionId: string;
+  cwd: string;
+  turn: number;
+  step: number;
+  /** The agent's permission mode when the hook is asked (a command hook reads Claude Code's name for it). */
+  permissionMode?: PermissionMode;
+  /**
+   * Writes the session's transcript in Claude Code's JSONL (see claude-transcript.ts) outside the workspace
+   * and resolves with its path; a command hook calls it just before it starts (`transcript_path`).
+   */
+  transcriptPath?: () => Promise<string>;
+};
 
 /** What each point adds to `HookBase`. */
 export type HookInputs = {
@@ -62,7 +76,8 @@ export type HookInput<Point extends WiredHookPoint> = HookBase & HookInputs[Poin
 /**
  * What a hook may answer; `undefined` (or nothing) is no opinion. Which fields count depends on the point:
  * - `preTool`: `decision` `allow` (run without asking), `ask`, `deny` (with `reason`, which the model reads);
- *   `input` replaces the tool input (checked against the tool's schema and the permission rules again).
+ *   `input` replaces the tool input (checked against the tool's schema and the permission rules again);
+ *   `additionalContext` is appended to the call's result, where the model reads it.
  * - `postTool`: `content` replaces the result the model reads; `additionalContext` is appended to it.
  * - `userMessage`: `decision: 'block'` drops the message and ends the turn `blocked` with `reason`;
  *   `message` rewrites it; `additionalContext` is appended to it.
@@ -85,6 +100,8 @@ export type HookAnswer = {
   tools?: string[];
   /** `request`: the model this step's request goes to, by name (one of `models` the hook was told). */
   model?: string;
+  /** A message for the person, never for the model (Claude Code's `systemMessage`); logged with the decision. */
+  systemMessage?: string;
 };
 
 /**
@@ -113,8 +130,18 @@ export type CommandHook = {
   command: string;
   /** Default `defaultHookTimeoutMs`; the command and everything it started is stopped then. */
   timeoutMs?: number;
-  /** `preTool`/`postTool`: the tool names it is about, a regular expression on the whole name (Claude's). */
+  /**
+   * Claude Code's `matcher`: at `preTool`/`postTool` the tools it is about, at `sessionStart` the sources, at
+   * `preCompact` the triggers. Exact names (`Bash`, `Edit|Write`, `startup,resume`) or, with any other
+   * character, an unanchored regular expression (`mcp__github__.*`, `^Edit$`); empty or `*` for all.
+   */
   matcher?: string;
+  /** Exec form: `command` is the program, run with these arguments and no shell. */
+  args?: string[];
+  /** Claude Code's `async`: the hook runs, but what it answers decides nothing. */
+  async?: boolean;
+  /** Claude Code's `if` (`preTool`/`postTool`): a permission rule; the hook runs only for calls it matches. */
+  if?: string;
 };
 
 /** The hooks of a system, by point, run in order as a waterfall. */
@@ -122,7 +149,7 @@ export type Hooks = {
   [Point in WiredHookPoint]?: Array<HookFunction<Point> | NamedHook<Point> | CommandHook>;
 };
 
-/** How long a hook may take when it names no limit (Claude Code's default for command hooks too). */
+/** How long a hook may take when it names no limit (Claude Code's default was 60 s too; it is 600 s now). */
 export const defaultHookTimeoutMs = 60_000;
 
 /** What running one hook produced, before the waterfall turns it into a logged decision. */
@@ -136,8 +163,11 @@ export type HookRun =
  */
 export type HookEntry = {
   name: string;
-  /** For command hooks from settings: the tools a `preTool`/`postTool` hook is about (Claude's `matcher`). */
-  matches?: (toolName: string) => boolean;
+  /**
+   * For command hooks: whether the hook is about this consultation (Claude Code's `matcher` and `if`), told
+   * the tool's name (or the source, the trigger) and the tool input as it flows.
+   */
+  matches?: (value: string, input: unknown) => boolean;
   run: (input: HookBase & Record<string, unknown>, signal: AbortSignal) => Promise<HookRun>;
 };
 
@@ -161,6 +191,8 @@ export type Flowing = {
 export type HookSubject = {
   callId?: string;
   toolName?: string;
+  /** What a matcher selects on where no tool is involved: `sessionStart`'s source, `preCompact`'s trigger. */
+  matchOn?: string;
   inboxId?: string;
   attempt?: number;
   value: Flowing;

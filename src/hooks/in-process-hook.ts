@@ -33,6 +33,7 @@ export const hookAnswerSchema = z.strictObject({
   system: z.string().optional(),
   tools: z.array(z.string()).optional(),
   model: z.string().optional(),
+  systemMessage: z.string().optional(),
 });
 
 /** Checks what a hook answered; `undefined` and `null` are no opinion. */
@@ -105,9 +106,13 @@ export function hookTable(hooks: Hooks | undefined, cwd: string, sweeps?: Proces
     table[point] = list.map((hook, index) => {
       if (typeof hook === 'function' || !('type' in hook)) return entryOf(point, hook, index);
       const spec = {
+        point,
         command: hook.command,
         timeoutMs: hook.timeoutMs ?? defaultHookTimeoutMs,
         ...(hook.matcher !== undefined ? { matcher: hook.matcher } : {}),
+        ...(hook.args !== undefined ? { args: hook.args } : {}),
+        ...(hook.async !== undefined ? { async: hook.async } : {}),
+        ...(hook.if !== undefined ? { if: hook.if } : {}),
       };
       return commandHook(spec, { cwd, passes, ...(sweeps ? { sweeps } : {}) });
     });

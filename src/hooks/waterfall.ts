@@ -34,7 +34,10 @@ export function decide(point: HookPoint, hook: string, run: HookRun, value: Flow
   const answer: HookAnswer = run.answer ?? {};
   const wrong = point === 'request' ? wrongRequestAnswer(answer, value) : undefined;
   if (wrong !== undefined) return { point, hook, outcome: 'invalid', reason: wrong };
-  const reason = answer.reason !== undefined ? { reason: answer.reason } : {};
+  const reason = {
+    ...(answer.reason !== undefined ? { reason: answer.reason } : {}),
+    ...(answer.systemMessage !== undefined ? { systemMessage: answer.systemMessage } : {}),
+  };
   const changes = changesOf(point, answer, value);
   const changed = Object.keys(changes).length > 0;
   const decision = decisionAt(point, answer.decision);
@@ -75,7 +78,11 @@ function appended(text: string, extra: string | undefined): string {
 function changesOf(point: HookPoint, answer: HookAnswer, value: Flowing): Flowing {
   switch (point) {
     case 'preTool':
-      return answer.input !== undefined ? { input: answer.input } : {};
+      // Claude Code's PreToolUse `additionalContext`: read by the model with the call's result.
+      return {
+        ...(answer.input !== undefined ? { input: answer.input } : {}),
+        ...(answer.additionalContext ? { content: answer.additionalContext } : {}),
+      };
     case 'postTool': {
       if (answer.content === undefined && answer.additionalContext === undefined) return {};
       return { content: appended(answer.content ?? value.content ?? '', answer.additionalContext) };
@@ -135,7 +142,8 @@ export async function runWaterfall(
   let value = subject.value;
   for (const entry of entries) {
     if (signal.aborted) break;
-    if (subject.toolName !== undefined && entry.matches && !entry.matches(subject.toolName)) continue;
+    const matchOn = subject.toolName ?? subject.matchOn;
+    if (matchOn !== undefined && entry.matches && !entry.matches(matchOn, value.input)) continue;
     const told = { ...input, ...toldValue(input.point, value) };
     let run: HookRun;
     try {
@@ -170,11 +178,18 @@ export type PreToolResult = {
   input: unknown;
   /** The hook that denied, for the text the model reads. */
   deniedBy?: string;
+  /** What the hooks added for the model (`additionalContext`), in order: appended to the call's result. */
+  context?: string;
 };
 
 /** Reads a `preTool` waterfall back: deny (or a failed hook) wins, then ask, then allow. */
 export function foldPreTool(decisions: readonly HookDecidedData[], input: unknown): PreToolResult {
-  let result: PreToolResult = { permission: 'pass', input };
+  const contexts = decisions.flatMap((decision) => (decision.content ? [decision.content] : []));
+  let result: PreToolResult = {
+    permission: 'pass',
+    input,
+    ...(contexts.length > 0 ? { context: contexts.join('\n\n') } : {}),
+  };
   for (const decision of decisions) {
     if (decision.input !== undefined) result = { ...result, input: decision.input };
     if (isDenial(decision)) {

@@ -30,6 +30,10 @@ export type PreToolVerdict = {
   /** For `reject`: the result the model reads. */
   outcome?: 'error' | 'denied';
   content?: string;
+  /** What the hooks added for the model, appended to the call's result when it is committed. */
+  context?: string;
+  /** A permission decision made after the hooks (a headless denial), logged as `approval.decided`. */
+  decision?: { outcome: 'deny'; by: 'headless'; reason: string };
 };
 
 export type HookToolEvent =

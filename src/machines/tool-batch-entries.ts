@@ -46,10 +46,11 @@ export function callEntry(context: Meta, call: BatchCall): LogEntry {
 /** The one result of a settled call. */
 export function resultEntry(context: Meta, call: BatchCall): LogEntry {
   const { callId, outcome, content, error } = call;
+  const added = call.context !== undefined ? `\n\n${call.context}` : '';
   const data = {
     callId,
     outcome: outcome!,
-    content: content ?? '',
+    content: `${content ?? ''}${added}`,
     ...(error !== undefined ? { error } : {}),
   };
   return entryAt(context, 'tool.result', data);

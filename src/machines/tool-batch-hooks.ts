@@ -28,9 +28,11 @@ export function applyPreToolVerdicts(
   const byId = new Map(verdicts.map((verdict) => [verdict.callId, verdict]));
   return calls.map((call): BatchCall => {
     const verdict = byId.get(call.callId);
-    if (!verdict?.verdict || call.phase !== 'pending') return call;
+    if (call.phase !== 'pending' || verdict === undefined) return call;
+    const noted = verdict.context !== undefined ? { ...call, context: verdict.context } : call;
+    if (!verdict.verdict) return noted;
     const updated = {
-      ...call,
+      ...noted,
       input: verdict.input ?? call.input,
       safe: verdict.safe ?? false,
       verdict: verdict.verdict,

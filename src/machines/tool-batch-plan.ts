@@ -23,6 +23,8 @@ export type BatchCall = {
   decision?: ResumeCall['decision'];
   /** Resumed: a call whose subagent waits too; it runs again once checked, without a second `tool.started`. */
   rejoin?: boolean;
+  /** What the `preTool` hooks added for the model (`additionalContext`): appended to the result. */
+  context?: string;
 };
 
 /** The calls of a new batch, in model order, before the check has said anything about them. */

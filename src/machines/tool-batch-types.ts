@@ -20,6 +20,10 @@ export type CallCheck = {
   unknownTool?: boolean;
   /** The permission decision, when one was made (valid calls only). */
   decision?: { outcome: 'allow' | 'deny'; by: 'rule' | 'mode' | 'session' | 'headless'; reason: string };
+  /** For `ask`: what asked (the mode's default, or a rule: a hook's allow does not pass a rule's ask). */
+  askedBy?: 'rule' | 'mode' | 'session';
+  /** For `ask`: why, for the denial when nobody can approve. */
+  askReason?: string;
 };
 
 /** What a batch actor is configured with for the whole turn; each step's calls come with `batch.begin`. */

@@ -175,8 +175,14 @@ export const toolBatchMachine = setup({
     /** Logs what the `preTool` hooks decided and applies it: denials settle, rewritten inputs stand. */
     recordPreToolHooks: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'hook.preTool');
-      for (const verdict of event.verdicts)
+      for (const verdict of event.verdicts) {
         for (const entry of hookEntries(context, verdict.decisions)) enqueue({ type: 'log', params: entry });
+        if (verdict.decision)
+          enqueue({
+            type: 'log',
+            params: entryAt(context, 'approval.decided', { callId: verdict.callId, ...verdict.decision }),
+          });
+      }
       enqueue.assign({ calls: applyPreToolVerdicts(context.calls, event.verdicts) });
     }),
     /** A finished call waits for its `postTool` hooks with its result held back; its tool actor is done. */

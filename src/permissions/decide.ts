@@ -71,10 +71,11 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
     commandAllowRule(sessionRules, tool.name, reading),
   );
   const unsure = unsureUnderDeny(deny, tool.name, reading);
-  if (decision.decision === 'allow' && unsure !== undefined)
+  // An ask the mode would make anyway is the rule's ask too: a hook's allow must not pass it.
+  if (decision.decision !== 'deny' && unsure !== undefined)
     return { decision: 'ask', by: 'rule', reason: unsure };
   const intoReadOnly = writeIntoReadOnlyFolder(reading, request.readOnlyFolders ?? [], cwd);
-  if (decision.decision === 'allow' && intoReadOnly !== undefined)
+  if (decision.decision !== 'deny' && intoReadOnly !== undefined)
     return { decision: 'ask', by: 'rule', reason: intoReadOnly };
   return decision;
 }

@@ -37,6 +37,7 @@ import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
 import { isEvent, type LogEntry, type LogEvent } from '../session/types.ts';
 import type { AgentResources } from './agent-resources.ts';
+import type { HookTranscripts } from './hook-transcripts.ts';
 import type { CompactionConfig } from './options-schema.ts';
 
 export type AgentLogicDeps = {
@@ -46,8 +47,12 @@ export type AgentLogicDeps = {
   publish: Publish;
   approve: Approver | undefined;
   preStep: PreStepHook | undefined;
-  /** How the agent's hook points are consulted (live or from a recording). */
-  hooks: Pick<HookDeps, 'consult'>;
+  /** How the agent's hook points are consulted (live or from a recording), and where transcripts go (live). */
+  hooks: Pick<HookDeps, 'consult'> & {
+    transcripts?: HookTranscripts;
+    /** `preTool` hooks are consulted: they see calls that need approval before a headless denial. */
+    preTool?: boolean;
+  };
   /** Called after dispose flushed the log; unregisters the agent and closes its session. */
   revoke: () => Promise<void>;
   /** The cap on results the model reads whole, and where longer ones are saved. */
@@ -86,11 +91,23 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
   const flush = () => resources.requireLog().flush();
   const projection = new ProjectionCache();
   const lingering = new LingeringRuns();
+  const transcripts = deps.hooks.transcripts;
+  const toolCheck: ToolCheckDeps = {
+    tools: resources.tools,
+    permissions: deps.gate,
+    ...(deps.hooks.preTool === true ? { hooksDecideAsks: true } : {}),
+  };
   const hooks: HookDeps = {
     sessionId: agentId,
     cwd: resources.plan.cwd,
     consult: deps.hooks.consult,
-    check: { tools: resources.tools, permissions: deps.gate },
+    permissionMode: () => deps.gate.mode,
+    ...(transcripts
+      ? {
+          transcriptPath: () => transcripts.write(agentId, resources.plan.cwd, resources.requireLog().events),
+        }
+      : {}),
+    check: toolCheck,
     lastAnswer: () => lastAnswerText(resources.requireLog().events),
     request: () => {
       const { system, tools } = resources.projectOptions();
@@ -124,7 +141,7 @@ function portsFor(deps: AgentLogicDeps): AgentPorts {
       longOutputs: deps.longOutputs,
       skillFolders: resources.skills.folders,
     },
-    toolCheck: { tools: resources.tools, permissions: deps.gate },
+    toolCheck,
     approval: { agentId, approver: deps.approve },
     preStep: {
       agentId,

@@ -27,6 +27,7 @@ import { type AgentRegistry, AgentResources } from './agent-resources.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
+import { HookTranscripts } from './hook-transcripts.ts';
 import { hostLogic } from './host.ts';
 import { LiveBus } from './live-bus.ts';
 import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
@@ -192,7 +193,11 @@ export class AgentSystem {
       // Children ask the host their parent asks (their permissions say whether anyone can answer).
       approve: this.config.approve,
       preStep: this.config.preStep,
-      hooks: { consult: this.hooks.consult },
+      hooks: {
+        consult: this.hooks.consult,
+        ...(this.hooks.transcripts ? { transcripts: this.hooks.transcripts } : {}),
+        ...(this.hooks.flags.preTool === true ? { preTool: true } : {}),
+      },
       // A replay's recorded model answers every request, whichever model a recorded hook chose.
       models: this.config.hookReplay ? {} : this.config.models,
       longOutputs: this.savedOutputs.forSession(agentId, this.config.toolOutput.maxChars),
@@ -386,6 +391,8 @@ type HookConsultation = {
   sessionEnd: boolean;
   /** Resolves once every process a command hook left running has been stopped. */
   settled: () => Promise<void>;
+  /** Where command hooks find the session's transcript (live only); removed once hooks have settled. */
+  transcripts?: HookTranscripts;
 };
 
 function hookConsultation(config: SystemConfig): HookConsultation {
@@ -402,11 +409,13 @@ function hookConsultation(config: SystemConfig): HookConsultation {
   const sweeps = new ProcessSweeps();
   const table = hookTable(config.hooks, config.cwd, sweeps);
   const has = (point: HookPoint) => (table[point]?.length ?? 0) > 0;
+  const transcripts = new HookTranscripts();
   return {
     consult: liveConsult(table),
     flags: hookFlagsOf(has),
     sessionEnd: has('sessionEnd'),
-    settled: () => sweeps.settled(),
+    settled: () => sweeps.settled().then(() => transcripts.dispose()),
+    transcripts,
   };
 }
 

@@ -111,6 +111,7 @@ export const logEventDataSchemas = {
     system: z.string().optional(),
     tools: z.array(z.string()).optional(),
     model: z.string().optional(),
+    systemMessage: z.string().optional(),
   }),
   'tool.started': z.object({ callId: z.string() }),
   'approval.asked': z.object({ callId: z.string() }),

@@ -85,7 +85,7 @@ export type HookDecidedData = {
   callId?: string;
   /** `preTool`: the tool input as this hook rewrote it. */
   input?: unknown;
-  /** `postTool`: the tool result as this hook replaced or annotated it. */
+  /** `postTool`: the tool result as this hook replaced or annotated it; `preTool`: context for the result. */
   content?: string;
   /** `userMessage`: the message as this hook rewrote it. */
   message?: string;
@@ -101,6 +101,8 @@ export type HookDecidedData = {
   tools?: string[];
   /** `request`: the model the step's request goes to, by name, as this hook left it. */
   model?: string;
+  /** What the hook told the person (Claude Code's `systemMessage`); the model never reads it. */
+  systemMessage?: string;
 };
 
 /** The data of each event type: the contract between writers, readers and `project()`. */

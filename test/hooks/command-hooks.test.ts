@@ -59,7 +59,9 @@ describe('command hooks at preTool', () => {
     const [first] = seen('pre-rewrite');
     expect(first).toEqual({
       session_id: 'a',
+      transcript_path: expect.stringMatching(/agentchart-transcripts-.*\/a\.jsonl$/),
       cwd: process.cwd(),
+      permission_mode: 'bypassPermissions',
       hook_event_name: 'PreToolUse',
       turn: 1,
       step: 1,
@@ -72,10 +74,10 @@ describe('command hooks at preTool', () => {
     await system.dispose();
   });
 
-  it('fail closed: a timeout, garbage on stdout or another exit code denies', async () => {
+  it('fail closed: a timeout, a JSON answer that is wrong or another exit code denies', async () => {
     const cases: Array<[CommandHook, string]> = [
       [script('pre-slow', 'await new Promise((r) => setTimeout(r, 30_000));', { timeoutMs: 300 }), 'timeout'],
-      [script('pre-garbage', "process.stdout.write('checking… ok');"), 'invalid'],
+      [script('pre-garbage', out({ decision: 7 })), 'invalid'],
       [script('pre-crash', "process.stderr.write('oops'); process.exit(1);"), 'error'],
       [script('pre-wrong', out({ hookSpecificOutput: { permissionDecision: 'perhaps' } })), 'invalid'],
     ];

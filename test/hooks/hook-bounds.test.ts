@@ -74,6 +74,25 @@ describe('what a command hook puts in front of the model is capped', () => {
     await system.dispose();
   });
 
+  it('a PreToolUse answer too long to read whole (3 MB) is invalid and denies, not plain text that passes', async () => {
+    const long = script(
+      'long',
+      `process.stdout.write(JSON.stringify({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: 'z'.repeat(3 * 1024 * 1024) } }));`,
+    );
+    const { agent, system, ran } = await hookedAgent(
+      [{ toolCalls: [echoCall('c1', 'hi')] }, { text: 'ok' }],
+      {
+        hooks: { preTool: [long] },
+      },
+    );
+    await agent.run('go');
+    expect(ran).toEqual([]);
+    expect(hookTrail(agent.log())).toEqual([
+      `preTool ${long.command} invalid: stdout was cut (over 1000000 bytes); it was not read`,
+    ]);
+    await system.dispose();
+  });
+
   it('a stop hook that refuses with a 1 MB reason three times injects three capped messages', async () => {
     const huge = 'y'.repeat(1_000_000);
     const refuse = script(
