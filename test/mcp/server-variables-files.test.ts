@@ -60,7 +60,7 @@ describe('.mcp.json with ${VAR} references', () => {
     };
     await writeFile(join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { fault } }));
     const variables = { NODE: process.execPath, FAULT_SERVER: faultServerBin, LOG_DIR: dir };
-    const run = await runCli(['mcp', 'list', '--cwd', dir], { env: variables });
+    const run = await runCli(['mcp', 'list', '--cwd', dir, '--workspace-mcp'], { env: variables });
     expect([run.code, run.stderr]).toEqual([0, '']);
     expect(run.stdout.split('\n')[1]).toMatch(/^ {2}fault \(stdio, pid \d+\): connected, 5 tool\(s\)$/);
     // The server wrote where the expanded FAULT_LOG pointed, and is gone again.
