@@ -21,6 +21,8 @@ export type PermissionDecision = {
 export type PermissionRequest = {
   mode: PermissionMode;
   allow?: readonly PermissionRule[];
+  /** Rules whose calls always ask, even when an allow rule, a session allowance or the mode would allow. */
+  ask?: readonly PermissionRule[];
   deny?: readonly PermissionRule[];
   /** Keys made by `sessionKey` for calls the user allowed "for this session". */
   sessionAllowed?: ReadonlySet<string>;
@@ -33,9 +35,10 @@ export type PermissionRequest = {
 };
 
 /**
- * Decides one call. Order: a matching deny rule denies; then a matching allow rule allows; then a rule
- * or a call the person allowed for the session (see `sessionKey`) allows; otherwise the mode decides by the
- * tool's access.
+ * Decides one call. Order (Claude Code's: deny, then ask, then allow): a matching deny rule denies; then a
+ * matching ask rule asks (or denies, where the mode denies the call anyway: plan mode's writes); then a
+ * matching allow rule allows; then a rule or a call the person allowed for the session (see `sessionKey`)
+ * allows; otherwise the mode decides by the tool's access.
  *
  * A `command` (the `bash` tool) is read with a bash grammar first (command-reading.ts), and rules match the
  * simple commands it runs as bash reads them (command-rules.ts). A rule with a pattern allows only a plain
@@ -48,12 +51,15 @@ export type PermissionRequest = {
 export function decidePermission(request: PermissionRequest): PermissionDecision {
   const { tool, input, cwd } = request;
   const deny = (request.deny ?? []).map(parseRule);
+  const ask = (request.ask ?? []).map(parseRule);
   const allow = (request.allow ?? []).map(parseRule);
   const sessionRules = (request.sessionRules ?? []).map(parseRule);
   const command = stringArgument(input, 'command');
   if (command === undefined) {
     const denied = deny.find((rule) => matchesRule(rule, tool.name, input, cwd));
     if (denied !== undefined) return deniedBy(denied);
+    const asked = ask.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    if (asked !== undefined) return askedBy(asked, request);
     const allowed = allow.find((rule) => matchesRule(rule, tool.name, input, cwd));
     const sessionRule = sessionRules.find((rule) => matchesRule(rule, tool.name, input, cwd));
     return allowOrMode(request, allowed, sessionRule);
@@ -61,12 +67,15 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   const reading = readCommandLine(command, cwd);
   const denied = commandDenyRule(deny, tool.name, command, reading);
   if (denied !== undefined) return deniedBy(denied);
+  // An ask rule covers a line as a deny rule does: any command anywhere in it.
+  const asked = commandDenyRule(ask, tool.name, command, reading);
+  if (asked !== undefined) return askedBy(asked, request);
   const decision = allowOrMode(
     request,
     commandAllowRule(allow, tool.name, reading),
     commandAllowRule(sessionRules, tool.name, reading),
   );
-  const unsure = unsureUnderDeny(deny, tool.name, reading);
+  const unsure = unsureUnderDeny([...deny, ...ask], tool.name, reading);
   return decision.decision === 'allow' && unsure !== undefined
     ? { decision: 'ask', by: 'rule', reason: unsure }
     : decision;
@@ -74,6 +83,13 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
 
 function deniedBy(rule: ParsedRule): PermissionDecision {
   return { decision: 'deny', by: 'rule', reason: `denied by rule ${formatRule(rule)}` };
+}
+
+/** An ask rule's answer: ask, unless the mode denies the call anyway (the stricter answer wins). */
+function askedBy(rule: ParsedRule, request: PermissionRequest): PermissionDecision {
+  const byMode = decideByMode(request.mode, request.tool.access);
+  if (byMode.decision === 'deny') return byMode;
+  return { decision: 'ask', by: 'rule', reason: `asks by rule ${formatRule(rule)}` };
 }
 
 /** After the deny rules: an allow rule, then a session rule or allowance, then the mode. */

@@ -16,6 +16,7 @@ import {
   plainIssue,
   positiveInteger,
 } from '../core/host-schema.ts';
+import { ConfigError } from '../errors/config-error.ts';
 import { hookListsSchema } from '../hooks/hook-options.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
 import { commandHooksFrom } from '../hooks/settings-schema.ts';
@@ -27,7 +28,8 @@ import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
-import { type LoadedSettings, readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
@@ -118,7 +120,15 @@ const systemOptionsSchema = z.strictObject(
     cwd: cwd.optional(),
     permissionMode: permissionModeSchema.optional(),
     permissions: z
-      .strictObject({ allow: rules.optional(), deny: rules.optional() }, must('an object'))
+      .strictObject(
+        {
+          allow: rules.optional(),
+          ask: rules.optional(),
+          deny: rules.optional(),
+          bypassDisabled: flag.optional(),
+        },
+        must('an object'),
+      )
       .optional(),
     limits: z
       .strictObject(
@@ -206,7 +216,13 @@ export type SystemConfig = {
   store: SessionStore;
   cwd: string;
   permissionMode: PermissionMode;
-  permissions: { allow: readonly PermissionRule[]; deny: readonly PermissionRule[] };
+  permissions: {
+    allow: readonly PermissionRule[];
+    ask: readonly PermissionRule[];
+    deny: readonly PermissionRule[];
+    /** A settings file said `disableBypassPermissionsMode` (see `PermissionSettings.bypassDisabled`). */
+    bypassDisabled: boolean;
+  };
   limits: Limits;
   retry: Omit<RetryPolicy, 'maxAttempts'>;
   /** The host's generator, checked on every call; `call` names the public call that needs the id. */
@@ -278,15 +294,22 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     parsed.settings === undefined
       ? undefined
       : readSettings(settingsFilesFor(parsed.settings, root, process.env), { variables: process.env });
+  // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
+  const permissionMode = parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode;
+  const bypassDisabled =
+    settings?.permissions.disableBypassPermissionsMode === true ||
+    parsed.permissions?.bypassDisabled === true;
+  if (bypassDisabled && permissionMode === 'bypass') throw bypassRefused(settings);
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
     cwd: root,
-    // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
-    permissionMode: parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode,
+    permissionMode,
     permissions: {
+      bypassDisabled,
       allow: [...(settings?.permissions.allow ?? []), ...(parsed.permissions?.allow ?? [])],
+      ask: [...(settings?.permissions.ask ?? []), ...(parsed.permissions?.ask ?? [])],
       deny: [...(settings?.permissions.deny ?? []), ...(parsed.permissions?.deny ?? [])],
     },
     limits: {
@@ -335,6 +358,18 @@ export function parseSystemOptions(options: unknown): SystemConfig {
         ? { gather: true }
         : undefined,
   };
+}
+
+/** Bypass mode asked for where a settings file switched it off: refused, naming the file. */
+export function bypassRefused(settings: LoadedSettings | undefined): ConfigError {
+  const file = settings?.sources.find(
+    (source) => source.key === 'permissions.disableBypassPermissionsMode',
+  )?.file;
+  const where =
+    file === undefined
+      ? 'permissions.bypassDisabled'
+      : `permissions.disableBypassPermissionsMode in the settings file ${file}`;
+  return new ConfigError(`permission mode "bypass" is disabled by ${where}`);
 }
 
 /** The hooks of every point as typed lists (the schema checked each one); a single `preStep` function is apart. */

@@ -54,7 +54,17 @@ export type AgentSystemOptions = {
   /** The workspace root (default `process.cwd()`). */
   cwd?: string;
   permissionMode?: PermissionMode;
-  permissions?: { allow?: PermissionRule[]; deny?: PermissionRule[] };
+  /**
+   * Rules added to the settings files': deny, then ask, then allow decides (a deny rule always wins; an ask
+   * rule asks even where an allow rule or the mode would allow).
+   */
+  permissions?: {
+    allow?: PermissionRule[];
+    ask?: PermissionRule[];
+    deny?: PermissionRule[];
+    /** `true`: bypass mode is refused (a settings file's `disableBypassPermissionsMode` does the same). */
+    bypassDisabled?: boolean;
+  };
   limits?: Partial<Limits>;
   retry?: Partial<Omit<RetryPolicy, 'maxAttempts'>>;
   ids?: IdGenerator;

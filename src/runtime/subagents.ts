@@ -201,7 +201,14 @@ export class AgentTree {
       parent: parentId,
       depth: parent.depth + 1,
       // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny).
-      permissions: { mode, allow: permissions.allow, deny: permissions.deny, canAsk: permissions.canAsk },
+      permissions: {
+        mode,
+        allow: permissions.allow,
+        ...(permissions.ask ? { ask: permissions.ask } : {}),
+        deny: permissions.deny,
+        canAsk: permissions.canAsk,
+        ...(permissions.bypassDisabled ? { bypassDisabled: true } : {}),
+      },
       limits: { ...this.deps.limits, maxSteps: this.maxSteps },
     };
   }
