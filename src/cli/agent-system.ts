@@ -17,6 +17,7 @@ import type { SessionStore } from '../session/types.ts';
 import { loadSettings } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
+import { checkToolNames, settingsEntries } from '../settings/tool-name-check.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
 import { CliError, type CliIo, line, painter, wantsColor } from './io.ts';
@@ -77,6 +78,7 @@ export async function permissionsOf(
   recorded?: PermissionMode,
 ): Promise<CliPermissions> {
   const settings = await cliSettings(io, cwd, flags);
+  for (const warning of settings.warnings) line(io.stderr, `agentchart: warning: ${warning}`);
   const held = heldPermissionsLine(settings, cwd);
   if (held !== undefined) line(io.stderr, `agentchart: ${held}`);
   if (settings.untrustedHooks.length > 0)
@@ -130,14 +132,32 @@ function heldPermissionsLine(settings: LoadedSettings, cwd: string): string | un
   );
 }
 
-/** The settings files of the workspace, merged; a bad file is a one-line error with exit 2. */
+/**
+ * The settings files of the workspace, merged, with their rules and matchers checked against the CLI's tools
+ * (and `--allow`/`--deny`'s): a bad file or a rule naming no tool is an error with exit 2; what is only a
+ * warning is in `warnings`.
+ */
 export async function cliSettings(io: CliIo, cwd: string, flags: AgentFlags): Promise<LoadedSettings> {
   try {
-    return await loadSettings(cwd, io.env, {
+    const settings = await loadSettings(cwd, io.env, {
       trustWorkspaceMcp: flags.workspaceMcp === true,
       trustWorkspaceHooks: flags.workspaceHooks === true,
       trustWorkspacePermissions: flags.workspacePermissions === true,
     });
+    const flagRules = (['allow', 'deny'] as const).flatMap((list) =>
+      (flags[list] ?? [])
+        .filter((rule) => ruleProblem(rule) === undefined)
+        .map((rule) => ({ where: `--${list}`, rule, list })),
+    );
+    // The CLI's tools are the built-in ones (the coding tools, task, skill, exit_plan_mode) and MCP servers'.
+    const servers = [...Object.keys(settings.mcpServers), ...settings.untrustedMcpServers];
+    const { errors, warnings } = checkToolNames([...settingsEntries(settings), ...flagRules], {
+      hostTools: [],
+      mcpServers: servers,
+    });
+    if (errors.length > 0) throw new ConfigError(errors.join('\n'));
+    settings.warnings.push(...warnings);
+    return settings;
   } catch (error) {
     if (!ConfigError.isInstance(error)) throw error;
     throw new CliError(error.message, { exitCode: 2, code: 'config', cause: error });

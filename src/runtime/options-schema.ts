@@ -31,6 +31,7 @@ import type { LogEvent, SessionStore } from '../session/types.ts';
 import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
+import { checkToolNames, settingsEntries } from '../settings/tool-name-check.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -294,6 +295,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     parsed.settings === undefined
       ? undefined
       : readSettings(settingsFilesFor(parsed.settings, root, process.env), { variables: process.env });
+  checkRuleTools(parsed, settings);
   // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
   const permissionMode = parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode;
   const bypassDisabled =
@@ -358,6 +360,34 @@ export function parseSystemOptions(options: unknown): SystemConfig {
         ? { gather: true }
         : undefined,
   };
+}
+
+/**
+ * Refuses a rule or a settings file's matcher that names no tool, now that the host's tools are known
+ * (tool-name-check.ts); what is only a warning goes to `settings.warnings`.
+ */
+function checkRuleTools(
+  parsed: z.infer<typeof systemOptionsSchema>,
+  settings: LoadedSettings | undefined,
+): void {
+  const hostRules = (['allow', 'ask', 'deny'] as const).flatMap((list) =>
+    (parsed.permissions?.[list] ?? []).map((rule, index) => ({
+      where: 'createAgentSystem',
+      place: `permissions.${list}[${index}]`,
+      rule,
+      list,
+    })),
+  );
+  const servers = { ...settings?.mcpServers, ...parsed.mcpServers };
+  const { errors, warnings } = checkToolNames(
+    [...(settings ? settingsEntries(settings) : []), ...hostRules],
+    {
+      hostTools: (parsed.tools ?? []).map((tool) => tool.name),
+      mcpServers: [...Object.keys(servers), ...(settings?.untrustedMcpServers ?? [])],
+    },
+  );
+  if (errors.length > 0) throw new ConfigError(errors.join('\n'));
+  settings?.warnings.push(...warnings);
 }
 
 /** Bypass mode asked for where a settings file switched it off: refused, naming the file. */

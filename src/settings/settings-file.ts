@@ -95,6 +95,7 @@ export function readSettings(
     files: [],
     sources: [],
     notUsed: [],
+    warnings: [],
   };
   for (const file of files) {
     const read = readSettingsFile(file);

@@ -69,4 +69,10 @@ export type LoadedSettings = {
   sources: SettingSource[];
   /** Claude Code's values the files hold that agentchart does not use, with why. */
   notUsed: NotUsedSetting[];
+  /**
+   * What the check of tool names found that does not stop a run (a matcher's regular expression that matches
+   * no tool today, a rule about an MCP server that is not configured); filled where the tools are known
+   * (system creation, the CLI's settings load), empty until then. See tool-name-check.ts.
+   */
+  warnings: string[];
 };

@@ -46,6 +46,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       hooks: {},
       untrustedHooks: [],
       notUsed: [],
+      warnings: [],
       files: [join(home, '.agentchart', 'settings.json'), join(workspace, '.agentchart', 'settings.json')],
       sources: [
         { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },

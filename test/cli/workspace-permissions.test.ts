@@ -99,6 +99,7 @@ describe("the workspace's settings file without trust", () => {
       hooks: {},
       untrustedHooks: [],
       notUsed: [],
+      warnings: [],
       files: [userFile(), workspaceFile()],
       sources: [
         { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },

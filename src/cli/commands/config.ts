@@ -52,6 +52,7 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
         untrustedHooks,
         sources,
         notUsed,
+        warnings: settings.warnings,
         instructions,
       }),
     );
@@ -79,6 +80,10 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   if (ignored.length > 0) {
     line(io.stdout, 'Not in force:');
     for (const source of ignored) line(io.stdout, `${describe(source)}: ${source.ignored}`);
+  }
+  if (settings.warnings.length > 0) {
+    line(io.stdout, 'Warnings:');
+    for (const warning of settings.warnings) line(io.stdout, `  ${warning}`);
   }
   if (settings.notUsed.length > 0) {
     line(io.stdout, 'Not used by agentchart (Claude Code settings):');
