@@ -200,10 +200,13 @@ export const notUsedPermissionKeys: ReadonlyMap<string, string> = new Map([
 
 /** The key of `known` nearest to a misspelt `key` (for "did you mean"), or `undefined` when none is close. */
 export function nearestKey(key: string, known: Iterable<string>): string | undefined {
-  let best: { key: string; distance: number } | undefined;
+  let best: { key: string; distance: number; exact: number } | undefined;
   for (const candidate of known) {
     const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (best === undefined || distance < best.distance) best = { key: candidate, distance };
+    // Between names as near without case (`bash`, `Bash` for `Bsh`), the one nearer with case wins.
+    const exact = editDistance(key, candidate);
+    if (best === undefined || distance < best.distance || (distance === best.distance && exact < best.exact))
+      best = { key: candidate, distance, exact };
   }
   const close = Math.max(2, Math.floor(key.length / 3));
   return best !== undefined && best.distance <= close ? best.key : undefined;

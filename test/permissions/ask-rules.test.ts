@@ -1,0 +1,62 @@
+// `permissions.ask` rules (Claude Code's order: deny, then ask, then allow) and `Skill(name)` rules.
+import { describe, expect, it } from 'vitest';
+import { decidePermission, type PermissionRequest } from '../../src/permissions/decide.ts';
+
+const bash = { name: 'bash', access: 'exec' } as const;
+const write = { name: 'write_file', access: 'write' } as const;
+const decide = (request: Partial<PermissionRequest> & Pick<PermissionRequest, 'tool' | 'input'>) => {
+  const { decision, reason } = decidePermission({ mode: 'default', ...request });
+  return [decision, reason];
+};
+
+describe('ask rules', () => {
+  it('ask where an allow rule, a session allowance or the mode would allow; a deny rule still wins', () => {
+    const ask = ['Bash(git push:*)'];
+    expect(
+      decide({ tool: bash, input: { command: 'git push' }, ask, allow: ['bash'], mode: 'bypass' }),
+    ).toEqual(['ask', 'asks by rule Bash(git push:*)']);
+    expect(
+      decide({
+        tool: bash,
+        input: { command: 'git push' },
+        ask,
+        sessionRules: ['bash(git:*)'],
+        mode: 'bypass',
+      }),
+    ).toEqual(['ask', 'asks by rule Bash(git push:*)']);
+    expect(decide({ tool: bash, input: { command: 'git push' }, ask, deny: ['Bash(git:*)'] })).toEqual([
+      'deny',
+      'denied by rule Bash(git:*)',
+    ]);
+    expect(decide({ tool: bash, input: { command: 'git status' }, ask, allow: ['bash'] })).toEqual([
+      'allow',
+      'allowed by rule bash',
+    ]);
+  });
+
+  it('cover any command of a line, as deny rules do, and never loosen what the mode denies', () => {
+    const ask = ['Bash(rm:*)'];
+    expect(decide({ tool: bash, input: { command: 'ls && rm -rf build' }, ask, allow: ['bash'] })).toEqual([
+      'ask',
+      'asks by rule Bash(rm:*)',
+    ]);
+    expect(decide({ tool: bash, input: { command: 'eval "$X"' }, ask, allow: ['bash'] })[0]).toBe('ask');
+    expect(decide({ tool: write, input: { path: 'a.txt' }, ask: ['Write'], mode: 'plan' })).toEqual([
+      'deny',
+      'write access is not allowed in plan mode',
+    ]);
+  });
+});
+
+describe('Skill(name) rules', () => {
+  const skill = { name: 'skill', access: 'none' } as const;
+  it("match the skill's name, with * as a wildcard", () => {
+    const deny = ['Skill(deploy)', 'Skill(release-*)'];
+    expect(decide({ tool: skill, input: { name: 'deploy' }, deny })).toEqual([
+      'deny',
+      'denied by rule Skill(deploy)',
+    ]);
+    expect(decide({ tool: skill, input: { name: 'release-notes' }, deny })[0]).toBe('deny');
+    expect(decide({ tool: skill, input: { name: 'review' }, deny })[0]).toBe('allow');
+  });
+});
