@@ -12,7 +12,7 @@ import { ruleProblem } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
-import { bypassRefused } from '../runtime/options-schema.ts';
+import { bypassRefused } from '../runtime/settings-checks.ts';
 import type { SessionStore } from '../session/types.ts';
 import { loadSettings } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';

@@ -56,9 +56,11 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   const sessionRules = (request.sessionRules ?? []).map(parseRule);
   const command = stringArgument(input, 'command');
   if (command === undefined) {
-    const denied = deny.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    const guards = (rule: ParsedRule) =>
+      matchesRule(rule, tool.name, input, cwd) || matchesRule(readAsEdit(rule), tool.name, input, cwd);
+    const denied = deny.find(guards);
     if (denied !== undefined) return deniedBy(denied);
-    const asked = ask.find((rule) => matchesRule(rule, tool.name, input, cwd));
+    const asked = ask.find(guards);
     if (asked !== undefined) return askedBy(asked, request);
     const allowed = allow.find((rule) => matchesRule(rule, tool.name, input, cwd));
     const sessionRule = sessionRules.find((rule) => matchesRule(rule, tool.name, input, cwd));
@@ -79,6 +81,15 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   return decision.decision === 'allow' && unsure !== undefined
     ? { decision: 'ask', by: 'rule', reason: unsure }
     : decision;
+}
+
+/**
+ * A deny or ask rule `Read(path)` guards editing and writing that path too, as Claude Code's does (permissions,
+ * "Read and Edit paths": a Read deny also blocks Edit and Write of it); an allow rule `Read(...)` grants
+ * reading only, so this is never applied to allow rules.
+ */
+function readAsEdit(rule: ParsedRule): ParsedRule {
+  return rule.tool === 'Read' && rule.pattern !== undefined ? { tool: 'Edit', pattern: rule.pattern } : rule;
 }
 
 function deniedBy(rule: ParsedRule): PermissionDecision {

@@ -16,7 +16,6 @@ import {
   plainIssue,
   positiveInteger,
 } from '../core/host-schema.ts';
-import { ConfigError } from '../errors/config-error.ts';
 import { hookListsSchema } from '../hooks/hook-options.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
 import { commandHooksFrom } from '../hooks/settings-schema.ts';
@@ -31,7 +30,6 @@ import type { LogEvent, SessionStore } from '../session/types.ts';
 import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
-import { checkToolNames, settingsEntries } from '../settings/tool-name-check.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
@@ -46,6 +44,7 @@ import {
   type SubagentLimits,
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
+import { bypassRefused, checkRuleTools } from './settings-checks.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
@@ -360,46 +359,6 @@ export function parseSystemOptions(options: unknown): SystemConfig {
         ? { gather: true }
         : undefined,
   };
-}
-
-/**
- * Refuses a rule or a settings file's matcher that names no tool, now that the host's tools are known
- * (tool-name-check.ts); what is only a warning goes to `settings.warnings`.
- */
-function checkRuleTools(
-  parsed: z.infer<typeof systemOptionsSchema>,
-  settings: LoadedSettings | undefined,
-): void {
-  const hostRules = (['allow', 'ask', 'deny'] as const).flatMap((list) =>
-    (parsed.permissions?.[list] ?? []).map((rule, index) => ({
-      where: 'createAgentSystem',
-      place: `permissions.${list}[${index}]`,
-      rule,
-      list,
-    })),
-  );
-  const servers = { ...settings?.mcpServers, ...parsed.mcpServers };
-  const { errors, warnings } = checkToolNames(
-    [...(settings ? settingsEntries(settings) : []), ...hostRules],
-    {
-      hostTools: (parsed.tools ?? []).map((tool) => tool.name),
-      mcpServers: [...Object.keys(servers), ...(settings?.untrustedMcpServers ?? [])],
-    },
-  );
-  if (errors.length > 0) throw new ConfigError(errors.join('\n'));
-  settings?.warnings.push(...warnings);
-}
-
-/** Bypass mode asked for where a settings file switched it off: refused, naming the file. */
-export function bypassRefused(settings: LoadedSettings | undefined): ConfigError {
-  const file = settings?.sources.find(
-    (source) => source.key === 'permissions.disableBypassPermissionsMode',
-  )?.file;
-  const where =
-    file === undefined
-      ? 'permissions.bypassDisabled'
-      : `permissions.disableBypassPermissionsMode in the settings file ${file}`;
-  return new ConfigError(`permission mode "bypass" is disabled by ${where}`);
 }
 
 /** The hooks of every point as typed lists (the schema checked each one); a single `preStep` function is apart. */

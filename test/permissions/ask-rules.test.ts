@@ -60,3 +60,21 @@ describe('Skill(name) rules', () => {
     expect(decide({ tool: skill, input: { name: 'review' }, deny })[0]).toBe('allow');
   });
 });
+
+describe('Read(path) deny and ask rules', () => {
+  it('guard editing and writing the path too, as Claude Code documents; a Read allow grants reading only', () => {
+    const deny = ['Read(./.env)'];
+    for (const name of ['read_file', 'edit_file', 'write_file'] as const)
+      expect(decide({ tool: { name, access: 'write' }, input: { path: '.env' }, deny })).toEqual([
+        'deny',
+        'denied by rule Read(./.env)',
+      ]);
+    expect(decide({ tool: write, input: { path: 'notes.txt' }, deny, mode: 'accept-edits' })[0]).toBe(
+      'allow',
+    );
+    expect(
+      decide({ tool: write, input: { path: 'config/.env' }, ask: ['Read(.env)'], mode: 'bypass' })[0],
+    ).toBe('ask');
+    expect(decide({ tool: write, input: { path: '.env' }, allow: ['Read(./.env)'] })[0]).toBe('ask');
+  });
+});
