@@ -97,8 +97,6 @@ const groups: Record<keyof typeof why, readonly string[]> = {
     'disableBundledSkills',
   ],
   mcp: [
-    'allowedMcpServers',
-    'deniedMcpServers',
     'disableClaudeAiConnectors',
     'disabledMcpjsonServers',
     'enableAllProjectMcpServers',

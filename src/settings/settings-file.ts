@@ -9,6 +9,7 @@ import { configFileLimit, readRegularTextSync, type TextRead } from '../core/rea
 import { ConfigError } from '../errors/config-error.ts';
 import { type ConfigVariables, expandServerVariables } from '../mcp/server-variables.ts';
 import { defaultPermissionMode } from '../permissions/modes.ts';
+import { applyServerLists, type ServerEntry } from './mcp-server-filter.ts';
 import { applyDisableAllHooks, mergeSettings, mergeTrust, noteSources, trustOf } from './settings-merge.ts';
 import {
   type NotUsedValue,
@@ -97,12 +98,24 @@ export function readSettings(
     notUsed: [],
     warnings: [],
   };
+  // Every file's deny entries; the allowlist of the files trusted with servers, else of the others (an
+  // untrusted file's allowlist may narrow, never widen, what a trusted one allows).
+  const lists = {
+    deny: [] as ServerEntry[],
+    trusted: undefined as ServerEntry[] | undefined,
+    other: undefined as ServerEntry[] | undefined,
+  };
   for (const file of files) {
     const read = readSettingsFile(file);
     if (read === undefined) continue;
     const { settings, notUsed } = read;
     loaded.files.push(file.path);
     const trust = trustOf(file, options);
+    lists.deny.push(...(settings.deniedMcpServers ?? []));
+    if (settings.allowedMcpServers !== undefined) {
+      const into = trust.servers ? 'trusted' : 'other';
+      lists[into] = [...(lists[into] ?? []), ...settings.allowedMcpServers];
+    }
     const parts = mergeTrust(settings, trust, loaded.permissions.defaultMode ?? defaultPermissionMode);
     noteSources(loaded.sources, settings, file, parts);
     for (const value of notUsed) loaded.notUsed.push({ ...value, file: file.path, scope: file.scope });
@@ -111,6 +124,8 @@ export function readSettings(
     mergeSettings(loaded, expanded, parts);
   }
   applyDisableAllHooks(loaded);
+  const allow = lists.trusted ?? lists.other;
+  applyServerLists(loaded, { deny: lists.deny, ...(allow ? { allow } : {}) });
   return loaded;
 }
 

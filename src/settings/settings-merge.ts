@@ -128,6 +128,8 @@ export function noteSources(
         ignored: 'workspace servers are not trusted (--workspace-mcp)',
       });
   }
+  for (const key of ['allowedMcpServers', 'deniedMcpServers'] as const)
+    for (const entry of settings[key] ?? []) sources.push({ key, value: entry, ...at });
   if (settings.disableAllHooks !== undefined) {
     if (trust.hooks) single('disableAllHooks', settings.disableAllHooks);
     else

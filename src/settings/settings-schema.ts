@@ -7,6 +7,7 @@ import { mcpServersFileSchema } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import { nearestKey, notUsedPermissionKeys, notUsedSettingsKeys } from './claude-code-keys.ts';
+import { serverListSchema } from './mcp-server-filter.ts';
 
 const rule = z.string().superRefine((text, context) => {
   const problem = ruleProblem(text);
@@ -81,6 +82,9 @@ export const settingsSchema = z.strictObject({
   /** `true`: the settings files' command hooks do not run (the host's own still do). */
   disableAllHooks: z.boolean().optional(),
   sandbox: sandboxSchema.optional(),
+  /** Servers that may start / may never start (mcp-server-filter.ts). */
+  allowedMcpServers: serverListSchema.optional(),
+  deniedMcpServers: serverListSchema.optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

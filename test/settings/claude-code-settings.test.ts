@@ -315,3 +315,55 @@ describe('fail-open cases of copied settings (each accepted silently before)', (
     await system.dispose();
   });
 });
+
+describe('allowedMcpServers and deniedMcpServers', () => {
+  let folder: string;
+  beforeEach(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'agentchart-server-lists-'));
+  });
+  afterEach(() => rm(folder, { recursive: true, force: true }));
+  const file = async (name: string, scope: 'user' | 'workspace', value: unknown) => {
+    await writeFile(join(folder, name), JSON.stringify(value));
+    return { path: join(folder, name), scope };
+  };
+
+  it('a denied server never starts; once an allowlist is set, only what it names does; an untrusted one only narrows', async () => {
+    const { readSettings } = await import('../../src/settings/settings-file.ts');
+    const user = await file('user.json', 'user', {
+      mcpServers: {
+        github: { command: 'github-mcp' },
+        files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem'] },
+        docs: { url: 'https://mcp.example.com/docs' },
+        evil: { command: 'evil' },
+      },
+      allowedMcpServers: [
+        { serverName: 'github' },
+        { serverCommand: ['npx', '-y', '@modelcontextprotocol/server-filesystem'] },
+        { serverUrl: 'https://*.example.com/*' },
+      ],
+    });
+    const workspace = await file('workspace.json', 'workspace', {
+      deniedMcpServers: [{ serverName: 'github' }],
+      allowedMcpServers: [{ serverName: 'evil' }],
+    });
+    const loaded = readSettings([user, workspace]);
+    expect(Object.keys(loaded.mcpServers)).toEqual(['files', 'docs']);
+    expect(
+      loaded.sources
+        .filter((source) => source.key.startsWith('mcpServers.'))
+        .map((source) => [source.key, source.ignored]),
+    ).toEqual([
+      ['mcpServers.github', 'blocked by deniedMcpServers'],
+      ['mcpServers.files', undefined],
+      ['mcpServers.docs', undefined],
+      ['mcpServers.evil', 'not in allowedMcpServers'],
+    ]);
+    const lockdown = await file('lockdown.json', 'workspace', { allowedMcpServers: [] });
+    expect(
+      readSettings([
+        await file('plain.json', 'user', { mcpServers: { github: { command: 'gh' } } }),
+        lockdown,
+      ]).mcpServers,
+    ).toEqual({});
+  });
+});
