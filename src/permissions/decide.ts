@@ -1,6 +1,7 @@
 import type { ToolAccess } from '../tools/define-tool.ts';
 import { readCommandLine } from './command-reading.ts';
 import { commandAllowRule, commandDenyRule, unsureUnderDeny } from './command-rules.ts';
+import { fileReadFinding } from './file-commands.ts';
 import type { PermissionMode } from './modes.ts';
 import {
   formatRule,
@@ -69,15 +70,24 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   const reading = readCommandLine(command, cwd);
   const denied = commandDenyRule(deny, tool.name, command, reading);
   if (denied !== undefined) return deniedBy(denied);
+  // Read path rules also cover the files `cat`, `head`, `sed`, ... read (file-commands.ts).
+  const readDenied = fileReadFinding(deny, reading, cwd);
+  if (readDenied !== undefined && 'rule' in readDenied) return deniedBy(readDenied.rule);
   // An ask rule covers a line as a deny rule does: any command anywhere in it.
   const asked = commandDenyRule(ask, tool.name, command, reading);
   if (asked !== undefined) return askedBy(asked, request);
+  const readAsked = fileReadFinding(ask, reading, cwd);
+  if (readAsked !== undefined && 'rule' in readAsked) return askedBy(readAsked.rule, request);
   const decision = allowOrMode(
     request,
     commandAllowRule(allow, tool.name, reading),
     commandAllowRule(sessionRules, tool.name, reading),
   );
-  const unsure = unsureUnderDeny([...deny, ...ask], tool.name, reading);
+  const unsure =
+    unsureUnderDeny([...deny, ...ask], tool.name, reading) ??
+    [readDenied, readAsked]
+      .map((finding) => (finding && 'unsure' in finding ? finding.unsure : undefined))
+      .find(Boolean);
   return decision.decision === 'allow' && unsure !== undefined
     ? { decision: 'ask', by: 'rule', reason: unsure }
     : decision;

@@ -78,3 +78,26 @@ describe('Read(path) deny and ask rules', () => {
     expect(decide({ tool: write, input: { path: '.env' }, allow: ['Read(./.env)'] })[0]).toBe('ask');
   });
 });
+
+describe('Read(path) rules over bash file commands', () => {
+  it("cover the files cat, head, tail and sed read, as Claude Code's do; an argument bash expands asks", () => {
+    const rules = {
+      deny: ['Read(./.env)'],
+      ask: ['Read(secrets/**)'],
+      allow: ['Bash(cat:*)', 'Bash(head:*)'],
+    };
+    const line = (command: string) => decide({ tool: bash, input: { command }, ...rules, cwd: '/w' });
+    expect(line('cat .env')).toEqual(['deny', 'denied by rule Read(./.env)']);
+    expect(line('cat README.md && head -n 5 ./.env')).toEqual(['deny', 'denied by rule Read(./.env)']);
+    expect(line('cat secrets/key.pem')).toEqual(['ask', 'asks by rule Read(secrets/**)']);
+    expect(line('cat README.md')).toEqual(['allow', 'allowed by rule Bash(cat:*)']);
+    expect(line('cat "$F"')[0]).toBe('ask');
+    expect(line('cat .e*')[0]).toBe('ask');
+    expect(
+      decide({ tool: bash, input: { command: 'cat "$F"' }, deny: ['Read(./.env)'], mode: 'bypass' }),
+    ).toEqual(['ask', 'cannot tell which file cat reads ("$F") while 1 Read rule(s) guard reading']);
+    expect(
+      decide({ tool: bash, input: { command: 'head config/.env' }, deny: ['Read(.env)'], mode: 'bypass' }),
+    ).toEqual(['deny', 'denied by rule Read(.env)']);
+  });
+});
