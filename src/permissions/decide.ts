@@ -1,7 +1,7 @@
 import type { ToolAccess } from '../tools/define-tool.ts';
 import { readCommandLine } from './command-reading.ts';
 import { commandAllowRule, commandDenyRule, unsureUnderDeny } from './command-rules.ts';
-import { fileReadFinding } from './file-commands.ts';
+import { fileReadFinding, fileWriteFinding } from './file-commands.ts';
 import type { PermissionMode } from './modes.ts';
 import {
   formatRule,
@@ -73,11 +73,15 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   // Read path rules also cover the files `cat`, `head`, `sed`, ... read (file-commands.ts).
   const readDenied = fileReadFinding(deny, reading, cwd);
   if (readDenied !== undefined && 'rule' in readDenied) return deniedBy(readDenied.rule);
+  const writeDenied = fileWriteFinding(deny, reading, command, cwd);
+  if (writeDenied !== undefined && 'rule' in writeDenied) return deniedBy(writeDenied.rule);
   // An ask rule covers a line as a deny rule does: any command anywhere in it.
   const asked = commandDenyRule(ask, tool.name, command, reading);
   if (asked !== undefined) return askedBy(asked, request);
   const readAsked = fileReadFinding(ask, reading, cwd);
   if (readAsked !== undefined && 'rule' in readAsked) return askedBy(readAsked.rule, request);
+  const writeAsked = fileWriteFinding(ask, reading, command, cwd);
+  if (writeAsked !== undefined && 'rule' in writeAsked) return askedBy(writeAsked.rule, request);
   const decision = allowOrMode(
     request,
     commandAllowRule(allow, tool.name, reading),
@@ -85,7 +89,7 @@ export function decidePermission(request: PermissionRequest): PermissionDecision
   );
   const unsure =
     unsureUnderDeny([...deny, ...ask], tool.name, reading) ??
-    [readDenied, readAsked]
+    [readDenied, readAsked, writeDenied, writeAsked]
       .map((finding) => (finding && 'unsure' in finding ? finding.unsure : undefined))
       .find(Boolean);
   return decision.decision === 'allow' && unsure !== undefined

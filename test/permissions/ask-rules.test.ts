@@ -101,3 +101,19 @@ describe('Read(path) rules over bash file commands', () => {
     ).toEqual(['deny', 'denied by rule Read(.env)']);
   });
 });
+
+describe('Edit(path) rules over bash redirections', () => {
+  it('check redirect targets as writes, as Claude Code does; a target bash expands, or one it cannot place, asks', () => {
+    const rules = { deny: ['Edit(./tsconfig.json)', 'Read(./.env)'], allow: ['Bash(echo:*)'] };
+    const line = (command: string, mode: PermissionRequest['mode'] = 'default') =>
+      decide({ tool: bash, input: { command }, ...rules, mode, cwd: '/w' });
+    expect(line('echo {} > tsconfig.json')).toEqual(['deny', 'denied by rule Edit(./tsconfig.json)']);
+    expect(line('echo x >> ./.env')).toEqual(['deny', 'denied by rule Read(./.env)']);
+    expect(line('echo ok > notes.txt')).toEqual(['allow', 'allowed by rule Bash(echo:*)']);
+    expect(line('echo ok 2>&1 > /dev/null')).toEqual(['allow', 'allowed by rule Bash(echo:*)']);
+    expect(line('echo x > "$OUT"', 'bypass')[0]).toBe('ask');
+    expect(line('(echo {} > tsconfig.json)', 'bypass')[0]).toBe('ask');
+    expect(line('cd src && echo x > tsconfig.json', 'bypass')[0]).toBe('ask');
+    expect(line('make build', 'bypass')).toEqual(['allow', 'exec access is allowed in bypass mode']);
+  });
+});
