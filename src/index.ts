@@ -86,7 +86,12 @@ export type {
   StopReason,
   ToolOutcome,
 } from './session/types.ts';
-export type { LoadedSettings, SettingSource, SettingsScope } from './settings/settings-file.ts';
+export type {
+  LoadedSettings,
+  NotUsedSetting,
+  SettingSource,
+  SettingsScope,
+} from './settings/settings-types.ts';
 export type { SkippedSkill } from './settings/skills.ts';
 export type { BashOptions } from './tools/bash.ts';
 export { type CodingToolsOptions, codingTools } from './tools/coding-tools.ts';

@@ -8,7 +8,7 @@ import type { Provider } from '../providers/types.ts';
 import { fileStore, sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
-import { type AgentFlags, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
+import { type AgentFlags, type CliRules, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
 import { sessionByIdOrPath } from './chat/session-lookup.ts';
 import { type CliIo, line } from './io.ts';
 import { sessionSearchFolders } from './session-folders.ts';
@@ -23,8 +23,8 @@ export type RecordedSession = {
   /** The model, in words, for the line that says what runs. */
   description: string;
   mode: PermissionMode;
-  /** Allow and deny rules from the flags and the settings files. */
-  rules: { allow: string[]; deny: string[] };
+  /** Allow, ask and deny rules from the flags and the settings files. */
+  rules: CliRules;
   /** MCP servers from the settings files this invocation trusts. */
   mcpServers: McpServers;
   /** Command hooks from the settings files this invocation trusts. */
@@ -57,7 +57,7 @@ export async function openRecordedSession(
   const sameProvider = flags.model === undefined && chosen.provider.name === config.provider;
   const { provider, description } =
     sameProvider && config.model ? await providerFor(io, flags, config.model) : chosen;
-  const { mode, allow, deny, mcpServers, hooks } = await permissionsOf(io, flags, cwd, config.mode);
+  const { mode, rules, mcpServers, hooks } = await permissionsOf(io, flags, cwd, config.mode);
   return {
     sessionFile,
     sessionId,
@@ -67,7 +67,7 @@ export async function openRecordedSession(
     provider,
     description,
     mode,
-    rules: { allow, deny },
+    rules,
     mcpServers,
     hooks,
   };

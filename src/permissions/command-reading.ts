@@ -1,4 +1,4 @@
-import { redirectProblem } from './redirects.ts';
+import { redirectProblem, writtenFile } from './redirects.ts';
 import {
   binaryOperators,
   nodeType,
@@ -23,6 +23,8 @@ export type SimpleCommand = {
   via?: string;
   /** Why its redirections keep allow rules from covering it (top commands only). */
   redirectProblem?: string;
+  /** The files its redirections write (top commands only): `Edit(...)` deny and ask rules read them. */
+  writes?: WordReading[];
 };
 
 /** What a command line runs, as far as the text tells. */
@@ -80,6 +82,8 @@ export function readCommandLine(text: string, cwd: string | undefined): CommandR
   for (const [command, redirects] of reader.redirects) {
     for (const redirect of redirects) {
       command.redirectProblem ??= redirectProblem(redirect, { cwd, changesDirectory }, quiet);
+      const written = writtenFile(redirect, quiet);
+      if (written !== undefined) command.writes = [...(command.writes ?? []), written];
     }
   }
   return {

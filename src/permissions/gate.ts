@@ -18,11 +18,19 @@ export interface PermissionGate {
 export type PermissionSettings = {
   mode: PermissionMode;
   allow: readonly PermissionRule[];
+  /** Rules whose calls always ask (deny, then ask, then allow). */
+  ask?: readonly PermissionRule[];
   deny: readonly PermissionRule[];
   /** Whether an `ask` can be answered; without it, ask means deny. */
   canAsk: boolean;
   /** Real paths of folders a `bash` line writing into asks for (a parent's skill folders, for a subagent). */
   readOnlyFolders?: readonly string[];
+  /**
+   * Settings' `permissions.disableBypassPermissionsMode`: bypass mode is refused where a host asks for it
+   * (a `ConfigError`), and should the mode still become `bypass` (a plan accepted into it, a host's
+   * `setPermissionMode`), calls are decided as in `default` mode, so the setting never fails open.
+   */
+  bypassDisabled?: boolean;
 };
 
 /**
@@ -75,9 +83,11 @@ export class AgentPermissionGate implements PermissionGate {
         ? { decision: 'ask', by: 'mode', reason: 'a plan waits for the host to accept it' }
         : { decision: 'deny', by: 'mode', reason: `not in plan mode (the mode is ${this.currentMode})` };
     }
-    return decidePermission({
-      mode: this.currentMode,
+    const barred = this.currentMode === 'bypass' && this.options.bypassDisabled === true;
+    const decision = decidePermission({
+      mode: barred ? 'default' : this.currentMode,
       allow: this.options.allow,
+      ...(this.options.ask ? { ask: this.options.ask } : {}),
       deny: this.options.deny,
       sessionAllowed: this.sessionAllowed,
       sessionRules: this.sessionRules,
@@ -86,6 +96,11 @@ export class AgentPermissionGate implements PermissionGate {
       cwd: this.options.cwd,
       readOnlyFolders: this.protectedFolders,
     });
+    if (!barred || decision.by !== 'mode') return decision;
+    return {
+      ...decision,
+      reason: `${decision.reason} (bypass is disabled: permissions.disableBypassPermissionsMode)`,
+    };
   }
 
   /** Feeds one log event; called for every event of the session, old and new, in order. */

@@ -1,7 +1,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { nodeType, redirectOperators, type ShellRedirect } from './shell-syntax.ts';
-import { readWord, type WordVisitor } from './shell-word.ts';
+import { readWord, type WordReading, type WordVisitor } from './shell-word.ts';
 
 /** Files any command may open: they hold nothing and lead nowhere. */
 const harmlessFiles = new Set(['/dev/null', '/dev/stdin', '/dev/stdout', '/dev/stderr']);
@@ -39,6 +39,21 @@ export function redirectProblem(
   return insideWorkspace(scope.cwd, target.text)
     ? undefined
     : `a redirection outside the workspace (${target.shown})`;
+}
+
+const writeOperators = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+
+/**
+ * The file a redirection writes (`> out.txt`, `>> log`, `&> all`), as bash reads the word; `undefined` for
+ * one that writes no file (`<`, here-documents, `2>&1`, `/dev/null`). Deny rules on paths read these.
+ */
+export function writtenFile(redirect: ShellRedirect, visitor: WordVisitor): WordReading | undefined {
+  const op = redirectOperators[redirect.Op];
+  if (op === undefined || !writeOperators.has(op) || redirect.Word === null) return undefined;
+  const target = readWord(redirect.Word, visitor);
+  if (op === '>&' && target.text !== undefined && /^([0-9]+-?|-)$/.test(target.text)) return undefined;
+  if (target.text !== undefined && harmlessFiles.has(target.text)) return undefined;
+  return target;
 }
 
 /**

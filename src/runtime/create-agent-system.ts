@@ -18,7 +18,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import { contextWindowOf } from '../providers/types.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
-import type { LoadedSettings } from '../settings/settings-file.ts';
+import type { LoadedSettings } from '../settings/settings-types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
 import { AgentLogic, type AgentLogicDeps } from './agent-logic.ts';

@@ -27,7 +27,8 @@ import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
-import { type LoadedSettings, readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
+import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
@@ -43,6 +44,7 @@ import {
   type SubagentLimits,
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
+import { bypassRefused, checkRuleTools } from './settings-checks.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
@@ -118,7 +120,15 @@ const systemOptionsSchema = z.strictObject(
     cwd: cwd.optional(),
     permissionMode: permissionModeSchema.optional(),
     permissions: z
-      .strictObject({ allow: rules.optional(), deny: rules.optional() }, must('an object'))
+      .strictObject(
+        {
+          allow: rules.optional(),
+          ask: rules.optional(),
+          deny: rules.optional(),
+          bypassDisabled: flag.optional(),
+        },
+        must('an object'),
+      )
       .optional(),
     limits: z
       .strictObject(
@@ -206,7 +216,13 @@ export type SystemConfig = {
   store: SessionStore;
   cwd: string;
   permissionMode: PermissionMode;
-  permissions: { allow: readonly PermissionRule[]; deny: readonly PermissionRule[] };
+  permissions: {
+    allow: readonly PermissionRule[];
+    ask: readonly PermissionRule[];
+    deny: readonly PermissionRule[];
+    /** A settings file said `disableBypassPermissionsMode` (see `PermissionSettings.bypassDisabled`). */
+    bypassDisabled: boolean;
+  };
   limits: Limits;
   retry: Omit<RetryPolicy, 'maxAttempts'>;
   /** The host's generator, checked on every call; `call` names the public call that needs the id. */
@@ -288,15 +304,23 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     parsed.settings === undefined
       ? undefined
       : readSettings(settingsFilesFor(parsed.settings, root, process.env), { variables: process.env });
+  checkRuleTools(parsed, settings);
+  // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
+  const permissionMode = parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode;
+  const bypassDisabled =
+    settings?.permissions.disableBypassPermissionsMode === true ||
+    parsed.permissions?.bypassDisabled === true;
+  if (bypassDisabled && permissionMode === 'bypass') throw bypassRefused(settings);
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
     store: parsed.store ?? memoryStore(),
     cwd: root,
-    // The host's own options win over the settings files; rules of both apply (a deny wins over any allow).
-    permissionMode: parsed.permissionMode ?? settings?.permissions.defaultMode ?? defaultPermissionMode,
+    permissionMode,
     permissions: {
+      bypassDisabled,
       allow: [...(settings?.permissions.allow ?? []), ...(parsed.permissions?.allow ?? [])],
+      ask: [...(settings?.permissions.ask ?? []), ...(parsed.permissions?.ask ?? [])],
       deny: [...(settings?.permissions.deny ?? []), ...(parsed.permissions?.deny ?? [])],
     },
     limits: {

@@ -54,7 +54,17 @@ export type AgentSystemOptions = {
   /** The workspace root (default `process.cwd()`). */
   cwd?: string;
   permissionMode?: PermissionMode;
-  permissions?: { allow?: PermissionRule[]; deny?: PermissionRule[] };
+  /**
+   * Rules added to the settings files': deny, then ask, then allow decides (a deny rule always wins; an ask
+   * rule asks even where an allow rule or the mode would allow).
+   */
+  permissions?: {
+    allow?: PermissionRule[];
+    ask?: PermissionRule[];
+    deny?: PermissionRule[];
+    /** `true`: bypass mode is refused (a settings file's `disableBypassPermissionsMode` does the same). */
+    bypassDisabled?: boolean;
+  };
   limits?: Partial<Limits>;
   retry?: Partial<Omit<RetryPolicy, 'maxAttempts'>>;
   ids?: IdGenerator;
@@ -95,9 +105,11 @@ export type AgentSystemOptions = {
   mcpReplay?: readonly LogEvent[];
   /**
    * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
-   * workspace's `.agentchart/settings.json`, which is never trusted: its MCP servers and hooks are left out,
-   * and its permissions may only be stricter (its deny rules and a stricter `defaultMode` apply; its allow
-   * rules and a looser mode are in `system.settings.untrustedPermissions`, not in force). A path reads that
+   * workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.agentchart/settings.json`, which
+   * are never trusted: their MCP servers and hooks are left out, and their permissions may only be stricter
+   * (deny and ask rules and a stricter `defaultMode` apply; allow rules and a looser mode are in
+   * `system.settings.untrustedPermissions`, not in force). A rule or a matcher naming no tool (the host's
+   * `tools` count) is a `ConfigError`; what is only a warning is in `system.settings.warnings`. A path reads that
    * one file, trusted wholly: name the workspace's file by path to trust it.
    * Their `permissions` add to `permissions` (a deny rule always wins), `defaultMode` applies when
    * `permissionMode` is not given, and `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError`

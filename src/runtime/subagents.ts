@@ -205,9 +205,11 @@ export class AgentTree {
       permissions: {
         mode,
         allow: permissions.allow,
+        ...(permissions.ask ? { ask: permissions.ask } : {}),
         deny: permissions.deny,
         canAsk: permissions.canAsk,
         ...(permissions.readOnlyFolders ? { readOnlyFolders: permissions.readOnlyFolders } : {}),
+        ...(permissions.bypassDisabled ? { bypassDisabled: true } : {}),
       },
       limits: { ...this.deps.limits, maxSteps: this.maxSteps },
     };

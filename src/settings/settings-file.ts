@@ -1,131 +1,46 @@
-// The settings file: `.agentchart/settings.json` in the workspace and `~/.agentchart/settings.json` for the
-// user. Parsed here, once, where it enters: `permissions`, `mcpServers` and `hooks`; a new part is one more
-// key in `settingsSchema` and one more line in `mergeSettings` (and in `trustOf`: may a checked-out
-// repository set it without the person trusting it?). The CLI always reads them; the
-// library only when a host asks (`createAgentSystem({ settings: 'workspace' })`).
+// The settings files: `.agentchart/settings.json` in the workspace and `~/.agentchart/settings.json` for the
+// user, and Claude Code's `.claude/settings.json` and `.claude/settings.local.json` in the workspace (trusted
+// as the workspace's own file is). Read here, once, where they enter; what one file may hold is
+// settings-schema.ts, how files merge settings-merge.ts. The CLI always reads them; the library only when a
+// host asks (`createAgentSystem({ settings: 'workspace' })`).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod/v4';
 import { configFileLimit, readRegularTextSync, type TextRead } from '../core/read-limited.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { type HooksSettings, hooksSettingsSchema, mergeHooksSettings } from '../hooks/settings-schema.ts';
-import { type McpServers, mcpServersFileSchema } from '../mcp/server-config.ts';
 import { type ConfigVariables, expandServerVariables } from '../mcp/server-variables.ts';
+import { defaultPermissionMode } from '../permissions/modes.ts';
+import { applyServerLists, type ServerEntry } from './mcp-server-filter.ts';
+import { applyDisableAllHooks, mergeSettings, mergeTrust, noteSources, trustOf } from './settings-merge.ts';
 import {
-  defaultPermissionMode,
-  type PermissionMode,
-  permissionModes,
-  stricterMode,
-} from '../permissions/modes.ts';
-import { ruleProblem } from '../permissions/rules.ts';
-
-const rule = z.string().superRefine((text, context) => {
-  const problem = ruleProblem(text);
-  if (problem !== undefined)
-    context.addIssue({ code: 'custom', message: `${JSON.stringify(text)}: ${problem}` });
-});
-
-const permissionsSchema = z.strictObject({
-  /** Rules whose calls run without asking: `read_file`, `bash(npm test:*)`, `write_file(src/**)`. */
-  allow: z.array(rule).optional(),
-  /** Rules whose calls are always denied; a deny rule wins over every allow. */
-  deny: z.array(rule).optional(),
-  /** The permission mode when no `--mode` or `--yes` is given. */
-  defaultMode: z.enum(permissionModes as [string, ...string[]]).optional(),
-});
-
-/** What one settings file may hold. Unknown keys are refused, so a misspelt key is not silently ignored. */
-export const settingsSchema = z.strictObject({
-  $schema: z.string().optional(),
-  permissions: permissionsSchema.optional(),
-  /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
-  mcpServers: mcpServersFileSchema.optional(),
-  /** Command hooks by Claude Code event name (see README "Hooks"). */
-  hooks: hooksSettingsSchema.optional(),
-});
-
-export type Settings = z.infer<typeof settingsSchema>;
-
-/**
- * Which parts of the workspace's file count in full: each only when the person said so. Untrusted, its MCP
- * servers and hooks (which could run any command) are left out, and its permissions may only make things
- * stricter: its deny rules and a stricter `defaultMode` apply, its allow rules and a looser mode do not.
- */
-export type SettingsTrust = {
-  trustWorkspaceMcp?: boolean;
-  trustWorkspaceHooks?: boolean;
-  trustWorkspacePermissions?: boolean;
-};
-
-/** What one file's values may do, by part (a file of the user's or the host's may do everything). */
-type FileTrust = { servers: boolean; hooks: boolean; permissions: boolean };
-
-function trustOf(file: SettingsFile, options: SettingsTrust): FileTrust {
-  const own = file.scope !== 'workspace';
-  return {
-    servers: own || options.trustWorkspaceMcp === true,
-    hooks: own || options.trustWorkspaceHooks === true,
-    permissions: own || options.trustWorkspacePermissions === true,
-  };
-}
-
-/** The permissions an untrusted workspace file asked for that would loosen them, so they were not taken. */
-export type HeldPermissions = { allow: string[]; defaultMode?: PermissionMode };
-
-/** Where a settings file sits: the user's config folder, the workspace, or a file the host named. */
-export type SettingsScope = 'user' | 'workspace' | 'file';
-
-export type SettingsFile = { path: string; scope: SettingsScope };
-
-/** One value a settings file gave, where it came from, and whether it is in force (see `agentchart config`). */
-export type SettingSource = {
-  /** `permissions.allow`, `permissions.deny`, `permissions.defaultMode`, `mcpServers.<name>`, … */
-  key: string;
-  value: unknown;
-  file: string;
-  scope: SettingsScope;
-  /** Why the value is not in force: a later file overrode it, or the workspace's servers are not trusted. */
-  ignored?: string;
-};
-
-/** The settings of one invocation, user file first, then the workspace's (which wins where they differ). */
-export type LoadedSettings = {
-  permissions: { allow: string[]; deny: string[]; defaultMode?: PermissionMode };
-  /**
-   * What the workspace file asked for that would loosen permissions and is not in force because it was not
-   * trusted (`--workspace-permissions`): its allow rules, and a `defaultMode` looser than the one before it.
-   */
-  untrustedPermissions: HeldPermissions;
-  /**
-   * MCP servers: the user's file's always; the workspace file's only when the person said to trust them
-   * (`--workspace-mcp`), since a checked-out repository could name any command there.
-   */
-  mcpServers: McpServers;
-  /** Servers named by the workspace file that were not started because it was not trusted. */
-  untrustedMcpServers: string[];
-  /** Command hooks: the user's file's always, the workspace file's only when trusted (`--workspace-hooks`). */
-  hooks: HooksSettings;
-  /** Hook events the workspace file names that were not run because it was not trusted. */
-  untrustedHooks: string[];
-  /** The files that were read, in order. */
-  files: string[];
-  /** Every value read, in the order read, with its file (what `agentchart config` prints). */
-  sources: SettingSource[];
-};
+  type NotUsedValue,
+  notUsedParsed,
+  type Settings,
+  settingsSchema,
+  takeNotUsed,
+  unknownKeyHint,
+} from './settings-schema.ts';
+import type { LoadedSettings, SettingsFile, SettingsTrust } from './settings-types.ts';
 
 /** The user's config folder (`~/.agentchart`). `HOME` from the environment wins over the OS's idea of it. */
 export function userConfigFolder(env: Record<string, string | undefined>): string {
   return join(env.HOME || homedir(), '.agentchart');
 }
 
-/** The settings files of a workspace, the user's first. */
+/**
+ * The settings files of a workspace, in the order they are merged (later wins): the user's, then the
+ * workspace's `.claude/settings.json`, `.claude/settings.local.json` (Claude Code's shared and local project
+ * files, local winning as there) and agentchart's own `.agentchart/settings.json`.
+ */
 export function settingsFiles(cwd: string, env: Record<string, string | undefined>): SettingsFile[] {
   const user = join(userConfigFolder(env), 'settings.json');
-  const workspace = join(cwd, '.agentchart', 'settings.json');
-  if (user === workspace) return [{ path: user, scope: 'user' }];
+  const workspace = [
+    join(cwd, '.claude', 'settings.json'),
+    join(cwd, '.claude', 'settings.local.json'),
+    join(cwd, '.agentchart', 'settings.json'),
+  ];
   return [
-    { path: user, scope: 'user' },
-    { path: workspace, scope: 'workspace' },
+    { path: user, scope: 'user' as const },
+    ...workspace.filter((path) => path !== user).map((path) => ({ path, scope: 'workspace' as const })),
   ];
 }
 
@@ -172,7 +87,7 @@ export function readSettings(
   options: SettingsTrust & { variables?: ConfigVariables } = {},
 ): LoadedSettings {
   const loaded: LoadedSettings = {
-    permissions: { allow: [], deny: [] },
+    permissions: { allow: [], ask: [], deny: [] },
     untrustedPermissions: { allow: [] },
     mcpServers: {},
     untrustedMcpServers: [],
@@ -180,19 +95,37 @@ export function readSettings(
     untrustedHooks: [],
     files: [],
     sources: [],
+    notUsed: [],
+    warnings: [],
+  };
+  // Every file's deny entries; the allowlist of the files trusted with servers, else of the others (an
+  // untrusted file's allowlist may narrow, never widen, what a trusted one allows).
+  const lists = {
+    deny: [] as ServerEntry[],
+    trusted: undefined as ServerEntry[] | undefined,
+    other: undefined as ServerEntry[] | undefined,
   };
   for (const file of files) {
-    const settings = readSettingsFile(file);
-    if (settings === undefined) continue;
+    const read = readSettingsFile(file);
+    if (read === undefined) continue;
+    const { settings, notUsed } = read;
     loaded.files.push(file.path);
-    const modeBefore = loaded.permissions.defaultMode ?? defaultPermissionMode;
     const trust = trustOf(file, options);
-    const parts = { ...trust, modeBefore, held: heldPermissions(settings, trust, modeBefore) };
+    lists.deny.push(...(settings.deniedMcpServers ?? []));
+    if (settings.allowedMcpServers !== undefined) {
+      const into = trust.servers ? 'trusted' : 'other';
+      lists[into] = [...(lists[into] ?? []), ...settings.allowedMcpServers];
+    }
+    const parts = mergeTrust(settings, trust, loaded.permissions.defaultMode ?? defaultPermissionMode);
     noteSources(loaded.sources, settings, file, parts);
+    for (const value of notUsed) loaded.notUsed.push({ ...value, file: file.path, scope: file.scope });
     // Only servers that start are expanded: an untrusted workspace's need none of their variables set.
     const expanded = trust.servers ? expandServers(settings, file, options.variables ?? {}) : settings;
     mergeSettings(loaded, expanded, parts);
   }
+  applyDisableAllHooks(loaded);
+  const allow = lists.trusted ?? lists.other;
+  applyServerLists(loaded, { deny: lists.deny, ...(allow ? { allow } : {}) });
   return loaded;
 }
 
@@ -205,95 +138,8 @@ function expandServers(settings: Settings, file: SettingsFile, variables: Config
   };
 }
 
-/**
- * What of a file's permissions is held back: nothing when it is trusted; else its allow rules, and its
- * `defaultMode` when that is looser than the mode in force before it (`default` when none is set).
- */
-function heldPermissions(settings: Settings, trust: FileTrust, modeBefore: PermissionMode): HeldPermissions {
-  const { allow = [], defaultMode } = settings.permissions ?? {};
-  if (trust.permissions) return { allow: [] };
-  const mode = defaultMode as PermissionMode | undefined;
-  const looser = mode !== undefined && stricterMode(mode, modeBefore) !== mode;
-  return { allow: [...allow], ...(looser ? { defaultMode: mode } : {}) };
-}
-
-/** One file's trust, the mode in force before it, and what of its permissions is held back. */
-type MergeTrust = FileTrust & { modeBefore: PermissionMode; held: HeldPermissions };
-
-function mergeSettings(into: LoadedSettings, settings: Settings, trust: MergeTrust): void {
-  if (settings.mcpServers) {
-    if (trust.servers) Object.assign(into.mcpServers, settings.mcpServers);
-    else into.untrustedMcpServers.push(...Object.keys(settings.mcpServers));
-  }
-  // Like MCP servers, a checked-out repository's hooks could run any command: only when trusted.
-  if (trust.hooks) mergeHooksSettings(into.hooks, settings.hooks);
-  else into.untrustedHooks.push(...Object.keys(settings.hooks ?? {}));
-  const { permissions } = settings;
-  if (!permissions) return;
-  // Deny rules only make things stricter, so every file's apply.
-  into.permissions.deny.push(...(permissions.deny ?? []));
-  if (trust.permissions) into.permissions.allow.push(...(permissions.allow ?? []));
-  else into.untrustedPermissions.allow.push(...trust.held.allow);
-  if (trust.held.defaultMode !== undefined) into.untrustedPermissions.defaultMode = trust.held.defaultMode;
-  else if (permissions.defaultMode !== undefined)
-    into.permissions.defaultMode = permissions.defaultMode as PermissionMode;
-}
-
-/** Records what one file gave; a value it sets again overrides (and marks) the earlier file's. */
-function noteSources(
-  sources: SettingSource[],
-  settings: Settings,
-  file: SettingsFile,
-  trust: MergeTrust,
-): void {
-  const at = { file: file.path, scope: file.scope };
-  const single = (key: string, value: unknown, ignored?: string) => {
-    for (const earlier of sources)
-      if (earlier.key === key && earlier.ignored === undefined)
-        earlier.ignored = `overridden by ${file.path}`;
-    sources.push({ key, value, ...at, ...(ignored ? { ignored } : {}) });
-  };
-  const untrusted = 'workspace permissions are not trusted (--workspace-permissions)';
-  for (const rule of settings.permissions?.allow ?? [])
-    sources.push({
-      key: 'permissions.allow',
-      value: rule,
-      ...at,
-      ...(trust.permissions ? {} : { ignored: untrusted }),
-    });
-  for (const rule of settings.permissions?.deny ?? [])
-    sources.push({ key: 'permissions.deny', value: rule, ...at });
-  const mode = settings.permissions?.defaultMode;
-  if (trust.held.defaultMode !== undefined)
-    sources.push({
-      key: 'permissions.defaultMode',
-      value: mode,
-      ...at,
-      ignored: `looser than ${JSON.stringify(trust.modeBefore)}; ${untrusted}`,
-    });
-  else if (mode !== undefined) single('permissions.defaultMode', mode);
-  for (const [name, server] of Object.entries(settings.mcpServers ?? {})) {
-    if (trust.servers) single(`mcpServers.${name}`, server);
-    else
-      sources.push({
-        key: `mcpServers.${name}`,
-        value: server,
-        ...at,
-        ignored: 'workspace servers are not trusted (--workspace-mcp)',
-      });
-  }
-  // Hooks of both files run (a list per event), so none overrides another; untrusted ones do not run.
-  for (const [event, groups] of Object.entries(settings.hooks ?? {}))
-    for (const group of groups)
-      sources.push({
-        key: `hooks.${event}`,
-        value: group,
-        ...at,
-        ...(trust.hooks ? {} : { ignored: 'workspace hooks are not trusted (--workspace-hooks)' }),
-      });
-}
-
-function readSettingsFile(file: SettingsFile): Settings | undefined {
+/** One file's settings, and Claude Code's values in it that agentchart does not use. */
+function readSettingsFile(file: SettingsFile): { settings: Settings; notUsed: NotUsedValue[] } | undefined {
   let read: TextRead;
   try {
     // Synchronous (systems are created synchronously), so a FIFO here would stop the whole process: it
@@ -314,9 +160,11 @@ function readSettingsFile(file: SettingsFile): Settings | undefined {
       cause: error,
     });
   }
-  const parsed = settingsSchema.safeParse(json);
-  if (parsed.success) return parsed.data;
+  const { rest, notUsed } = takeNotUsed(json);
+  const parsed = settingsSchema.safeParse(rest);
+  if (parsed.success) return { settings: parsed.data, notUsed: [...notUsed, ...notUsedParsed(parsed.data)] };
   const issue = parsed.error.issues[0]!;
   const where = issue.path.length > 0 ? issue.path.join('.') : '(the top level)';
-  throw new ConfigError(`the settings file ${file.path} is wrong at ${where}: ${issue.message}`);
+  const hint = issue.code === 'unrecognized_keys' ? unknownKeyHint(issue.path, issue.keys) : '';
+  throw new ConfigError(`the settings file ${file.path} is wrong at ${where}: ${issue.message}${hint}`);
 }

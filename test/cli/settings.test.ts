@@ -34,12 +34,19 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     });
     // Trusted, the workspace's looser `default` beats the user's `plan` (see workspace-permissions.test.ts).
     expect(await loadSettings(workspace, { HOME: home }, { trustWorkspacePermissions: true })).toEqual({
-      permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
+      permissions: {
+        allow: ['bash(echo:*)'],
+        ask: [],
+        deny: ['bash(echo secret:*)'],
+        defaultMode: 'default',
+      },
       untrustedPermissions: { allow: [] },
       mcpServers: {},
       untrustedMcpServers: [],
       hooks: {},
       untrustedHooks: [],
+      notUsed: [],
+      warnings: [],
       files: [join(home, '.agentchart', 'settings.json'), join(workspace, '.agentchart', 'settings.json')],
       sources: [
         { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },
@@ -99,12 +106,19 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     );
     const printed = JSON.parse(json.stdout);
     expect(printed.settings).toEqual({
-      permissions: { allow: ['bash(npm test:*)'], deny: ['write_file'], defaultMode: 'accept-edits' },
+      permissions: {
+        allow: ['bash(npm test:*)'],
+        ask: [],
+        deny: ['write_file'],
+        defaultMode: 'accept-edits',
+      },
       mcpServers: { theirs: { command: 'node' } },
       hooks: {},
     });
     expect(printed.files).toEqual([
       { path: userFile(), scope: 'user', read: true },
+      { path: join(workspace, '.claude', 'settings.json'), scope: 'workspace', read: false },
+      { path: join(workspace, '.claude', 'settings.local.json'), scope: 'workspace', read: false },
       { path: workspaceFile(), scope: 'workspace', read: true },
     ]);
     expect(
@@ -125,7 +139,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     const bad = await runCli(['config', '--cwd', workspace], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^agentchart: the settings file .*settings\.json is wrong at permissions\.defaultMode: Invalid option: expected one of "plan"\|"default"\|"accept-edits"\|"bypass" \[config\]\n$/,
+      /^agentchart: the settings file .*settings\.json is wrong at permissions\.defaultMode: Invalid option: expected one of "plan"\|"default"\|"accept-edits"\|"bypass"\|"acceptEdits"\|"bypassPermissions"\|"manual" \[config\]\n$/,
     );
   });
 

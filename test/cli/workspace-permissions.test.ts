@@ -87,12 +87,19 @@ describe("the workspace's settings file without trust", () => {
     });
     const untrusted = 'workspace permissions are not trusted (--workspace-permissions)';
     expect(await loadSettings(workspace, { HOME: home })).toEqual({
-      permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
+      permissions: {
+        allow: ['bash(echo:*)'],
+        ask: [],
+        deny: ['bash(echo secret:*)'],
+        defaultMode: 'default',
+      },
       untrustedPermissions: { allow: ['write_file'] },
       mcpServers: {},
       untrustedMcpServers: [],
       hooks: {},
       untrustedHooks: [],
+      notUsed: [],
+      warnings: [],
       files: [userFile(), workspaceFile()],
       sources: [
         { key: 'permissions.allow', value: 'bash(echo:*)', file: userFile(), scope: 'user' },
@@ -158,14 +165,19 @@ describe("the workspace's settings file without trust", () => {
     ]);
     const json = JSON.parse((await runCli(['config', '--cwd', workspace, '--json'], { env })).stdout);
     expect([json.settings.permissions, json.untrustedPermissions]).toEqual([
-      { allow: [], deny: ['write_file', 'bash(rm:*)'] },
+      { allow: [], ask: [], deny: ['write_file', 'bash(rm:*)'] },
       { allow: ['bash(npm test:*)'], defaultMode: 'accept-edits' },
     ]);
     const trusted = JSON.parse(
       (await runCli(['config', '--cwd', workspace, '--json', '--workspace-permissions'], { env })).stdout,
     );
     expect([trusted.settings.permissions, trusted.untrustedPermissions]).toEqual([
-      { allow: ['bash(npm test:*)'], deny: ['write_file', 'bash(rm:*)'], defaultMode: 'accept-edits' },
+      {
+        allow: ['bash(npm test:*)'],
+        ask: [],
+        deny: ['write_file', 'bash(rm:*)'],
+        defaultMode: 'accept-edits',
+      },
       { allow: [] },
     ]);
     expect(trusted.sources.every((source: { ignored?: string }) => source.ignored === undefined)).toBe(true);

@@ -114,6 +114,7 @@ describe('createAgentSystem({ settings })', () => {
 
     const hostMode = createAgentSystem({
       model: scripted([]),
+      tools: [write],
       cwd: workspace,
       projectInstructions: false,
       settings: file,

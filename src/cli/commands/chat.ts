@@ -234,7 +234,7 @@ class Chat implements SlashContext {
       store,
       cwd: this.cwd,
       mode,
-      rules: { allow: this.permissions.allow, deny: this.permissions.deny },
+      rules: this.permissions.rules,
       mcpServers: this.permissions.mcpServers,
       hooks: this.permissions.hooks,
       ...(this.flags.maxSteps !== undefined ? { maxSteps: this.flags.maxSteps } : {}),

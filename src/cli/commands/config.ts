@@ -1,5 +1,7 @@
+import { sep } from 'node:path';
 import { loadProjectInstructions, type ProjectInstructions } from '../../runtime/project-instructions.ts';
-import { type SettingSource, settingsFiles } from '../../settings/settings-file.ts';
+import { settingsFiles } from '../../settings/settings-file.ts';
+import type { SettingSource } from '../../settings/settings-types.ts';
 import { cliSettings, userHome, workspaceOf } from '../agent-system.ts';
 import { type CliIo, line } from '../io.ts';
 import { printSkills, skillsOf } from '../skills-report.ts';
@@ -41,7 +43,7 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
     hooks: settings.hooks,
   };
   if (flags.json) {
-    const { untrustedPermissions, untrustedMcpServers, untrustedHooks, sources } = settings;
+    const { untrustedPermissions, untrustedMcpServers, untrustedHooks, sources, notUsed } = settings;
     line(
       io.stdout,
       JSON.stringify({
@@ -52,6 +54,8 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
         untrustedMcpServers,
         untrustedHooks,
         sources,
+        notUsed,
+        warnings: settings.warnings,
         instructions,
         skills,
       }),
@@ -61,12 +65,13 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   printInstructions(io, cwd, instructions);
   printSkills(io, cwd, skills);
   line(io.stdout, `Settings files for ${cwd} (later files win):`);
-  for (const file of files)
+  // Claude Code's own project files are named only when present: most workspaces have none.
+  for (const file of files.filter((each) => each.read || !each.path.includes(`${sep}.claude${sep}`)))
     line(io.stdout, `  ${file.scope.padEnd(9)} ${file.path}${file.read ? '' : ' (not present)'}`);
   const inForce = settings.sources.filter((source) => source.ignored === undefined);
   const ignored = settings.sources.filter((source) => source.ignored !== undefined);
   line(io.stdout);
-  if (settings.sources.length === 0) {
+  if (settings.sources.length === 0 && settings.notUsed.length === 0) {
     line(
       io.stdout,
       'No settings: every value is the default (mode default, no rules, no MCP servers, no hooks).',
@@ -80,6 +85,14 @@ export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<numb
   if (ignored.length > 0) {
     line(io.stdout, 'Not in force:');
     for (const source of ignored) line(io.stdout, `${describe(source)}: ${source.ignored}`);
+  }
+  if (settings.warnings.length > 0) {
+    line(io.stdout, 'Warnings:');
+    for (const warning of settings.warnings) line(io.stdout, `  ${warning}`);
+  }
+  if (settings.notUsed.length > 0) {
+    line(io.stdout, 'Not used by agentchart (Claude Code settings):');
+    for (const value of settings.notUsed) line(io.stdout, `${describe(value)}: ${value.why}`);
   }
   return 0;
 }

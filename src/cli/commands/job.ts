@@ -48,14 +48,13 @@ export async function runJobCommand(file: string, flags: JobFlags, io: CliIo): P
   const { provider } = await providerFor(io, flags);
   const store = fileStore(sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd));
   // The MCP servers and hooks of the settings files go to the system as they are.
-  const { mode, allow, deny, ...fromSettings } = await permissionsOf(io, flags, cwd);
+  const { mode, ...fromSettings } = await permissionsOf(io, flags, cwd);
   const { system } = cliAgentSystem({
     io,
     provider,
     store,
     cwd,
     mode,
-    rules: { allow, deny },
     ...fromSettings,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: false,

@@ -12,7 +12,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = await providerFor(io, flags);
   // The MCP servers and hooks of the settings files go to the system as they are.
-  const { mode, allow, deny, ...fromSettings } = await permissionsOf(io, flags, cwd);
+  const { mode, ...fromSettings } = await permissionsOf(io, flags, cwd);
   const named = flags.session;
   const target = named
     ? sessionFileLocation(resolve(io.cwd, named))
@@ -27,7 +27,6 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
     store,
     cwd,
     mode,
-    rules: { allow, deny },
     ...fromSettings,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
     prompt: true,
