@@ -59,7 +59,8 @@ export function formatRule(rule: ParsedRule): string {
  *   Code users know): `bash(npm test:*)` covers `npm test` and `npm test` followed by a space and anything,
  *   but not `npm testing`. `decidePermission` never hands a command line here as written: it reads the line
  *   with a bash grammar and matches each simple command as bash reads it (see command-rules.ts).
- * - For a `skill` call the pattern is matched against the skill's `name` as a command is (`*` wildcards).
+ * - For a `skill` call the pattern is matched against the skill's `name`, alone or followed by its `args`,
+ *   as a command is (`*` wildcards; see `matchesSkill`).
  * - For any other call the pattern is a picomatch glob (`dot: true`) matched against the `path` argument
  *   made workspace-relative and normalised (`./src/a.ts` and `<cwd>/src/a.ts` are `src/a.ts`); a call
  *   without `path` is matched as `.`. A path that climbs out with `..` is never covered. A pattern's
@@ -68,8 +69,6 @@ export function formatRule(rule: ParsedRule): string {
 export function matchesRule(rule: ParsedRule, toolName: string, input: unknown, cwd?: string): boolean {
   if (!namesTool(rule.tool, toolName)) return false;
   if (rule.pattern === undefined) return true;
-  // `Skill(name)`, `Skill(review-*)`: the skill's name, as Claude Code matches it.
-  if (toolName === 'skill') return commandMatcher(rule.pattern)(stringArgument(input, 'name') ?? '');
   const command = stringArgument(input, 'command');
   if (command !== undefined) return commandMatcher(rule.pattern)(command.trim());
   if (toolName === skillToolName) return matchesSkill(rule.pattern, input);
