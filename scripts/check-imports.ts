@@ -23,21 +23,23 @@ export const floors: Readonly<Record<string, number>> = {
   // permissions; the runtime starts them and the CLI lists them.
   mcp: 5,
   // Hooks run host functions and shell commands (with the bash tool's process and environment rules) and
-  // write decisions in the session log's vocabulary; the hook actor and the CLI's settings use them.
-  hooks: 5,
-  actors: 6,
+  // write decisions in the session log's vocabulary; they read a handler's `if` with the permission rules
+  // and tell scripts the permission mode in Claude Code's names, so they stand on permissions. The hook
+  // actor and the CLI's settings use them.
+  hooks: 6,
+  actors: 7,
   // What the .agentchart folders (the user's and the workspace's) hold: settings files naming permissions
   // and MCP servers (floor 5), and skills; the runtime reads them when a host asks.
-  settings: 6,
-  runtime: 7,
+  settings: 7,
+  runtime: 8,
   // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's
   // drawings, so they sit below the inspector.
-  diagrams: 7,
-  inspector: 8,
+  diagrams: 8,
+  inspector: 9,
   // Jobs on BullMQ workers (agentchart/bullmq) run tasks on agent systems; only the CLI sits above them.
-  bullmq: 8,
-  cli: 9,
-  '.': 10,
+  bullmq: 9,
+  cli: 10,
+  '.': 11,
 };
 
 /**
