@@ -1,6 +1,7 @@
 // One line of why a replayed event differs from the recorded one, in the words of the log: which tool
 // answered differently, which decision was taken otherwise, what the runtime wrote instead.
 import type { DivergenceChange } from '../errors/replay-divergence-error.ts';
+import { missingResultPrefix } from '../replay/recorded-results.ts';
 import type { LogEvent } from './types.ts';
 
 type Divergence = {
@@ -39,6 +40,9 @@ export function divergenceReason(divergence: Divergence): string {
     case 'session.start':
       return startReason(paths);
     case 'tool.result':
+      // The recorded tools' answer to a call the log has no result for (replay/recorded-results.ts).
+      if (typeof now.content === 'string' && now.content.startsWith(missingResultPrefix))
+        return `${call(now)} is not in the recording (no tool.result to answer it with)`;
       return `${callName(divergence.recorded, was.callId, false)} answered differently`;
     case 'approval.decided':
       return `the ${call(was)} was decided otherwise: recorded ${was.outcome} by ${was.by}, replayed ${now.outcome} by ${now.by}`;
