@@ -28,10 +28,16 @@ export function recordedTools(events: readonly LogEvent[], names?: readonly stri
       calls.set(event.data.callId, { name: event.data.name, input: event.data.input });
     if (isEvent(event, 'tool.result')) results.set(event.data.callId, event.data);
   }
-  const refused = new Set<string>();
+  // The recorded refusal of each refused call, by tool and input: given again in the recorded words.
+  const refused = new Map<string, string>();
   for (const [callId, call] of calls) {
-    if (results.get(callId)?.content.startsWith(`Invalid arguments for ${call.name}`))
-      refused.add(`${call.name}\n${JSON.stringify(call.input)}`);
+    const prefix = `Invalid arguments for ${call.name}:\n`;
+    const content = results.get(callId)?.content;
+    if (content?.startsWith(prefix))
+      refused.set(
+        `${call.name}\n${JSON.stringify(call.input)}`,
+        content.slice(prefix.length).replace(/^✖ /, ''),
+      );
   }
   return specs
     .filter(
@@ -44,8 +50,10 @@ export function recordedTools(events: readonly LogEvent[], names?: readonly stri
         description: typeof spec.description === 'string' ? spec.description : spec.name,
         access: accessOf(events, calls, spec.name),
         concurrencySafe: ranSideBySide(events, calls, spec.name),
-        input: z.looseObject({}).refine((input) => !refused.has(`${spec.name}\n${JSON.stringify(input)}`), {
-          message: 'refused in the recording',
+        // One issue at the root: zod words it `✖ <message>`, the recorded text again.
+        input: z.looseObject({}).superRefine((input, context) => {
+          const message = refused.get(`${spec.name}\n${JSON.stringify(input)}`);
+          if (message !== undefined) context.addIssue({ code: 'custom', message });
         }),
         run: async (_input, context) => {
           const result = results.get(context.callId);

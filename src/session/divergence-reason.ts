@@ -22,10 +22,13 @@ export function divergenceReason(divergence: Divergence): string {
     return stopped !== undefined
       ? `the replay stopped early: ${stopped}`
       : `the replay ended where the recording goes on with ${expected?.type}`;
-  if (!expected) return `the replay wrote ${actual.type} past the recording's end`;
   const call = (data: Data) => callName(divergence.recorded, data.callId);
-  const was = expected.data as Data;
   const now = actual.data as Data;
+  // The recorded tools' answer to a call the log has no result for (replay/recorded-results.ts).
+  if (actual.type === 'tool.result' && String(now.content).startsWith(missingResultPrefix))
+    return `${call(now)} is not in the recording (no tool.result to answer it with)`;
+  if (!expected) return `the replay wrote ${actual.type} past the recording's end`;
+  const was = expected.data as Data;
   if (expected.type !== actual.type) {
     if (actual.type === 'approval.asked' && expected.type === 'approval.decided')
       return `the runtime asked for approval where the recording decided ${was.by} (${call(now)})`;
@@ -40,9 +43,6 @@ export function divergenceReason(divergence: Divergence): string {
     case 'session.start':
       return startReason(paths);
     case 'tool.result':
-      // The recorded tools' answer to a call the log has no result for (replay/recorded-results.ts).
-      if (typeof now.content === 'string' && now.content.startsWith(missingResultPrefix))
-        return `${call(now)} is not in the recording (no tool.result to answer it with)`;
       return `${callName(divergence.recorded, was.callId, false)} answered differently`;
     case 'approval.decided':
       return `the ${call(was)} was decided otherwise: recorded ${was.outcome} by ${was.by}, replayed ${now.outcome} by ${now.by}`;
