@@ -8,7 +8,7 @@ import { recordedToolSet } from '../../runtime/recorded-tool-set.ts';
 import type { ReplayOptions } from '../../runtime/replay-tools.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
-import { type CliIo, line } from '../io.ts';
+import { CliError, type CliIo, line } from '../io.ts';
 
 /** How `replay --check` gets its tool results: from the log, or by running the tools again. */
 export type ReplayCheckFlags = { setup?: string; json?: boolean; tools?: string; workspace?: string };
@@ -34,7 +34,7 @@ export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, 
   const recorded = await readRecording(path);
   const tools = toolsFlag(flags.tools);
   if (flags.workspace !== undefined && tools !== 'live')
-    throw new ConfigError('--workspace is for --tools live: recorded tools do not run');
+    throw new CliError('--workspace is for --tools live: recorded tools do not run');
   const fromModule = setupModule ? await loadSetup(resolve(io.cwd, setupModule), recorded) : {};
   if (tools === 'live' && fromModule.tools === undefined) warnUnknownTools(recorded, io);
   const options: ReplayOptions = {
@@ -68,7 +68,7 @@ export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, 
 
 function toolsFlag(value: string | undefined): 'recorded' | 'live' | undefined {
   if (value === undefined || value === 'recorded' || value === 'live') return value;
-  throw new ConfigError(`--tools must be "recorded" or "live", got ${JSON.stringify(value)}`);
+  throw new CliError(`--tools must be "recorded" or "live", got ${JSON.stringify(value)}`);
 }
 
 /** Live tools are the built-in ones the recording offered: a host's own tool only `--setup` can give. */
