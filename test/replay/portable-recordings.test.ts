@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareDemo } from '../../src/cli/demo-scenario.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
-import { expectReplay } from '../../src/runtime/expect-replay.ts';
+import { computeFrames } from '../../src/inspector/time-travel.ts';
+import { expectReplay, readRecording } from '../../src/runtime/expect-replay.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
@@ -166,5 +167,9 @@ describe('`agentchart demo --keep`, then `replay --check` from any folder', () =
       code: 0,
     });
     await expectReplay(copy);
+    // Time travel re-runs it the same way (once stopped by a second "skill"): a frame at every seq.
+    const travel = await computeFrames(await readRecording(copy));
+    expect(travel.note).toBeUndefined();
+    expect(travel.frames.filter((frame) => frame !== undefined)).toHaveLength(events);
   }, 240_000);
 });
