@@ -4,13 +4,13 @@ import type { AnyTool, ToolOutput } from '../tools/define-tool.ts';
 
 /**
  * Every occurrence of the folder `from` in the strings (and object keys) of `value`, as `to`: `from` itself
- * and paths under it, never a longer name that begins with it (`/home/dev/project` is not under
- * `/home/dev/proj`). The filesystem root is never mapped (every absolute path is under it).
+ * and paths under it, never a longer name that begins or ends with it (`/home/dev/project` is not under
+ * `/home/dev/proj`, nor is `mytest/fixtures` the relative `test/fixtures`). The filesystem root is never mapped (every absolute path is under it).
  */
 export function mapFolder<T>(value: T, from: string, to: string): T {
   const folder = from.length > 1 && from.endsWith('/') ? from.slice(0, -1) : from;
   if (folder === '/' || folder === '' || folder === to) return value;
-  const pattern = new RegExp(`${escapeRegExp(folder)}(?![\\w-]|\\.\\w)`, 'g');
+  const pattern = new RegExp(`(?<![\\w.-])${escapeRegExp(folder)}(?![\\w-]|\\.\\w)`, 'g');
   const walk = (item: unknown): unknown => {
     if (typeof item === 'string') return item.replace(pattern, () => to);
     if (Array.isArray(item)) return item.map(walk);

@@ -59,5 +59,8 @@ describe('mapFolder', () => {
   it('never maps the filesystem root, and maps a folder given with a trailing slash', () => {
     expect(mapFolder('/etc/passwd', '/', '/srv')).toBe('/etc/passwd');
     expect(mapFolder('/a/b/c', '/a/b/', '/x')).toBe('/x/c');
+    expect(mapFolder('test/fixtures/a mytest/fixtures/a', 'test/fixtures', '/w')).toBe(
+      '/w/a mytest/fixtures/a',
+    );
   });
 });
