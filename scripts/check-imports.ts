@@ -22,6 +22,9 @@ export const floors: Readonly<Record<string, number>> = {
   // MCP servers as tool sources: they make tools (floor 4) and log to the session (floor 3), beside
   // permissions; the runtime starts them and the CLI lists them.
   mcp: 5,
+  // What a replay answers with instead of running a tool: the recording's results, read from the session
+  // log (floor 3) for tools (floor 4); the runtime offers them when it re-runs a recording.
+  replay: 5,
   // Hooks run host functions and shell commands (with the bash tool's process and environment rules) and
   // write decisions in the session log's vocabulary; they read a handler's `if` with the permission rules
   // and tell scripts the permission mode in Claude Code's names, so they stand on permissions. The hook

@@ -46,6 +46,23 @@ const demoWorkspace: Record<string, string> = {
     "test('average divides the sum by the count', () => assert.equal(average([2, 4]), 3));",
     '',
   ].join('\n'),
+  // The test output without timings or stack traces: the same code prints the same text, so a replay
+  // with live tools in a restored copy of this project writes the recorded results byte for byte.
+  'reporter.mjs': [
+    'export default async function* reporter(source) {',
+    '  for await (const event of source) {',
+    "    if (event.type === 'test:pass') yield '✔ ' + event.data.name + '\\n';",
+    "    if (event.type === 'test:fail') {",
+    '      const error = event.data.details?.error;',
+    "      const message = String(error?.cause?.message ?? error?.message ?? error).split('\\n').join('\\n  ');",
+    "      yield '✖ ' + event.data.name + '\\n  ' + message + '\\n';",
+    '    }',
+    "    if (event.type === 'test:diagnostic' && /^(tests|pass|fail) \\d+$/.test(event.data.message))",
+    "      yield 'ℹ ' + event.data.message + '\\n';",
+    '  }',
+    '}',
+    '',
+  ].join('\n'),
   // A command hook in Claude Code's format (README "Hooks"): JSON on stdin, exit 2 blocks with stderr.
   '.agentchart/hooks/guard.mjs': [
     "import { readFileSync } from 'node:fs';",
@@ -83,7 +100,7 @@ export const demoHook = {
 const buggyLine = '  for (let i = 1; i < values.length; i++) total += values[i];';
 const fixedLine = '  for (let i = 0; i < values.length; i++) total += values[i];';
 const fixComment = '  // Start at index 0: the loop used to begin at 1 and skipped the first value.';
-const testCommand = 'node --test --test-reporter=spec';
+const testCommand = 'node --test --test-reporter=./reporter.mjs';
 
 /** The call whose start makes the demo steer the agent: the first test run. */
 const steerTriggerCallId = 'call_tests_before';

@@ -205,6 +205,8 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
+type ReplayFlags = { check?: boolean; setup?: string; json?: boolean; tools?: string; workspace?: string };
+
 /** `replay`, `demo` and `diagrams`: commands that need no model key. */
 function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
   program
@@ -218,14 +220,22 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
       '--setup <module>',
       'with --check: a module whose default export gives the tools, approver and hooks',
     )
+    .option(
+      '--tools <source>',
+      'with --check: "recorded" (default: every tool result from the log, no tool runs, any folder) or "live" (run the tools again)',
+    )
+    .option(
+      '--workspace <dir>',
+      'with --check --tools live: where the tools run, a copy restored to how the workspace was when the session started',
+    )
     .option('--json', 'with --check: print the result (and the divergence report) as one JSON line')
-    .action(async (file: string, flags: { check?: boolean; setup?: string; json?: boolean }) => {
+    .action(async (file: string, flags: ReplayFlags) => {
       if (flags.check) {
         const { replayCheckCommand } = await import('./commands/replay-check.ts');
         return setExitCode(await replayCheckCommand(file, flags, io));
       }
-      if (flags.setup) throw new CliError('--setup is only for replay --check');
-      if (flags.json) throw new CliError('--json is only for replay --check');
+      for (const flag of ['setup', 'json', 'tools', 'workspace'] as const)
+        if (flags[flag] !== undefined) throw new CliError(`--${flag} is only for replay --check`);
       const { replayCommand } = await import('./commands/replay.ts');
       setExitCode(await replayCommand(file, io));
     });

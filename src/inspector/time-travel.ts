@@ -1,8 +1,8 @@
 import { messageOf } from '../errors/describe-value.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import type { ActorSnapshot } from '../runtime/agent-view.ts';
-import { recordedTools } from '../runtime/recorded-tools.ts';
-import { type ReplaySetup, replaySession } from '../runtime/replay-session.ts';
+import { replaySession } from '../runtime/replay-session.ts';
+import { type ReplayOptions, replaySetup } from '../runtime/replay-tools.ts';
 import type { LogEvent } from '../session/types.ts';
 import { compactValue } from './compact.ts';
 
@@ -25,16 +25,19 @@ const contextLimits = { maxString: 160, maxDepth: 3, maxEntries: 16 };
 /**
  * Time travel: the state of every machine after each event of a session log, computed — not guessed —
  * by re-running the log through the real runtime with the replay provider (the recorded answers, ids,
- * clock and inputs) and tools that give the recorded results (`recordedTools`), and taking the agent's
+ * clock and inputs) with recorded tools (every result from the log, no tool runs), and taking the agent's
  * actor tree once the runtime has taken the step that wrote each event. Where the re-run writes an event
  * of another type than the recording, the frames stop there and `note` says why. `setup` adds what the log
  * does not record (a separate summarising model, say; the compaction policy itself is in `session.start`).
  */
-export async function computeFrames(events: readonly LogEvent[], setup: ReplaySetup = {}): Promise<Frames> {
+export async function computeFrames(
+  events: readonly LogEvent[],
+  options: ReplayOptions = {},
+): Promise<Frames> {
   const frames: (MachineFrame | undefined)[] = [];
   try {
     const run = await replaySession(events, {
-      setup: { tools: recordedTools(events), ...setup },
+      setup: await replaySetup(events, options),
       onEvent: (event: LogEvent, agent: Agent) => {
         if (event.seq < events.length) frames[event.seq] = frameOf(agent);
       },

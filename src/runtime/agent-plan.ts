@@ -4,6 +4,7 @@
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
 import { contextWindowOf, type Provider } from '../providers/types.ts';
+import type { RecordedResults } from '../replay/recorded-results.ts';
 import type { ResumePoint } from '../session/resume-point.ts';
 import type { LogEvent, SessionLock } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
@@ -46,6 +47,8 @@ export type AgentPlan = {
   skills?: SystemConfig['skills'];
   /** Where its environment block comes from (none: no block). */
   environment?: SystemConfig['environment'];
+  /** Answers every call with the recorded result instead of running the tool (a replay). */
+  toolResults?: RecordedResults | undefined;
 };
 
 /**
@@ -66,6 +69,7 @@ export function agentPlan(parts: {
   mcp?: McpToolSource | undefined;
   skills?: SystemConfig['skills'];
   environment?: SystemConfig['environment'];
+  toolResults?: RecordedResults | undefined;
 }): AgentPlan {
   const { agentId, origin, provider, tools, cwd, permissions, limits, options } = parts;
   return {
@@ -92,6 +96,7 @@ export function agentPlan(parts: {
     ...(parts.mcp ? { mcp: parts.mcp } : {}),
     ...(parts.skills && !options.child ? { skills: parts.skills } : {}),
     ...(parts.environment ? { environment: parts.environment } : {}),
+    ...(parts.toolResults ? { toolResults: parts.toolResults } : {}),
   };
 }
 

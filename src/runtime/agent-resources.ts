@@ -219,7 +219,9 @@ export class AgentResources {
   private offer(): void {
     const { plan } = this;
     const mode = this.env.gate.mode;
-    const all = [...plan.tools, ...this.skills.tools, ...(plan.mcp?.tools() ?? [])];
+    const own = [...plan.tools, ...this.skills.tools, ...(plan.mcp?.tools() ?? [])];
+    const recorded = plan.toolResults;
+    const all = recorded ? own.map((tool) => recorded.wrap(tool, () => this.requireLog())) : own;
     const offered = toolsOfferedInMode(all, mode);
     // A subagent's mode is capped by its parent's: it has no plan to put to the host.
     if (mode === 'plan' && plan.parent === undefined) offered.push(this.exitPlanMode());

@@ -16,6 +16,7 @@ import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { contextWindowOf } from '../providers/types.ts';
+import { RecordedResults } from '../replay/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
@@ -72,6 +73,8 @@ export class AgentSystem {
   private readonly logic: AgentLogic;
   private readonly savedOutputs: SavedOutputFolders;
   private readonly workspaces = new WorkspaceCheck();
+  // One index of the recorded results for the system's agents (a replay with recorded tools).
+  private readonly toolResults: RecordedResults | undefined;
   private disposed = false;
 
   private readonly config: SystemConfig;
@@ -87,6 +90,7 @@ export class AgentSystem {
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
     this.settings = config.settings;
+    this.toolResults = config.toolResults ? new RecordedResults(config.toolResults) : undefined;
     this.logic = new AgentLogic(this.clock);
     this.savedOutputs = new SavedOutputFolders(this.store);
     this.tree = new AgentTree({
@@ -286,13 +290,17 @@ export class AgentSystem {
         mcp,
         skills: config.skills,
         environment: config.environment,
+        toolResults: this.toolResults,
       }),
       {
         store: this.store,
         clock: this.clock,
         registry: this.registry,
         gate,
-        checkWorkspace: (folder) => this.workspaces.check(folder),
+        // A replay keeps the recorded workspace as a name (in configuration, prompts and permission checks);
+        // no tool runs there (recorded results, or live tools moved to the folder the replay checked).
+        checkWorkspace: (folder) =>
+          config.hookReplay || config.toolResults ? Promise.resolve() : this.workspaces.check(folder),
         // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
         members: {
           join: () => {

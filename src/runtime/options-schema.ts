@@ -204,6 +204,7 @@ const systemOptionsSchema = z.strictObject(
       .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
       .optional(),
     hookReplay: recordedLog.optional(),
+    toolResultsReplay: recordedLog.optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },
   must('an object'),
@@ -258,6 +259,8 @@ export type SystemConfig = {
     | undefined;
   /** Gather the environment block, take it from a recording, or leave it out. */
   environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
+  /** A recorded session whose tool results answer every call instead of running the tools. */
+  toolResults: LogEvent[] | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -339,6 +342,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     // The settings files' command hooks run first at each point, then the host's own.
     hooks: joinHooks(commandHooksFrom(settings?.hooks ?? {}), hooksOf(parsed.hooks)),
     hookReplay: parsed.hookReplay,
+    toolResults: parsed.toolResultsReplay,
     models: parsed.models ?? {},
     approve: parsed.approve,
     projectInstructions: instructionsConfig(

@@ -148,6 +148,13 @@ export type AgentSystemOptions = {
    * recording logged for it (a replay).
    */
   hookReplay?: readonly LogEvent[];
+  /**
+   * The events of a recorded session: every tool call (the host's tools, skills, MCP tools) is answered
+   * with the `tool.result` the recording logged for its call id and no tool runs (a replay with recorded
+   * tools). With this option or `hookReplay` the workspace is not checked to be a folder: a replay keeps
+   * the recorded path as a name, and checks the folder its live tools run in itself.
+   */
+  toolResultsReplay?: readonly LogEvent[];
 };
 
 export type ToolOutputOptions = {

@@ -5,17 +5,22 @@ import { type AnyTool, defineTool, type ToolAccess } from '../tools/define-tool.
 const accesses: readonly ToolAccess[] = ['read', 'write', 'exec', 'none'];
 
 /**
- * Stand-ins for the tools a recording used, answering each call with the result the log has for it: what
- * time travel runs a recording with when the host's real tools are not at hand (`agentchart inspect FILE`).
- * They are read back from the log — name and description from `session.start`, the access the mode
- * decided on, side by side when the recording ran calls of the tool at once, and arguments refused where
- * the recording refused them — so the charts go through the same states; result texts may differ in
- * detail (an error's wording), which does not move a chart.
+ * Stand-ins for the tools of a recording that no built-in tool answers to (a host's own tools), for a
+ * replay with recorded tools: each call is answered with the result the log has for it (the runtime's
+ * `toolResultsReplay` answers it; `run` here is the answer without one). They are read back from the log —
+ * name, description and the input schema verbatim from `session.start`, so the replay describes them
+ * byte for byte as recorded; the access the mode decided on; side by side when the recording ran calls of
+ * the tool at once; arguments refused where the recording refused them — so the charts go through the
+ * same states. `names` picks which recorded tools to stand in for (default: all).
  */
-export function recordedTools(events: readonly LogEvent[]): AnyTool[] {
+export function recordedTools(events: readonly LogEvent[], names?: readonly string[]): AnyTool[] {
   const start = events[0];
   if (!start || !isEvent(start, 'session.start')) return [];
-  const specs = (start.data.config.tools ?? []) as { name?: unknown; description?: unknown }[];
+  const specs = (start.data.config.tools ?? []) as {
+    name?: unknown;
+    description?: unknown;
+    inputSchema?: unknown;
+  }[];
   const results = new Map<string, { outcome: string; content: string }>();
   const calls = new Map<string, { name: string; input: unknown }>();
   for (const event of events) {
@@ -23,29 +28,45 @@ export function recordedTools(events: readonly LogEvent[]): AnyTool[] {
       calls.set(event.data.callId, { name: event.data.name, input: event.data.input });
     if (isEvent(event, 'tool.result')) results.set(event.data.callId, event.data);
   }
-  const refused = new Set<string>();
+  // The recorded refusal of each refused call, by tool and input: given again in the recorded words.
+  const refused = new Map<string, string>();
   for (const [callId, call] of calls) {
-    if (results.get(callId)?.content.startsWith(`Invalid arguments for ${call.name}`))
-      refused.add(`${call.name}\n${JSON.stringify(call.input)}`);
+    const prefix = `Invalid arguments for ${call.name}:\n`;
+    const content = results.get(callId)?.content;
+    if (content?.startsWith(prefix))
+      refused.set(
+        `${call.name}\n${JSON.stringify(call.input)}`,
+        content.slice(prefix.length).replace(/^✖ /, ''),
+      );
   }
   return specs
-    .filter((spec): spec is { name: string; description?: unknown } => typeof spec.name === 'string')
-    .map((spec) =>
-      defineTool({
+    .filter(
+      (spec): spec is { name: string; description?: unknown; inputSchema?: unknown } =>
+        typeof spec.name === 'string' && (names === undefined || names.includes(spec.name)),
+    )
+    .map((spec) => {
+      const tool = defineTool({
         name: spec.name,
         description: typeof spec.description === 'string' ? spec.description : spec.name,
         access: accessOf(events, calls, spec.name),
         concurrencySafe: ranSideBySide(events, calls, spec.name),
-        input: z.looseObject({}).refine((input) => !refused.has(`${spec.name}\n${JSON.stringify(input)}`), {
-          message: 'refused in the recording',
+        // One issue at the root: zod words it `✖ <message>`, the recorded text again.
+        input: z.looseObject({}).superRefine((input, context) => {
+          const message = refused.get(`${spec.name}\n${JSON.stringify(input)}`);
+          if (message !== undefined) context.addIssue({ code: 'custom', message });
         }),
         run: async (_input, context) => {
           const result = results.get(context.callId);
           if (!result) return { content: 'the recording has no result for this call', isError: true };
           return result.outcome === 'ok' ? result.content : { content: result.content, isError: true };
         },
-      }),
-    );
+      });
+      const schema = spec.inputSchema;
+      // Described to the model as recorded (validation stays the stand-in's own, which refuses as recorded).
+      return schema && typeof schema === 'object' && !Array.isArray(schema)
+        ? { ...tool, inputSchema: schema as Record<string, unknown> }
+        : tool;
+    });
 }
 
 /** The access the permission mode named when it decided about a call of the tool (`write access …`). */

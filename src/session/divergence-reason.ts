@@ -3,6 +3,12 @@
 import type { DivergenceChange } from '../errors/replay-divergence-error.ts';
 import type { LogEvent } from './types.ts';
 
+/**
+ * The text a replay with recorded tools answers a call the recording has no result for
+ * (replay/recorded-results.ts); here because the report reads it back to name the call.
+ */
+export const missingResultPrefix = 'the recording has no result for call';
+
 type Divergence = {
   /** The recording, for the names of the calls the differing events are about. */
   recorded: readonly LogEvent[];
@@ -21,10 +27,13 @@ export function divergenceReason(divergence: Divergence): string {
     return stopped !== undefined
       ? `the replay stopped early: ${stopped}`
       : `the replay ended where the recording goes on with ${expected?.type}`;
-  if (!expected) return `the replay wrote ${actual.type} past the recording's end`;
   const call = (data: Data) => callName(divergence.recorded, data.callId);
-  const was = expected.data as Data;
   const now = actual.data as Data;
+  // The recorded tools' answer to a call the log has no result for (replay/recorded-results.ts).
+  if (actual.type === 'tool.result' && String(now.content).startsWith(missingResultPrefix))
+    return `${call(now)} is not in the recording (no tool.result to answer it with)`;
+  if (!expected) return `the replay wrote ${actual.type} past the recording's end`;
+  const was = expected.data as Data;
   if (expected.type !== actual.type) {
     if (actual.type === 'approval.asked' && expected.type === 'approval.decided')
       return `the runtime asked for approval where the recording decided ${was.by} (${call(now)})`;

@@ -63,7 +63,7 @@ describe('replay --check on sessions the CLI recorded', () => {
     return file!;
   };
 
-  it('passes on `run --yes` (the coding tools and task), with the workspace as it was', async () => {
+  it('passes on `run --yes` (the coding tools and task): recorded tools by default, live tools on request', async () => {
     const file = await recordNote();
     const recorded = parseLog(await readFile(file, 'utf8'));
     const start = recorded[0]!.data as { config: { tools: { name: string }[] } };
@@ -77,14 +77,26 @@ describe('replay --check on sessions the CLI recorded', () => {
       'bash',
       'task',
     ]);
-    // Tools run again for real: the workspace goes back to how it was when the session started.
+    const passed = `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`;
+    // Recorded tools (the default): every result comes from the log, no tool runs.
     await rm(join(workspace, 'note.txt'));
     const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
-    expect(check.stderr).toBe('');
-    expect(check.stdout).toBe(
-      `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`,
-    );
-    expect(check.code).toBe(0);
+    expect({ stderr: check.stderr, stdout: check.stdout, code: check.code }).toEqual({
+      stderr: '',
+      stdout: passed,
+      code: 0,
+    });
+    await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
+    // Live tools run again for real, in the workspace as it was when the session started.
+    const live = await runCliProcess(['replay', file, '--check', '--tools', 'live'], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect({ stderr: live.stderr, stdout: live.stdout, code: live.code }).toEqual({
+      stderr: '',
+      stdout: passed,
+      code: 0,
+    });
     expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('remember the milk\n');
   }, 120_000);
 
@@ -101,7 +113,11 @@ describe('replay --check on sessions the CLI recorded', () => {
     const restore = () => rm(join(workspace, 'note.txt'), { force: true });
     try {
       await restore();
-      const check = await runCliProcess(['replay', copy, '--check'], { env, timeoutMs: 60_000 });
+      // A tool's result is only checked when the tool runs again (recorded tools answer as the log says).
+      const check = await runCliProcess(['replay', copy, '--check', '--tools', 'live'], {
+        env,
+        timeoutMs: 60_000,
+      });
       expect(check.stdout.split('\n')).toEqual([
         `Replay check FAILED: ${copy} diverged at seq ${seq} (tool.result)`,
         '  why: write_file answered differently',
@@ -112,7 +128,10 @@ describe('replay --check on sessions the CLI recorded', () => {
       expect(check.code).toBe(1);
 
       await restore();
-      const json = await runCliProcess(['replay', copy, '--check', '--json'], { env, timeoutMs: 60_000 });
+      const json = await runCliProcess(['replay', copy, '--check', '--tools', 'live', '--json'], {
+        env,
+        timeoutMs: 60_000,
+      });
       expect(json.code).toBe(1);
       expect(JSON.parse(json.stdout)).toEqual({
         ok: false,

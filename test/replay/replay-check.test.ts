@@ -84,4 +84,18 @@ describe('expectReplay', () => {
       ],
     });
   });
+
+  it('refuses tool and workspace flags that do not fit, naming them', async () => {
+    const file = fixturePath('compactions');
+    const runs = await Promise.all([
+      runCli(['replay', file, '--check', '--tools', 'sometimes']),
+      runCli(['replay', file, '--check', '--workspace', 'test/fixtures']),
+      runCli(['replay', file, '--tools', 'live']),
+    ]);
+    expect(runs.map((run) => [run.code, run.stdout, run.stderr.trim()])).toEqual([
+      [1, '', 'agentchart: --tools must be "recorded" or "live", got "sometimes" [cli]'],
+      [1, '', 'agentchart: --workspace is for --tools live: recorded tools do not run [cli]'],
+      [1, '', 'agentchart: --tools is only for replay --check [cli]'],
+    ]);
+  });
 });

@@ -56,6 +56,17 @@ export function runCliProcess(
   return runNode(['--import', 'tsx', join(repoRoot, 'src/cli/main.ts'), ...args], options);
 }
 
+/**
+ * Runs the built CLI (`dist/cli/main.js`, as the published package runs it: `npm run -s build` first), from
+ * any working directory: unlike `runCliProcess` it needs no loader resolved from `cwd`.
+ */
+export function runBuiltCliProcess(
+  args: string[],
+  options: Omit<ChildRunOptions, 'args'> = {},
+): Promise<ChildRun> {
+  return runNode([join(repoRoot, 'dist/cli/main.js'), ...args], options);
+}
+
 /** A child that is still running: its pid, a way to signal it, and its result once it ends. */
 export type RunningChild = {
   pid: number;

@@ -4,39 +4,48 @@ import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { formatChange } from '../../errors/replay-divergence-error.ts';
 import { checkReplay, readRecording } from '../../runtime/expect-replay.ts';
-import type { ReplaySetup } from '../../runtime/replay-session.ts';
+import { recordedToolSet } from '../../runtime/recorded-tool-set.ts';
+import type { ReplayOptions } from '../../runtime/replay-tools.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
 import { skillFolders } from '../../settings/skills.ts';
-import { type CliIo, line } from '../io.ts';
-import { recordedToolSet } from '../recorded-tool-set.ts';
+import { CliError, type CliIo, line } from '../io.ts';
+
+/** How `replay --check` gets its tool results: from the log, or by running the tools again. */
+export type ReplayCheckFlags = { setup?: string; json?: boolean; tools?: string; workspace?: string };
 
 /**
- * `agentchart replay FILE --check [--setup MODULE] [--json]`: re-runs the recorded session through the
- * current runtime with the recorded model responses, ids and clock, and compares the new log with the
- * file. Exit 0 when they are equal; 1 when behaviour changed, with the first diverging seq, its event
- * type, one line of why and the fields that differ (`--json`: the same report as one JSON line, with
- * both whole lines, for CI). The tools
- * are the built-in ones the recording offered (`session.start`: the coding tools, and `task` when the
- * CLI recorded it) unless MODULE's default export says otherwise: an object of `createAgentSystem`
- * options (`tools`, `approve`, `hooks`, …) or a function from the recorded events to one. Tools run for
- * real, in the recorded workspace; a recorded skill whose folder is not on this machine is found by name
+ * `agentchart replay FILE --check [--tools recorded|live] [--workspace DIR] [--setup MODULE] [--json]`:
+ * re-runs the recorded session through the current runtime with the recorded model responses, ids and
+ * clock, and compares the new log with the file. Exit 0 when they are equal; 1 when behaviour changed,
+ * with the first diverging seq, its event type, one line of why and the fields that differ (`--json`: the
+ * same report as one JSON line, with both whole lines, for CI). By default (`--tools recorded`) every tool
+ * result comes from the log and no tool runs, so the check runs in any folder, on any machine. With
+ * `--tools live` the built-in tools the recording offered (`session.start`: the coding tools, and `task`
+ * when the CLI recorded it) run again, in `--workspace DIR` (a copy restored to how the workspace was when
+ * the session started; default the recorded workspace). MODULE's default export adds or replaces options:
+ * an object of `createAgentSystem` options (`tools` — run live —, `approve`, `hooks`, …) or a function
+ * from the recorded events to one. A recorded skill whose folder is not on this machine is found by name
  * where `agentchart run` finds skills.
  */
-export async function replayCheckCommand(
-  file: string,
-  flags: { setup?: string; json?: boolean },
-  io: CliIo,
-): Promise<number> {
+export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, io: CliIo): Promise<number> {
   const setupModule = flags.setup;
   const path = resolve(io.cwd, file);
   // The same refusal `replay` gives a path that is no session log (`/etc/passwd`, a folder).
   sessionIdFromFile(path);
   const recorded = await readRecording(path);
-  const setup = setupModule
-    ? await loadSetup(resolve(io.cwd, setupModule), recorded)
-    : builtInSetup(recorded, io);
-  const check = await checkReplay(recorded, { ...skillsHere(recorded, io), ...setup });
+  const tools = toolsFlag(flags.tools);
+  if (flags.workspace !== undefined && tools !== 'live')
+    throw new CliError('--workspace is for --tools live: recorded tools do not run');
+  const fromModule = setupModule ? await loadSetup(resolve(io.cwd, setupModule), recorded) : {};
+  if (tools === 'live' && fromModule.tools === undefined) warnUnknownTools(recorded, io);
+  const options: ReplayOptions = {
+    ...skillsHere(recorded, io),
+    ...(tools ? { tools } : {}),
+    ...fromModule,
+    ...(flags.workspace !== undefined ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
+  };
+  const check = await checkReplay(recorded, options);
   const { divergence } = check;
   if (flags.json) {
     const report = divergence
@@ -60,16 +69,20 @@ export async function replayCheckCommand(
   return 1;
 }
 
-/** The built-in tools the recording offered (`task` beside the coding tools when the CLI recorded it). */
-function builtInSetup(recorded: readonly LogEvent[], io: CliIo): ReplaySetup {
-  const { tools, unknown } = recordedToolSet(recorded);
+function toolsFlag(value: string | undefined): 'recorded' | 'live' | undefined {
+  if (value === undefined || value === 'recorded' || value === 'live') return value;
+  throw new CliError(`--tools must be "recorded" or "live", got ${JSON.stringify(value)}`);
+}
+
+/** Live tools are the built-in ones the recording offered: a host's own tool only `--setup` can give. */
+function warnUnknownTools(recorded: readonly LogEvent[], io: CliIo): void {
+  const { unknown } = recordedToolSet(recorded);
   if (unknown.length > 0)
     line(
       io.stderr,
       `agentchart: the recording offered tools that are not built in (${unknown.join(', ')}); ` +
         'give them with --setup MODULE, or the check diverges where they were offered',
     );
-  return { tools };
 }
 
 /**
@@ -77,14 +90,14 @@ function builtInSetup(recorded: readonly LogEvent[], io: CliIo): ReplaySetup {
  * the folders `agentchart run` finds skills in, for the recorded workspace as this machine has it (the
  * recording's folders are used where they exist).
  */
-function skillsHere(recorded: readonly LogEvent[], io: CliIo): Pick<ReplaySetup, 'skills'> {
+function skillsHere(recorded: readonly LogEvent[], io: CliIo): Pick<ReplayOptions, 'skills'> {
   const config = recorded[0]?.data.config as { skills?: unknown; cwd?: unknown } | undefined;
   if (!Array.isArray(config?.skills)) return {};
   const workspace = resolve(io.cwd, typeof config.cwd === 'string' ? config.cwd : '.');
   return { skills: { folders: skillFolders(workspace, io.env) } };
 }
 
-async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<ReplaySetup> {
+async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<ReplayOptions> {
   let module: { default?: unknown };
   try {
     module = (await import(pathToFileURL(path).href)) as { default?: unknown };
@@ -100,5 +113,5 @@ async function loadSetup(path: string, recorded: readonly LogEvent[]): Promise<R
     throw new ConfigError(
       `--setup ${path} must default-export createAgentSystem options or a function returning them`,
     );
-  return setup as ReplaySetup;
+  return setup as ReplayOptions;
 }

@@ -1,6 +1,6 @@
-// The built-in tools a recorded session ran with, read back from its `session.start`, so that
-// `agentchart replay --check` offers what the recording offered: `agentchart run` and the chat add `task`
-// to the coding tools, a library host may give the coding tools alone.
+// The built-in tools a recorded session ran with, read back from its `session.start`, so that a replay
+// (`agentchart replay --check`, `expectReplay`, time travel) offers what the recording offered:
+// `agentchart run` and the chat add `task` to the coding tools, a library host may give the coding tools alone.
 import { exitPlanModeName, type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { codingTools } from '../tools/coding-tools.ts';
