@@ -11,13 +11,17 @@ export type HostToolOptions = {
     | { allow?: string[] | undefined; ask?: string[] | undefined; deny?: string[] | undefined }
     | undefined;
   mcpServers?: Record<string, unknown> | undefined;
+  hooks?: Record<string, unknown> | undefined;
 };
 
+/** The points whose command-hook matchers name tools (the others match a source or a trigger). */
+const toolPoints = ['preTool', 'postTool'] as const;
+
 /**
- * Refuses a rule (the settings files' and the host's `permissions`) or a settings file's hook matcher that
- * names no tool, now that the host's tools are known (tool-name-check.ts); what is only a warning goes to
- * `settings.warnings`. The host's own command hooks are its code, not a copied file: their matchers are not
- * checked (a host may keep a hook for a tool it adds later).
+ * Refuses a rule (the settings files' and the host's `permissions`) or a hook matcher (a settings file's,
+ * or a command hook in the host's `hooks`) that names no tool, now that the host's tools are known
+ * (tool-name-check.ts); what is only a warning goes to `settings.warnings`. A host's command hook is the
+ * same guard as a copied one, so a matcher naming nothing is as inert there: refused alike.
  */
 export function checkRuleTools(parsed: HostToolOptions, settings: LoadedSettings | undefined): void {
   const hostRules = (['allow', 'ask', 'deny'] as const).flatMap((list) =>
@@ -28,9 +32,18 @@ export function checkRuleTools(parsed: HostToolOptions, settings: LoadedSettings
       list,
     })),
   );
+  const hostMatchers = toolPoints.flatMap((point) => {
+    const list = parsed.hooks?.[point];
+    return (Array.isArray(list) ? list : []).flatMap((hook, index) => {
+      const { type, matcher } = (hook ?? {}) as { type?: unknown; matcher?: unknown };
+      return type === 'command' && typeof matcher === 'string'
+        ? [{ where: 'createAgentSystem', place: `hooks.${point}[${index}].matcher`, matcher }]
+        : [];
+    });
+  });
   const servers = { ...settings?.mcpServers, ...parsed.mcpServers };
   const { errors, warnings } = checkToolNames(
-    [...(settings ? settingsEntries(settings) : []), ...hostRules],
+    [...(settings ? settingsEntries(settings) : []), ...hostRules, ...hostMatchers],
     {
       hostTools: (parsed.tools ?? []).map((tool) => tool.name),
       mcpServers: [...Object.keys(servers), ...(settings?.untrustedMcpServers ?? [])],

@@ -37,9 +37,9 @@ describe('command hooks at preTool', () => {
     const block = script(
       'pre-block',
       `if (input.tool_input.text === 'bad!') { process.stderr.write('bad words'); process.exit(2); }`,
-      { matcher: 'echo|other' },
+      { matcher: 'echo|Bash' },
     );
-    const skipped = script('pre-skipped', 'process.exit(2);', { matcher: 'other' });
+    const skipped = script('pre-skipped', 'process.exit(2);', { matcher: 'Bash' });
     const { agent, system, ran } = await hookedAgent(
       [{ toolCalls: [echoCall('c1', 'good'), echoCall('c2', 'bad')] }, { text: 'ok' }],
       { hooks: { preTool: [rewrite, block, skipped] } },

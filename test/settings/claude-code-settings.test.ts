@@ -243,6 +243,16 @@ describe('fail-open cases of copied settings (each accepted silently before)', (
     );
   });
 
+  it("a host's own command hook whose matcher names no tool is refused like a copied one", async () => {
+    const hook = (matcher: string) => ({ type: 'command' as const, command: 'exit 2', matcher });
+    const make = (matcher: string) => () =>
+      createAgentSystem({ model: scripted([]), tools: codingTools(), hooks: { preTool: [hook(matcher)] } });
+    expect(make('Bsh')).toThrow(
+      'createAgentSystem: hooks.preTool[0].matcher "Bsh": no tool is named Bsh (did you mean Bash?)',
+    );
+    await make('Bash|edit_file')().dispose();
+  });
+
   it("a host's own tools count: a rule for one is accepted with it and refused without it", async () => {
     const { defineTool } = await import('../../src/index.ts');
     const { z } = await import('zod/v4');
