@@ -1,6 +1,7 @@
 import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
+import { recordedServers } from '../mcp/recorded-servers.ts';
 import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
@@ -80,6 +81,8 @@ export async function replaySession(
     environmentReplay: recorded,
     // Hooks are not run again: each hook point answers with the decisions the recording logged.
     hookReplay: recorded,
+    // MCP servers are not started: their tools are offered (and answered) as the recording logged them.
+    ...(Object.keys(recordedServers(recorded)).length > 0 ? { mcpReplay: recorded } : {}),
   });
   let stopped: string | undefined;
   let next = 0;

@@ -7,6 +7,7 @@ import { SimulatedClock } from '../../src/core/clock.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
+import { replaySession } from '../../src/runtime/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { replay } from '../../src/session/replay-provider.ts';
 import type { LogEvent } from '../../src/session/types.ts';
@@ -75,6 +76,12 @@ describe('replay of a session that used MCP tools', () => {
     const replayed = (await again.system.store.load('mcp-session')).events;
     assertSameLog(recorded, replayed);
     expect(replayed).toHaveLength(recorded.length);
+    expect(startedPids(logFile)).toHaveLength(1);
+
+    // The same from the log alone, as `expectReplay` and `replay --check` run it: nothing given beside it.
+    const rerun = await replaySession(recorded);
+    expect(rerun.stopped).toBeUndefined();
+    assertSameLog(recorded, rerun.events);
     expect(startedPids(logFile)).toHaveLength(1);
   });
 });
