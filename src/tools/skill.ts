@@ -1,16 +1,12 @@
 import path from 'node:path';
 import { z } from 'zod/v4';
-import { configFileLimit, readRegularText } from '../core/read-limited.ts';
 import { defineTool } from './define-tool.ts';
 import { renderSkillBody, skillBody } from './skill-body.ts';
 import type { SkillEntry, SkillFolders } from './skill-files.ts';
-import { listSkillFiles } from './skill-list.ts';
-import { failure } from './tool-failure.ts';
+import { listedSkillFiles, listSkillFiles, openSkill } from './skill-list.ts';
 
 /** The name of the tool that loads a skill. */
 export const skillToolName = 'skill';
-
-const maxListedFiles = 200;
 
 /**
  * `skill{name, args?}`: loads one skill of the catalogue the system prompt lists, as Claude Code does:
@@ -38,16 +34,10 @@ export function skillTool(catalogue: readonly SkillEntry[], places?: SkillFolder
     access: 'read',
     concurrencySafe: true,
     run: async ({ name, args }, ctx) => {
-      const entry = byName.get(name);
-      if (entry === undefined) {
-        const known = [...byName.keys()].join(', ');
-        return failure(`There is no skill named ${JSON.stringify(name)}. Skills: ${known || '(none)'}.`);
-      }
-      const local = places?.get(name)?.local ?? entry.folder;
-      // The catalogue was made at creation; the file may have changed since, even into a FIFO.
-      const read = await readRegularText(path.join(local, 'SKILL.md'), configFileLimit);
-      if (!('text' in read)) return failure(`The SKILL.md of skill ${JSON.stringify(name)} ${read.refused}.`);
-      const body = renderSkillBody(skillBody(read.text), {
+      const opened = await openSkill(byName, places, name);
+      if ('failed' in opened) return opened.failed;
+      const { entry, local } = opened;
+      const body = renderSkillBody(skillBody(opened.text), {
         folder: entry.folder,
         args,
         argumentNames: entry.arguments ?? [],
@@ -55,12 +45,10 @@ export function skillTool(catalogue: readonly SkillEntry[], places?: SkillFolder
         projectDir: path.resolve(ctx.cwd),
       });
       const files = await listSkillFiles(local, ctx.signal);
-      const listed = files.slice(0, maxListedFiles).map((file) => `- ${file}`);
-      const more = files.length > maxListedFiles ? [`- … and ${files.length - maxListedFiles} more`] : [];
       const folder =
         files.length === 0
           ? 'The skill folder holds no other files.'
-          : `Other files in the skill folder, relative to its base directory:\n${[...listed, ...more].join('\n')}`;
+          : `Other files in the skill folder, relative to its base directory:\n${listedSkillFiles(files, (file) => file)}`;
       return `Base directory for this skill: ${entry.folder}\n\n${body.trim()}\n\n${folder}`;
     },
   });
