@@ -87,7 +87,7 @@ table.log summary { cursor:pointer; font-family:ui-monospace,monospace; color:va
 .log-position { border:1px solid var(--line); border-radius:8px; background:var(--panel); padding:6px 10px; max-width:900px; }
 .log-position h3 { font-size:13px; margin:0 0 4px; }
 .log-position .pos { font-family:ui-monospace,monospace; font-size:12.5px; margin:2px 0; }
-.log-position .pos.call { margin-left:12px; }
+.log-position .pos-call { margin-left:12px; }
 .filters { display:flex; gap:6px; margin-bottom:6px; }
 .filters input, .filters select, #agent-filter { font:inherit; font-size:12.5px; padding:2px 6px; border:1px solid var(--line); border-radius:4px; }
 #agent-filter { width:100%; margin-bottom:6px; }

@@ -48,11 +48,11 @@ export function renderCharts(box) {
   if (!a) return;
   let tree = a.tree;
   if (S.travel !== null) {
-    add(box, el('div', 'note travel-note', 'Every machine after seq ' + S.travel + ' — computed by re-running the log through the runtime.'));
     const answer = currentAnswer();
     // Only a request still on its way computes; an answer without states shows the log's position instead.
     if (!answer) { box.appendChild(el('div', 'empty computing', 'Computing the states at seq ' + S.travel + '…')); return; }
     if (!answer.frame) { renderPosition(box, answer); return; }
+    add(box, el('div', 'note travel-note', 'Every machine after seq ' + S.travel + ' — computed by re-running the log through the runtime.'));
     tree = answer.frame;
   }
   if (!tree) { box.appendChild(el('div', 'empty', 'A recording has no live machines: move the timeline to see them.')); return; }

@@ -17,7 +17,7 @@ export function travelBanner() {
   if (!answer || !answer.note) return null;
   const reach = typeof answer.computedUpTo === 'number' && answer.computedUpTo >= 0
     ? 'States are shown up to seq ' + answer.computedUpTo + '; after it, the position the log records.'
-    : 'No states can be shown for this session; each seq shows the position the log records.';
+    : 'Each seq shows the position the log records instead of the states.';
   const banner = add(el('div', 'travel-banner'), el('b', '', 'Time travel cannot show every state. '),
     el('span', 'why-not', 'Why: ' + answer.note + '. '), el('span', '', reach));
   banner.setAttribute('role', 'alert');
@@ -33,7 +33,8 @@ export function renderPosition(box, answer) {
   view.dataset.seq = answer.seq;
   add(view, el('h3', '', 'Where the log stands after seq ' + answer.seq + ' (derived from the log, not re-run)'));
   if (!p || !p.event) { view.appendChild(el('div', 'note', 'The log position is not known: the server gave none.')); box.appendChild(view); return; }
-  const line = (cls, text) => { const d = el('div', 'pos ' + cls, text); view.appendChild(d); return d; };
+  // Classes of their own (pos-turn, not turn): the turns list in the sidebar styles .turn and .call.
+  const line = (cls, text) => { const d = el('div', 'pos pos-' + cls, text); view.appendChild(d); return d; };
   line('event', 'event: ' + p.event.type + (p.event.turn !== undefined ? ' · turn ' + p.event.turn + (p.event.step !== undefined ? ' step ' + p.event.step : '') : ''));
   line('turn', p.turn ? 'turn ' + p.turn.turn + ': ' + words(p.turn.state) + (p.turn.reason ? ' (' + p.turn.reason + ')' : '') : 'no turn has started');
   if (p.step) line('step', 'step ' + p.step.step + ': ' + words(p.step.state) + (p.step.attempts ? ' · ' + p.step.attempts + ' failed attempt(s)' : ''));
