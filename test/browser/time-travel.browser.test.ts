@@ -1,7 +1,7 @@
 // Time travel in Chromium on the demo's own recording: `agentchart demo --keep` writes it, `agentchart inspect
 // <its log>` serves it (both the real commands, in-process), and the page travels to the last seq and draws
 // the states there. A tampered copy the runtime cannot re-run to its end shows the banner with the reason
-// and, where no states exist, the position the log records; a travel request that fails says so.
+// and, where no states exist, the position the log records; a travel or log request that fails says so.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -180,6 +180,25 @@ describe.skipIf(!hasChromium)(
             'The log position is not known: the server gave none.',
           );
           expect(page.errors).toEqual([]);
+          await page.close();
+        });
+      });
+    });
+
+    it('says so where a log request fails, instead of "Loading the log…"', { timeout: 60_000 }, async () => {
+      await inspect(log, async (url) => {
+        const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+        page.setDefaultTimeout(20_000);
+        await page.route('**/api/agents/*/log', (route) => route.abort());
+        await page.goto(url);
+        await withScreenshot(page, 'demo-log-failed', async () => {
+          await page.locator('[data-tab="transcript"]').click();
+          const error = page.locator('.log-error');
+          await error.waitFor();
+          expect(await error.textContent()).toMatch(
+            /^The log could not be loaded: the inspector could not be reached \(.+\)$/,
+          );
+          expect(await page.locator('#content', { hasText: 'Loading the log…' }).count()).toBe(0);
           await page.close();
         });
       });
