@@ -19,7 +19,8 @@ export type MachineFrame = {
 
 /**
  * The answer for one seq: the machines then, or why they cannot be shown (`note`) with where the log
- * stands there (`position`). Every answer without a frame carries both, so the page never waits for one.
+ * stands there (`position`). Every answer without a frame carries a note (and, for a seq inside the log, the
+ * position), so the page never waits for a frame that will not come.
  */
 export type TravelAnswer = {
   seq: number;
