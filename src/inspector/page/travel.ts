@@ -3,7 +3,7 @@
  * the re-run gives no states for some seqs (the answer's `note`), and, at a seq without states, where the
  * log stands there (the server's `LogPosition`: turn, step, calls, approvals waited for).
  */
-export const travelScript = String.raw`
+export const travelScript = `
 import { S, add, el } from './core.js';
 
 /** The answer for the seq travelled to, once the server gave it. */
