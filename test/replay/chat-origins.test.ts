@@ -115,6 +115,35 @@ const rows: Row[] = [
       expect(eventsOf(log, 'compaction').map((event) => event.data.trigger)).toEqual(['manual']),
     tamper: { type: 'compaction', path: ['tokensBefore'], value: 1 },
   },
+  {
+    name: 'a plan accepted in plan mode',
+    args: ['--mode', 'plan'],
+    replies: () => [
+      { turn: { toolCalls: [call('r1', 'read_file', { path: 'a.txt' })] } },
+      { turn: { toolCalls: [call('p1', 'exit_plan_mode', { plan: '1. Write b.txt' })] } },
+      { turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } },
+      { turn: { text: ['Planned and wrote b.'] } },
+    ],
+    drive: async (pty) => {
+      pty.type('plan, then write b\r');
+      let at = await pty.waitFor('Accept this plan?');
+      // "e": accept, and let edits run without asking (accept-edits).
+      pty.type('e\r');
+      at = await pty.waitFor('Planned and wrote b.', at);
+      return idle(pty, at);
+    },
+    recorded: (log) => {
+      expect(eventsOf(log, 'approval.decided').map((event) => [event.data.callId, event.data.by])).toEqual([
+        ['r1', 'mode'],
+        ['p1', 'host'],
+        ['w1', 'mode'],
+      ]);
+      expect(eventsOf(log, 'mode.changed').map((event) => [event.data.from, event.data.to])).toEqual([
+        ['plan', 'accept-edits'],
+      ]);
+    },
+    tamper: { type: 'mode.changed', path: ['to'], value: 'bypass' },
+  },
 ];
 
 describe('replay of what the chat recorded, by input', () => {
