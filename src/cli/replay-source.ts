@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { messageOf } from '../errors/describe-value.ts';
-import { readRecording } from '../runtime/expect-replay.ts';
+import { readRecording } from '../replay/expect-replay.ts';
 import { sessionIdFromFile } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { errorCode } from '../session/path-errors.ts';
