@@ -36,12 +36,12 @@ type Origin = {
    * into every restored workspace. */
   prepare(folders: { workspace: string; home: string }): Promise<void>;
   args: string[];
-  replies: (workspace: string) => WireReply[];
+  replies: (folders: { workspace: string; home: string }) => WireReply[];
   /** What the recording must hold for the row to test its origin at all. */
   recorded(log: readonly LogEvent[]): void;
   tamper: Tamper;
-  /** False when no tool ran: no live-tools check. */
-  toolsRan: boolean;
+  /** What the replaying machine's home holds (default: nothing); its skills are looked up by name. */
+  replayHome?: (home: string) => Promise<void>;
 };
 
 // A Claude Code-style PreToolUse guard (stdin JSON, exit 2 with the reason on stderr), run by the real node.
@@ -71,7 +71,6 @@ const origins: Origin[] = [
         ['c2', 'pass'],
       ]),
     tamper: { type: 'approval.decided', path: ['reason'], value: 'exec access is allowed by a rule' },
-    toolsRan: true,
   },
   {
     name: 'a skill in the workspace',
@@ -79,7 +78,7 @@ const origins: Origin[] = [
       await installSkill(join(workspace, '.agentchart', 'skills'));
     },
     args: ['--mode', 'bypass'],
-    replies: (workspace) => {
+    replies: ({ workspace }) => {
       const base = join(workspace, '.agentchart', 'skills', 'webapp-testing');
       return [
         { turn: { toolCalls: [call('load', 'skill', { name: 'webapp-testing' })] } },
@@ -101,7 +100,35 @@ const origins: Origin[] = [
         ['read', 'ok'],
       ]),
     tamper: { type: 'turn.end', path: ['usage', 'input'], value: 1 },
-    toolsRan: true,
+  },
+  {
+    name: "a skill in the user's home, installed under another home where it replays",
+    prepare: async ({ home }) => {
+      await installSkill(join(home, '.claude', 'skills'));
+    },
+    args: ['--mode', 'bypass'],
+    // The model runs the skill's script by the folder the skill told it (the recording's home).
+    replies: ({ home }) => {
+      const base = join(home, '.claude', 'skills', 'webapp-testing');
+      return [
+        { turn: { toolCalls: [call('load', 'skill', { name: 'webapp-testing' })] } },
+        {
+          turn: {
+            toolCalls: [call('help', 'bash', { command: `python3 ${base}/scripts/with_server.py --help` })],
+          },
+        },
+        { turn: { text: ['The helper starts servers.'] } },
+      ];
+    },
+    recorded: (log) =>
+      expect(eventsOf(log, 'tool.result').map((event) => [event.data.callId, event.data.outcome])).toEqual([
+        ['load', 'ok'],
+        ['help', 'ok'],
+      ]),
+    tamper: { type: 'approval.decided', path: ['reason'], value: 'allowed by a rule' },
+    replayHome: async (home) => {
+      await installSkill(join(home, '.claude', 'skills'));
+    },
   },
   {
     name: 'a stdio MCP server',
@@ -119,7 +146,6 @@ const origins: Origin[] = [
         ['e1', 'Echo: hello'],
       ]),
     tamper: { type: 'approval.decided', path: ['reason'], value: 'allowed by a rule' },
-    toolsRan: true,
   },
   {
     name: 'plan mode',
@@ -141,7 +167,6 @@ const origins: Origin[] = [
       path: ['by'],
       value: 'rule',
     },
-    toolsRan: true,
   },
   {
     name: 'automatic compaction',
@@ -157,7 +182,6 @@ const origins: Origin[] = [
     recorded: (log) =>
       expect(eventsOf(log, 'compaction').map((event) => event.data.trigger)).toEqual(['auto']),
     tamper: { type: 'compaction', path: ['tokensBefore'], value: 1 },
-    toolsRan: true,
   },
 ];
 
@@ -177,7 +201,7 @@ describe('replay of what `agentchart run` recorded, by origin', () => {
       await origin.prepare({ workspace, home });
       const start = await tempFolder('start');
       await cp(workspace, start, { recursive: true });
-      for (const reply of origin.replies(workspace)) server.reply(reply);
+      for (const reply of origin.replies({ workspace, home })) server.reply(reply);
       const env = {
         HOME: home,
         XDG_STATE_HOME: join(home, 'state'),
@@ -201,10 +225,14 @@ describe('replay of what `agentchart run` recorded, by origin', () => {
         await cp(start, restored, { recursive: true });
         return restored;
       };
+      const replayHome = await tempFolder('replay-home');
+      await origin.replayHome?.(replayHome);
       const events = await checkEverywhere({
         log: copy,
         tamper: origin.tamper,
-        ...(origin.toolsRan ? { restore } : {}),
+        restore,
+        env: { HOME: replayHome, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' },
+        replayOptions: { skills: { folders: [join(replayHome, '.claude', 'skills')] } },
       });
       origin.recorded(events);
     },
