@@ -104,6 +104,10 @@ describe.skipIf(!hasServers)(
         timeoutMs: 60_000,
       });
       expect([exporting.code, exporting.stderr]).toEqual([0, '']);
+      // Without --check it is the transcript, as for a file.
+      expect(exporting.stdout.split('\n')[0]).toBe(
+        `Replay of session ${id} in PostgreSQL (${events.length} events, recorded; no model is called)`,
+      );
       const again = await runBuiltCliProcess(['replay', id!, '--postgres', url, '--export', exported], {
         env: replayEnv,
         cwd: elsewhere,
