@@ -58,7 +58,15 @@ const guard = {
 const origins: Origin[] = [
   {
     name: 'command hooks from the settings',
-    prepare: ({ home }) => settings(home, { hooks: { PreToolUse: [guard] } }),
+    prepare: ({ home }) =>
+      settings(home, {
+        hooks: {
+          PreToolUse: [guard],
+          // Claude Code adds a UserPromptSubmit hook's stdout to the context; PostToolUse sees each result.
+          UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "Remember: tests first."' }] }],
+          PostToolUse: [{ matcher: 'bash', hooks: [{ type: 'command', command: 'cat > /dev/null' }] }],
+        },
+      }),
     args: ['--mode', 'bypass'],
     replies: () => [
       { turn: { toolCalls: [call('c1', 'bash', { command: 'echo secret' })] } },
@@ -66,9 +74,17 @@ const origins: Origin[] = [
       { turn: { text: ['Done.'] } },
     ],
     recorded: (log) =>
-      expect(eventsOf(log, 'hook.decided').map((event) => [event.data.callId, event.data.outcome])).toEqual([
-        ['c1', 'deny'],
-        ['c2', 'pass'],
+      expect(
+        eventsOf(log, 'hook.decided').map((event) => [
+          event.data.point,
+          event.data.callId,
+          event.data.outcome,
+        ]),
+      ).toEqual([
+        ['userMessage', undefined, 'modify'],
+        ['preTool', 'c1', 'deny'],
+        ['preTool', 'c2', 'pass'],
+        ['postTool', 'c2', 'pass'],
       ]),
     tamper: { type: 'approval.decided', path: ['reason'], value: 'exec access is allowed by a rule' },
   },
