@@ -45,6 +45,7 @@ import {
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
 import { bypassRefused, checkRuleTools } from './settings-checks.ts';
+import type { SubagentRecordings } from './subagent-replay.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
@@ -205,6 +206,10 @@ const systemOptionsSchema = z.strictObject(
       .optional(),
     hookReplay: recordedLog.optional(),
     toolResultsReplay: recordedLog.optional(),
+    subagentReplay: intact<SubagentRecordings>(
+      'subagent recordings ({ childSessionId, session })',
+      z.object({ childSessionId: hostFunction, session: hostFunction }),
+    ).optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },
   must('an object'),
@@ -261,6 +266,8 @@ export type SystemConfig = {
   environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
   /** A recorded session whose tool results answer every call instead of running the tools. */
   toolResults: LogEvent[] | undefined;
+  /** The recorded subagents of a replayed tree (each one re-runs from its own log). */
+  subagentReplay: SubagentRecordings | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -343,6 +350,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     hooks: joinHooks(commandHooksFrom(settings?.hooks ?? {}), hooksOf(parsed.hooks)),
     hookReplay: parsed.hookReplay,
     toolResults: parsed.toolResultsReplay,
+    subagentReplay: parsed.subagentReplay,
     models: parsed.models ?? {},
     approve: parsed.approve,
     projectInstructions: instructionsConfig(

@@ -9,6 +9,7 @@ import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import type { SubagentRecordings } from './subagent-replay.ts';
 
 export type Limits = {
   /** Steps in one turn (default 25). */
@@ -155,6 +156,12 @@ export type AgentSystemOptions = {
    * the recorded path as a name, and checks the folder its live tools run in itself.
    */
   toolResultsReplay?: readonly LogEvent[];
+  /**
+   * The recorded subagents of a replayed tree: each child the `task` tool starts gets the session id its
+   * parent's recording logged, and runs with its own recorded model answers, clock, ids, hook decisions,
+   * environment and (with `toolResultsReplay`) tool results (a replay; see `replaySession`).
+   */
+  subagentReplay?: SubagentRecordings;
 };
 
 export type ToolOutputOptions = {

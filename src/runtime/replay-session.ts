@@ -3,9 +3,8 @@ import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { recordedServers } from '../mcp/recorded-servers.ts';
 import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
-import type { Provider } from '../providers/types.ts';
+import { assertTreeComplete } from '../replay/recorded-tree.ts';
 import { memoryStore } from '../session/memory-store.ts';
-import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { Agent } from './agent-handle.ts';
@@ -13,6 +12,7 @@ import { createAgentSystem } from './create-agent-system.ts';
 import type { AgentSystemOptions, CompactionOptions, Limits } from './options.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
+import { RecordedSubagents, recordedModel, subagentLogs } from './subagent-recordings.ts';
 
 /**
  * What the host gives a replay: its tools, approver, hooks and policies, as for `createAgentSystem`. The
@@ -25,10 +25,18 @@ export type ReplayRunOptions = {
   setup?: ReplaySetup;
   /** Told after each log event the replay writes, once the runtime has taken the step that wrote it. */
   onEvent?: (event: LogEvent, agent: Agent) => void;
+  /**
+   * The recorded logs of the subagents the session started (and theirs), by session id: each child re-runs
+   * from its own log. Needed when the recording has `agent.spawned`; a missing one is a ConfigError.
+   */
+  subagentLogs?: ReadonlyMap<string, readonly LogEvent[]>;
 };
 
-/** The replayed log, and why the replay stopped before the recording's end, if it did. */
-export type ReplayRun = { events: LogEvent[]; stopped?: string };
+/**
+ * The replayed log, and why the replay stopped before the recording's end, if it did; `subagents`, the
+ * replayed log of every subagent the replay started, by session id.
+ */
+export type ReplayRun = { events: LogEvent[]; subagents: Map<string, LogEvent[]>; stopped?: string };
 
 /**
  * Re-runs a recorded session through the real runtime: the model answers with the recorded responses
@@ -48,10 +56,11 @@ export async function replaySession(
     throw new ConfigError('a replay needs a session log that begins with session.start');
   // Events handed over as an array get the check every log reader applies (a file is checked as read).
   validateSequence(recorded);
-  if (recorded.some((event) => isEvent(event, 'agent.spawned')))
-    throw new ConfigError(
-      'this session started subagents (agent.spawned); replaying a tree of sessions is not supported yet',
-    );
+  const sessionId = String(start.data.agentId);
+  const subagents = options.subagentLogs ?? new Map<string, readonly LogEvent[]>();
+  assertTreeComplete(sessionId, recorded, subagents);
+  for (const events of subagents.values()) validateSequence(events);
+  const tree = new RecordedSubagents({ sessionId, events: recorded }, subagents);
   const config = start.data.config as Record<string, unknown>;
   const setup = options.setup ?? {};
   let agent: Agent | undefined;
@@ -60,19 +69,20 @@ export async function replaySession(
   let primedId: string | undefined;
   let fallbackIds = 0;
   const inputs = replayInputs(recorded);
-  const approve = setup.approve ?? recordedApprover(recorded, inputs);
+  const approve = setup.approve ?? recordedApprover(recorded, inputs, subagents);
+  const store = memoryStore();
   const system = createAgentSystem({
     ...defaultsFrom(config),
     ...setup,
     ...(approve !== undefined ? { approve } : {}),
-    model: recordedModel(recorded, config, clock),
+    model: recordedModel(recorded, clock),
     clock,
     ids: () => {
       const id = primedId ?? `replay-${++fallbackIds}`;
       primedId = undefined;
       return id;
     },
-    store: memoryStore(),
+    store,
     // The recorded prompt holds the files' text; session.start records the files the recording read.
     projectInstructionsReplay: recorded,
     // The recorded catalogue (its listing is in the recorded system prompt already).
@@ -83,6 +93,8 @@ export async function replaySession(
     hookReplay: recorded,
     // MCP servers are not started: their tools are offered (and answered) as the recording logged them.
     ...(Object.keys(recordedServers(recorded)).length > 0 ? { mcpReplay: recorded } : {}),
+    // Each subagent re-runs from its own log: its model answers, clock, ids, hooks and tool results.
+    ...(subagents.size > 0 ? { subagentReplay: tree } : {}),
   });
   let stopped: string | undefined;
   let next = 0;
@@ -111,7 +123,7 @@ export async function replaySession(
   };
   try {
     agent = await system.createAgent({
-      id: String(start.data.agentId),
+      id: sessionId,
       ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
     });
     // What creation wrote (`session.start`) came before anyone could follow the agent's events.
@@ -120,14 +132,21 @@ export async function replaySession(
     // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
     const stopListening = created.onLog((event) => queueMicrotask(() => options.onEvent?.(event, created)));
     const follow = followEvents(agent, () => sendDue());
-    stopped = await drive(agent, clock, sendDue, () => stopped, recorded.length);
+    const timers = { fireNext: () => clock.fireNext() || tree.fireNext() };
+    const progress = () => created.log().length + tree.written();
+    stopped = await drive(agent, { timers, progress }, sendDue, () => stopped, recorded.length);
     if (!stopped && next < inputs.length) stopped = `${describeInput(inputs[next]!)} never became due`;
     const ended = recorded.at(-1)?.type === 'session.end';
     const before = [...agent.log()];
     await system.dispose();
     stopListening();
     await follow;
-    return { events: ended ? [...agent.log()] : before, ...(stopped ? { stopped } : {}) };
+    const replayedSubagents = await subagentLogs(store, subagents.keys());
+    return {
+      events: ended ? [...agent.log()] : before,
+      subagents: replayedSubagents,
+      ...(stopped ? { stopped } : {}),
+    };
   } finally {
     await system.dispose();
   }
@@ -142,13 +161,18 @@ export async function replaySession(
 function recordedApprover(
   recorded: readonly LogEvent[],
   inputs: readonly ReplayInput[],
+  subagents: ReadonlyMap<string, readonly LogEvent[]>,
 ): Approver | undefined {
-  if (!recorded.some((event) => isEvent(event, 'approval.asked'))) return undefined;
+  const sessions = [recorded, ...subagents.values()];
+  if (!sessions.some((events) => events.some((event) => isEvent(event, 'approval.asked')))) return undefined;
   if (inputs.some((input) => input.kind === 'decision')) return 'manual';
-  const decisions = hostDecisions(recorded);
+  // Call ids are the model's, so each session's answers are its own (a child's call may be named as its parent's).
+  const decisions = new Map(
+    sessions.map((events) => [String(events[0]?.data.agentId), hostDecisions(events)]),
+  );
   // A question the recording has no answer for stays open: the replay stops there, as it waits.
-  return ({ callId }) => {
-    const decision = decisions.get(callId);
+  return ({ agentId, callId }) => {
+    const decision = decisions.get(agentId)?.get(callId);
     return decision ? Promise.resolve(decision) : new Promise(() => {});
   };
 }
@@ -166,21 +190,6 @@ function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptio
     ...(config.compaction && typeof config.compaction === 'object'
       ? { compaction: config.compaction as CompactionOptions }
       : {}),
-  };
-}
-
-/** The replay provider, named as the recorded one (its name and model are in `session.start`). */
-function recordedModel(
-  recorded: readonly LogEvent[],
-  config: Record<string, unknown>,
-  clock: ReplayClock,
-): Provider {
-  const inner = replay(recorded, { clock });
-  return {
-    name: typeof config.provider === 'string' ? config.provider : inner.name,
-    model: inner.model,
-    ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
-    stream: (request, signal) => inner.stream(request, signal),
   };
 }
 
@@ -232,7 +241,7 @@ const maxQuietMs = 10_000;
  */
 async function drive(
   agent: Agent,
-  clock: ReplayClock,
+  tree: { timers: { fireNext(): boolean }; progress: () => number },
   sendDue: () => void,
   stopped: () => string | undefined,
   recordedLength: number,
@@ -243,14 +252,15 @@ async function drive(
     for (let i = 0; i < settleRounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
     sendDue();
     if (stopped()) return stopped();
-    const now = agent.log().length;
+    const now = tree.progress();
     if (now !== length) {
       length = now;
       quietSince = performance.now();
       continue;
     }
-    if (clock.fireNext()) continue;
-    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || now >= recordedLength + 50)
+    if (tree.timers.fireNext()) continue;
+    const written = agent.log().length;
+    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || written >= recordedLength + 50)
       return undefined;
     // Real work (file I/O of a tool) is in flight: give it real time, within a bound.
     if (performance.now() - quietSince > maxQuietMs)

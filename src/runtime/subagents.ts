@@ -1,4 +1,3 @@
-import type { IdGenerator } from '../core/clock.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
@@ -35,7 +34,8 @@ export type TreeMember = {
 };
 
 export type AgentTreeDeps = {
-  ids: IdGenerator;
+  /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
+  childId: (parentId: string, callId: string) => string;
   limits: Limits;
   subagents: SubagentLimits | undefined;
   /** Creates a child agent in the same system (the host spawns it like any agent). */
@@ -178,7 +178,7 @@ export class AgentTree {
     const spec = this.childSpec(parentId, parent);
     const child = rejoin
       ? await this.deps.resumeChild(rejoin, options, spec)
-      : await this.deps.launchChild(this.deps.ids(), options, spec);
+      : await this.deps.launchChild(this.deps.childId(parentId, call.callId), options, spec);
     const siblings = this.children.get(parentId) ?? new Set<Agent>();
     this.children.set(parentId, siblings);
     siblings.add(child);
