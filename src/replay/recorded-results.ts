@@ -65,7 +65,7 @@ export class RecordedResults {
 }
 
 /** Resolves once `log` holds `length` events, or `signal` fired (the runtime ended the call). */
-function logReaches(log: SessionLog, length: number, signal: AbortSignal): Promise<void> {
+export function logReaches(log: SessionLog, length: number, signal: AbortSignal): Promise<void> {
   if (log.events.length >= length || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

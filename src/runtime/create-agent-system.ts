@@ -96,6 +96,9 @@ export class AgentSystem {
     this.tree = new AgentTree({
       childId: (parentId, callId) =>
         config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('task'),
+      ...(config.subagentReplay
+        ? { recordedAt: config.subagentReplay.recordedAt.bind(config.subagentReplay) }
+        : {}),
       limits: this.limits,
       subagents: config.subagents,
       launchChild: (id, childOptions, child) => this.launch(id, { kind: 'new' }, { ...childOptions, child }),

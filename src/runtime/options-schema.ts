@@ -207,8 +207,8 @@ const systemOptionsSchema = z.strictObject(
     hookReplay: recordedLog.optional(),
     toolResultsReplay: recordedLog.optional(),
     subagentReplay: intact<SubagentRecordings>(
-      'subagent recordings ({ childSessionId, session })',
-      z.object({ childSessionId: hostFunction, session: hostFunction }),
+      'subagent recordings ({ childSessionId, recordedAt, session })',
+      z.object({ childSessionId: hostFunction, recordedAt: hostFunction, session: hostFunction }),
     ).optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },

@@ -23,8 +23,11 @@ export type ReplaySetup = Omit<AgentSystemOptions, 'model' | 'clock' | 'ids' | '
 
 export type ReplayRunOptions = {
   setup?: ReplaySetup;
-  /** Told after each log event the replay writes, once the runtime has taken the step that wrote it. */
-  onEvent?: (event: LogEvent, agent: Agent) => void;
+  /**
+   * Told after each log event the replay writes, once the runtime has taken the step that wrote it, with
+   * the subagents live at that moment (a `task` call's child runs while its parent waits for the result).
+   */
+  onEvent?: (event: LogEvent, agent: Agent, subagents: readonly Agent[]) => void;
   /**
    * The recorded logs of the subagents the session started (and theirs), by session id: each child re-runs
    * from its own log. Needed when the recording has `agent.spawned`; a missing one is a ConfigError.
@@ -127,10 +130,13 @@ export async function replaySession(
       ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
     });
     // What creation wrote (`session.start`) came before anyone could follow the agent's events.
-    for (const event of agent.log()) options.onEvent?.(event, agent);
+    const subagentsOf = (root: Agent) => system.list().filter((other) => other !== root);
+    for (const event of agent.log()) options.onEvent?.(event, agent, subagentsOf(agent));
     const created = agent;
     // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
-    const stopListening = created.onLog((event) => queueMicrotask(() => options.onEvent?.(event, created)));
+    const stopListening = created.onLog((event) =>
+      queueMicrotask(() => options.onEvent?.(event, created, subagentsOf(created))),
+    );
     const follow = followEvents(agent, () => sendDue());
     const timers = { fireNext: () => clock.fireNext() || tree.fireNext() };
     const progress = () => created.log().length + tree.written();

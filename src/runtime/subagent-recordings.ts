@@ -13,16 +13,31 @@ import type { RecordedSubagent, SubagentRecordings } from './subagent-replay.ts'
  */
 export class RecordedSubagents implements SubagentRecordings {
   private readonly children = new Map<string, string>();
+  private readonly positions = new Map<string, number>();
   private readonly launched: { clock: ReplayClock; written: () => number }[] = [];
 
   constructor(
     root: { sessionId: string; events: readonly LogEvent[] },
     private readonly subagents: ReadonlyMap<string, readonly LogEvent[]>,
   ) {
-    for (const [sessionId, events] of [[root.sessionId, root.events] as const, ...subagents])
-      for (const event of events)
-        if (isEvent(event, 'agent.spawned'))
-          this.children.set(`${sessionId} ${event.data.callId}`, event.data.childSessionId);
+    for (const [sessionId, events] of [[root.sessionId, root.events] as const, ...subagents]) {
+      const spawning = new Set<string>();
+      events.forEach((event, index) => {
+        if (isEvent(event, 'agent.spawned')) {
+          const { callId, childSessionId } = event.data;
+          spawning.add(callId);
+          this.children.set(`${sessionId} ${callId}`, childSessionId);
+          this.positions.set(`${sessionId} ${callId} agent.spawned`, index);
+        } else if (isEvent(event, 'tool.result') && spawning.has(event.data.callId)) {
+          const at = resultGate(events, index, event.data.callId);
+          this.positions.set(`${sessionId} ${event.data.callId} tool.result`, at);
+        }
+      });
+    }
+  }
+
+  recordedAt(parentId: string, callId: string, type: 'agent.spawned' | 'tool.result'): number | undefined {
+    return this.positions.get(`${parentId} ${callId} ${type}`);
   }
 
   childSessionId(parentId: string, callId: string): string | undefined {
@@ -45,6 +60,19 @@ export class RecordedSubagents implements SubagentRecordings {
   /** How many events the launched subagents' logs hold together (it grows while any of them works). */
   written(): number {
     return this.launched.reduce((total, { written }) => total + written(), 0);
+  }
+}
+
+/**
+ * Where the log stood when a call's tool returned: before its `tool.result` and the hook decisions about
+ * it that came between (the `postToolUse` hooks run once the tool returned).
+ */
+function resultGate(events: readonly LogEvent[], resultIndex: number, callId: string): number {
+  let at = resultIndex;
+  for (;;) {
+    const before = events[at - 1];
+    if (!before || !isEvent(before, 'hook.decided') || before.data.callId !== callId) return at;
+    at--;
   }
 }
 

@@ -23,9 +23,13 @@ export type RecordedSubagent = {
  * Contract: `childSessionId` names the child a recorded call started (its parent's `agent.spawned`), or
  * undefined when the recording has none for that call (the system then makes up an id, and the parent's log
  * diverges there). `session` is called once per child launch, with how many events its log holds now; it
- * returns undefined for a session the recording does not have. Neither throws.
+ * returns undefined for a session the recording does not have. `recordedAt` says how many events the
+ * parent's log held when the recording wrote the call's `agent.spawned`, or was about to write its
+ * `tool.result` (undefined: the recording has none): calls side by side then log in the recorded order,
+ * whichever child the replay starts or finishes first. None of them throws.
  */
 export type SubagentRecordings = {
   childSessionId(parentId: string, callId: string): string | undefined;
+  recordedAt(parentId: string, callId: string, type: 'agent.spawned' | 'tool.result'): number | undefined;
   session(sessionId: string, written: () => number): RecordedSubagent | undefined;
 };
