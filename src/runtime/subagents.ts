@@ -3,7 +3,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
 import { emptyUsage, type Provider } from '../providers/types.ts';
-import { logReaches } from '../replay/recorded-results.ts';
+import { logReaches } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';

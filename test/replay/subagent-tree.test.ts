@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
-import { expectReplay, readRecordingTree } from '../../src/runtime/expect-replay.ts';
+import { expectReplay, readRecordingTree } from '../../src/replay/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';

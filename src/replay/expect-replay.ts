@@ -1,11 +1,11 @@
 import { ConfigError } from '../errors/config-error.ts';
 import type { ReplayDivergenceError } from '../errors/replay-divergence-error.ts';
-import { firstTreeDivergence } from '../replay/compare-tree.ts';
-import { type RecordedTree, readRecordedTree } from '../replay/recorded-tree.ts';
 import { assertSessionStarted, parseLogText } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
 import { readLogFile } from '../session/read-log-file.ts';
 import type { LogEvent } from '../session/types.ts';
+import { firstTreeDivergence } from './compare-tree.ts';
+import { type RecordedTree, readRecordedTree } from './recorded-tree.ts';
 import { replaySession } from './replay-session.ts';
 import { type ReplayOptions, replaySetup } from './replay-tools.ts';
 

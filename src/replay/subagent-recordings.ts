@@ -1,10 +1,10 @@
 // The recorded subagents of a tree replay (see `SubagentRecordings`): each child re-runs from its own log,
 // with its own replay clock, recorded model answers and inbox ids.
 import type { Provider } from '../providers/types.ts';
+import type { RecordedSubagent, SubagentRecordings } from '../runtime/subagent-replay.ts';
 import { replay } from '../session/replay-provider.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
 import { ReplayClock } from './replay-clock.ts';
-import type { RecordedSubagent, SubagentRecordings } from './subagent-replay.ts';
 
 /**
  * The subagents of a recording, by session id, and the clocks of those launched so far, so the replay's
