@@ -213,7 +213,7 @@ const systemOptionsSchema = z.strictObject(
             z.object({ childSessionId: hostFunction, recordedAt: hostFunction, session: hostFunction }),
           ).optional(),
         },
-        must('{ log: LogEvent[], toolResults?: "recorded" | "live", subagents? }'),
+        must('{ log: LogEvent[], toolResults?: "recorded" | "live" }'),
       )
       .optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
