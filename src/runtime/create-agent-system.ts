@@ -195,7 +195,8 @@ export class AgentSystem {
       gate: AgentPermissionGate;
       bus: LiveBus;
       clock: Clock;
-      consult: HookDeps['consult'];
+      /** The system's hooks, or a replayed subagent's recorded decisions. */
+      hooks: HookConsultation;
     },
   ): AgentLogicDeps {
     const { resources } = parts;
@@ -208,9 +209,9 @@ export class AgentSystem {
       approve: this.config.approve,
       preStep: this.config.preStep,
       hooks: {
-        consult: parts.consult,
-        ...(this.hooks.transcripts ? { transcripts: this.hooks.transcripts } : {}),
-        ...(this.hooks.flags.preTool === true ? { preTool: true } : {}),
+        consult: parts.hooks.consult,
+        ...(parts.hooks.transcripts ? { transcripts: parts.hooks.transcripts } : {}),
+        ...(parts.hooks.flags.preTool === true ? { preTool: true } : {}),
       },
       // A replay's recorded model answers every request, whichever model a recorded hook chose.
       models: this.config.hookReplay ? {} : this.config.models,
@@ -278,10 +279,11 @@ export class AgentSystem {
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
     const { config } = this;
-    const holder: { resources?: AgentResources } = {};
-    // A subagent of a replayed tree re-runs from its own log (see `SubagentRecordings`).
+    // A subagent of a replayed tree re-runs from its own log (see `SubagentRecordings`); its replay clock
+    // reads how many events that log holds, once the resources below have opened it.
+    const built: { resources?: AgentResources } = {};
     const recorded = options.child
-      ? config.subagentReplay?.session(agentId, () => holder.resources?.log?.events.length ?? 0)
+      ? config.subagentReplay?.session(agentId, () => built.resources?.log?.events.length ?? 0)
       : undefined;
     if (recorded) options = { ...options, ...recordedSystemPrompt(recorded.events) };
     const provider = recorded?.model ?? options.model ?? config.model;
@@ -351,9 +353,9 @@ export class AgentSystem {
     // Named by the public call that needed the id (a subagent's launch is the `task` tool's).
     const call = options.child ? 'task' : launchCalls[origin.kind];
     const hostKey = `${agentId}#${config.nextId(call)}`;
-    holder.resources = resources;
+    built.resources = resources;
     const hooks = recorded ? recordedHooks(recorded.events) : this.hooks;
-    const deps = this.depsFor(agentId, { resources, gate, bus, clock, consult: hooks.consult });
+    const deps = this.depsFor(agentId, { resources, gate, bus, clock, hooks });
     const systemId = `agent:${hostKey}`;
     const input = agentInput({
       agentId,
