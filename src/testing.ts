@@ -8,7 +8,13 @@ export {
   type ScriptStep,
   scripted,
 } from './providers/scripted.ts';
-export { expectReplay, type ReplayCheck } from './replay/expect-replay.ts';
+export {
+  expectReplay,
+  type ReplayCheck,
+  type ReplayCheckOptions,
+  readRecordingTree,
+} from './replay/expect-replay.ts';
+export type { RecordedTree } from './replay/recorded-tree.ts';
 export type { ReplaySetup } from './replay/replay-session.ts';
 export type { ReplayOptions, ReplayTools } from './replay/replay-tools.ts';
 export { isCompactionRequest } from './session/compaction-request.ts';

@@ -3,10 +3,12 @@
 // same events; `--export FILE` writes the stored session as the .jsonl a file store would have written, to
 // commit beside the tests or check anywhere without the database.
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { isSafeId } from '../core/safe-id.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { readRecording } from '../replay/expect-replay.ts';
-import { sessionIdFromFile } from '../session/file-store.ts';
+import { readRecordingTree } from '../replay/expect-replay.ts';
+import { type RecordedTree, spawnedChildren } from '../replay/recorded-tree.ts';
+import { sessionFilePath, sessionIdFromFile } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { errorCode } from '../session/path-errors.ts';
 import { formatLogLine } from '../session/schema.ts';
@@ -16,8 +18,11 @@ import { CliError, type CliIo } from './io.ts';
 /** `--postgres URL` reads the session from that store; `--export FILE` writes it out as a log file. */
 export type ReplaySourceFlags = { postgres?: string; export?: string };
 
-/** The recording and how reports name it: the file's path, or `session ID in PostgreSQL`. */
-export type ReplaySource = { label: string; events: LogEvent[] };
+/**
+ * The recording and how reports name it (the file's path, or `session ID in PostgreSQL`), with the logs of
+ * the subagents it started (and theirs), and where each log was read, by session id.
+ */
+export type ReplaySource = RecordedTree & { label: string };
 
 /**
  * Reads `session` (a log file; with `--postgres`, a session id of that store, read-only: no lease is taken,
@@ -34,20 +39,39 @@ export async function readReplaySource(
     const path = resolve(io.cwd, session);
     // The same refusal `replay` gives a path that is no session log (`/etc/passwd`, a folder).
     sessionIdFromFile(path);
-    return { label: path, events: await readRecording(path) };
+    // A session that started subagents replays as a tree: their logs are read from beside the file.
+    return { label: path, ...(await readRecordingTree(path)) };
   }
   const { pgStore } = await import('../postgres/pg-store.ts');
   const store = pgStore(flags.postgres);
-  let events: LogEvent[];
+  const label = `session ${session} in PostgreSQL`;
+  const tree: RecordedTree = { events: [], subagents: new Map(), files: new Map([[session, label]]) };
   try {
-    ({ events } = await store.load(session));
+    tree.events = (await store.load(session)).events;
+    assertSessionStarted(tree.events, 'there is nothing to replay', label);
+    // The subagents a worker's agent started are sessions of the same store.
+    const pending = spawnedChildren(tree.events).map((child) => child.childSessionId);
+    for (let id = pending.shift(); id !== undefined; id = pending.shift()) {
+      if (tree.files.has(id)) continue;
+      const where = `subagent session ${id} in PostgreSQL`;
+      // It names the exported file: an id from the store must be a plain file name.
+      if (!isSafeId(id)) throw new CliError(`${where} has an id that names no log file`);
+      const { events } = await store.load(id);
+      assertSessionStarted(events, 'a tree replays from all its logs', where);
+      tree.subagents.set(id, events);
+      tree.files.set(id, where);
+      pending.push(...spawnedChildren(events).map((child) => child.childSessionId));
+    }
   } finally {
     await store.close();
   }
-  const label = `session ${session} in PostgreSQL`;
-  assertSessionStarted(events, 'there is nothing to replay', label);
-  if (flags.export !== undefined) await exportLog(resolve(io.cwd, flags.export), events);
-  return { label, events };
+  if (flags.export !== undefined) {
+    const file = resolve(io.cwd, flags.export);
+    await exportLog(file, tree.events);
+    // Beside it, as the file store keeps them, so the exported tree replays from the file alone.
+    for (const [id, events] of tree.subagents) await exportLog(sessionFilePath(dirname(file), id), events);
+  }
+  return { label, ...tree };
 }
 
 /** Writes a new log file; one that exists is never overwritten (it may be another session's). */

@@ -14,6 +14,11 @@ export type DivergenceChange =
 
 /** What a replay check found at the first differing event: the report for a person and for CI (`--json`). */
 export type DivergenceReport = {
+  /**
+   * The subagent whose log diverged, when it was not the recording's own (a tree replays every child from
+   * its log): its session id.
+   */
+  sessionId?: string;
   /** The first seq at which the logs differ. */
   seq: number;
   /** The recorded event's type there (undefined past the recording's end). */
@@ -44,6 +49,8 @@ export type DivergenceReport = {
  */
 export class ReplayDivergenceError extends AgentchartError<'replay_divergence'> {
   readonly [marker] = true;
+  /** The subagent session whose log diverged (undefined: the recording's own log). */
+  readonly sessionId: string | undefined;
   readonly seq: number;
   readonly recordedType: string | undefined;
   readonly replayedType: string | undefined;
@@ -60,6 +67,7 @@ export class ReplayDivergenceError extends AgentchartError<'replay_divergence'> 
   constructor(report: DivergenceReport) {
     super('replay_divergence', divergenceMessage(report));
     this.name = 'ReplayDivergenceError';
+    this.sessionId = report.sessionId;
     this.seq = report.seq;
     this.recordedType = report.recordedType;
     this.replayedType = report.replayedType;
@@ -74,6 +82,7 @@ export class ReplayDivergenceError extends AgentchartError<'replay_divergence'> 
   /** The report, as `agentchart replay --check --json` prints it. */
   toJSON(): DivergenceReport {
     return {
+      ...(this.sessionId !== undefined ? { sessionId: this.sessionId } : {}),
       seq: this.seq,
       recordedType: this.recordedType,
       replayedType: this.replayedType,
@@ -101,7 +110,7 @@ export function formatChange(change: DivergenceChange): string {
 function divergenceMessage(report: DivergenceReport): string {
   const type = report.recordedType ?? report.replayedType ?? 'event';
   return [
-    `replay diverged at seq ${report.seq} (${type}): ${report.reason}`,
+    `${report.sessionId !== undefined ? `subagent session "${report.sessionId}": ` : ''}replay diverged at seq ${report.seq} (${type}): ${report.reason}`,
     ...report.changes.map((change) => `  ${formatChange(change)}`),
     ...(report.moreChanges ? [`  … and ${report.moreChanges} more fields`] : []),
     // Past the replay's end the reason is the stop itself; elsewhere the stop is said besides.

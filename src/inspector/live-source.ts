@@ -77,7 +77,14 @@ export class LiveSource implements InspectorSource {
 
   travel(agentId: string, seq: number): Promise<TravelAnswer | undefined> {
     const agent = this.agentOf(agentId);
-    return agent ? this.timeTravel.at(agentId, agent.log(), seq) : Promise.resolve(undefined);
+    if (!agent) return Promise.resolve(undefined);
+    // The logs of the other agents this page knows (live, or ended lately): a session's subagents re-run
+    // from theirs; one no longer known makes time travel say which child's log it lacks.
+    const others = [...this.system.list(), ...[...this.ended.values()].map((entry) => entry.agent)];
+    const subagentLogs = new Map(
+      others.filter((other) => other.id !== agentId).map((other) => [other.id, other.log()]),
+    );
+    return this.timeTravel.at(agentId, agent.log(), seq, subagentLogs);
   }
 
   contexts(agentId: string): Record<string, unknown> | undefined {

@@ -92,7 +92,11 @@ export class RecordedSource implements InspectorSource {
 
   travel(agentId: string, seq: number): Promise<TravelAnswer | undefined> {
     const session = this.sessions.find((candidate) => candidate.sessionId === agentId);
-    return session ? this.timeTravel.at(agentId, session.events, seq) : Promise.resolve(undefined);
+    if (!session) return Promise.resolve(undefined);
+    // The other sessions of the recording: a session that started subagents re-runs them from their logs.
+    const others = this.sessions.filter((other) => other !== session);
+    const subagentLogs = new Map(others.map((other) => [other.sessionId, other.events]));
+    return this.timeTravel.at(agentId, session.events, seq, subagentLogs);
   }
 
   subscribe(_listener: (message: InspectorMessage) => void): () => void {

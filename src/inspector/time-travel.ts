@@ -15,6 +15,8 @@ export type MachineFrame = {
   status: string;
   context?: unknown;
   children: MachineFrame[];
+  /** On a subagent's agent chart (beside its parent's actors while its `task` call runs): its session. */
+  sessionId?: string;
 };
 
 /**
@@ -47,18 +49,20 @@ const contextLimits = { maxString: 160, maxDepth: 3, maxEntries: 16 };
  */
 export async function computeFrames(
   events: readonly LogEvent[],
-  options: ReplayOptions = {},
+  options: ReplayOptions & { subagentLogs?: ReadonlyMap<string, readonly LogEvent[]> } = {},
 ): Promise<Frames> {
   const frames: (MachineFrame | undefined)[] = [];
+  const { subagentLogs, ...rest } = options;
   let unreadable: string | undefined;
   try {
     const run = await replaySession(events, {
-      setup: await replaySetup(events, options),
-      onEvent: (event: LogEvent, agent: Agent) => {
+      setup: await replaySetup(events, rest),
+      ...(subagentLogs ? { subagentLogs } : {}),
+      onEvent: (event: LogEvent, agent: Agent, subagents: readonly Agent[]) => {
         if (event.seq >= events.length) return;
         // Called in a microtask of the runtime's: a throw here would escape every caller.
         try {
-          frames[event.seq] = frameOf(agent);
+          frames[event.seq] = frameOf(agent, subagents);
         } catch (error) {
           unreadable ??= `the machines could not be read at seq ${event.seq}: ${messageOf(error)}`;
         }
@@ -111,7 +115,8 @@ function sameStep(recorded: LogEvent, replayed: LogEvent | undefined): boolean {
   );
 }
 
-function frameOf(agent: Agent): MachineFrame {
+/** The agent's actor tree, with the trees of the subagents that run then beside its own actors. */
+function frameOf(agent: Agent, subagents: readonly Agent[] = []): MachineFrame {
   const contexts = agent.machineContexts();
   const walk = (node: ActorSnapshot, path: string): MachineFrame => ({
     id: node.id,
@@ -121,15 +126,25 @@ function frameOf(agent: Agent): MachineFrame {
     children: node.children.map((child) => walk(child, path ? `${path}/${child.id}` : child.id)),
   });
   const { contextUsage: _usage, ...tree } = agent.snapshot();
-  return walk(tree, '');
+  const frame = walk(tree, '');
+  const children = subagents.map((subagent) => ({ ...frameOf(subagent), sessionId: subagent.id }));
+  return { ...frame, children: [...frame.children, ...children] };
 }
 
-/** Frames per session, computed once per log length (a live log that grew is computed again). */
+/**
+ * Frames per session, computed once per log length (a live log that grew is computed again). A session
+ * that started subagents re-runs with their recorded logs (`subagentLogs`, by session id).
+ */
 export class TimeTravel {
   private readonly cache = new Map<string, { length: number; frames: Promise<Frames> }>();
 
   /** Never rejects: whatever fails is the answer's `note`. */
-  async at(sessionId: string, events: readonly LogEvent[], seq: number): Promise<TravelAnswer> {
+  async at(
+    sessionId: string,
+    events: readonly LogEvent[],
+    seq: number,
+    subagentLogs?: ReadonlyMap<string, readonly LogEvent[]>,
+  ): Promise<TravelAnswer> {
     if (seq >= events.length)
       return {
         seq,
@@ -138,7 +153,8 @@ export class TimeTravel {
       };
     let entry = this.cache.get(sessionId);
     if (!entry || entry.length !== events.length) {
-      entry = { length: events.length, frames: computeFrames([...events]) };
+      const options = subagentLogs ? { subagentLogs } : {};
+      entry = { length: events.length, frames: computeFrames([...events], options) };
       this.cache.set(sessionId, entry);
     }
     const { frames, note } = await entry.frames.catch(

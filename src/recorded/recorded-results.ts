@@ -19,16 +19,20 @@ type RecordedResult = {
  * call returns at once, as a quick tool would, unless something came from outside while it ran (a steer,
  * a follow-up, a person's decision, a mode change): then once the replayed log holds that too, as the
  * recording does before the result. A result the recording ended early
- * (`aborted`, `timeout`) is never returned, so the runtime ends the call the same way.
+ * (`aborted`, `timeout`) is never returned, so the runtime ends the call the same way. A call that started
+ * a subagent (`agent.spawned`) runs again: starting the child is the runtime's work, and the child re-runs
+ * from its own log (its result is then the replayed child's answer, checked against the recording's).
  */
 export class RecordedResults {
   private readonly results = new Map<string, RecordedResult>();
   private readonly wrapped = new WeakMap<AnyTool, AnyTool>();
+  private readonly spawning = new Set<string>();
 
   constructor(recorded: readonly LogEvent[]) {
     let after = 0;
     for (const event of recorded) {
       if (fromOutside(event)) after = event.seq + 1;
+      if (isEvent(event, 'agent.spawned')) this.spawning.add(event.data.callId);
       if (!isEvent(event, 'tool.result')) continue;
       const { callId, outcome, content, error } = event.data;
       this.results.set(callId, { after, outcome, content, error });
@@ -41,7 +45,8 @@ export class RecordedResults {
     if (known) return known;
     const answer: AnyTool = {
       ...tool,
-      run: async (_input, context): Promise<ToolOutput> => {
+      run: async (input, context): Promise<ToolOutput> => {
+        if (this.spawning.has(context.callId)) return tool.run(input, context);
         const result = this.results.get(context.callId);
         if (!result)
           return { content: `${missingResultPrefix} ${context.callId} of ${tool.name}`, isError: true };
@@ -60,7 +65,7 @@ export class RecordedResults {
 }
 
 /** Resolves once `log` holds `length` events, or `signal` fired (the runtime ended the call). */
-function logReaches(log: SessionLog, length: number, signal: AbortSignal): Promise<void> {
+export function logReaches(log: SessionLog, length: number, signal: AbortSignal): Promise<void> {
   if (log.events.length >= length || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

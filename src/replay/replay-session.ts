@@ -2,16 +2,16 @@ import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
-import type { Provider } from '../providers/types.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import { createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions, CompactionOptions, Limits } from '../runtime/options.ts';
 import { memoryStore } from '../session/memory-store.ts';
-import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
+import { assertTreeComplete } from './recorded-tree.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
+import { RecordedSubagents, recordedModel, subagentLogs } from './subagent-recordings.ts';
 
 /**
  * What the host gives a replay: its tools, approver, hooks and policies, as for `createAgentSystem`. The
@@ -25,12 +25,23 @@ export type ReplaySetup = Omit<AgentSystemOptions, 'model' | 'clock' | 'ids' | '
 
 export type ReplayRunOptions = {
   setup?: ReplaySetup;
-  /** Told after each log event the replay writes, once the runtime has taken the step that wrote it. */
-  onEvent?: (event: LogEvent, agent: Agent) => void;
+  /**
+   * Told after each log event the replay writes, once the runtime has taken the step that wrote it, with
+   * the subagents live at that moment (a `task` call's child runs while its parent waits for the result).
+   */
+  onEvent?: (event: LogEvent, agent: Agent, subagents: readonly Agent[]) => void;
+  /**
+   * The recorded logs of the subagents the session started (and theirs), by session id: each child re-runs
+   * from its own log. Needed when the recording has `agent.spawned`; a missing one is a ConfigError.
+   */
+  subagentLogs?: ReadonlyMap<string, readonly LogEvent[]>;
 };
 
-/** The replayed log, and why the replay stopped before the recording's end, if it did. */
-export type ReplayRun = { events: LogEvent[]; stopped?: string };
+/**
+ * The replayed log, and why the replay stopped before the recording's end, if it did; `subagents`, the
+ * replayed log of every subagent the replay started, by session id.
+ */
+export type ReplayRun = { events: LogEvent[]; subagents: Map<string, LogEvent[]>; stopped?: string };
 
 /**
  * Re-runs a recorded session through the real runtime: the model answers with the recorded responses
@@ -50,10 +61,11 @@ export async function replaySession(
     throw new ConfigError('a replay needs a session log that begins with session.start');
   // Events handed over as an array get the check every log reader applies (a file is checked as read).
   validateSequence(recorded);
-  if (recorded.some((event) => isEvent(event, 'agent.spawned')))
-    throw new ConfigError(
-      'this session started subagents (agent.spawned); replaying a tree of sessions is not supported yet',
-    );
+  const sessionId = String(start.data.agentId);
+  const subagents = options.subagentLogs ?? new Map<string, readonly LogEvent[]>();
+  assertTreeComplete(sessionId, recorded, subagents);
+  for (const events of subagents.values()) validateSequence(events);
+  const tree = new RecordedSubagents({ sessionId, events: recorded }, subagents);
   const config = start.data.config as Record<string, unknown>;
   const { toolResults = 'live', ...setup } = options.setup ?? {};
   let agent: Agent | undefined;
@@ -62,22 +74,24 @@ export async function replaySession(
   let primedId: string | undefined;
   let fallbackIds = 0;
   const inputs = replayInputs(recorded);
-  const approve = setup.approve ?? recordedApprover(recorded, inputs);
+  const approve = setup.approve ?? recordedApprover(recorded, inputs, subagents);
+  const store = memoryStore();
   const system = createAgentSystem({
     ...defaultsFrom(config),
     ...setup,
     ...(approve !== undefined ? { approve } : {}),
-    model: recordedModel(recorded, config, clock),
+    model: recordedModel(recorded, clock),
     clock,
     ids: () => {
       const id = primedId ?? `replay-${++fallbackIds}`;
       primedId = undefined;
       return id;
     },
-    store: memoryStore(),
+    store,
     // What the log recorded answers instead of this machine: instruction files, skills, environment,
-    // hooks and MCP servers (none runs or is read), and the tool results when they are recorded.
-    replay: { log: recorded, toolResults },
+    // hooks and MCP servers (none runs or is read), and the tool results when they are recorded; each
+    // subagent re-runs from its own log (its model answers, clock, ids, hooks and tool results).
+    replay: { log: recorded, toolResults, ...(subagents.size > 0 ? { subagents: tree } : {}) },
   });
   let stopped: string | undefined;
   let next = 0;
@@ -106,23 +120,33 @@ export async function replaySession(
   };
   try {
     agent = await system.createAgent({
-      id: String(start.data.agentId),
+      id: sessionId,
       ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
     });
     // What creation wrote (`session.start`) came before anyone could follow the agent's events.
-    for (const event of agent.log()) options.onEvent?.(event, agent);
+    const subagentsOf = (root: Agent) => system.list().filter((other) => other !== root);
+    for (const event of agent.log()) options.onEvent?.(event, agent, subagentsOf(agent));
     const created = agent;
     // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
-    const stopListening = created.onLog((event) => queueMicrotask(() => options.onEvent?.(event, created)));
+    const stopListening = created.onLog((event) =>
+      queueMicrotask(() => options.onEvent?.(event, created, subagentsOf(created))),
+    );
     const follow = followEvents(agent, () => sendDue());
-    stopped = await drive(agent, clock, sendDue, () => stopped, recorded.length);
+    const timers = { fireNext: () => clock.fireNext() || tree.fireNext() };
+    const progress = () => created.log().length + tree.written();
+    stopped = await drive(agent, { timers, progress }, sendDue, () => stopped, recorded.length);
     if (!stopped && next < inputs.length) stopped = `${describeInput(inputs[next]!)} never became due`;
     const ended = recorded.at(-1)?.type === 'session.end';
     const before = [...agent.log()];
     await system.dispose();
     stopListening();
     await follow;
-    return { events: ended ? [...agent.log()] : before, ...(stopped ? { stopped } : {}) };
+    const replayedSubagents = await subagentLogs(store, subagents.keys());
+    return {
+      events: ended ? [...agent.log()] : before,
+      subagents: replayedSubagents,
+      ...(stopped ? { stopped } : {}),
+    };
   } finally {
     await system.dispose();
   }
@@ -137,13 +161,18 @@ export async function replaySession(
 function recordedApprover(
   recorded: readonly LogEvent[],
   inputs: readonly ReplayInput[],
+  subagents: ReadonlyMap<string, readonly LogEvent[]>,
 ): Approver | undefined {
-  if (!recorded.some((event) => isEvent(event, 'approval.asked'))) return undefined;
+  const sessions = [recorded, ...subagents.values()];
+  if (!sessions.some((events) => events.some((event) => isEvent(event, 'approval.asked')))) return undefined;
   if (inputs.some((input) => input.kind === 'decision')) return 'manual';
-  const decisions = hostDecisions(recorded);
+  // Call ids are the model's, so each session's answers are its own (a child's call may be named as its parent's).
+  const decisions = new Map(
+    sessions.map((events) => [String(events[0]?.data.agentId), hostDecisions(events)]),
+  );
   // A question the recording has no answer for stays open: the replay stops there, as it waits.
-  return ({ callId }) => {
-    const decision = decisions.get(callId);
+  return ({ agentId, callId }) => {
+    const decision = decisions.get(agentId)?.get(callId);
     return decision ? Promise.resolve(decision) : new Promise(() => {});
   };
 }
@@ -161,21 +190,6 @@ function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptio
     ...(config.compaction && typeof config.compaction === 'object'
       ? { compaction: config.compaction as CompactionOptions }
       : {}),
-  };
-}
-
-/** The replay provider, named as the recorded one (its name and model are in `session.start`). */
-function recordedModel(
-  recorded: readonly LogEvent[],
-  config: Record<string, unknown>,
-  clock: ReplayClock,
-): Provider {
-  const inner = replay(recorded, { clock });
-  return {
-    name: typeof config.provider === 'string' ? config.provider : inner.name,
-    model: inner.model,
-    ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
-    stream: (request, signal) => inner.stream(request, signal),
   };
 }
 
@@ -227,7 +241,7 @@ const maxQuietMs = 10_000;
  */
 async function drive(
   agent: Agent,
-  clock: ReplayClock,
+  tree: { timers: { fireNext(): boolean }; progress: () => number },
   sendDue: () => void,
   stopped: () => string | undefined,
   recordedLength: number,
@@ -238,14 +252,15 @@ async function drive(
     for (let i = 0; i < settleRounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
     sendDue();
     if (stopped()) return stopped();
-    const now = agent.log().length;
+    const now = tree.progress();
     if (now !== length) {
       length = now;
       quietSince = performance.now();
       continue;
     }
-    if (clock.fireNext()) continue;
-    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || now >= recordedLength + 50)
+    if (tree.timers.fireNext()) continue;
+    const written = agent.log().length;
+    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || written >= recordedLength + 50)
       return undefined;
     // Real work (file I/O of a tool) is in flight: give it real time, within a bound.
     if (performance.now() - quietSince > maxQuietMs)

@@ -18,7 +18,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import { contextWindowOf } from '../providers/types.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
-import type { SessionStore } from '../session/types.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { Agent } from './agent-handle.ts';
 import { agentInput } from './agent-input.ts';
@@ -94,7 +94,11 @@ export class AgentSystem {
     this.logic = new AgentLogic(this.clock);
     this.savedOutputs = new SavedOutputFolders(this.store);
     this.tree = new AgentTree({
-      ids: () => config.nextId('task'),
+      childId: (parentId, callId) =>
+        config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('task'),
+      ...(config.subagentReplay
+        ? { recordedAt: config.subagentReplay.recordedAt.bind(config.subagentReplay) }
+        : {}),
       limits: this.limits,
       subagents: config.subagents,
       launchChild: (id, childOptions, child) => this.launch(id, { kind: 'new' }, { ...childOptions, child }),
@@ -186,21 +190,28 @@ export class AgentSystem {
   /** What the agent's actors work with; dispose revokes children first, then the agent itself. */
   private depsFor(
     agentId: string,
-    parts: { resources: AgentResources; gate: AgentPermissionGate; bus: LiveBus },
+    parts: {
+      resources: AgentResources;
+      gate: AgentPermissionGate;
+      bus: LiveBus;
+      clock: Clock;
+      /** The system's hooks, or a replayed subagent's recorded decisions. */
+      hooks: HookConsultation;
+    },
   ): AgentLogicDeps {
     const { resources } = parts;
     return {
       resources,
       gate: parts.gate,
-      clock: this.clock,
+      clock: parts.clock,
       publish: parts.bus.publish,
       // Children ask the host their parent asks (their permissions say whether anyone can answer).
       approve: this.config.approve,
       preStep: this.config.preStep,
       hooks: {
-        consult: this.hooks.consult,
-        ...(this.hooks.transcripts ? { transcripts: this.hooks.transcripts } : {}),
-        ...(this.hooks.flags.preTool === true ? { preTool: true } : {}),
+        consult: parts.hooks.consult,
+        ...(parts.hooks.transcripts ? { transcripts: parts.hooks.transcripts } : {}),
+        ...(parts.hooks.flags.preTool === true ? { preTool: true } : {}),
       },
       // A replay's recorded model answers every request, whichever model a recorded hook chose.
       models: this.config.hookReplay ? {} : this.config.models,
@@ -224,6 +235,7 @@ export class AgentSystem {
       resources: AgentResources;
       bus: LiveBus;
       gate: AgentPermissionGate;
+      nextId: (call: string) => string;
     },
   ): Agent {
     const log = parts.resources.requireLog();
@@ -244,7 +256,7 @@ export class AgentSystem {
     const servers = () => parts.resources.plan.mcp?.servers() ?? [];
     const mode = () => parts.gate.mode;
     const ceiling = () => this.tree.modeCeiling(agentId);
-    const agent = new Agent(parts.ref, log, parts.bus, this.config.nextId, release, servers, mode, ceiling);
+    const agent = new Agent(parts.ref, log, parts.bus, parts.nextId, release, servers, mode, ceiling);
     this.agents.add(agent);
     return agent;
   }
@@ -267,7 +279,15 @@ export class AgentSystem {
   private async launch(agentId: string, origin: AgentOrigin, options: LaunchOptions): Promise<Agent> {
     this.assertOpen();
     const { config } = this;
-    const provider = options.model ?? config.model;
+    // A subagent of a replayed tree re-runs from its own log (see `SubagentRecordings`); its replay clock
+    // reads how many events that log holds, once the resources below have opened it.
+    const built: { resources?: AgentResources } = {};
+    const recorded = options.child
+      ? config.subagentReplay?.session(agentId, () => built.resources?.log?.events.length ?? 0)
+      : undefined;
+    if (recorded) options = { ...options, ...recordedSystemPrompt(recorded.events) };
+    const provider = recorded?.model ?? options.model ?? config.model;
+    const clock = recorded?.clock ?? this.clock;
     const cwd = config.cwd;
     const permissions = options.child?.permissions ?? this.rootPermissions();
     const limits = options.child?.limits ?? this.limits;
@@ -285,16 +305,16 @@ export class AgentSystem {
         permissions,
         limits,
         options,
-        projectInstructions: config.projectInstructions,
+        projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
         compaction: config.compaction,
         mcp,
         skills: config.skills,
-        environment: config.environment,
-        toolResults: this.toolResults,
+        environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,
+        toolResults: recorded && this.toolResults ? new RecordedResults(recorded.events) : this.toolResults,
       }),
       {
         store: this.store,
-        clock: this.clock,
+        clock,
         registry: this.registry,
         gate,
         // A replay keeps the recorded workspace as a name (in configuration, prompts and permission checks);
@@ -333,7 +353,9 @@ export class AgentSystem {
     // Named by the public call that needed the id (a subagent's launch is the `task` tool's).
     const call = options.child ? 'task' : launchCalls[origin.kind];
     const hostKey = `${agentId}#${config.nextId(call)}`;
-    const deps = this.depsFor(agentId, { resources, gate, bus });
+    built.resources = resources;
+    const hooks = recorded ? recordedHooks(recorded.events) : this.hooks;
+    const deps = this.depsFor(agentId, { resources, gate, bus, clock, hooks });
     const systemId = `agent:${hostKey}`;
     const input = agentInput({
       agentId,
@@ -344,15 +366,14 @@ export class AgentSystem {
       // Before every step only when a hook or MCP tool lists ask for it; otherwise the turn runs the
       // pre-step work on its first step and after a `mode.changed` (see `register`), which saves a
       // spawned actor and two events per step.
-      preStepEveryStep:
-        config.preStep !== undefined || mcp !== undefined || this.hooks.flags.preStep === true,
+      preStepEveryStep: config.preStep !== undefined || mcp !== undefined || hooks.flags.preStep === true,
       // The environment block is refreshed on a turn's first step: when gathered, or when the recording
       // being replayed had one (a replay always passes its events, with or without blocks).
       preStepAtTurnStart:
         config.environment !== undefined &&
         ('gather' in config.environment ||
-          config.environment.recorded.some((event) => event.type === 'environment')),
-      hooks: this.hooks.flags,
+          (recorded?.events ?? config.environment.recorded).some((event) => event.type === 'environment')),
+      hooks: hooks.flags,
       sessionEndHooks: this.hooks.sessionEnd && !options.child,
       retry: { ...config.retry, maxAttempts: limits.maxAttempts },
       compaction: { enabled: config.compaction.enabled, threshold: config.compaction.threshold },
@@ -366,7 +387,8 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId, ref, release });
-    return this.register(agentId, { ref, release, resources, bus, gate });
+    const nextId = recorded?.nextId ?? config.nextId;
+    return this.register(agentId, { ref, release, resources, bus, gate, nextId });
   }
 
   /** The MCP servers a top-level agent starts: the system's and its own, or the recorded ones of a replay. */
@@ -404,16 +426,7 @@ type HookConsultation = {
 };
 
 function hookConsultation(config: SystemConfig): HookConsultation {
-  if (config.hookReplay) {
-    const points = recordedPoints(config.hookReplay);
-    const has = (point: HookPoint) => points.has(point);
-    return {
-      consult: recordedConsult(config.hookReplay),
-      flags: hookFlagsOf(has),
-      sessionEnd: has('sessionEnd'),
-      settled: () => Promise.resolve(),
-    };
-  }
+  if (config.hookReplay) return recordedHooks(config.hookReplay);
   const sweeps = new ProcessSweeps();
   const table = hookTable(config.hooks, config.cwd, sweeps);
   const has = (point: HookPoint) => (table[point]?.length ?? 0) > 0;
@@ -425,6 +438,24 @@ function hookConsultation(config: SystemConfig): HookConsultation {
     settled: () => sweeps.settled().then(() => transcripts.dispose()),
     transcripts,
   };
+}
+
+/** Every hook point answers with the decisions `events` logged; the charts wait where it consulted. */
+function recordedHooks(events: readonly LogEvent[]): HookConsultation {
+  const points = recordedPoints(events);
+  const has = (point: HookPoint) => points.has(point);
+  return {
+    consult: recordedConsult(events),
+    flags: hookFlagsOf(has),
+    sessionEnd: has('sessionEnd'),
+    settled: () => Promise.resolve(),
+  };
+}
+
+/** A replayed subagent's recorded system prompt, which holds what its recording read (instruction files). */
+function recordedSystemPrompt(events: readonly LogEvent[]): { instructions?: string } {
+  const system = (events[0]?.data as { config?: { system?: unknown } } | undefined)?.config?.system;
+  return typeof system === 'string' ? { instructions: system } : {};
 }
 
 function hookFlagsOf(has: (point: HookPoint) => boolean): HookFlags {

@@ -46,6 +46,7 @@ import {
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
 import { bypassRefused, checkRuleTools } from './settings-checks.ts';
+import type { SubagentRecordings } from './subagent-replay.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',
@@ -207,6 +208,10 @@ const systemOptionsSchema = z.strictObject(
         {
           log: recordedLog,
           toolResults: z.enum(['recorded', 'live'], must('"recorded" or "live"')).optional(),
+          subagents: intact<SubagentRecordings>(
+            'subagent recordings ({ childSessionId, recordedAt, session })',
+            z.object({ childSessionId: hostFunction, recordedAt: hostFunction, session: hostFunction }),
+          ).optional(),
         },
         must('{ log: LogEvent[], toolResults?: "recorded" | "live" }'),
       )
@@ -267,6 +272,8 @@ export type SystemConfig = {
   environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
   /** A recorded session whose tool results answer every call instead of running the tools. */
   toolResults: LogEvent[] | undefined;
+  /** The recorded subagents of a replayed tree (each one re-runs from its own log). */
+  subagentReplay: SubagentRecordings | undefined;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -350,6 +357,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     hooks: joinHooks(commandHooksFrom(settings?.hooks ?? {}), hooksOf(parsed.hooks)),
     hookReplay: recorded.hooks,
     toolResults: recorded.toolResults,
+    subagentReplay: parsed.replay?.subagents,
     models: parsed.models ?? {},
     approve: parsed.approve,
     projectInstructions: instructionsConfig(parsed.projectInstructions, recorded.instructions, root),

@@ -9,6 +9,7 @@ import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import type { SubagentRecordings } from './subagent-replay.ts';
 
 export type Limits = {
   /** Steps in one turn (default 25). */
@@ -205,4 +206,10 @@ export type ReplaySource = {
   log: readonly LogEvent[];
   /** `'recorded'`: answered from the log, no tool runs; `'live'` (default): the tools given run again. */
   toolResults?: 'recorded' | 'live';
+  /**
+   * The recorded subagents of a replayed tree: each child the `task` tool starts gets the session id its
+   * parent's recording logged, and runs with its own recorded model answers, clock, ids, hook decisions,
+   * environment and (with recorded tool results) tool results (see `replaySession`).
+   */
+  subagents?: SubagentRecordings;
 };

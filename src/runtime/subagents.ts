@@ -1,9 +1,9 @@
-import type { IdGenerator } from '../core/clock.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
 import { emptyUsage, type Provider } from '../providers/types.ts';
+import { logReaches } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
@@ -35,7 +35,17 @@ export type TreeMember = {
 };
 
 export type AgentTreeDeps = {
-  ids: IdGenerator;
+  /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
+  childId: (parentId: string, callId: string) => string;
+  /**
+   * In a replayed tree: how many events the parent's log held when the recording logged the call's
+   * `agent.spawned` or its `tool.result` (see `SubagentRecordings.recordedAt`).
+   */
+  recordedAt?: (
+    parentId: string,
+    callId: string,
+    type: 'agent.spawned' | 'tool.result',
+  ) => number | undefined;
   limits: Limits;
   subagents: SubagentLimits | undefined;
   /** Creates a child agent in the same system (the host spawns it like any agent). */
@@ -178,20 +188,34 @@ export class AgentTree {
     const spec = this.childSpec(parentId, parent);
     const child = rejoin
       ? await this.deps.resumeChild(rejoin, options, spec)
-      : await this.deps.launchChild(this.deps.ids(), options, spec);
+      : await this.deps.launchChild(this.deps.childId(parentId, call.callId), options, spec);
     const siblings = this.children.get(parentId) ?? new Set<Agent>();
     this.children.set(parentId, siblings);
     siblings.add(child);
     try {
       if (rejoin) return await runChild(child, () => child.whenTurnEnds(lastTurnOf(child)), call.signal);
+      await this.reachRecordedPosition(parentId, call, 'agent.spawned');
       logSpawned(parent.log, call.callId, child.id);
       // The link is durable before the child works: a resumed parent finds a child that was left waiting.
       await parent.log.flush();
-      return await runChild(child, () => child.run(request.prompt), call.signal);
+      const result = await runChild(child, () => child.run(request.prompt), call.signal);
+      await this.reachRecordedPosition(parentId, call, 'tool.result');
+      return result;
     } finally {
       await child.dispose();
       siblings.delete(child);
     }
+  }
+
+  /** In a replayed tree, waits until the parent's log is where the recording's was for `type` of the call. */
+  private async reachRecordedPosition(
+    parentId: string,
+    call: { callId: string; signal: AbortSignal },
+    type: 'agent.spawned' | 'tool.result',
+  ): Promise<void> {
+    const at = this.deps.recordedAt?.(parentId, call.callId, type);
+    const log = this.members.get(parentId)?.log;
+    if (at !== undefined && log) await logReaches(log, at, call.signal);
   }
 
   private childSpec(parentId: string, parent: TreeMember): ChildSpec {

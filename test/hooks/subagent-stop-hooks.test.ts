@@ -1,6 +1,8 @@
 // `subagentStop` hooks: the turn of a subagent (the `task` tool's child) asks them where a top-level turn
 // asks the `stop` hooks; a refusal gives the child another step before its text goes back to the parent.
 import { describe, expect, it } from 'vitest';
+import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
+import { expectReplay } from '../../src/replay/expect-replay.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { counterIds, echoTool, routedModel, tickingClock } from '../support/crash-kit.ts';
@@ -51,6 +53,33 @@ describe('subagentStop hooks', () => {
     ]);
     expect(hookTrail(parent.log())).toEqual(['stop stop[0] pass']);
     await system.dispose();
+    // The tree replays byte for byte: the child's subagentStop decisions come from the child's own log
+    // (the parent's has only its stop decision), and no hook runs again.
+    told.length = 0;
+    const parentEvents = (await system.store.load('parent')).events;
+    const childId = String(spawned?.data.childSessionId);
+    const childEvents = (await system.store.load(childId)).events;
+    const tools = [echoTool, taskTool()];
+    await expectReplay(parentEvents, { tools, subagentLogs: new Map([[childId, childEvents]]) });
+    expect(told).toEqual([]);
+    // A child log recorded with another step limit than this runtime gives a subagent diverges in the
+    // child, named by its session.
+    const tampered = childEvents.map((event) =>
+      event.seq === 0
+        ? { ...event, data: JSON.parse(JSON.stringify(event.data).replace('"maxSteps":10', '"maxSteps":9')) }
+        : event,
+    );
+    const error = await expectReplay(parentEvents, {
+      tools,
+      subagentLogs: new Map([[childId, tampered]]),
+    }).catch((caught: unknown) => caught);
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    const { sessionId, seq, changes } = error as ReplayDivergenceError;
+    expect({ sessionId, seq, changes }).toEqual({
+      sessionId: childId,
+      seq: 0,
+      changes: [{ path: 'data.config.limits.maxSteps', change: 'changed', recorded: '9', replayed: '10' }],
+    });
   });
 
   it('a SubagentStop command hook refuses with exit 2 while stop_hook_active is false', async () => {

@@ -22,6 +22,7 @@ describe('the replay option', () => {
       { log: [{ seq: 0 }] },
       { log: [start], toolResults: 'cached' },
       { log: [start], tools: 'recorded' },
+      { log: [start], subagents: new Map() },
     ];
     const messages = attempts.map((replay) => {
       try {
@@ -37,6 +38,7 @@ describe('the replay option', () => {
       'createAgentSystem: replay.log must be the events of a recorded session: event 0: missing or invalid format version "v"',
       'createAgentSystem: replay.toolResults must be "recorded" or "live", got "cached"',
       'createAgentSystem: replay has an unknown key "tools"',
+      'createAgentSystem: replay.subagents.childSessionId must be a function, got undefined; replay.subagents.recordedAt must be a function, got undefined; replay.subagents.session must be a function, got undefined',
     ]);
     expect(() =>
       createAgentSystem({ model, replay: { log: [start] as never, toolResults: 'recorded' } }),

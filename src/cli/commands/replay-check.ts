@@ -36,7 +36,8 @@ export type ReplayCheckFlags = ReplaySourceFlags & {
  */
 export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, io: CliIo): Promise<number> {
   const setupModule = flags.setup;
-  const { label: path, events: recorded } = await readReplaySource(file, flags, io);
+  const tree = await readReplaySource(file, flags, io);
+  const { label: path, events: recorded } = tree;
   const tools = toolsFlag(flags.tools);
   if (flags.workspace !== undefined && tools !== 'live')
     throw new CliError('--workspace is for --tools live: recorded tools do not run');
@@ -48,21 +49,35 @@ export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, 
     ...fromModule,
     ...(flags.workspace !== undefined ? { workspace: resolve(io.cwd, flags.workspace) } : {}),
   };
-  const check = await checkReplay(recorded, options);
+  const check = await checkReplay(recorded, { ...options, subagentLogs: tree.subagents });
   const { divergence } = check;
+  // A subagent's divergence is reported on its own log (the file beside the parent's).
+  const diverged = divergence?.sessionId !== undefined ? tree.files.get(divergence.sessionId) : undefined;
   if (flags.json) {
     const report = divergence
-      ? { ok: false, file: path, events: check.events, divergence: divergence.toJSON() }
+      ? {
+          ok: false,
+          file: path,
+          events: check.events,
+          ...(diverged !== undefined ? { divergedFile: diverged } : {}),
+          divergence: divergence.toJSON(),
+        }
       : { ok: true, file: path, events: check.events };
     line(io.stdout, JSON.stringify(report));
     return divergence ? 1 : 0;
   }
   if (!divergence) {
-    line(io.stdout, `Replay check passed: ${path} — ${check.events} events written again, byte for byte.`);
+    const logs = tree.subagents.size > 0 ? ` (this log and ${subagentCount(tree.subagents.size)})` : '';
+    line(
+      io.stdout,
+      `Replay check passed: ${path} — ${check.events} events written again${logs}, byte for byte.`,
+    );
     return 0;
   }
   const type = divergence.recordedType ?? divergence.replayedType;
-  line(io.stdout, `Replay check FAILED: ${path} diverged at seq ${divergence.seq} (${type})`);
+  const where =
+    diverged !== undefined ? `${diverged} (subagent session ${divergence.sessionId} of ${path})` : path;
+  line(io.stdout, `Replay check FAILED: ${where} diverged at seq ${divergence.seq} (${type})`);
   line(io.stdout, `  why: ${divergence.reason}`);
   for (const change of divergence.changes) line(io.stdout, `  ${formatChange(change)}`);
   if (divergence.moreChanges > 0) line(io.stdout, `  … and ${divergence.moreChanges} more fields`);
@@ -70,6 +85,10 @@ export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, 
     line(io.stdout, `  the replay stopped early: ${check.stopped}`);
   line(io.stdout, '  (--json prints the report with both whole lines)');
   return 1;
+}
+
+function subagentCount(count: number): string {
+  return count === 1 ? "1 subagent's log" : `${count} subagents' logs`;
 }
 
 function toolsFlag(value: string | undefined): 'recorded' | 'live' | undefined {
