@@ -165,6 +165,7 @@ export const logEventDataSchemas = {
     ),
   }),
   'session.end': z.object({ reason: z.literal('disposed') }),
+  'session.resumed': z.object({ config: z.record(z.string(), z.unknown()) }),
   environment: z.object({ text: z.string() }),
   'mode.changed': z.object({
     from: z.string(),
