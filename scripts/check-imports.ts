@@ -24,7 +24,7 @@ export const floors: Readonly<Record<string, number>> = {
   mcp: 5,
   // What a replay answers with instead of running a tool: the recording's results, read from the session
   // log (floor 3) for tools (floor 4); the runtime offers them when it re-runs a recording.
-  replay: 5,
+  recorded: 5,
   // Hooks run host functions and shell commands (with the bash tool's process and environment rules) and
   // write decisions in the session log's vocabulary; they read a handler's `if` with the permission rules
   // and tell scripts the permission mode in Claude Code's names, so they stand on permissions. The hook
@@ -38,11 +38,14 @@ export const floors: Readonly<Record<string, number>> = {
   // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's
   // drawings, so they sit below the inspector.
   diagrams: 8,
-  inspector: 9,
+  // Re-running a recording: an agent system (floor 8) built to answer from the log, driven input by input
+  // and compared with it. Time travel in the inspector and `replay --check` in the CLI stand on it.
+  replay: 9,
+  inspector: 10,
   // Jobs on BullMQ workers (agentchart/bullmq) run tasks on agent systems; only the CLI sits above them.
   bullmq: 9,
-  cli: 10,
-  '.': 11,
+  cli: 11,
+  '.': 12,
 };
 
 /**

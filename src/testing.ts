@@ -8,9 +8,9 @@ export {
   type ScriptStep,
   scripted,
 } from './providers/scripted.ts';
-export { expectReplay, type ReplayCheck } from './runtime/expect-replay.ts';
-export type { ReplaySetup } from './runtime/replay-session.ts';
-export type { ReplayOptions, ReplayTools } from './runtime/replay-tools.ts';
+export { expectReplay, type ReplayCheck } from './replay/expect-replay.ts';
+export type { ReplaySetup } from './replay/replay-session.ts';
+export type { ReplayOptions, ReplayTools } from './replay/replay-tools.ts';
 export { isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog, firstDivergence } from './session/compare-logs.ts';
 export { recordedResponses, replay } from './session/replay-provider.ts';

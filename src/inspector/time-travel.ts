@@ -1,8 +1,8 @@
 import { messageOf } from '../errors/describe-value.ts';
+import { replaySession } from '../replay/replay-session.ts';
+import { type ReplayOptions, replaySetup } from '../replay/replay-tools.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import type { ActorSnapshot } from '../runtime/agent-view.ts';
-import { replaySession } from '../runtime/replay-session.ts';
-import { type ReplayOptions, replaySetup } from '../runtime/replay-tools.ts';
 import type { LogEvent } from '../session/types.ts';
 import { compactValue } from './compact.ts';
 

@@ -1,4 +1,14 @@
-import { assertEvent, assign, emit, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  emit,
+  enqueueActions,
+  fromCallback,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
 import type { LogEntry } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import {
@@ -50,11 +60,14 @@ export const agentMachine = setup({
      * Stages run in the order of `setupStages`, and each one is recorded before the next state is entered,
      * so the stage a `creating` state runs is the first one not yet completed.
      */
-    runNextStage: enqueueActions(({ context, enqueue }) => {
-      const stage = setupStages[context.completedStages.length]!;
-      enqueue.spawnChild('setupStage', { id: 'stage', input: { agentKey: context.agentKey, stage } });
+    runNextStage: spawnChild('setupStage', {
+      id: 'stage',
+      input: ({ context }) => ({
+        agentKey: context.agentKey,
+        stage: setupStages[context.completedStages.length]!,
+      }),
     }),
-    stopStage: enqueueActions(({ enqueue }) => enqueue.stopChild('stage')),
+    stopStage: stopChild('stage'),
     /**
      * A dispose during creation lets the running stage answer (its undo needs to know what it did), but
      * tells it to stop waiting: MCP servers still starting, and the publish stage's `sessionStart` hooks.
@@ -316,11 +329,12 @@ export const agentMachine = setup({
         endingSession: {
           entry: [
             'logSessionStart',
-            enqueueActions(({ context, enqueue }) =>
-              enqueue.spawnChild('sessionEndHook', { id: 'hook', input: { agentKey: context.agentKey } }),
-            ),
+            spawnChild('sessionEndHook', {
+              id: 'hook',
+              input: ({ context }) => ({ agentKey: context.agentKey }),
+            }),
           ],
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+          exit: stopChild('hook'),
           on: {
             'hook.sessionEnd': {
               target: 'flushing',
@@ -334,38 +348,38 @@ export const agentMachine = setup({
         flushing: {
           entry: [
             { type: 'log', params: { type: 'session.end', data: { reason: 'disposed' } } satisfies LogEntry },
-            enqueueActions(({ context, enqueue }) =>
-              enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
-            ),
+            spawnChild('logFlush', { id: 'flush', input: ({ context }) => ({ agentKey: context.agentKey }) }),
           ],
           on: {
             'log.flushed': {
               target: 'closing',
-              actions: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
+              actions: stopChild('flush'),
             },
           },
         },
         // The agent's MCP servers are closed once the log is complete, and their processes have exited
         // before the agent is unregistered.
         closing: {
-          entry: enqueueActions(({ context, enqueue }) =>
-            enqueue.spawnChild('closeServers', { id: 'close', input: { agentKey: context.agentKey } }),
-          ),
+          entry: spawnChild('closeServers', {
+            id: 'close',
+            input: ({ context }) => ({ agentKey: context.agentKey }),
+          }),
           on: {
             'servers.closed': {
               target: 'revoking',
-              actions: enqueueActions(({ enqueue }) => enqueue.stopChild('close')),
+              actions: stopChild('close'),
             },
           },
         },
         revoking: {
-          entry: enqueueActions(({ context, enqueue }) =>
-            enqueue.spawnChild('revoke', { id: 'revoke', input: { agentKey: context.agentKey } }),
-          ),
+          entry: spawnChild('revoke', {
+            id: 'revoke',
+            input: ({ context }) => ({ agentKey: context.agentKey }),
+          }),
           on: {
             'revoke.done': {
               target: '#agent.disposed',
-              actions: enqueueActions(({ enqueue }) => enqueue.stopChild('revoke')),
+              actions: stopChild('revoke'),
             },
           },
         },

@@ -1,4 +1,13 @@
-import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
@@ -136,7 +145,7 @@ export const stepMachine = setup({
       // Streamed text may end up empty (deltas of ''); nothing was said then.
       if (event.text !== '') enqueue({ type: 'log', params: interruptedEntry(context, event.text) });
     }),
-    abortModelCall: enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.abort' })),
+    abortModelCall: sendTo('model', { type: 'model.abort' }),
   },
   guards: {
     beginsCompaction: ({ event }) => event.type === 'step.begin' && event.compaction !== undefined,
@@ -165,14 +174,18 @@ export const stepMachine = setup({
   id: 'step',
   context: ({ input }) => ({ ...input, ...freshStep(0), retry: input.retry ?? defaultRetryPolicy }),
   // Spawned once per turn, before any step: the model-call actor and the tool batch wait for work.
-  entry: enqueueActions(({ context, enqueue }) => {
-    const { agentKey, turn } = context;
-    enqueue.spawnChild('modelCall', { id: 'model', input: { agentKey } });
-    enqueue.spawnChild('toolBatch', {
+  entry: [
+    spawnChild('modelCall', { id: 'model', input: ({ context }) => ({ agentKey: context.agentKey }) }),
+    spawnChild('toolBatch', {
       id: 'batch',
-      input: { agentKey, turn, maxParallel: context.maxParallelTools, hooks: context.hooks },
-    });
-  }),
+      input: ({ context }) => ({
+        agentKey: context.agentKey,
+        turn: context.turn,
+        maxParallel: context.maxParallelTools,
+        hooks: context.hooks,
+      }),
+    }),
+  ],
   initial: 'idle',
   states: {
     idle: {
@@ -198,11 +211,11 @@ export const stepMachine = setup({
     // The `request` hooks may change the system prompt or narrow the tools of this step's request; their
     // decisions are logged here, and the model call reads the change back from the log.
     hookingRequest: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const { agentKey, turn, step } = context;
-        enqueue.spawnChild('requestHook', { id: 'hook', input: { agentKey, turn, step } });
+      entry: spawnChild('requestHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, step } }) => ({ agentKey, turn, step }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.request': { target: 'requesting', actions: 'logHookDecisions' },
         'step.cancel': { target: 'done', actions: 'markCanceled' },
@@ -211,13 +224,18 @@ export const stepMachine = setup({
     requesting: {
       entry: [
         assign({ streamed: false, error: undefined }),
-        enqueueActions(({ context, enqueue }) => {
-          const { turn, step, attempt, compacting } = context;
-          const compaction = compacting
-            ? { compaction: compacting.instructions ? { instructions: compacting.instructions } : {} }
-            : {};
-          enqueue.sendTo('model', { type: 'model.request', turn, step, attempt, ...compaction });
-        }),
+        sendTo(
+          'model',
+          ({ context: { turn, step, attempt, compacting } }): ModelCallCommand => ({
+            type: 'model.request',
+            turn,
+            step,
+            attempt,
+            ...(compacting
+              ? { compaction: compacting.instructions ? { instructions: compacting.instructions } : {} }
+              : {}),
+          }),
+        ),
       ],
       on: {
         'model.streaming': { actions: assign({ streamed: true }) },
@@ -288,10 +306,7 @@ export const stepMachine = setup({
           {
             guard: 'hasStreamedText',
             target: 'interrupting',
-            actions: [
-              'markCanceled',
-              enqueueActions(({ enqueue }) => enqueue.sendTo('model', { type: 'model.interrupt' })),
-            ],
+            actions: ['markCanceled', sendTo('model', { type: 'model.interrupt' })],
           },
           { target: 'done', actions: ['abortModelCall', 'markCanceled'] },
         ],
@@ -317,20 +332,19 @@ export const stepMachine = setup({
     },
     // The `requestError` hooks may override the retry policy's decision: retry after N ms, or give up.
     hookingError: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const { agentKey, turn, step, attempt, error, retryInMs } = context;
-        const input = {
+      entry: spawnChild('requestErrorHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, step, attempt, error, retryInMs, retry } }) => ({
           agentKey,
           turn,
           step,
           attempt,
           error: error!,
           retryInMs,
-          maxAttempts: context.retry.maxAttempts,
-        };
-        enqueue.spawnChild('requestErrorHook', { id: 'hook', input });
+          maxAttempts: retry.maxAttempts,
+        }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.requestError': [
           {
@@ -358,10 +372,11 @@ export const stepMachine = setup({
       },
     },
     waitingToRetry: {
-      entry: enqueueActions(({ context, enqueue }) =>
-        enqueue.spawnChild('retryTimer', { id: 'retryTimer', input: { delayMs: context.retryInMs! } }),
-      ),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('retryTimer')),
+      entry: spawnChild('retryTimer', {
+        id: 'retryTimer',
+        input: ({ context }) => ({ delayMs: context.retryInMs! }),
+      }),
+      exit: stopChild('retryTimer'),
       on: {
         'retry.due': {
           target: 'requesting',
@@ -379,10 +394,7 @@ export const stepMachine = setup({
         },
         // The batch aborts what runs and still commits a result for every call before it reports done.
         'step.cancel': {
-          actions: [
-            'markCanceled',
-            enqueueActions(({ enqueue }) => enqueue.sendTo('batch', { type: 'batch.cancel' })),
-          ],
+          actions: ['markCanceled', sendTo('batch', { type: 'batch.cancel' })],
         },
       },
     },

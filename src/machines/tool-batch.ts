@@ -1,4 +1,13 @@
-import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
 import type { AgentKeyed } from './agent-key.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
@@ -258,9 +267,7 @@ export const toolBatchMachine = setup({
     hooks: input.hooks ?? {},
   }),
   // Spawned once per turn: the check actor answers every batch of the turn.
-  entry: enqueueActions(({ context, enqueue }) =>
-    enqueue.spawnChild('toolCheck', { id: 'check', input: { agentKey: context.agentKey } }),
-  ),
+  entry: spawnChild('toolCheck', { id: 'check', input: ({ context }) => ({ agentKey: context.agentKey }) }),
   initial: 'idle',
   states: {
     idle: {
@@ -284,10 +291,12 @@ export const toolBatchMachine = setup({
       },
     },
     checking: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        for (const call of context.calls) enqueue({ type: 'log', params: callEntry(context, call) });
-        enqueue.sendTo('check', checkCommand(context));
-      }),
+      entry: [
+        enqueueActions(({ context, enqueue }) => {
+          for (const call of context.calls) enqueue({ type: 'log', params: callEntry(context, call) });
+        }),
+        sendTo('check', ({ context }) => checkCommand(context)),
+      ],
       on: {
         'batch.checked': [
           { guard: 'preToolHooksDue', target: 'hooking', actions: ['recordChecks', 'commitResults'] },
@@ -299,7 +308,7 @@ export const toolBatchMachine = setup({
     },
     // A resumed batch: its calls are in the log already; the ones without a result are checked again.
     resuming: {
-      entry: enqueueActions(({ context, enqueue }) => enqueue.sendTo('check', checkCommand(context))),
+      entry: sendTo('check', ({ context }) => checkCommand(context)),
       on: {
         // A crash while the hooks ran left no decision that counts: they are asked again.
         'batch.checked': [
@@ -318,12 +327,16 @@ export const toolBatchMachine = setup({
     },
     // The `preTool` hooks are asked about every call that may run, in model order, before any begins.
     hooking: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const calls = hookableCalls(context.calls);
-        const input = { agentKey: context.agentKey, turn: context.turn, step: context.step, calls };
-        enqueue.spawnChild('preToolHook', { id: 'hook', input });
+      entry: spawnChild('preToolHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, step, calls } }) => ({
+          agentKey,
+          turn,
+          step,
+          calls: hookableCalls(calls),
+        }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.preTool': { target: 'running', actions: ['recordPreToolHooks', 'commitResults', 'beginCalls'] },
         'batch.cancel': 'cancelling',
@@ -350,10 +363,11 @@ export const toolBatchMachine = setup({
       exit: 'stopAsking',
       states: {
         persisting: {
-          entry: enqueueActions(({ context, enqueue }) =>
-            enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
-          ),
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
+          entry: spawnChild('logFlush', {
+            id: 'flush',
+            input: ({ context }) => ({ agentKey: context.agentKey }),
+          }),
+          exit: stopChild('flush'),
           on: { 'log.flushed': 'asking' },
         },
         asking: { entry: 'askApprovals' },

@@ -1,4 +1,13 @@
-import { assertEvent, assign, enqueueActions, fromCallback, sendTo, setup } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  fromCallback,
+  sendTo,
+  setup,
+  spawnChild,
+  stopChild,
+} from 'xstate';
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
@@ -85,12 +94,10 @@ export const turnMachine = setup({
       enqueue.sendTo('step', { type: 'step.cancel' });
     }),
     // One step actor serves every step of the turn; `step.begin` starts each one.
-    spawnStep: enqueueActions(({ context, enqueue }) =>
-      enqueue.spawnChild('step', {
-        id: 'step',
-        input: { ...context.step, agentKey: context.agentKey, turn: context.turn },
-      }),
-    ),
+    spawnStep: spawnChild('step', {
+      id: 'step',
+      input: ({ context }) => ({ ...context.step, agentKey: context.agentKey, turn: context.turn }),
+    }),
     beginStep: enqueueActions(({ context, event, enqueue }) => {
       enqueue.assign({ stepCount: context.stepCount + 1 });
       // Tool lists that changed before this step (see `applyTools`) reach the step with its begin.
@@ -280,12 +287,15 @@ export const turnMachine = setup({
     },
     // The `userMessage` hooks read the follow-ups before the model does: they may rewrite or block them.
     screening: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const messages = context.followups.map(({ id, message }) => ({ id, message }));
-        const input = { agentKey: context.agentKey, turn: context.turn, messages };
-        enqueue.spawnChild('userMessageHook', { id: 'hook', input });
+      entry: spawnChild('userMessageHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, followups } }) => ({
+          agentKey,
+          turn,
+          messages: followups.map(({ id, message }) => ({ id, message })),
+        }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.userMessage': [
           { guard: 'allBlocked', target: 'ending', actions: ['claimScreened', 'blockTurn'] },
@@ -297,12 +307,16 @@ export const turnMachine = setup({
     },
     // The model ended the turn: the `stop` hooks may refuse, with a message that starts another step.
     stopping: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const { agentKey, turn, stepCount, stopRefusals } = context;
-        const input = { agentKey, turn, step: stepCount, refusals: stopRefusals };
-        enqueue.spawnChild('stopHook', { id: 'hook', input });
+      entry: spawnChild('stopHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, stepCount, stopRefusals } }) => ({
+          agentKey,
+          turn,
+          step: stepCount,
+          refusals: stopRefusals,
+        }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.stop': [
           { guard: 'stopRefused', target: 'deciding', actions: 'refuseStop' },
@@ -316,21 +330,19 @@ export const turnMachine = setup({
       always: [{ guard: 'preCompactHooksDue', target: 'preCompacting' }, { target: 'compacting' }],
     },
     preCompacting: {
-      entry: enqueueActions(({ context, enqueue }) => {
-        const { request } = context.compacting;
-        const instructions =
-          request?.instructions !== undefined ? { instructions: request.instructions } : {};
-        const trigger = request ? ('manual' as const) : ('auto' as const);
-        const input = {
-          agentKey: context.agentKey,
-          turn: context.turn,
-          step: context.stepCount,
-          trigger,
-          ...instructions,
-        };
-        enqueue.spawnChild('preCompactHook', { id: 'hook', input });
+      entry: spawnChild('preCompactHook', {
+        id: 'hook',
+        input: ({ context: { agentKey, turn, stepCount, compacting } }) => ({
+          agentKey,
+          turn,
+          step: stepCount,
+          trigger: compacting.request ? ('manual' as const) : ('auto' as const),
+          ...(compacting.request?.instructions !== undefined
+            ? { instructions: compacting.request.instructions }
+            : {}),
+        }),
       }),
-      exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+      exit: stopChild('hook'),
       on: {
         'hook.preCompact': { target: 'compacting', actions: 'logPreCompact' },
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
@@ -354,13 +366,15 @@ export const turnMachine = setup({
           ],
         },
         hook: {
-          entry: enqueueActions(({ context, enqueue }) =>
-            enqueue.spawnChild('preStepHook', {
-              id: 'hook',
-              input: { agentKey: context.agentKey, turn: context.turn, step: context.stepCount + 1 },
+          entry: spawnChild('preStepHook', {
+            id: 'hook',
+            input: ({ context }) => ({
+              agentKey: context.agentKey,
+              turn: context.turn,
+              step: context.stepCount + 1,
             }),
-          ),
-          exit: enqueueActions(({ enqueue }) => enqueue.stopChild('hook')),
+          }),
+          exit: stopChild('hook'),
           on: {
             'hook.allow': { target: '#turn.stepping', actions: ['applyTools', 'beginStep'] },
             'hook.veto': {
@@ -406,15 +420,13 @@ export const turnMachine = setup({
       entry: [
         'settleUnserved',
         { type: 'log', params: ({ context }) => turnEndEntry(context) },
-        enqueueActions(({ context, enqueue }) =>
-          enqueue.spawnChild('logFlush', { id: 'flush', input: { agentKey: context.agentKey } }),
-        ),
+        spawnChild('logFlush', { id: 'flush', input: ({ context }) => ({ agentKey: context.agentKey }) }),
       ],
       on: { 'log.flushed': 'done', 'turn.cancel': { actions: 'clearPendingIfAsked' } },
     },
     done: {
       type: 'final',
-      entry: enqueueActions(({ enqueue }) => enqueue.stopChild('flush')),
+      entry: stopChild('flush'),
     },
   },
   output: ({ context }) => turnOutput(context),

@@ -4,7 +4,7 @@
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
 import { contextWindowOf, type Provider } from '../providers/types.ts';
-import type { RecordedResults } from '../replay/recorded-results.ts';
+import type { RecordedResults } from '../recorded/recorded-results.ts';
 import type { ResumePoint } from '../session/resume-point.ts';
 import type { LogEvent, SessionLock } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';

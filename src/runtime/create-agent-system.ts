@@ -16,7 +16,7 @@ import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import { contextWindowOf } from '../providers/types.ts';
-import { RecordedResults } from '../replay/recorded-results.ts';
+import { RecordedResults } from '../recorded/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';

@@ -20,6 +20,7 @@ import { hookListsSchema } from '../hooks/hook-options.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
 import { commandHooksFrom } from '../hooks/settings-schema.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
+import { recordedServers } from '../mcp/recorded-servers.ts';
 import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
 import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { type PermissionRule, ruleProblem } from '../permissions/rules.ts';
@@ -100,13 +101,15 @@ const compactionSchema = z.strictObject(
 );
 
 /** A recorded session log (the events of one session), checked like a store's load. */
-const recordedLog = z.custom<LogEvent[]>().superRefine((value, context) => {
-  try {
-    parseLoadedEvents({ events: value });
-  } catch (error) {
-    context.addIssue(plainIssue(`must be the events of a recorded session: ${(error as Error).message}`));
-  }
-});
+const recordedLog = z
+  .custom<LogEvent[]>(Array.isArray, must('an array of log events'))
+  .superRefine((value, context) => {
+    try {
+      parseLoadedEvents({ events: value });
+    } catch (error) {
+      context.addIssue(plainIssue(`must be the events of a recorded session: ${(error as Error).message}`));
+    }
+  });
 
 const cwd = z
   .string(must('a non-empty string without NUL bytes'))
@@ -176,7 +179,6 @@ const systemOptionsSchema = z.strictObject(
     projectInstructions: z
       .union([flag, z.strictObject({ home: cwd })], must('true, false or { home: string }'))
       .optional(),
-    projectInstructionsReplay: recordedLog.optional(),
     toolOutput: z.strictObject({ maxChars: maxChars.optional() }, must('an object')).optional(),
     subagents: z
       .strictObject(
@@ -190,21 +192,25 @@ const systemOptionsSchema = z.strictObject(
       .optional(),
     compaction: compactionSchema.optional(),
     mcpServers: mcpServersSchema.optional(),
-    mcpReplay: recordedLog.optional(),
     skills: z
       .union(
         [flag, z.strictObject({ folders: z.array(cwd, must('an array of folder paths')) })],
         must('a boolean or { folders: string[] }'),
       )
       .optional(),
-    skillsReplay: recordedLog.optional(),
     environment: flag.optional(),
-    environmentReplay: recordedLog.optional(),
     settings: z
       .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
       .optional(),
-    hookReplay: recordedLog.optional(),
-    toolResultsReplay: recordedLog.optional(),
+    replay: z
+      .strictObject(
+        {
+          log: recordedLog,
+          toolResults: z.enum(['recorded', 'live'], must('"recorded" or "live"')).optional(),
+        },
+        must('{ log: LogEvent[], toolResults?: "recorded" | "live" }'),
+      )
+      .optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
   },
   must('an object'),
@@ -314,6 +320,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     settings?.permissions.disableBypassPermissionsMode === true ||
     parsed.permissions?.bypassDisabled === true;
   if (bypassDisabled && permissionMode === 'bypass') throw bypassRefused(settings);
+  const recorded = replayParts(parsed.replay);
   return {
     model: parsed.model,
     tools: parsed.tools ?? [],
@@ -341,15 +348,11 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     preStep: typeof parsed.hooks?.preStep === 'function' ? parsed.hooks.preStep : undefined,
     // The settings files' command hooks run first at each point, then the host's own.
     hooks: joinHooks(commandHooksFrom(settings?.hooks ?? {}), hooksOf(parsed.hooks)),
-    hookReplay: parsed.hookReplay,
-    toolResults: parsed.toolResultsReplay,
+    hookReplay: recorded.hooks,
+    toolResults: recorded.toolResults,
     models: parsed.models ?? {},
     approve: parsed.approve,
-    projectInstructions: instructionsConfig(
-      parsed.projectInstructions,
-      parsed.projectInstructionsReplay,
-      root,
-    ),
+    projectInstructions: instructionsConfig(parsed.projectInstructions, recorded.instructions, root),
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
     subagents: {
       maxDepth: subagents?.maxDepth ?? defaultSubagentLimits.maxDepth,
@@ -364,14 +367,33 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       model: compaction?.model,
     },
     mcpServers: { ...settings?.mcpServers, ...parsed.mcpServers },
-    mcpReplay: parsed.mcpReplay,
+    mcpReplay: recorded.mcp,
     settings,
-    skills: skillsConfig(parsed.skills, parsed.skillsReplay, root),
-    environment: parsed.environmentReplay
-      ? { recorded: parsed.environmentReplay }
+    skills: skillsConfig(parsed.skills, recorded.skills, root),
+    environment: recorded.environment
+      ? { recorded: recorded.environment }
       : parsed.environment === true
         ? { gather: true }
         : undefined,
+  };
+}
+
+/**
+ * What each part of the runtime takes from a recording it re-runs (the `replay` option): the log where the
+ * recording has that part — its skill catalogue when it had skills, its MCP tools when it had servers —
+ * and the tool results only when they are to be answered from the log.
+ */
+function replayParts(replay: { log: LogEvent[]; toolResults?: 'recorded' | 'live' } | undefined) {
+  if (replay === undefined) return {};
+  const { log } = replay;
+  const config = (log[0]?.data as { config?: { skills?: unknown } } | undefined)?.config;
+  return {
+    hooks: log,
+    instructions: log,
+    environment: log,
+    skills: Array.isArray(config?.skills) ? log : undefined,
+    mcp: Object.keys(recordedServers(log)).length > 0 ? log : undefined,
+    toolResults: replay.toolResults === 'recorded' ? log : undefined,
   };
 }
 

@@ -99,11 +99,6 @@ export type AgentSystemOptions = {
    */
   mcpServers?: McpServers;
   /**
-   * The events of a recorded session: its MCP tools are offered and answered from the recording, and no
-   * server is started (a replay). `mcpServers` is then not needed.
-   */
-  mcpReplay?: readonly LogEvent[];
-  /**
    * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
    * workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.agentchart/settings.json`, which
    * are never trusted: their MCP servers and hooks are left out, and their permissions may only be stricter
@@ -120,8 +115,8 @@ export type AgentSystemOptions = {
    * Skills (README, "Skills"): `true` finds SKILL.md folders in the user's `~/.claude/skills/` and
    * `~/.agentchart/skills/` and the workspace's `.claude/skills/` and `.agentchart/skills/` (a name found
    * first wins); `{ folders }` looks in exactly those folders. The system prompt lists each skill's name and
-   * description, and the `skill` tool loads one. Default: none. With `skillsReplay`, where a recorded skill
-   * missing on this machine is looked for by name.
+   * description, and the `skill` tool loads one. Default: none. In a `replay`, where a recorded skill missing
+   * on this machine is looked for by name.
    */
   skills?: boolean | { folders: string[] };
   /**
@@ -131,30 +126,18 @@ export type AgentSystemOptions = {
    * host's prompt stays as it wrote it, and its tests stay the same on every machine); the CLI turns it on.
    */
   environment?: boolean;
-  /** The events of a recorded session: its environment blocks are used as recorded (a replay). */
-  environmentReplay?: readonly LogEvent[];
   /**
-   * The events of a recorded session: no instruction file is read, and `session.start` records the files
-   * the recording read (a replay; the recorded system prompt holds their text).
+   * Re-run a recorded session (`replaySession` sets this; see README "Testing your agents"): what the log
+   * recorded answers instead of this machine. No instruction file is read (`session.start` records the
+   * files the recording read; the recorded prompt holds their text); the skill catalogue is the recorded
+   * one (a recorded skill folder that is not here is found in the replay's workspace at the same place, or
+   * by name in `skills`); the environment blocks are the logged ones; no hook runs (each hook point
+   * answers with the decisions logged for it); the recorded MCP servers are not started (their tools are
+   * offered and answered from the log). With `toolResults: 'recorded'` every tool call is answered with the
+   * `tool.result` logged for its call id and no tool runs. The workspace is not checked to be a folder: a
+   * replay keeps the recorded path as a name, and checks the folder its live tools run in itself.
    */
-  projectInstructionsReplay?: readonly LogEvent[];
-  /**
-   * The events of a recorded session: its skill catalogue is used as recorded (a replay). A recorded skill
-   * folder that is not here is found in the replay's workspace at the same place, or by name in `skills`.
-   */
-  skillsReplay?: readonly LogEvent[];
-  /**
-   * The events of a recorded session: hooks are not run; each hook point answers with the decisions the
-   * recording logged for it (a replay).
-   */
-  hookReplay?: readonly LogEvent[];
-  /**
-   * The events of a recorded session: every tool call (the host's tools, skills, MCP tools) is answered
-   * with the `tool.result` the recording logged for its call id and no tool runs (a replay with recorded
-   * tools). With this option or `hookReplay` the workspace is not checked to be a folder: a replay keeps
-   * the recorded path as a name, and checks the folder its live tools run in itself.
-   */
-  toolResultsReplay?: readonly LogEvent[];
+  replay?: ReplaySource;
 };
 
 export type ToolOutputOptions = {
@@ -215,3 +198,11 @@ export type CreateAgentOptions = {
 export const defaultInstructions =
   'You are a coding agent working in a software project. Use the tools to inspect and change the workspace. ' +
   'Be precise, make small verifiable changes, and say plainly what you did.';
+
+/** The recording a system re-runs (the `replay` option), and where its tool results come from. */
+export type ReplaySource = {
+  /** The recorded session's events, from its `session.start`. */
+  log: readonly LogEvent[];
+  /** `'recorded'`: answered from the log, no tool runs; `'live'` (default): the tools given run again. */
+  toolResults?: 'recorded' | 'live';
+};

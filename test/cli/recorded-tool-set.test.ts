@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordedToolSet } from '../../src/runtime/recorded-tool-set.ts';
+import { recordedToolSet } from '../../src/replay/recorded-tool-set.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 
 const startWith = (names: string[], permissionMode: string): LogEvent[] => [

@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codingTools, createAgentSystem } from '../../src/index.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent } from '../../src/session/types.ts';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Hooks } from '../../src/hooks/hook-types.ts';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
 

@@ -1,7 +1,7 @@
 // `preCompact` hooks: observers told that a compaction is about to run (its trigger and instructions);
 // their decisions are logged, and the compaction runs whatever they answer.
 import { describe, expect, it } from 'vitest';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { echoTool, hookedAgent, hookTrail } from './hook-kit.ts';
 

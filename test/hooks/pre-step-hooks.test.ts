@@ -1,7 +1,7 @@
 // `preStep` as a list: hooks asked before every step as a waterfall, each decision logged; a block vetoes
 // the step (the turn ends `blocked` with the reason). The single-function form keeps its own contract.
 import { describe, expect, it } from 'vitest';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { echoCall, echoTool, hookedAgent, hookTrail } from './hook-kit.ts';

@@ -1,7 +1,7 @@
 // `requestError` hooks: a failed model request asks the hooks, which may retry after a delay they name or
 // give up, in place of the retry policy; attempts stay bounded by `limits.maxAttempts`.
 import { describe, expect, it } from 'vitest';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { echoTool, hookedAgent, hookTrail } from './hook-kit.ts';

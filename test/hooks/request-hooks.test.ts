@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgentSystem, defineTool } from '../../src/index.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { scripted } from '../../src/testing.ts';
@@ -211,7 +211,7 @@ describe('request hooks', () => {
       projectInstructions: false,
       permissionMode: 'bypass',
       hooks: { request: [counted] },
-      hookReplay: recorded,
+      replay: { log: recorded },
     });
     const twin = await replaying.createAgent({ id: 'a' });
     await twin.run('go');

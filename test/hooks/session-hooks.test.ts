@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commandHooksFrom, hooksSettingsSchema } from '../../src/hooks/settings-schema.ts';
 import { createAgentSystem } from '../../src/index.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent } from '../../src/session/types.ts';

@@ -1,13 +1,13 @@
 // A session that used MCP tools (with a tool list change and a crash in it) re-runs byte for byte from its
-// log alone: the replay provider answers as the model did, `mcpReplay` offers the recorded tools at the
+// log alone: the replay provider answers as the model did, `replay: { log }` offers the recorded tools at the
 // same steps and answers each call as recorded, and no server is started.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { scripted } from '../../src/providers/scripted.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import { replay } from '../../src/session/replay-provider.ts';
 import type { LogEvent } from '../../src/session/types.ts';
@@ -16,7 +16,8 @@ import { until } from './mcp-kit.ts';
 
 /** One agent with the same ids, clock start and workspace for the recording and its replay. */
 async function session(
-  options: Pick<AgentSystemOptions, 'model' | 'mcpServers' | 'mcpReplay'>,
+  options: Partial<Pick<AgentSystemOptions, 'model' | 'mcpServers' | 'replay'>> &
+    Pick<AgentSystemOptions, 'model'>,
   cwd: string,
   clock: SimulatedClock,
 ) {
@@ -69,7 +70,11 @@ describe('replay of a session that used MCP tools', () => {
     expect(startedPids(logFile)).toHaveLength(1);
 
     const clock = new SimulatedClock(5_000);
-    const again = await session({ model: replay(recorded, { clock }), mcpReplay: recorded }, dir, clock);
+    const again = await session(
+      { model: replay(recorded, { clock }), replay: { log: recorded } },
+      dir,
+      clock,
+    );
     await again.agent.run('Use the server.');
     await again.agent.run('Use the new tool, then crash it.');
     await again.system.dispose();

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
-import { expectReplay } from '../../src/runtime/expect-replay.ts';
+import { expectReplay } from '../../src/replay/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareDemo } from '../../src/cli/demo-scenario.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
-import { expectReplay, readRecording } from '../../src/runtime/expect-replay.ts';
+import { expectReplay, readRecording } from '../../src/replay/expect-replay.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 

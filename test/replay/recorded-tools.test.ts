@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
-import { expectReplay } from '../../src/runtime/expect-replay.ts';
+import { expectReplay } from '../../src/replay/expect-replay.ts';
 import { mapFolder } from '../../src/runtime/workspace-paths.ts';
 import { parseLogText } from '../../src/session/log-text.ts';
 import { fixturePath, scenarios } from './scenarios.ts';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
-import { expectReplay, readRecording } from '../../src/runtime/expect-replay.ts';
+import { expectReplay, readRecording } from '../../src/replay/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runCli } from '../cli/cli-harness.ts';
 import { fixturePath, lookup, record, scenarios } from './scenarios.ts';

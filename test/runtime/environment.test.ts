@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { environmentText, gatherEnvironment } from '../../src/actors/environment.ts';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';

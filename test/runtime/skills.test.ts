@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { assertSameLog, createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
-import { replaySession } from '../../src/runtime/replay-session.ts';
+import { replaySession } from '../../src/replay/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';

@@ -4,12 +4,12 @@
 // when the session started.
 import { stat } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
+import { inWorkspace } from '../runtime/workspace-paths.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { recordedToolSet } from './recorded-tool-set.ts';
 import { recordedTools } from './recorded-tools.ts';
 import type { ReplaySetup } from './replay-session.ts';
-import { inWorkspace } from './workspace-paths.ts';
 
 /**
  * Where a replay's tool results come from: `'recorded'` (the log), `'live'` (the built-in tools the
@@ -46,7 +46,7 @@ export async function replaySetup(
     const { tools: builtIn, unknown } = recordedToolSet(recorded);
     // The built-in definitions describe and check calls exactly as recorded; the host's own are stand-ins.
     const standIns = recordedTools(recorded, unknown);
-    return { ...rest, tools: [...builtIn, ...standIns], toolResultsReplay: recorded };
+    return { ...rest, tools: [...builtIn, ...standIns], toolResults: 'recorded' };
   }
   const chosen = tools === 'live' ? recordedToolSet(recorded).tools : [...tools];
   const recordedCwd = recordedWorkspace(recorded);

@@ -1,16 +1,15 @@
 import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
-import { recordedServers } from '../mcp/recorded-servers.ts';
 import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
+import type { Agent } from '../runtime/agent-handle.ts';
+import { createAgentSystem } from '../runtime/create-agent-system.ts';
+import type { AgentSystemOptions, CompactionOptions, Limits } from '../runtime/options.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
-import type { Agent } from './agent-handle.ts';
-import { createAgentSystem } from './create-agent-system.ts';
-import type { AgentSystemOptions, CompactionOptions, Limits } from './options.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
 
@@ -19,7 +18,10 @@ import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.t
  * model, clock, ids and store belong to the replay; the workspace, mode, limits and system prompt default
  * to what `session.start` recorded.
  */
-export type ReplaySetup = Omit<AgentSystemOptions, 'model' | 'clock' | 'ids' | 'store'>;
+export type ReplaySetup = Omit<AgentSystemOptions, 'model' | 'clock' | 'ids' | 'store' | 'replay'> & {
+  /** `'recorded'`: every tool call is answered from the log and no tool runs; `'live'` (default): `tools` run. */
+  toolResults?: 'recorded' | 'live';
+};
 
 export type ReplayRunOptions = {
   setup?: ReplaySetup;
@@ -53,7 +55,7 @@ export async function replaySession(
       'this session started subagents (agent.spawned); replaying a tree of sessions is not supported yet',
     );
   const config = start.data.config as Record<string, unknown>;
-  const setup = options.setup ?? {};
+  const { toolResults = 'live', ...setup } = options.setup ?? {};
   let agent: Agent | undefined;
   const written = () => agent?.log().length ?? 0;
   const clock = new ReplayClock(recorded, written);
@@ -73,16 +75,9 @@ export async function replaySession(
       return id;
     },
     store: memoryStore(),
-    // The recorded prompt holds the files' text; session.start records the files the recording read.
-    projectInstructionsReplay: recorded,
-    // The recorded catalogue (its listing is in the recorded system prompt already).
-    ...(Array.isArray(config.skills) ? { skillsReplay: recorded } : {}),
-    // The environment blocks the recording logged, never the machine's own (a replay runs elsewhere).
-    environmentReplay: recorded,
-    // Hooks are not run again: each hook point answers with the decisions the recording logged.
-    hookReplay: recorded,
-    // MCP servers are not started: their tools are offered (and answered) as the recording logged them.
-    ...(Object.keys(recordedServers(recorded)).length > 0 ? { mcpReplay: recorded } : {}),
+    // What the log recorded answers instead of this machine: instruction files, skills, environment,
+    // hooks and MCP servers (none runs or is read), and the tool results when they are recorded.
+    replay: { log: recorded, toolResults },
   });
   let stopped: string | undefined;
   let next = 0;
