@@ -1,8 +1,7 @@
 import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { messageOf } from '../errors/describe-value.ts';
-import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
-import type { Provider } from '../providers/types.ts';
+import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import { createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions, CompactionOptions, Limits } from '../runtime/options.ts';
@@ -10,7 +9,10 @@ import { memoryStore } from '../session/memory-store.ts';
 import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import { type RecordingSegment, recordingSegments } from './recording-segments.ts';
 import { ReplayClock } from './replay-clock.ts';
+import { describeInput, drive, InputFeed } from './replay-drive.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
 
 /**
@@ -54,78 +56,194 @@ export async function replaySession(
     throw new ConfigError(
       'this session started subagents (agent.spawned); replaying a tree of sessions is not supported yet',
     );
-  const config = start.data.config as Record<string, unknown>;
-  const { toolResults = 'live', ...setup } = options.setup ?? {};
-  let agent: Agent | undefined;
-  const written = () => agent?.log().length ?? 0;
-  const clock = new ReplayClock(recorded, written);
+  const { segments, unrecorded } = recordingSegments(recorded);
+  const inputs = replayInputs(recorded);
+  let written = () => 0;
+  const clock = new ReplayClock(recorded, () => written());
   let primedId: string | undefined;
   let fallbackIds = 0;
-  const inputs = replayInputs(recorded);
-  const approve = setup.approve ?? recordedApprover(recorded, inputs);
-  const system = createAgentSystem({
-    ...defaultsFrom(config),
-    ...setup,
-    ...(approve !== undefined ? { approve } : {}),
-    model: recordedModel(recorded, config, clock),
+  const shared: SharedReplay = {
+    recorded,
+    agentId: String(start.data.agentId),
     clock,
+    // One reader of the recorded responses for every segment: each process asked the model in turn.
+    responses: replay(recorded, { clock }),
     ids: () => {
       const id = primedId ?? `replay-${++fallbackIds}`;
       primedId = undefined;
       return id;
     },
-    store: memoryStore(),
+    prime: (id) => (primedId = id),
+    follow: (length) => (written = length),
+  };
+  let events: LogEvent[] = [];
+  let stopped: string | undefined;
+  for (const segment of segments) {
+    const inSegment = inputs.filter((input) => input.atLength >= segment.from && input.atLength < segment.to);
+    ({ events, stopped } = await replaySegment(
+      shared,
+      { segment, inputs: inSegment, before: events },
+      options,
+    ));
+    if (stopped) break;
+  }
+  if (!stopped && unrecorded !== undefined)
+    stopped = `the recording goes on after session.end at seq ${unrecorded - 1} without session.resumed: what the resumed process ran with is not recorded (an older agentchart wrote it)`;
+  return { events, ...(stopped ? { stopped } : {}) };
+}
+
+/** What every segment of one replay shares: the recording, its clock, model responses and ids. */
+type SharedReplay = {
+  recorded: readonly LogEvent[];
+  agentId: string;
+  clock: ReplayClock;
+  responses: Provider;
+  ids: () => string;
+  prime: (id: string) => void;
+  /** Points the clock at the log that is being written now. */
+  follow: (length: () => number) => void;
+};
+
+/**
+ * Runs one segment as its process ran: a new system with the segment's configuration, the session created
+ * (the first segment) or resumed from what the replay wrote before (`before`), the segment's inputs given,
+ * and the end the recording had: dispose (`session.end` is written and compared), or, where the process was
+ * killed, the log cut where the recording's ends (nothing after it is kept, and the model and tools are
+ * not asked again by this process).
+ */
+async function replaySegment(
+  shared: SharedReplay,
+  part: { segment: RecordingSegment; inputs: ReplayInput[]; before: LogEvent[] },
+  options: ReplayRunOptions,
+): Promise<{ events: LogEvent[]; stopped?: string }> {
+  const { segment, inputs, before } = part;
+  const { recorded, agentId } = shared;
+  const { toolResults = 'live', ...setup } = options.setup ?? {};
+  const segmentEvents = recorded.slice(segment.from, segment.to);
+  const approve = setup.approve ?? recordedApprover(segmentEvents, inputs);
+  const alive = new SegmentLife();
+  const store = memoryStore();
+  if (segment.from > 0) {
+    await store.create(agentId);
+    await store.append(agentId, before);
+  }
+  shared.follow(() => before.length);
+  const system = createAgentSystem({
+    ...defaultsFrom(segment.config),
+    ...setup,
+    ...(setup.tools ? { tools: setup.tools.map((tool) => alive.guard(tool)) } : {}),
+    ...(approve !== undefined ? { approve } : {}),
+    model: segmentModel(shared.responses, segment.config, alive),
+    clock: shared.clock,
+    ids: shared.ids,
+    store,
     // What the log recorded answers instead of this machine: instruction files, skills, environment,
     // hooks and MCP servers (none runs or is read), and the tool results when they are recorded.
     replay: { log: recorded, toolResults },
   });
-  let stopped: string | undefined;
-  let next = 0;
-  const sendDue = () => {
-    for (; next < inputs.length && !stopped; next++) {
-      const input = inputs[next]!;
-      if (written() < input.atLength) return;
-      // Input that follows a turn's end was given once that turn was over (as after `await run()`).
-      const after = recorded[input.atLength - 1]?.type;
-      if (
-        (after === 'turn.end' || after === 'session.start') &&
-        written() === input.atLength &&
-        agent!.state !== 'ready.idle'
-      )
-        return;
-      if (written() > input.atLength) {
-        stopped = `the recording received ${describeInput(input)} when its log held ${input.atLength} events; the replay had written ${written()} by then`;
-        return;
-      }
-      try {
-        send(agent!, input, (id) => (primedId = id));
-      } catch (error) {
-        stopped = `${describeInput(input)} failed: ${messageOf(error)}`;
-      }
-    }
-  };
   try {
-    agent = await system.createAgent({
-      id: String(start.data.agentId),
-      ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
-    });
-    // What creation wrote (`session.start`) came before anyone could follow the agent's events.
-    for (const event of agent.log()) options.onEvent?.(event, agent);
-    const created = agent;
+    const config = recorded[0]!.data.config as Record<string, unknown>;
+    const agent =
+      segment.from === 0
+        ? await system.createAgent({
+            id: agentId,
+            ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
+          })
+        : await system.resumeAgent(agentId);
+    shared.follow(() => agent.log().length);
+    const crashAt = segment.end === 'crashed' ? segment.to : undefined;
+    const kept = () => (crashAt === undefined ? agent.log() : agent.log().slice(0, crashAt));
+    // What creation wrote came before anyone could follow the agent's events.
+    for (const event of kept().slice(before.length)) options.onEvent?.(event, agent);
     // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
-    const stopListening = created.onLog((event) => queueMicrotask(() => options.onEvent?.(event, created)));
-    const follow = followEvents(agent, () => sendDue());
-    stopped = await drive(agent, clock, sendDue, () => stopped, recorded.length);
-    if (!stopped && next < inputs.length) stopped = `${describeInput(inputs[next]!)} never became due`;
-    const ended = recorded.at(-1)?.type === 'session.end';
-    const before = [...agent.log()];
+    const stopListening = agent.onLog((event) => {
+      if (crashAt !== undefined && agent.log().length >= crashAt) alive.end();
+      if (crashAt === undefined || event.seq < crashAt) queueMicrotask(() => options.onEvent?.(event, agent));
+    });
+    if (crashAt !== undefined && agent.log().length >= crashAt) alive.end();
+    const feed = new InputFeed(recorded, inputs, agent, shared.prime);
+    const follow = followEvents(agent, () => feed.sendDue());
+    const liveTools = toolResults === 'live';
+    const hostDecides = typeof setup.approve === 'function';
+    let stopped = await drive({
+      agent,
+      clock: shared.clock,
+      feed,
+      over: () => !alive.alive,
+      inFlight: () =>
+        (liveTools && toolsRunning(agent.log())) || (hostDecides && agent.pendingApprovals().length > 0),
+      maxLength: recorded.length + 50,
+    });
+    if (!stopped && feed.left) stopped = `${describeInput(feed.left)} never became due`;
+    if (!stopped && crashAt !== undefined && alive.alive)
+      stopped = `the recording's process stopped at seq ${crashAt - 1} (killed, then resumed); the replay wrote ${agent.log().length} events and waits in state ${agent.state}`;
+    const beforeDispose = kept().slice();
+    if (crashAt !== undefined) stopListening();
     await system.dispose();
     stopListening();
     await follow;
-    return { events: ended ? [...agent.log()] : before, ...(stopped ? { stopped } : {}) };
+    const events = segment.end === 'disposed' ? [...agent.log()] : beforeDispose;
+    return { events, ...(stopped ? { stopped } : {}) };
   } finally {
     await system.dispose();
   }
+}
+
+/**
+ * Whether the process of a segment still runs. Once the replay reaches the point where the recording's
+ * process was killed, its model and tools answer nothing more (what it would write is not kept).
+ */
+class SegmentLife {
+  alive = true;
+
+  end(): void {
+    this.alive = false;
+  }
+
+  /** Resolves when the segment has ended or `signal` fired. */
+  private gone(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  guard(tool: AnyTool): AnyTool {
+    return {
+      ...tool,
+      run: async (input, context) => {
+        if (!this.alive) {
+          await this.gone(context.signal);
+          return { content: 'the session was killed here in the recording', isError: true };
+        }
+        return tool.run(input, context);
+      },
+    };
+  }
+
+  stream(inner: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    if (this.alive) return inner.stream(request, signal);
+    // Nothing more comes: the stream ends once the runtime gives up on it (the replay disposes it).
+    const gone = this.gone(signal);
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<ModelEvent>> => {
+          await gone;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+  }
+}
+
+/** Calls the replayed log has begun (`tool.started`) without a result yet. */
+function toolsRunning(events: readonly LogEvent[]): boolean {
+  const open = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'tool.started')) open.add(event.data.callId);
+    else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
+  }
+  return open.size > 0;
 }
 
 /**
@@ -164,92 +282,20 @@ function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptio
   };
 }
 
-/** The replay provider, named as the recorded one (its name and model are in `session.start`). */
-function recordedModel(
-  recorded: readonly LogEvent[],
-  config: Record<string, unknown>,
-  clock: ReplayClock,
-): Provider {
-  const inner = replay(recorded, { clock });
+/** The segment's model: the recorded responses, named as the segment's provider and model were. */
+function segmentModel(responses: Provider, config: Record<string, unknown>, life: SegmentLife): Provider {
+  const window = config.contextWindow;
   return {
-    name: typeof config.provider === 'string' ? config.provider : inner.name,
-    model: inner.model,
-    ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
-    stream: (request, signal) => inner.stream(request, signal),
+    name: typeof config.provider === 'string' ? config.provider : responses.name,
+    model: typeof config.model === 'string' ? config.model : responses.model,
+    ...(typeof window === 'number' && Number.isInteger(window) && window > 0
+      ? { contextWindow: window }
+      : {}),
+    stream: (request, signal) => life.stream(responses, request, signal),
   };
-}
-
-function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): void {
-  switch (input.kind) {
-    case 'message':
-      prime(input.id);
-      if (input.channel === 'followup') agent.followup(input.message);
-      else if (input.channel === 'steer') agent.steer(input.message);
-      else agent.inject(input.message);
-      return;
-    case 'compact':
-      // Its outcome is in the log; a compaction that fails shows there as a divergence.
-      agent.compact().catch(() => undefined);
-      return;
-    case 'decision':
-      if (input.outcome === 'deny') agent.deny(input.callId, input.reason);
-      else if (input.outcome === 'allow' && isPermissionMode(input.mode))
-        agent.approve(input.callId, { mode: input.mode });
-      else if (input.outcome === 'allow') agent.approve(input.callId);
-      else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
-      return;
-    case 'mode':
-      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode, { by: input.by });
-      return;
-  }
-}
-
-function describeInput(input: ReplayInput): string {
-  if (input.kind === 'mode') return `agent.setPermissionMode("${input.mode}")`;
-  if (input.kind === 'message') return `${input.channel} "${input.message.slice(0, 60)}"`;
-  if (input.kind === 'compact') return 'agent.compact()';
-  return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;
 }
 
 /** Reads the agent's live events until it is disposed, calling `onLog` after each log event. */
 async function followEvents(agent: Agent, onLog: () => void): Promise<void> {
   for await (const event of agent.events()) if (event.type === 'log') onLog();
-}
-
-const settleRounds = 5;
-/** How long the runtime may work on real I/O (a tool reading files) without writing anything. */
-const maxQuietMs = 10_000;
-
-/**
- * Lets the runtime work until nothing more can happen by itself: due inputs are sent, timers fire when
- * the runtime waits on them, and the drive ends when the agent is idle, waits for a person with no
- * recorded answer left, or the replay has been stopped. Returns why it stopped early, if it did.
- */
-async function drive(
-  agent: Agent,
-  clock: ReplayClock,
-  sendDue: () => void,
-  stopped: () => string | undefined,
-  recordedLength: number,
-): Promise<string | undefined> {
-  let quietSince = performance.now();
-  let length = -1;
-  for (;;) {
-    for (let i = 0; i < settleRounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-    sendDue();
-    if (stopped()) return stopped();
-    const now = agent.log().length;
-    if (now !== length) {
-      length = now;
-      quietSince = performance.now();
-      continue;
-    }
-    if (clock.fireNext()) continue;
-    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || now >= recordedLength + 50)
-      return undefined;
-    // Real work (file I/O of a tool) is in flight: give it real time, within a bound.
-    if (performance.now() - quietSince > maxQuietMs)
-      return `the runtime wrote nothing for ${maxQuietMs / 1000} s in state ${agent.state}`;
-    await new Promise<void>((resolve) => setTimeout(resolve, 1));
-  }
 }
