@@ -32,17 +32,23 @@ export class InputFeed {
     return this.inputs[this.next];
   }
 
-  sendDue(): void {
+  /**
+   * Gives the inputs that are due; a cancel only when `quiet` (the runtime has done all it could by itself
+   * at this log length: a response streamed as far as the recording's went). Says whether it gave any.
+   */
+  sendDue(quiet = false): boolean {
     const { agent } = this;
     const written = agent.log().length;
+    const from = this.next;
     for (; this.next < this.inputs.length && !this.stopped; this.next++) {
       const input = this.inputs[this.next]!;
-      if (written < input.atLength) return;
+      if (written < input.atLength) break;
+      if (input.kind === 'cancel' && !quiet && written === input.atLength) break;
       const after = this.recorded[input.atLength - 1]?.type ?? '';
-      if (givenWhenIdle.has(after) && written === input.atLength && agent.state !== 'ready.idle') return;
+      if (givenWhenIdle.has(after) && written === input.atLength && agent.state !== 'ready.idle') break;
       if (written > input.atLength) {
         this.stopped = `the recording received ${describeInput(input)} when its log held ${input.atLength} events; the replay had written ${written} by then`;
-        return;
+        break;
       }
       try {
         send(agent, input, this.prime);
@@ -50,6 +56,7 @@ export class InputFeed {
         this.stopped = `${describeInput(input)} failed: ${messageOf(error)}`;
       }
     }
+    return this.next > from;
   }
 }
 
@@ -88,6 +95,7 @@ export async function drive(options: DriveOptions): Promise<string | undefined> 
       length = now;
       continue;
     }
+    if (feed.sendDue(true)) continue;
     if (clock.fireNext()) continue;
     if (agent.state === 'ready.idle' || now >= options.maxLength) return undefined;
     if (options.inFlight()) {
@@ -134,6 +142,9 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
     case 'mode':
       if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode, { by: input.by });
       return;
+    case 'cancel':
+      agent.cancel('user', input.clearInbox ? { clearInbox: true } : {});
+      return;
   }
 }
 
@@ -141,5 +152,6 @@ export function describeInput(input: ReplayInput): string {
   if (input.kind === 'mode') return `agent.setPermissionMode("${input.mode}")`;
   if (input.kind === 'message') return `${input.channel} "${input.message.slice(0, 60)}"`;
   if (input.kind === 'compact') return 'agent.compact()';
+  if (input.kind === 'cancel') return 'agent.cancel()';
   return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;
 }

@@ -74,6 +74,7 @@ const samples: Record<LogEventType, LogEvent> = {
     ],
   }),
   'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
+  'cancel.requested': makeEvent(25, 'cancel.requested', { by: 'user', clearInbox: true }),
   'session.resumed': makeEvent(24, 'session.resumed', {
     config: { provider: 'openai', model: 'gpt-4.1', permissionMode: 'accept-edits', tools: [] },
   }),
