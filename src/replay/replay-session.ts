@@ -37,8 +37,9 @@ export type ReplayRun = { events: LogEvent[]; stopped?: string };
 /**
  * Re-runs a recorded session through the real runtime: the model answers with the recorded responses
  * (`replay`), time is the recorded time of each event, inbox ids are the recorded ids, and the inputs
- * (follow-ups, steering, compactions asked for, a person's approvals) are given again at the log
- * positions where the recording has them. Without `setup.approve`, approvals are answered as recorded
+ * (follow-ups, steering, compactions asked for, a person's approvals, mode switches, a user's cancel) are
+ * given again at the log positions where the recording has them. A resumed session is run segment by
+ * segment (see `recordingSegments`), each with the configuration its process recorded. Without `setup.approve`, approvals are answered as recorded
  * (nobody, when the recording asked nobody: headless decisions come back as logged); with it, the
  * host's approver is asked. Tools run for real. With unchanged behaviour the replayed log equals the
  * recording byte for byte; compare with `assertSameLog`.
