@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
+import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
@@ -73,6 +74,11 @@ describe('resumed sessions replay segment by segment', () => {
       code: 0,
     });
     await expectReplay(copy);
+    // Time travel re-runs it the same way: a frame at every seq, across the segments.
+    const recordedEvents = parseLog(await readFile(copy, 'utf8'));
+    const travel = await computeFrames(recordedEvents);
+    expect(travel.note).toBeUndefined();
+    expect(travel.frames.filter((frame) => frame !== undefined)).toHaveLength(events);
     const restored = await tempFolder('restored');
     const live = await runBuiltCliProcess(
       ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
