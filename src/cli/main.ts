@@ -205,7 +205,15 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
-type ReplayFlags = { check?: boolean; setup?: string; json?: boolean; tools?: string; workspace?: string };
+type ReplayFlags = {
+  check?: boolean;
+  setup?: string;
+  json?: boolean;
+  tools?: string;
+  workspace?: string;
+  postgres?: string;
+  export?: string;
+};
 
 /** `replay`, `demo` and `diagrams`: commands that need no model key. */
 function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number) => void): void {
@@ -214,7 +222,12 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
     .description(
       're-render a recorded session as a transcript (no model is called, no tool runs); with --check, re-run it through the current runtime and compare the logs',
     )
-    .argument('<file>', 'the session log (.jsonl)')
+    .argument('<file>', 'the session log (.jsonl), or with --postgres the session id')
+    .option(
+      '--postgres <url>',
+      'read the session from this PostgreSQL store (where workers keep them), read-only',
+    )
+    .option('--export <file>', 'with --postgres: also write the session as a .jsonl log file (a new file)')
     .option('--check', 're-run with the recorded responses, ids and clock; exit 1 at the first diverging seq')
     .option(
       '--setup <module>',
@@ -237,7 +250,11 @@ function addLogCommands(program: Command, io: CliIo, setExitCode: (code: number)
       for (const flag of ['setup', 'json', 'tools', 'workspace'] as const)
         if (flags[flag] !== undefined) throw new CliError(`--${flag} is only for replay --check`);
       const { replayCommand } = await import('./commands/replay.ts');
-      setExitCode(await replayCommand(file, io));
+      const source = {
+        ...(flags.postgres !== undefined ? { postgres: flags.postgres } : {}),
+        ...(flags.export !== undefined ? { export: flags.export } : {}),
+      };
+      setExitCode(await replayCommand(file, io, source));
     });
 
   program

@@ -5,6 +5,7 @@ import { chartScript } from './page/chart.ts';
 import { coreScript } from './page/core.ts';
 import { mainScript } from './page/main.ts';
 import { panelsScript } from './page/panels.ts';
+import { travelScript } from './page/travel.ts';
 import { vendorScript } from './page/vendor.ts';
 import { viewsScript } from './page/views.ts';
 
@@ -26,6 +27,8 @@ export function pageAsset(name: string): string | undefined {
       return chartScript;
     case 'panels.js':
       return panelsScript;
+    case 'travel.js':
+      return travelScript;
     case 'views.js':
       return viewsScript;
     case 'vendor.js':

@@ -82,6 +82,12 @@ table.log summary { cursor:pointer; font-family:ui-monospace,monospace; color:va
 .picked { margin-top:6px; border-top:1px solid var(--line); font-size:12.5px; }
 .picked pre { max-height:240px; overflow:auto; font-size:11.5px; background:#fafafa; padding:6px; }
 .travel-note { margin:0 0 8px; }
+#travel-banner { padding:6px 12px; background:var(--warn-bg); color:var(--warn); border-bottom:1px solid var(--line); font-size:12.5px; }
+#travel-banner[hidden] { display:none; }
+.log-position { border:1px solid var(--line); border-radius:8px; background:var(--panel); padding:6px 10px; max-width:900px; }
+.log-position h3 { font-size:13px; margin:0 0 4px; }
+.log-position .pos { font-family:ui-monospace,monospace; font-size:12.5px; margin:2px 0; }
+.log-position .pos-call { margin-left:12px; }
 .filters { display:flex; gap:6px; margin-bottom:6px; }
 .filters input, .filters select, #agent-filter { font:inherit; font-size:12.5px; padding:2px 6px; border:1px solid var(--line); border-radius:4px; }
 #agent-filter { width:100%; margin-bottom:6px; }
@@ -112,7 +118,7 @@ ${token ? `<meta name="agentchart-token" content="${token}">` : ''}
 <main>
 <aside><h2>Agents <span class="note" id="agent-count"></span></h2><input id="agent-filter" placeholder="filter agents by id or state…">
 <div id="agents"></div><h2>Turns</h2><div id="turns"></div></aside>
-<section class="view"><div id="timeline"></div><nav id="tabs"><button data-tab="charts" class="on">Charts</button>
+<section class="view"><div id="timeline"></div><div id="travel-banner" hidden></div><nav id="tabs"><button data-tab="charts" class="on">Charts</button>
 <button data-tab="transcript">Transcript</button><button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
 <div id="content"></div></section>
 </main>

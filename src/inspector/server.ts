@@ -135,14 +135,8 @@ export async function serveInspector(
         response.writeHead(200, { ...securityHeaders, 'content-type': 'text/javascript; charset=utf-8' });
         return void response.end(asset);
       }
-      case 'travel': {
-        const answer = await source.travel?.(route.agentId, route.seq);
-        return answer
-          ? sendJson(response, 200, answer)
-          : sendJson(response, 404, {
-              error: source.travel ? 'no such agent' : 'this source has no time travel',
-            });
-      }
+      case 'travel':
+        return answerTravel(response, source, route, onError);
       case 'contexts': {
         const contexts = source.contexts?.(route.agentId);
         return contexts
@@ -195,6 +189,25 @@ export async function serveInspector(
       return closing;
     },
   };
+}
+
+/** `GET /api/agents/:id/travel?seq=N`. A source that fails still answers with a note, never a bare 500. */
+async function answerTravel(
+  response: ServerResponse,
+  source: InspectorSource,
+  route: { agentId: string; seq: number },
+  onError: (error: unknown) => void,
+): Promise<void> {
+  if (!source.travel) return sendJson(response, 404, { error: 'this source has no time travel' });
+  let answer: unknown;
+  try {
+    answer = await source.travel(route.agentId, route.seq);
+  } catch (error) {
+    onError(error);
+    const note = `time travel failed on the server: ${messageOf(error)}`;
+    return sendJson(response, 500, { seq: route.seq, computedUpTo: -1, note, error: note });
+  }
+  return answer ? sendJson(response, 200, answer) : sendJson(response, 404, { error: 'no such agent' });
 }
 
 function reportError(error: unknown): void {

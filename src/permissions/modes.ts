@@ -1,5 +1,4 @@
 import type { AnyTool } from '../tools/define-tool.ts';
-import { exitPlanModeToolName } from '../tools/exit-plan-mode-name.ts';
 
 /**
  * How much the agent may do without asking:
@@ -26,8 +25,10 @@ export function isPermissionMode(value: unknown): value is PermissionMode {
 /**
  * The tool a model in plan mode calls with its plan; the host accepts it (and names the next mode) or
  * denies it. Offered only in plan mode, and always put to the host (see `AgentPermissionGate.decide`).
+ * The tool itself is in `plan-mode.ts`; the name stands alone here so that what only needs the modes
+ * (`agentchart --help`, settings checks) does not load zod and the tool layer.
  */
-export const exitPlanModeName = exitPlanModeToolName;
+export const exitPlanModeName = 'exit_plan_mode';
 
 /** The stricter of two permission modes (a subagent never runs looser than its parent). */
 export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {

@@ -6,7 +6,9 @@ import { stat } from 'node:fs/promises';
 import { ConfigError } from '../errors/config-error.ts';
 import { inWorkspace } from '../runtime/workspace-paths.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
+import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import { movedSkillRoots } from './moved-skill-roots.ts';
 import { recordedToolSet } from './recorded-tool-set.ts';
 import { recordedTools } from './recorded-tools.ts';
 import type { ReplaySetup } from './replay-session.ts';
@@ -58,7 +60,25 @@ export async function replaySetup(
         : `the recorded workspace "${folder}" is not a directory here: live tools need a restored copy (give its folder as the workspace) or recorded tools`,
     );
   if (workspace === undefined || recordedCwd === undefined) return { ...rest, tools: chosen };
-  return { ...rest, tools: chosen.map((tool) => inWorkspace(tool, recordedCwd, workspace)) };
+  return {
+    ...rest,
+    ...withMovedSkills(rest.skills, movedSkillRoots(recorded, workspace), recordedCwd),
+    tools: chosen.map((tool) => inWorkspace(tool, recordedCwd, workspace)),
+  };
+}
+
+/**
+ * The restored workspace's skill folders first (`movedSkillRoots`: a skill the recording found in its
+ * workspace is found there, not one of that name elsewhere), then the host's.
+ */
+function withMovedSkills(
+  skills: ReplaySetup['skills'],
+  moved: readonly string[],
+  recordedCwd: string,
+): Pick<ReplaySetup, 'skills'> {
+  if (moved.length === 0) return skills === undefined ? {} : { skills };
+  const given = skills === true ? skillFolders(recordedCwd, process.env) : skills ? skills.folders : [];
+  return { skills: { folders: [...moved, ...given] } };
 }
 
 function recordedWorkspace(recorded: readonly LogEvent[]): string | undefined {

@@ -7,6 +7,7 @@ import type { SetupStage } from '../machines/agent.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import { type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
+import { planAcceptanceTool } from '../permissions/plan-mode.ts';
 import type { ToolSpec } from '../providers/types.ts';
 import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
@@ -14,7 +15,6 @@ import { type AnyTool, toolSpec } from '../tools/define-tool.ts';
 import { AgentEnvironment } from './agent-environment.ts';
 import type { AgentPlan } from './agent-plan.ts';
 import { AgentSkills } from './agent-skills.ts';
-import { planAcceptanceTool } from './plan-acceptance.ts';
 import { instructionsFor } from './project-instructions.ts';
 import { logResumedSegment } from './resumed-segment.ts';
 

@@ -5,6 +5,7 @@
 // no tool today, or a name under an MCP server that is not configured, is a warning (servers come and go
 // with trust flags, and their tools are only known once connected).
 import { toolMatcher } from '../hooks/command-hook.ts';
+import { exitPlanModeName } from '../permissions/modes.ts';
 import { namesTool, parseRule } from '../permissions/rules.ts';
 import {
   builtInToolNames,
@@ -30,7 +31,7 @@ export type ToolNameEntry = { where: string; place?: string } & (
 export type ToolNameProblems = { errors: string[]; warnings: string[] };
 
 /** agentchart's tools a rule pattern means nothing to: their input has no `command` or `path` to match. */
-const patternless = new Set(['task', 'exit_plan_mode']);
+const patternless = new Set(['task', exitPlanModeName]);
 
 /** Hook events whose matcher is about tool names (the others match a source or a reason). */
 const toolEvents = new Set(['PreToolUse', 'PostToolUse']);

@@ -38,3 +38,14 @@ export async function withScreenshot(page: Page, name: string, check: () => Prom
     throw error;
   }
 }
+/** The active states the page draws, as `machine:state` (`agent/turn/step:requesting`). */
+export function lit(page: Page): Promise<string[]> {
+  return page
+    .locator('.chart .state.active')
+    .evaluateAll((nodes) =>
+      nodes.map(
+        (node) =>
+          `${(node.closest('.chart') as HTMLElement).dataset.machine}:${(node as SVGElement).dataset.state}`,
+      ),
+    );
+}

@@ -6,7 +6,7 @@ import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fixturePath } from '../replay/scenarios.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
-import { hasChromium, launchChromium, noChromium, withScreenshot } from './browser.ts';
+import { hasChromium, launchChromium, lit, noChromium, withScreenshot } from './browser.ts';
 
 let browser: Browser;
 const open: { system?: AgentSystem; inspector?: InspectorServer; page?: Page } = {};
@@ -16,18 +16,6 @@ afterEach(async () => {
   await open.system?.dispose();
   Object.assign(open, { system: undefined, inspector: undefined, page: undefined });
 });
-
-/** The active states the page draws, as `machine:state` (`agent/turn/step:requesting`). */
-function lit(page: Page): Promise<string[]> {
-  return page
-    .locator('.chart .state.active')
-    .evaluateAll((nodes) =>
-      nodes.map(
-        (node) =>
-          `${(node.closest('.chart') as HTMLElement).dataset.machine}:${(node as SVGElement).dataset.state}`,
-      ),
-    );
-}
 
 async function openPage(url: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });

@@ -190,6 +190,7 @@ describe('inspector page', () => {
       'core.js',
       'main.js',
       'panels.js',
+      'travel.js',
       'vendor.js',
       'views.js',
     ]);

@@ -3,19 +3,25 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { formatChange } from '../../errors/replay-divergence-error.ts';
-import { checkReplay, readRecording } from '../../replay/expect-replay.ts';
+import { checkReplay } from '../../replay/expect-replay.ts';
 import { recordedToolSet } from '../../replay/recorded-tool-set.ts';
 import type { ReplayOptions } from '../../replay/replay-tools.ts';
-import { sessionIdFromFile } from '../../session/file-store.ts';
 import type { LogEvent } from '../../session/types.ts';
 import { skillFolders } from '../../settings/skills.ts';
 import { CliError, type CliIo, line } from '../io.ts';
+import { type ReplaySourceFlags, readReplaySource } from '../replay-source.ts';
 
 /** How `replay --check` gets its tool results: from the log, or by running the tools again. */
-export type ReplayCheckFlags = { setup?: string; json?: boolean; tools?: string; workspace?: string };
+export type ReplayCheckFlags = ReplaySourceFlags & {
+  setup?: string;
+  json?: boolean;
+  tools?: string;
+  workspace?: string;
+};
 
 /**
- * `agentchart replay FILE --check [--tools recorded|live] [--workspace DIR] [--setup MODULE] [--json]`:
+ * `agentchart replay FILE --check [--tools recorded|live] [--workspace DIR] [--setup MODULE] [--json]`
+ * (or `replay ID --postgres URL --check …`, a session a worker kept in PostgreSQL):
  * re-runs the recorded session through the current runtime with the recorded model responses, ids and
  * clock, and compares the new log with the file. Exit 0 when they are equal; 1 when behaviour changed,
  * with the first diverging seq, its event type, one line of why and the fields that differ (`--json`: the
@@ -30,10 +36,7 @@ export type ReplayCheckFlags = { setup?: string; json?: boolean; tools?: string;
  */
 export async function replayCheckCommand(file: string, flags: ReplayCheckFlags, io: CliIo): Promise<number> {
   const setupModule = flags.setup;
-  const path = resolve(io.cwd, file);
-  // The same refusal `replay` gives a path that is no session log (`/etc/passwd`, a folder).
-  sessionIdFromFile(path);
-  const recorded = await readRecording(path);
+  const { label: path, events: recorded } = await readReplaySource(file, flags, io);
   const tools = toolsFlag(flags.tools);
   if (flags.workspace !== undefined && tools !== 'live')
     throw new CliError('--workspace is for --tools live: recorded tools do not run');

@@ -1,21 +1,31 @@
 import { resolve } from 'node:path';
 import { loadRecording } from '../../inspector/recorded-source.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
-import { isEvent } from '../../session/types.ts';
-import { type CliIo, line, wantsColor } from '../io.ts';
+import { isEvent, type LogEvent } from '../../session/types.ts';
+import { CliError, type CliIo, line, wantsColor } from '../io.ts';
 import { TranscriptRenderer } from '../render.ts';
+import { type ReplaySourceFlags, readReplaySource } from '../replay-source.ts';
 
 /**
- * `agentchart replay FILE`: re-renders a recorded session as a transcript (turns, steps, assistant text,
+ * `agentchart replay FILE` (or `replay ID --postgres URL`, a session a worker kept there): re-renders a recorded session as a transcript (turns, steps, assistant text,
  * tool calls and results, retries). It only reads the log — a torn last line is skipped, never cut off
  * the file, which another process may still be writing — no model is called and no tool runs.
  */
-export async function replayCommand(file: string, io: CliIo): Promise<number> {
-  const path = resolve(io.cwd, file);
-  const sessionId = sessionIdFromFile(path);
-  const { sessions, warnings } = await loadRecording(path);
-  const events = sessions[0]?.events ?? [];
-  for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+export async function replayCommand(file: string, io: CliIo, flags: ReplaySourceFlags = {}): Promise<number> {
+  let path: string;
+  let sessionId: string;
+  let events: LogEvent[];
+  if (flags.postgres !== undefined) {
+    ({ label: path, events } = await readReplaySource(file, flags, io));
+    sessionId = file;
+  } else {
+    if (flags.export !== undefined) throw new CliError('--export is for a session read with --postgres');
+    path = resolve(io.cwd, file);
+    sessionId = sessionIdFromFile(path);
+    const { sessions, warnings } = await loadRecording(path);
+    events = sessions[0]?.events ?? [];
+    for (const warning of warnings) line(io.stderr, `agentchart: ${warning}`);
+  }
   const renderer = new TranscriptRenderer(io.stdout, wantsColor(io.stdout, io.env));
   renderer.print(
     renderer.paint('bold', `Replay of ${path} (${events.length} events, recorded; no model is called)`),

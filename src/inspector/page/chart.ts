@@ -109,9 +109,15 @@ export function drawMachine(name, key, node, context) {
   if (S.picked && S.picked.key === key) {
     const ctx = S.picked.context !== undefined ? S.picked.context : S.contexts ? S.contexts[contextPath(key)] : undefined;
     add(box, add(el('div', 'picked'), el('b', '', 'State ' + S.picked.id + (lit.has(S.picked.id) ? ' (active)' : ' (not active)') + ' — context of ' + key + (S.travel !== null ? ' at seq ' + S.travel : ' now')),
-      el('pre', '', ctx === undefined ? 'Loading…' : json(ctx))));
+      el('pre', '', ctx !== undefined ? json(ctx) : contextMissing())));
   }
   return box;
+}
+/** Why a picked state shows no context: still loading, the request failed, or there is none. */
+function contextMissing() {
+  if (S.travel === null && S.contextsError) return 'The contexts could not be loaded: ' + S.contextsError;
+  if (S.travel === null && !S.contexts) return 'Loading…';
+  return 'No context for this machine' + (S.travel !== null ? ' at seq ' + S.travel : ' now') + '.';
 }
 /** machine key 'agent/turn/step' → the server's context path 'turn/step'. */
 export function contextPath(key) { return key.split('/').slice(1).join('/'); }

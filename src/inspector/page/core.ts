@@ -37,28 +37,43 @@ function addEvents(id, events) {
     if (event.type === 'assistant.message' || event.type === 'turn.end') S.streaming.delete(id);
   }
 }
-async function loadLog(id) {
+/** GETs JSON; a failure of any kind is { error } saying what failed, so no view waits on it for ever. */
+async function getJson(path) {
   try {
-    const response = await fetch('/api/agents/' + encodeURIComponent(id) + '/log');
-    if (!response.ok) return;
-    addEvents(id, (await response.json()).events);
-    logOf(id).loaded = true;
-    redraw();
-  } catch (error) { console.warn('inspector: could not load the log of ' + id, error); }
+    const response = await fetch(path);
+    const body = await response.json().catch(() => undefined);
+    if (response.ok && body && typeof body === 'object') return { body };
+    const said = body && (body.note || body.error);
+    return { body, error: 'the inspector answered ' + response.status + (said ? ': ' + said : '') };
+  } catch (error) { return { error: 'the inspector could not be reached (' + (error && error.message || error) + ')' }; }
+}
+async function loadLog(id) {
+  const { body, error } = await getJson('/api/agents/' + encodeURIComponent(id) + '/log');
+  const log = logOf(id);
+  if (error) log.error = 'The log could not be loaded: ' + error;
+  else { addEvents(id, body.events); log.loaded = true; log.error = undefined; }
+  redraw();
 }
 /** Asks the server for every machine's state after event seq (time travel), then redraws. */
 export async function travelTo(seq) {
+  const a = S.agents.get(S.selected);
+  // The timeline ends at the log's last event (the arrow keys would step past it).
+  if (seq !== null && a) seq = Math.max(0, Math.min(seq, Math.max(0, a.logLength - 1, logOf(a.id).events.length - 1)));
   S.travel = seq; S.picked = null; redraw();
   if (seq === null || !S.selected) { S.answer = null; return; }
   const agent = S.selected;
-  const response = await fetch('/api/agents/' + encodeURIComponent(agent) + '/travel?seq=' + seq);
-  const answer = response.ok ? await response.json() : { seq, note: 'time travel failed: ' + response.status };
+  const { body, error } = await getJson('/api/agents/' + encodeURIComponent(agent) + '/travel?seq=' + seq);
+  // A failed request is an answer too: its note is the banner, and nothing shows "Computing…" for ever.
+  const answer = error ? { seq, computedUpTo: -1, note: body && body.note ? body.note : 'time travel failed: ' + error } : body;
   if (S.travel === seq && S.selected === agent) { S.answer = answer; redraw(); }
 }
 export async function loadContexts() {
-  if (!S.selected) return;
-  const response = await fetch('/api/agents/' + encodeURIComponent(S.selected) + '/contexts');
-  S.contexts = response.ok ? await response.json() : null;
+  // The charts ask on every redraw until an answer is in: one request at a time.
+  if (!S.selected || S.contextsLoading) return;
+  S.contextsLoading = true;
+  const { body, error } = await getJson('/api/agents/' + encodeURIComponent(S.selected) + '/contexts');
+  // Not null on failure: the charts ask again while contexts are null, which would loop.
+  S.contexts = error ? {} : body; S.contextsError = error; S.contextsLoading = false;
   redraw();
 }
 function clock() { const d = new Date(); return d.toTimeString().slice(0, 8) + '.' + String(d.getMilliseconds()).padStart(3, '0'); }

@@ -2,6 +2,7 @@
 export const mainScript = String.raw`
 import { S, add, connect, el, logOf, onRender, redraw, travelTo } from './core.js';
 import { renderAgents, renderCharts, renderTurns } from './panels.js';
+import { travelBanner } from './travel.js';
 import { renderInspection, renderLog, renderTranscript } from './views.js';
 
 function renderTimeline() {
@@ -22,6 +23,10 @@ function renderTimeline() {
     live.onclick = () => void travelTo(null);
     bar.appendChild(live);
   }
+  const banner = document.getElementById('travel-banner'); banner.replaceChildren();
+  const why = travelBanner();
+  banner.hidden = !why;
+  if (why) banner.appendChild(why);
 }
 
 onRender(() => {
@@ -46,7 +51,7 @@ filter.oninput = () => { S.filter = filter.value; redraw(); };
 document.addEventListener('keydown', (event) => {
   if (S.travel === null || event.target.tagName === 'INPUT') return;
   if (event.key === 'ArrowLeft') void travelTo(Math.max(0, S.travel - 1));
-  if (event.key === 'ArrowRight') void travelTo(S.travel + 1);
+  if (event.key === 'ArrowRight') void travelTo(S.travel + 1); // travelTo keeps it inside the log
 });
 connect();
 `;

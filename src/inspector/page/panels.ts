@@ -5,6 +5,7 @@
 export const panelsScript = String.raw`
 import { S, add, el, loadContexts, redraw, stateName, travelTo, visibleEvents } from './core.js';
 import { drawMachine } from './chart.js';
+import { currentAnswer, renderPosition } from './travel.js';
 
 const find = (node, id) => (node ? (node.children || []).find((c) => c.id === id) : undefined);
 /** 'turn stepping · step requesting · batch running' for one agent's tree. */
@@ -40,22 +41,21 @@ export function renderAgents() {
   document.getElementById('agent-count').textContent = shown + ' of ' + all.length;
 }
 
-/** The tree the charts show: live, or the one time travel computed for the chosen seq. */
-function currentTree(a) {
-  if (S.travel === null) return a.tree;
-  return S.answer && S.answer.seq === S.travel ? S.answer.frame : undefined;
-}
 const chartOf = { agent: 'agent', turn: 'turn', step: 'step', batch: 'batch' };
 
 export function renderCharts(box) {
   const a = S.agents.get(S.selected);
   if (!a) return;
-  const tree = currentTree(a);
+  let tree = a.tree;
   if (S.travel !== null) {
-    const note = S.answer && S.answer.seq === S.travel ? S.answer.note : undefined;
-    add(box, el('div', 'note travel-note', 'Every machine after seq ' + S.travel + ' — computed by re-running the log through the runtime.' + (note ? ' ' + note : '')));
+    const answer = currentAnswer();
+    // Only a request still on its way computes; an answer without states shows the log's position instead.
+    if (!answer) { box.appendChild(el('div', 'empty computing', 'Computing the states at seq ' + S.travel + '…')); return; }
+    if (!answer.frame) { renderPosition(box, answer); return; }
+    add(box, el('div', 'note travel-note', 'Every machine after seq ' + S.travel + ' — computed by re-running the log through the runtime.'));
+    tree = answer.frame;
   }
-  if (!tree) { box.appendChild(el('div', 'empty', S.travel !== null ? 'Computing the states at seq ' + S.travel + '…' : 'A recording has no live machines: move the timeline to see them.')); return; }
+  if (!tree) { box.appendChild(el('div', 'empty', 'A recording has no live machines: move the timeline to see them.')); return; }
   const calls = callStates(visibleEvents(a.id));
   const walk = (node, key) => {
     const name = chartOf[node.id];

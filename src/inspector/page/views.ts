@@ -3,7 +3,7 @@
  * inspection events — each cut at the travelled-to seq when time travel is on.
  */
 export const viewsScript = String.raw`
-import { S, add, el, json, redraw, visibleEvents } from './core.js';
+import { S, add, el, json, logOf, redraw, visibleEvents } from './core.js';
 import { TOKEN, decisionButtons } from './panels.js';
 import { vendorContent } from './vendor.js';
 
@@ -71,7 +71,9 @@ export function renderTranscript(box) {
   }
   const live = S.travel === null && S.streaming.get(S.selected);
   if (live) add(box, add(el('div', 'msg streaming'), el('div', 'who', 'assistant (streaming)'), document.createTextNode(live.text)));
-  if (!events.length) box.appendChild(el('div', 'empty', 'Loading the log…'));
+  const log = logOf(S.selected);
+  if (log.error) box.appendChild(el('div', 'note bad log-error', log.error));
+  else if (!events.length) box.appendChild(el('div', 'empty', 'Loading the log…'));
 }
 
 function filterBar(types) {
@@ -89,6 +91,7 @@ export function renderLog(box) {
     && (!f.text || JSON.stringify(e.data).toLowerCase().includes(f.text.toLowerCase())));
   const focus = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.filter : undefined;
   box.appendChild(filterBar([...new Set(all.map((e) => e.type))].sort()));
+  if (logOf(S.selected).error) box.appendChild(el('div', 'note bad log-error', logOf(S.selected).error));
   box.appendChild(el('div', 'note', events.length + ' of ' + all.length + ' events' + (S.travel !== null ? ' (up to seq ' + S.travel + ')' : '')));
   const table = el('table', 'log');
   const head = el('tr'); for (const h of ['seq', 'time', 'turn', 'step', 'type', 'data']) head.appendChild(el('th', '', h));
