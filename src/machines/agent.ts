@@ -113,6 +113,15 @@ export const agentMachine = setup({
       enqueue({ type: 'log', params: queuedEntry(item) });
       enqueue.sendTo('turn', { type: 'inbox.nextStep', items: [item] });
     }),
+    /** A cancel is input from outside: logged with who asked, so a replay gives it again at this seq. */
+    logCancel: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'agent.cancel');
+      const clearInbox = event.clearInbox ? { clearInbox: true } : {};
+      enqueue({
+        type: 'log',
+        params: { type: 'cancel.requested', data: { by: event.cause, ...clearInbox } },
+      });
+    }),
     clearInbox: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'agent.cancel');
       if (!event.clearInbox || context.inbox.length === 0) return;
@@ -277,7 +286,7 @@ export const agentMachine = setup({
         'agent.followup': { actions: 'queue' },
         'agent.steer': { actions: 'queue' },
         'agent.inject': { actions: 'queue' },
-        'agent.cancel': { actions: ['clearInbox', assign({ held: true })] },
+        'agent.cancel': { actions: ['logCancel', 'clearInbox', assign({ held: true })] },
         'agent.compact': { actions: 'requestCompaction' },
         'agent.dispose': 'disposing',
       },
@@ -294,7 +303,7 @@ export const agentMachine = setup({
             // Next-step input goes straight to the running turn, which claims it before its next step.
             'agent.steer': { actions: 'forwardToTurn' },
             'agent.inject': { actions: 'forwardToTurn' },
-            'agent.cancel': { actions: ['clearInbox', assign({ held: true }), 'cancelTurn'] },
+            'agent.cancel': { actions: ['logCancel', 'clearInbox', assign({ held: true }), 'cancelTurn'] },
             'agent.compact': { actions: 'forwardCompaction' },
             // The running turn applies it before its next step; the flag covers a turn already ending.
             'agent.toolsChanged': {

@@ -23,6 +23,8 @@ export type ScriptStep = {
   providerParts?: ProviderPart[];
   citations?: Citation[];
   error?: { kind: ProviderErrorKind; retryAfterMs?: number; message?: string };
+  /** Stream `text`, then send nothing more until the request is aborted (a response a cancel cut off). */
+  held?: boolean;
 };
 
 export type ScriptEntry = ScriptStep | ((request: ModelRequest) => ScriptStep);
@@ -83,6 +85,11 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
       }
       yield { type: 'text.delta', text: step.text!.slice(offset, offset + chunkSize) };
     }
+    if (step.held) {
+      await untilAborted(signal);
+      yield aborted();
+      return;
+    }
     if (step.error) {
       yield failure(
         step.error.kind,
@@ -128,6 +135,11 @@ function failure(kind: ProviderErrorKind, message: string, retryAfterMs?: number
 
 function aborted(): ModelEvent {
   return failure('aborted', 'request aborted');
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** Resolves true after `ms` on `clock`, or false as soon as `signal` aborts. */

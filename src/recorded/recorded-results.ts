@@ -85,6 +85,7 @@ function fromOutside(event: LogEvent): boolean {
   if (isEvent(event, 'inbox.queued')) return true;
   if (isEvent(event, 'approval.decided')) return event.data.by === 'user';
   if (isEvent(event, 'mode.changed')) return event.data.by !== 'plan';
+  if (isEvent(event, 'cancel.requested')) return event.data.by === 'user';
   return false;
 }
 

@@ -11,6 +11,7 @@ import type { LogEvent } from '../session/types.ts';
 export class ReplayClock implements Clock {
   private timers: { due: number; order: number; callback: () => void }[] = [];
   private order = 0;
+  private readonly timerListeners = new Set<() => void>();
 
   constructor(
     private readonly recorded: readonly LogEvent[],
@@ -28,9 +29,16 @@ export class ReplayClock implements Clock {
     const last = this.recorded[this.written() - 1] ?? this.recorded[0];
     const timer = { due: (last?.ts ?? 0) + Math.max(0, ms), order: this.order++, callback };
     this.timers.push(timer);
+    for (const listener of [...this.timerListeners]) listener();
     return () => {
       this.timers = this.timers.filter((candidate) => candidate !== timer);
     };
+  }
+
+  /** Tells `listener` each time the runtime sets a timer (a replay waits for that, not for time). */
+  onTimerSet(listener: () => void): () => void {
+    this.timerListeners.add(listener);
+    return () => this.timerListeners.delete(listener);
   }
 
   /** Fires the timer due first if it is due by `now()`; false when none is. */

@@ -23,7 +23,8 @@ export type ReplayInput =
       rule?: string;
       mode?: string;
     }
-  | { kind: 'mode'; atLength: number; mode: string; by: 'host' | 'user' };
+  | { kind: 'mode'; atLength: number; mode: string; by: 'host' | 'user' }
+  | { kind: 'cancel'; atLength: number; clearInbox: boolean };
 
 /**
  * The inputs of a recording, in log order:
@@ -34,7 +35,8 @@ export type ReplayInput =
  * - an `approval.decided` by `user` is an `agent.approve/deny` made just before it was written;
  * - a `mode.changed` by `host` or `user` is an `agent.setPermissionMode()` made just before it was
  *   written (with the same `by`).
- * Cancels are not inputs a replay can place: a session cancelled by its user diverges at the cancel.
+ * - a `cancel.requested` by `user` is an `agent.cancel()` made just before it was written (the chat's Esc,
+ *   a host's cancel); one by a parent comes from the parent's own replay, not from outside.
  */
 export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
   const inputs: ReplayInput[] = [];
@@ -53,6 +55,8 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       const { callId, outcome, reason, rule, mode } = event.data;
       const extra = { ...(reason ? { reason } : {}), ...(rule ? { rule } : {}), ...(mode ? { mode } : {}) };
       inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...extra });
+    } else if (isEvent(event, 'cancel.requested') && event.data.by === 'user') {
+      inputs.push({ kind: 'cancel', atLength: index, clearInbox: event.data.clearInbox === true });
     } else if (isEvent(event, 'mode.changed') && event.data.by !== 'plan') {
       inputs.push({ kind: 'mode', atLength: index, mode: event.data.to, by: event.data.by });
     }

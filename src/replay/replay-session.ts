@@ -1,17 +1,21 @@
 import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { messageOf } from '../errors/describe-value.ts';
-import { isPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
+import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import { createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions, CompactionOptions, Limits } from '../runtime/options.ts';
 import { memoryStore } from '../session/memory-store.ts';
+import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
 import { assertTreeComplete } from './recorded-tree.ts';
+import { type RecordingSegment, recordingSegments } from './recording-segments.ts';
 import { ReplayClock } from './replay-clock.ts';
+import { describeInput, drive, InputFeed } from './replay-drive.ts';
 import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
-import { RecordedSubagents, recordedModel, subagentLogs } from './subagent-recordings.ts';
+import { RecordedSubagents, subagentLogs } from './subagent-recordings.ts';
 
 /**
  * What the host gives a replay: its tools, approver, hooks and policies, as for `createAgentSystem`. The
@@ -46,8 +50,9 @@ export type ReplayRun = { events: LogEvent[]; subagents: Map<string, LogEvent[]>
 /**
  * Re-runs a recorded session through the real runtime: the model answers with the recorded responses
  * (`replay`), time is the recorded time of each event, inbox ids are the recorded ids, and the inputs
- * (follow-ups, steering, compactions asked for, a person's approvals) are given again at the log
- * positions where the recording has them. Without `setup.approve`, approvals are answered as recorded
+ * (follow-ups, steering, compactions asked for, a person's approvals, mode switches, a user's cancel) are
+ * given again at the log positions where the recording has them. A resumed session is run segment by
+ * segment (see `recordingSegments`), each with the configuration its process recorded. Without `setup.approve`, approvals are answered as recorded
  * (nobody, when the recording asked nobody: headless decisions come back as logged); with it, the
  * host's approver is asked. Tools run for real. With unchanged behaviour the replayed log equals the
  * recording byte for byte; compare with `assertSameLog`.
@@ -61,95 +66,221 @@ export async function replaySession(
     throw new ConfigError('a replay needs a session log that begins with session.start');
   // Events handed over as an array get the check every log reader applies (a file is checked as read).
   validateSequence(recorded);
-  const sessionId = String(start.data.agentId);
+  const agentId = String(start.data.agentId);
   const subagents = options.subagentLogs ?? new Map<string, readonly LogEvent[]>();
-  assertTreeComplete(sessionId, recorded, subagents);
+  assertTreeComplete(agentId, recorded, subagents);
   for (const events of subagents.values()) validateSequence(events);
-  const tree = new RecordedSubagents({ sessionId, events: recorded }, subagents);
-  const config = start.data.config as Record<string, unknown>;
-  const { toolResults = 'live', ...setup } = options.setup ?? {};
-  let agent: Agent | undefined;
-  const written = () => agent?.log().length ?? 0;
-  const clock = new ReplayClock(recorded, written);
+  const { segments, unrecorded } = recordingSegments(recorded);
+  const inputs = replayInputs(recorded);
+  let written = () => 0;
+  const clock = new ReplayClock(recorded, () => written());
   let primedId: string | undefined;
   let fallbackIds = 0;
-  const inputs = replayInputs(recorded);
-  const approve = setup.approve ?? recordedApprover(recorded, inputs, subagents);
-  const store = memoryStore();
-  const system = createAgentSystem({
-    ...defaultsFrom(config),
-    ...setup,
-    ...(approve !== undefined ? { approve } : {}),
-    model: recordedModel(recorded, clock),
+  const shared: SharedReplay = {
+    recorded,
+    agentId,
     clock,
+    subagents,
+    // Each subagent re-runs from its own log (its model answers, clock, ids, hooks and tool results).
+    tree: new RecordedSubagents({ sessionId: agentId, events: recorded }, subagents),
+    // One reader of the recorded responses for every segment: each process asked the model in turn.
+    responses: replay(recorded, { clock }),
     ids: () => {
       const id = primedId ?? `replay-${++fallbackIds}`;
       primedId = undefined;
       return id;
     },
+    prime: (id) => (primedId = id),
+    follow: (length) => (written = length),
+  };
+  let events: LogEvent[] = [];
+  const replayedSubagents = new Map<string, LogEvent[]>();
+  let stopped: string | undefined;
+  for (const segment of segments) {
+    const inSegment = inputs.filter((input) => input.atLength >= segment.from && input.atLength < segment.to);
+    const part = await replaySegment(shared, { segment, inputs: inSegment, before: events }, options);
+    ({ events, stopped } = part);
+    for (const [id, log] of part.subagents) replayedSubagents.set(id, log);
+    if (stopped) break;
+  }
+  if (!stopped && unrecorded !== undefined)
+    stopped = `the recording goes on after session.end at seq ${unrecorded - 1} without session.resumed: what the resumed process ran with is not recorded (an older agentchart wrote it)`;
+  return { events, subagents: replayedSubagents, ...(stopped ? { stopped } : {}) };
+}
+
+/** What every segment of one replay shares: the recording, its clock, model responses and ids. */
+type SharedReplay = {
+  recorded: readonly LogEvent[];
+  agentId: string;
+  clock: ReplayClock;
+  /** The subagents' recorded logs, and the port through which each child launched gets its own. */
+  subagents: ReadonlyMap<string, readonly LogEvent[]>;
+  tree: RecordedSubagents;
+  responses: Provider;
+  ids: () => string;
+  prime: (id: string) => void;
+  /** Points the clock at the log that is being written now. */
+  follow: (length: () => number) => void;
+};
+
+/**
+ * Runs one segment as its process ran: a new system with the segment's configuration, the session created
+ * (the first segment) or resumed from what the replay wrote before (`before`), the segment's inputs given,
+ * and the end the recording had: dispose (`session.end` is written and compared), or, where the process was
+ * killed, the log cut where the recording's ends (nothing after it is kept, and the model and tools are
+ * not asked again by this process).
+ */
+async function replaySegment(
+  shared: SharedReplay,
+  part: { segment: RecordingSegment; inputs: ReplayInput[]; before: LogEvent[] },
+  options: ReplayRunOptions,
+): Promise<{ events: LogEvent[]; subagents: Map<string, LogEvent[]>; stopped?: string }> {
+  const { segment, inputs, before } = part;
+  const { recorded, agentId, subagents, tree } = shared;
+  const { toolResults = 'live', ...setup } = options.setup ?? {};
+  const segmentEvents = recorded.slice(segment.from, segment.to);
+  const approve = setup.approve ?? recordedApprover({ agentId, events: segmentEvents }, inputs, subagents);
+  const alive = new SegmentLife();
+  const store = memoryStore();
+  if (segment.from > 0) {
+    await store.create(agentId);
+    await store.append(agentId, before);
+  }
+  shared.follow(() => before.length);
+  const system = createAgentSystem({
+    ...defaultsFrom(segment.config),
+    ...setup,
+    ...(setup.tools ? { tools: setup.tools.map((tool) => alive.guard(tool)) } : {}),
+    ...(approve !== undefined ? { approve } : {}),
+    model: segmentModel(shared.responses, segment.config, alive),
+    clock: shared.clock,
+    ids: shared.ids,
     store,
     // What the log recorded answers instead of this machine: instruction files, skills, environment,
     // hooks and MCP servers (none runs or is read), and the tool results when they are recorded; each
-    // subagent re-runs from its own log (its model answers, clock, ids, hooks and tool results).
+    // subagent re-runs from its own log.
     replay: { log: recorded, toolResults, ...(subagents.size > 0 ? { subagents: tree } : {}) },
   });
-  let stopped: string | undefined;
-  let next = 0;
-  const sendDue = () => {
-    for (; next < inputs.length && !stopped; next++) {
-      const input = inputs[next]!;
-      if (written() < input.atLength) return;
-      // Input that follows a turn's end was given once that turn was over (as after `await run()`).
-      const after = recorded[input.atLength - 1]?.type;
-      if (
-        (after === 'turn.end' || after === 'session.start') &&
-        written() === input.atLength &&
-        agent!.state !== 'ready.idle'
-      )
-        return;
-      if (written() > input.atLength) {
-        stopped = `the recording received ${describeInput(input)} when its log held ${input.atLength} events; the replay had written ${written()} by then`;
-        return;
-      }
-      try {
-        send(agent!, input, (id) => (primedId = id));
-      } catch (error) {
-        stopped = `${describeInput(input)} failed: ${messageOf(error)}`;
-      }
-    }
-  };
   try {
-    agent = await system.createAgent({
-      id: sessionId,
-      ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
-    });
-    // What creation wrote (`session.start`) came before anyone could follow the agent's events.
-    const subagentsOf = (root: Agent) => system.list().filter((other) => other !== root);
-    for (const event of agent.log()) options.onEvent?.(event, agent, subagentsOf(agent));
-    const created = agent;
+    const config = recorded[0]!.data.config as Record<string, unknown>;
+    const agent =
+      segment.from === 0
+        ? await system.createAgent({
+            id: agentId,
+            ...(typeof config.system === 'string' ? { instructions: config.system } : {}),
+          })
+        : await system.resumeAgent(agentId);
+    shared.follow(() => agent.log().length);
+    const crashAt = segment.end === 'crashed' ? segment.to : undefined;
+    const kept = () => (crashAt === undefined ? agent.log() : agent.log().slice(0, crashAt));
+    const subagentsOf = () => system.list().filter((other) => other !== agent);
+    // What creation wrote came before anyone could follow the agent's events.
+    for (const event of kept().slice(before.length)) options.onEvent?.(event, agent, subagentsOf());
     // Told once the transition that wrote the event is over (a snapshot inside it would be half-made).
-    const stopListening = created.onLog((event) =>
-      queueMicrotask(() => options.onEvent?.(event, created, subagentsOf(created))),
-    );
-    const follow = followEvents(agent, () => sendDue());
-    const timers = { fireNext: () => clock.fireNext() || tree.fireNext() };
-    const progress = () => created.log().length + tree.written();
-    stopped = await drive(agent, { timers, progress }, sendDue, () => stopped, recorded.length);
-    if (!stopped && next < inputs.length) stopped = `${describeInput(inputs[next]!)} never became due`;
-    const ended = recorded.at(-1)?.type === 'session.end';
-    const before = [...agent.log()];
+    const stopListening = agent.onLog((event) => {
+      if (crashAt !== undefined && agent.log().length >= crashAt) alive.end();
+      if (crashAt === undefined || event.seq < crashAt)
+        queueMicrotask(() => options.onEvent?.(event, agent, subagentsOf()));
+    });
+    if (crashAt !== undefined && agent.log().length >= crashAt) alive.end();
+    const feed = new InputFeed(recorded, inputs, agent, shared.prime);
+    const follow = followEvents(agent, () => feed.sendDue());
+    const liveTools = toolResults === 'live';
+    const hostDecides = typeof setup.approve === 'function';
+    let stopped = await drive({
+      agent,
+      clock: shared.clock,
+      feed,
+      over: () => !alive.alive,
+      // A subagent works while its `task` call waits: its progress and its timers are the tree's.
+      others: tree,
+      inFlight: () =>
+        subagentsRunning(agent.log()) ||
+        (liveTools && toolsRunning(agent.log())) ||
+        (hostDecides && agent.pendingApprovals().length > 0),
+      maxLength: recorded.length + 50,
+    });
+    if (!stopped && feed.left) stopped = `${describeInput(feed.left)} never became due`;
+    if (!stopped && crashAt !== undefined && alive.alive)
+      stopped = `the recording's process stopped at seq ${crashAt - 1} (killed, then resumed); the replay wrote ${agent.log().length} events and waits in state ${agent.state}`;
+    const beforeDispose = kept().slice();
+    if (crashAt !== undefined) stopListening();
     await system.dispose();
     stopListening();
     await follow;
-    const replayedSubagents = await subagentLogs(store, subagents.keys());
-    return {
-      events: ended ? [...agent.log()] : before,
-      subagents: replayedSubagents,
-      ...(stopped ? { stopped } : {}),
-    };
+    const events = segment.end === 'disposed' ? [...agent.log()] : beforeDispose;
+    const replayed = await subagentLogs(store, subagents.keys());
+    return { events, subagents: replayed, ...(stopped ? { stopped } : {}) };
   } finally {
     await system.dispose();
   }
+}
+
+/**
+ * Whether the process of a segment still runs. Once the replay reaches the point where the recording's
+ * process was killed, its model and tools answer nothing more (what it would write is not kept).
+ */
+class SegmentLife {
+  alive = true;
+
+  end(): void {
+    this.alive = false;
+  }
+
+  /** Resolves when the segment has ended or `signal` fired. */
+  private gone(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  guard(tool: AnyTool): AnyTool {
+    return {
+      ...tool,
+      run: async (input, context) => {
+        if (!this.alive) {
+          await this.gone(context.signal);
+          return { content: 'the session was killed here in the recording', isError: true };
+        }
+        return tool.run(input, context);
+      },
+    };
+  }
+
+  stream(inner: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    if (this.alive) return inner.stream(request, signal);
+    // Nothing more comes: the stream ends once the runtime gives up on it (the replay disposes it).
+    const gone = this.gone(signal);
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<ModelEvent>> => {
+          await gone;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+  }
+}
+
+/** Calls the replayed log has begun (`tool.started`) without a result yet. */
+function toolsRunning(events: readonly LogEvent[]): boolean {
+  const open = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'tool.started')) open.add(event.data.callId);
+    else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
+  }
+  return open.size > 0;
+}
+
+/** Subagents the replayed log started (`agent.spawned`) whose `task` call has no result yet. */
+function subagentsRunning(events: readonly LogEvent[]): boolean {
+  const open = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'agent.spawned')) open.add(event.data.callId);
+    else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
+  }
+  return open.size > 0;
 }
 
 /**
@@ -159,17 +290,16 @@ export async function replaySession(
  * when the recording has a person's decisions; else the host's recorded answers, call by call.
  */
 function recordedApprover(
-  recorded: readonly LogEvent[],
+  root: { agentId: string; events: readonly LogEvent[] },
   inputs: readonly ReplayInput[],
   subagents: ReadonlyMap<string, readonly LogEvent[]>,
 ): Approver | undefined {
-  const sessions = [recorded, ...subagents.values()];
-  if (!sessions.some((events) => events.some((event) => isEvent(event, 'approval.asked')))) return undefined;
+  const sessions = [[root.agentId, root.events] as const, ...subagents];
+  if (!sessions.some(([, events]) => events.some((event) => isEvent(event, 'approval.asked'))))
+    return undefined;
   if (inputs.some((input) => input.kind === 'decision')) return 'manual';
   // Call ids are the model's, so each session's answers are its own (a child's call may be named as its parent's).
-  const decisions = new Map(
-    sessions.map((events) => [String(events[0]?.data.agentId), hostDecisions(events)]),
-  );
+  const decisions = new Map(sessions.map(([id, events]) => [id, hostDecisions(events)]));
   // A question the recording has no answer for stays open: the replay stops there, as it waits.
   return ({ agentId, callId }) => {
     const decision = decisions.get(agentId)?.get(callId);
@@ -193,78 +323,20 @@ function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptio
   };
 }
 
-function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): void {
-  switch (input.kind) {
-    case 'message':
-      prime(input.id);
-      if (input.channel === 'followup') agent.followup(input.message);
-      else if (input.channel === 'steer') agent.steer(input.message);
-      else agent.inject(input.message);
-      return;
-    case 'compact':
-      // Its outcome is in the log; a compaction that fails shows there as a divergence.
-      agent.compact().catch(() => undefined);
-      return;
-    case 'decision':
-      if (input.outcome === 'deny') agent.deny(input.callId, input.reason);
-      else if (input.outcome === 'allow' && isPermissionMode(input.mode))
-        agent.approve(input.callId, { mode: input.mode });
-      else if (input.outcome === 'allow') agent.approve(input.callId);
-      else agent.approve(input.callId, { remember: 'session', ...(input.rule ? { rule: input.rule } : {}) });
-      return;
-    case 'mode':
-      if (isPermissionMode(input.mode)) agent.setPermissionMode(input.mode, { by: input.by });
-      return;
-  }
-}
-
-function describeInput(input: ReplayInput): string {
-  if (input.kind === 'mode') return `agent.setPermissionMode("${input.mode}")`;
-  if (input.kind === 'message') return `${input.channel} "${input.message.slice(0, 60)}"`;
-  if (input.kind === 'compact') return 'agent.compact()';
-  return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;
+/** The segment's model: the recorded responses, named as the segment's provider and model were. */
+function segmentModel(responses: Provider, config: Record<string, unknown>, life: SegmentLife): Provider {
+  const window = config.contextWindow;
+  return {
+    name: typeof config.provider === 'string' ? config.provider : responses.name,
+    model: typeof config.model === 'string' ? config.model : responses.model,
+    ...(typeof window === 'number' && Number.isInteger(window) && window > 0
+      ? { contextWindow: window }
+      : {}),
+    stream: (request, signal) => life.stream(responses, request, signal),
+  };
 }
 
 /** Reads the agent's live events until it is disposed, calling `onLog` after each log event. */
 async function followEvents(agent: Agent, onLog: () => void): Promise<void> {
   for await (const event of agent.events()) if (event.type === 'log') onLog();
-}
-
-const settleRounds = 5;
-/** How long the runtime may work on real I/O (a tool reading files) without writing anything. */
-const maxQuietMs = 10_000;
-
-/**
- * Lets the runtime work until nothing more can happen by itself: due inputs are sent, timers fire when
- * the runtime waits on them, and the drive ends when the agent is idle, waits for a person with no
- * recorded answer left, or the replay has been stopped. Returns why it stopped early, if it did.
- */
-async function drive(
-  agent: Agent,
-  tree: { timers: { fireNext(): boolean }; progress: () => number },
-  sendDue: () => void,
-  stopped: () => string | undefined,
-  recordedLength: number,
-): Promise<string | undefined> {
-  let quietSince = performance.now();
-  let length = -1;
-  for (;;) {
-    for (let i = 0; i < settleRounds; i++) await new Promise<void>((resolve) => setImmediate(resolve));
-    sendDue();
-    if (stopped()) return stopped();
-    const now = tree.progress();
-    if (now !== length) {
-      length = now;
-      quietSince = performance.now();
-      continue;
-    }
-    if (tree.timers.fireNext()) continue;
-    const written = agent.log().length;
-    if (agent.state === 'ready.idle' || agent.pendingApprovals().length > 0 || written >= recordedLength + 50)
-      return undefined;
-    // Real work (file I/O of a tool) is in flight: give it real time, within a bound.
-    if (performance.now() - quietSince > maxQuietMs)
-      return `the runtime wrote nothing for ${maxQuietMs / 1000} s in state ${agent.state}`;
-    await new Promise<void>((resolve) => setTimeout(resolve, 1));
-  }
 }

@@ -15,6 +15,7 @@ export class RecordedSubagents implements SubagentRecordings {
   private readonly children = new Map<string, string>();
   private readonly positions = new Map<string, number>();
   private readonly launched: { clock: ReplayClock; written: () => number }[] = [];
+  private readonly timerListeners = new Set<() => void>();
 
   constructor(
     root: { sessionId: string; events: readonly LogEvent[] },
@@ -48,6 +49,9 @@ export class RecordedSubagents implements SubagentRecordings {
     const events = this.subagents.get(sessionId);
     if (events === undefined) return undefined;
     const clock = new ReplayClock(events, written);
+    clock.onTimerSet(() => {
+      for (const listener of [...this.timerListeners]) listener();
+    });
     this.launched.push({ clock, written });
     return { events, clock, model: recordedModel(events, clock), nextId: inboxIds(events) };
   }
@@ -55,6 +59,12 @@ export class RecordedSubagents implements SubagentRecordings {
   /** Fires the first due timer of any subagent launched so far; false when none is due. */
   fireNext(): boolean {
     return this.launched.some(({ clock }) => clock.fireNext());
+  }
+
+  /** Calls `listener` whenever a launched subagent (or one launched later) sets a timer. */
+  onTimerSet(listener: () => void): () => void {
+    this.timerListeners.add(listener);
+    return () => this.timerListeners.delete(listener);
   }
 
   /** How many events the launched subagents' logs hold together (it grows while any of them works). */

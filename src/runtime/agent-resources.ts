@@ -16,6 +16,7 @@ import { AgentEnvironment } from './agent-environment.ts';
 import type { AgentPlan } from './agent-plan.ts';
 import { AgentSkills } from './agent-skills.ts';
 import { instructionsFor } from './project-instructions.ts';
+import { logResumedSegment } from './resumed-segment.ts';
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;
@@ -199,12 +200,9 @@ export class AgentResources {
   private async openLog(): Promise<SessionLog> {
     const { origin, agentId } = this.plan;
     const { store, clock } = this.env;
-    if (origin.kind === 'resume') {
-      // Repair events wait in memory for the first flush, so a rollback has nothing to remove.
-      const log = new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
-      log.appendBuilt(origin.repaired);
-      return log;
-    }
+    if (origin.kind === 'resume')
+      // `session.resumed` and the repair events follow once the tools are known (`registerTools`).
+      return new SessionLog({ sessionId: agentId, store, clock, existing: origin.events });
     await store.create(agentId);
     this.createdSession = true;
     const log = new SessionLog({ sessionId: agentId, store, clock });
@@ -264,6 +262,15 @@ export class AgentResources {
     await this.plan.mcp?.close();
   }
 
+  /** The tools offered and the MCP servers started, as `session.start` and `session.resumed` record them. */
+  private offeredConfig(): Record<string, unknown> {
+    const servers = this.plan.mcp?.servers() ?? [];
+    const mcp = Object.fromEntries(
+      servers.map(({ server, transport, tools }) => [server, { transport, tools }]),
+    );
+    return { tools: this.specs, ...(servers.length > 0 ? { mcp } : {}) };
+  }
+
   private async registerTools(): Promise<void> {
     const { plan } = this;
     await this.env.checkWorkspace(plan.cwd);
@@ -284,10 +291,6 @@ export class AgentResources {
     this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
     if (plan.origin.kind === 'new') {
       const log = this.requireLog();
-      const servers = plan.mcp?.servers() ?? [];
-      const mcp = Object.fromEntries(
-        servers.map(({ server, transport, tools }) => [server, { transport, tools }]),
-      );
       log.append({
         type: 'session.start',
         data: {
@@ -298,12 +301,15 @@ export class AgentResources {
             ...this.skills.startConfig(),
             ...instructionFiles,
             system: this.system,
-            tools: this.specs,
-            ...(servers.length > 0 ? { mcp } : {}),
+            ...this.offeredConfig(),
           },
         },
       });
       await log.flush();
+    } else if (plan.origin.kind === 'resume') {
+      // They wait in memory for the first flush, so a rollback has nothing to remove.
+      const config = { ...plan.config, ...this.offeredConfig() };
+      logResumedSegment(this.requireLog(), config, plan.origin.repaired);
     }
     // The environment block follows the recorded (or new) prompt: the last one the log holds.
     this.baseSystem = this.system;

@@ -7,8 +7,8 @@ import { isEvent, type LogEvent } from './types.ts';
  * (`assistant.attempt`, the last one of a step that gave up included) becomes an error of the same kind
  * and retry-after, each `assistant.message` the same text, tool calls, provider parts, citations, usage
  * and stop reason, and each `compaction` the summary the model wrote (a compaction is one model request,
- * answered with its summary and usage). Interrupted messages are skipped: a cancel is an input of the
- * run, not an answer of the model.
+ * answered with its summary and usage). An interrupted message streams its text and then holds until the
+ * request is aborted: the cancel that cut it off is an input of the run, not an answer of the model.
  */
 export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   const steps: ScriptStep[] = [];
@@ -16,7 +16,10 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
     if (isEvent(event, 'assistant.attempt')) {
       const { kind, message, retryAfterMs } = event.data.error;
       steps.push({ error: { kind, message, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } });
-    } else if (isEvent(event, 'assistant.message') && !event.data.interrupted) {
+    } else if (isEvent(event, 'assistant.message') && event.data.interrupted) {
+      // A cancel cut it off: the text streamed so far, then nothing until the replay gives the cancel again.
+      steps.push({ text: event.data.text, held: true });
+    } else if (isEvent(event, 'assistant.message')) {
       const { text, toolCalls, usage, stopReason, providerParts, citations } = event.data;
       steps.push({
         text,

@@ -52,6 +52,7 @@ const toolOutcome = z.enum([
   'not_started',
   'unknown',
 ]);
+const cancelCause = z.enum(['user', 'parent', 'disposed', 'hook']);
 const stopReason = z.enum([
   'completed',
   'max_steps',
@@ -133,7 +134,7 @@ export const logEventDataSchemas = {
   'turn.end': z.object({
     reason: stopReason,
     usage,
-    cause: z.enum(['user', 'parent', 'disposed', 'hook']).optional(),
+    cause: cancelCause.optional(),
     error: providerErrorDataSchema.optional(),
     vetoReason: z.string().optional(),
   }),
@@ -165,6 +166,8 @@ export const logEventDataSchemas = {
     ),
   }),
   'session.end': z.object({ reason: z.literal('disposed') }),
+  'session.resumed': z.object({ config: z.record(z.string(), z.unknown()) }),
+  'cancel.requested': z.object({ by: cancelCause, clearInbox: z.boolean().optional() }),
   environment: z.object({ text: z.string() }),
   'mode.changed': z.object({
     from: z.string(),

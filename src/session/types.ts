@@ -187,6 +187,18 @@ export type LogEventData = {
    */
   'mcp.tools': { server: string; tools: McpToolEntry[] };
   'session.end': { reason: 'disposed' };
+  /**
+   * `agent.cancel()` was called (the chat's Esc, a host's cancel, a parent ending its subagent's call):
+   * who asked, and whether queued input was cleared too. Written before what the cancel does.
+   */
+  'cancel.requested': { by: CancelCause; clearInbox?: boolean };
+  /**
+   * A stored session was continued by a new process (`resumeAgent`): what this segment of the log runs
+   * with, in `session.start`'s keys (`provider`, `model`, `contextWindow`, `cwd`, `permissionMode`,
+   * `limits`, `compaction`, `tools`, `mcp`) except `system`, which a resumed session keeps from its start.
+   * The first event the resumed process writes; the repair of what a crash left open follows it.
+   */
+  'session.resumed': { config: Record<string, unknown> };
   /** The environment block of the system prompt from this turn on (logged when it changed). */
   environment: { text: string };
   /**

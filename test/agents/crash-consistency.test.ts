@@ -181,12 +181,13 @@ describe('crash consistency: SIGKILL at a point, then load, repair and resume to
         permissionMode: 'bypass',
       });
       const agent = await system.resumeAgent('crash');
+      // The resumed process says what it runs with, then repairs what the crash left open.
       expect(
         agent
           .log()
-          .slice(before.length, before.length + repaired.length)
+          .slice(before.length, before.length + 1 + repaired.length)
           .map((e) => e.type),
-      ).toEqual(repaired);
+      ).toEqual(['session.resumed', ...repaired]);
       await agent.whenIdle(); // a follow-up that was queued but never answered runs first
       expect(await agent.run('finish')).toMatchObject({ reason: 'completed', text: 'resumed: finish' });
       await system.dispose();

@@ -133,6 +133,8 @@ describe('a log whose results do not pair with its calls', () => {
             (event.data as { reason?: string }).reason,
         ]),
     ).toEqual([
+      // What the resumed process runs with comes first, then the repair of what the crash left open.
+      ['session.resumed', undefined],
       ['tool.result', 'unknown'],
       ['step.end', undefined],
       ['turn.end', 'interrupted'],

@@ -96,6 +96,8 @@ describe('agentchart resume of a session left waiting for approval', () => {
     expect(
       after.slice(before.length).map((event) => [event.type, event.data.callId ?? event.data.outcome ?? '']),
     ).toEqual([
+      // The resumed process says what it runs with, then continues the turn that was left waiting.
+      ['session.resumed', ''],
       ['approval.asked', 'w1'],
       ['approval.decided', 'w1'],
       ['tool.started', 'w1'],

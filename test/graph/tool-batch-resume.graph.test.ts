@@ -215,7 +215,9 @@ describe('tool-batch graph: crash in every state, resume, and compare', () => {
             .filter((event) => event.type === 'tool.result')
             .map((event) => [event.data.callId, event.data.outcome]);
         expect(results(resumedLog)).toEqual(results(flushed));
+        // A turn left waiting is continued, not repaired: the resumed process's config, then the question.
         expect(resumedLog.slice(flushed.length).map((event) => [event.type, event.data.callId])).toEqual([
+          ['session.resumed', undefined],
           ['approval.asked', askedBefore[0]?.callId],
         ]);
         await finishTurn(harness, tools);

@@ -197,7 +197,11 @@ describe('agent chart: inbox (pure transitions)', () => {
     expect(held.snapshot.context.held).toBe(true);
     expect(ids(held.snapshot.context.inbox)).toEqual(['i1']);
     const cleared = run([{ type: 'agent.cancel', cause: 'user', clearInbox: true }], held.snapshot);
-    expect(logged(cleared.actions)).toEqual([{ type: 'inbox.cleared', data: { ids: ['i1'] } }]);
+    // The cancel is logged with who asked, before what it does.
+    expect(logged(cleared.actions)).toEqual([
+      { type: 'cancel.requested', data: { by: 'user', clearInbox: true } },
+      { type: 'inbox.cleared', data: { ids: ['i1'] } },
+    ]);
     expect(cleared.snapshot.context.inbox).toEqual([]);
   });
 });

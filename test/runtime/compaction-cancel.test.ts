@@ -64,6 +64,7 @@ describe('cancel and dispose while compacting', () => {
       'tool.started',
       'tool.result',
       'step.end',
+      'cancel.requested',
       'turn.end',
     ]);
     expect(log.at(-1)?.data).toMatchObject({ reason: 'canceled', cause: 'user' });
@@ -114,9 +115,9 @@ describe('cancel and dispose while compacting', () => {
     expect(
       agent
         .log()
-        .slice(-2)
+        .slice(-3)
         .map((event) => event.type),
-    ).toEqual(['turn.start', 'turn.end']);
+    ).toEqual(['turn.start', 'cancel.requested', 'turn.end']);
     expect(agent.log().at(-1)?.data).toMatchObject({ reason: 'canceled', cause: 'user' });
     await system.dispose();
   });

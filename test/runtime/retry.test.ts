@@ -149,6 +149,7 @@ describe('cancel at every state of a step around its model request', () => {
       ['inbox.claimed'],
       ['user.message'],
       ['step.start'],
+      ['cancel.requested'],
       ['step.end'],
       ['turn.end'],
     ]);
@@ -169,6 +170,7 @@ describe('cancel at every state of a step around its model request', () => {
       ['inbox.claimed'],
       ['user.message'],
       ['step.start'],
+      ['cancel.requested'],
       ['assistant.message'],
       ['step.end'],
       ['turn.end'],
@@ -194,6 +196,7 @@ describe('cancel at every state of a step around its model request', () => {
       ['user.message'],
       ['step.start'],
       ['assistant.attempt'],
+      ['cancel.requested'],
       ['step.end'],
       ['turn.end'],
     ]);

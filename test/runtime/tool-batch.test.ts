@@ -48,6 +48,8 @@ describe('cancel at every state of a tool batch', () => {
       ['tool.started', 'c2'],
       ['tool.started', 'c3'],
       ['tool.result', 'c1', 'ok'],
+      // The cancel, logged with who asked (a replay gives it again here), then what it did.
+      ['cancel.requested'],
       ['tool.result', 'c2', 'aborted'],
       ['tool.result', 'c3', 'aborted'],
       ['tool.result', 'c4', 'aborted_before_start'],
@@ -110,6 +112,7 @@ describe('cancel at every state of a tool batch', () => {
       ['tool.started', 'c1'],
       ['tool.result', 'c1', 'ok'],
       ['approval.asked', 'c2'],
+      ['cancel.requested'],
       ['tool.result', 'c2', 'aborted'],
       ['tool.result', 'c3', 'aborted_before_start'],
       ...closing,

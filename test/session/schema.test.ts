@@ -74,6 +74,10 @@ const samples: Record<LogEventType, LogEvent> = {
     ],
   }),
   'session.end': makeEvent(20, 'session.end', { reason: 'disposed' }),
+  'cancel.requested': makeEvent(25, 'cancel.requested', { by: 'user', clearInbox: true }),
+  'session.resumed': makeEvent(24, 'session.resumed', {
+    config: { provider: 'openai', model: 'gpt-4.1', permissionMode: 'accept-edits', tools: [] },
+  }),
   environment: makeEvent(22, 'environment', { text: '# Environment' }, { turn: 1, step: 1 }),
   'mode.changed': makeEvent(21, 'mode.changed', {
     from: 'plan',

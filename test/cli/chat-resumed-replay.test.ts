@@ -1,0 +1,156 @@
+// A chat session as a person has it, in a real pseudo-terminal against the local OpenAI-compatible server:
+// a first chat, `--continue` in a second one, `/model` (the session reopened with another model) and a
+// turn cancelled with Esc while the model streams. The log is copied to another temporary folder with the
+// workspace gone and checked from a third: `agentchart replay --check` (the built CLI, dist/: build first)
+// and `expectReplay`, with recorded tools and with live tools in a restored workspace; a tampered copy
+// fails naming the seq and the field.
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sessionsFolder } from '../../src/cli/session-folders.ts';
+import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
+import { expectReplay } from '../../src/replay/expect-replay.ts';
+import type { LogEvent } from '../../src/session/types.ts';
+import { runBuiltCliProcess } from '../support/child-run.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { PtySession } from './pty-session.ts';
+
+const write = (id: string, path: string, content: string) => ({
+  id,
+  name: 'write_file',
+  argumentPieces: [JSON.stringify({ path, content })],
+});
+const parseLog = (text: string) =>
+  text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as LogEvent);
+
+const folders: string[] = [];
+const sessions: PtySession[] = [];
+let server: OpenAIChatServer | undefined;
+const tempFolder = async (name: string) => {
+  const folder = await mkdtemp(join(tmpdir(), `agentchart-chat-replay-${name}-`));
+  folders.push(folder);
+  return folder;
+};
+afterEach(async () => {
+  for (const pty of sessions.splice(0)) pty.kill();
+  await server?.close();
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+describe('a chat continued, reopened with /model and cancelled with Esc replays byte for byte', () => {
+  it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
+    server = await startOpenAIChatServer();
+    const workspace = await tempFolder('workspace');
+    const home = await tempFolder('home');
+    const env = {
+      HOME: home,
+      XDG_STATE_HOME: join(home, 'state'),
+      ANTHROPIC_API_KEY: '',
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: `${server.url}/v1`,
+    };
+    const chat = (args: string[]) => {
+      const pty = new PtySession(args, { cwd: workspace, env });
+      sessions.push(pty);
+      return pty;
+    };
+    const leave = async (pty: PtySession, from: number) => {
+      pty.type('/exit\r');
+      await pty.waitFor('Continue it: agentchart --resume', from);
+      expect(await pty.exited).toBe(0);
+    };
+
+    server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });
+    server.reply({ turn: { text: ['Wrote a.'] } });
+    const first = chat(['--yes']);
+    let at = await first.waitFor('Type a task.');
+    first.type('write a\r');
+    at = await first.waitFor('Wrote a.', at);
+    at = await first.waitFor('[mode accept-edits · gpt-4.1', at);
+    await leave(first, at);
+
+    server.reply({ turn: { toolCalls: [write('c2', 'b.txt', 'two\n')] } });
+    server.reply({ turn: { text: ['Wrote b.'] } });
+    server.reply({ turn: { text: ['Thinking about c'], ending: 'hang' } });
+    const again = chat(['--continue', '--yes']);
+    at = await again.waitFor(/\(resumed, \d+ events\)/);
+    again.type('/model gpt-4o\r');
+    at = await again.waitFor('OpenAI-compatible gpt-4o at', at);
+    again.type('write b\r');
+    at = await again.waitFor('Wrote b.', at);
+    again.type('now c\r');
+    at = await again.waitFor('Thinking about c', at);
+    again.type('\u001b');
+    at = await again.waitFor('ended: canceled', at);
+    await leave(again, at);
+
+    const folder = sessionsFolder(workspace, env);
+    const [name] = await readdir(folder);
+    const log = join(folder, name!);
+    const events = parseLog(await readFile(log, 'utf8'));
+    const of = (type: string) => events.filter((event) => event.type === type);
+    // Three processes wrote it: the first chat, `--continue`, and `/model`'s reopening.
+    expect(of('session.end')).toHaveLength(3);
+    expect(of('session.resumed').map((event) => (event.data.config as { model: string }).model)).toEqual([
+      'gpt-4.1',
+      'gpt-4o',
+    ]);
+    expect(of('cancel.requested').map((event) => event.data)).toEqual([{ by: 'user' }]);
+    expect(of('assistant.message').at(-1)?.data).toMatchObject({
+      text: 'Thinking about c',
+      interrupted: true,
+    });
+
+    const copy = join(await tempFolder('copy'), 'chat.jsonl');
+    await copyFile(log, copy);
+    await rm(workspace, { recursive: true, force: true });
+    const elsewhere = await tempFolder('cwd');
+    const passed = `Replay check passed: ${copy} — ${events.length} events written again, byte for byte.\n`;
+    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
+      env,
+      cwd: elsewhere,
+      timeoutMs: 60_000,
+    });
+    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
+      stdout: passed,
+      stderr: '',
+      code: 0,
+    });
+    await expectReplay(copy);
+    const restored = await tempFolder('restored');
+    const live = await runBuiltCliProcess(
+      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
+      { env, cwd: elsewhere, timeoutMs: 60_000 },
+    );
+    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
+      stdout: passed,
+      stderr: '',
+      code: 0,
+    });
+    expect(await readFile(join(restored, 'b.txt'), 'utf8')).toBe('two\n');
+
+    // The cancel tampered with (cleared the queue too): the check names its seq and field.
+    const lines = (await readFile(copy, 'utf8')).split('\n');
+    const seq = lines.findIndex((line) => line.includes('"type":"cancel.requested"'));
+    lines[seq] = lines[seq]!.replace('{"by":"user"}', '{"by":"user","clearInbox":false}');
+    const tampered = join(dirname(copy), 'tampered.jsonl');
+    await writeFile(tampered, lines.join('\n'));
+    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
+      env,
+      cwd: elsewhere,
+      timeoutMs: 60_000,
+    });
+    expect(check.code).toBe(1);
+    expect(check.stdout.split('\n')[0]).toBe(
+      `Replay check FAILED: ${tampered} diverged at seq ${seq} (cancel.requested)`,
+    );
+    expect(check.stdout).toContain('data.clearInbox');
+    const error = await expectReplay(tampered).catch((caught: unknown) => caught);
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    expect((error as ReplayDivergenceError).seq).toBe(seq);
+  }, 180_000);
+});
