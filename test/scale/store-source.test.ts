@@ -59,8 +59,9 @@ describe.skipIf(!hasServers)(
           messages.map(
             (message) => message.kind === 'snapshot' && message.agents.map((view) => view.logLength),
           ),
-        ).toEqual([[17, 26]]);
-        expect(source.log('b')?.length).toBe(26);
+          // 17 + session.resumed + the second turn's 9 events.
+        ).toEqual([[17, 27]]);
+        expect(source.log('b')?.length).toBe(27);
       } finally {
         await server.close();
         await worker.dispose();
