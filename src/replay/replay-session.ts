@@ -195,8 +195,8 @@ async function replaySegment(
       // A subagent works while its `task` call waits: its progress and its timers are the tree's.
       others: tree,
       inFlight: () =>
-        subagentsRunning(agent.log()) ||
-        (liveTools && toolsRunning(agent.log())) ||
+        openCalls(agent.log(), 'agent.spawned') ||
+        (liveTools && openCalls(agent.log(), 'tool.started')) ||
         (hostDecides && agent.pendingApprovals().length > 0),
       maxLength: recorded.length + 50,
     });
@@ -263,21 +263,14 @@ class SegmentLife {
   }
 }
 
-/** Calls the replayed log has begun (`tool.started`) without a result yet. */
-function toolsRunning(events: readonly LogEvent[]): boolean {
+/**
+ * Whether the replayed log has a call opened by `opening` (`tool.started`: a tool runs; `agent.spawned`: a
+ * subagent works for its `task` call) without its `tool.result` yet.
+ */
+function openCalls(events: readonly LogEvent[], opening: 'tool.started' | 'agent.spawned'): boolean {
   const open = new Set<string>();
   for (const event of events) {
-    if (isEvent(event, 'tool.started')) open.add(event.data.callId);
-    else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
-  }
-  return open.size > 0;
-}
-
-/** Subagents the replayed log started (`agent.spawned`) whose `task` call has no result yet. */
-function subagentsRunning(events: readonly LogEvent[]): boolean {
-  const open = new Set<string>();
-  for (const event of events) {
-    if (isEvent(event, 'agent.spawned')) open.add(event.data.callId);
+    if (event.type === opening) open.add((event.data as { callId: string }).callId);
     else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
   }
   return open.size > 0;
