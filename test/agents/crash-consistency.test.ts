@@ -138,7 +138,9 @@ beforeAll(async () => {
     }
   };
   await Promise.all(Array.from({ length: 5 }, worker));
-}, 60_000);
+  // A deadline for a child that never reaches its point; each child waits for its event, not a clock, and
+  // fifteen tsx processes on a loaded 2-core machine can take minutes.
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all([...dirs.values()].map((dir) => rm(dir, { recursive: true, force: true })));
