@@ -2,15 +2,9 @@
 import type { CancelCause, HookDecidedData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
-import { type InboxEvent, type InboxItem, isNextStepItem } from './inbox.ts';
+import type { InboxEvent, InboxItem } from './inbox.ts';
 import type { StepSettings } from './step-types.ts';
-import type {
-  TurnCompactedEvent,
-  TurnDoneEvent,
-  TurnInput,
-  TurnLimits,
-  TurnResumeEvent,
-} from './turn-types.ts';
+import type { TurnCompactedEvent, TurnDoneEvent, TurnLimits, TurnResumeEvent } from './turn-types.ts';
 
 /**
  * The ordered stages of creating an agent. Each one that completes can be undone. `servers` starts the
@@ -98,39 +92,3 @@ export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'com
    */
   sessionStart: HookDecidedData[] | undefined;
 };
-
-/**
- * A state of the creation transaction: it runs the next stage through the `setupStage` actor, records it
- * (with its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
- */
-export function setupStageState(next: string) {
-  return {
-    entry: 'runNextStage',
-    exit: 'stopStage',
-    on: {
-      'setup.done': [
-        { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
-        { target: next, actions: 'recordStage' },
-      ],
-    },
-  } as const;
-}
-
-/** A turn's input: the agent's settings and where the session stands, with the queued input it takes. */
-export function turnInput(context: AgentContext, turn: number, taken: readonly InboxItem[]): TurnInput {
-  const { compaction, contextUsage, compactionTried, compactRequest } = context;
-  return {
-    agentKey: context.agentKey,
-    turn,
-    followups: taken.filter((item) => !isNextStepItem(item)),
-    nextStep: taken.filter(isNextStepItem),
-    limits: context.limits,
-    preStepEveryStep: context.preStepEveryStep,
-    toolsChanged: context.toolsChanged || context.preStepAtTurnStart === true,
-    step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
-    compaction,
-    contextUsage,
-    compactionTried,
-    ...(compactRequest ? { compactRequest } : {}),
-  };
-}

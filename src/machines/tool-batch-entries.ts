@@ -2,7 +2,7 @@
 // Kept beside the chart so the chart file reads as states and transitions.
 import type { LogEntry, LogEventData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
-import type { BatchCall } from './tool-batch-plan.ts';
+import { applyChecks, applyResumeChecks, type BatchCall } from './tool-batch-plan.ts';
 import type {
   BatchOutput,
   CallCheck,
@@ -117,4 +117,13 @@ export function answerEntry(
 /** What the check reports about unknown tools, counted over every call of the batch. */
 export function unknownToolCount(checks: readonly CallCheck[]): number {
   return checks.filter((check) => check.unknownTool).length;
+}
+
+/** What a check's answer changes: the decisions to log, the unknown-tool count and the checked calls. */
+export function checkedBatch(context: ToolBatchContext, checks: CallCheck[], resumed: boolean) {
+  return {
+    entries: resumed ? resumedDecisionEntries(context, checks) : decisionEntries(context, checks),
+    unknownTools: unknownToolCount(checks),
+    calls: (resumed ? applyResumeChecks : applyChecks)(context.calls, checks),
+  };
 }

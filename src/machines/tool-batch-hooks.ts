@@ -8,6 +8,16 @@ import type { ToolBatchContext } from './tool-batch-types.ts';
 /** What a hook actor is started with for one call. */
 export type HookCallInput = { callId: string; name: string; input: unknown };
 
+/** What a `postTool` hook actor is started with for one call, besides the result. */
+export const hookInput = (context: ToolBatchContext, call: HookCallInput) => ({
+  agentKey: context.agentKey,
+  turn: context.turn,
+  step: context.step,
+  callId: call.callId,
+  name: call.name,
+  input: call.input,
+});
+
 /** The calls the `preTool` hooks are asked about: pending, checked to run or ask, not already started. */
 export function hookableCalls(calls: readonly BatchCall[]): HookCallInput[] {
   return calls

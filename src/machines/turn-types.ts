@@ -1,9 +1,9 @@
-// The turn's input, events, context and report, and the pure helpers its chart uses to write the log.
+// The turn's input, events, context and report.
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, HookDecidedData, LogEntry, McpToolEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, HookDecidedData, McpToolEntry, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -134,38 +134,3 @@ export type TurnCompaction = {
 /** No automatic compaction, and a window nothing fills: for charts driven without a runtime. */
 export const noCompaction: CompactionPolicy = { enabled: false, threshold: 1 };
 export const unknownContext: ContextUsage = { usedTokens: 0, contextWindow: Number.MAX_SAFE_INTEGER };
-
-/** The log entries that claim queued input: `inbox.claimed`, then each item as a user message. */
-export function claimEntries(turn: number, items: readonly InboxItem[]): LogEntry[] {
-  if (items.length === 0) return [];
-  return [
-    { type: 'inbox.claimed', turn, data: { ids: items.map((item) => item.id) } },
-    ...items.map(
-      (item): LogEntry => ({
-        type: 'user.message',
-        turn,
-        data: { channel: item.channel, content: item.message, inboxId: item.id },
-      }),
-    ),
-  ];
-}
-
-export function turnEndEntry(context: TurnContext): LogEntry {
-  return {
-    type: 'turn.end',
-    turn: context.turn,
-    data: {
-      reason: context.reason!,
-      usage: context.usage,
-      ...(context.cancelCause ? { cause: context.cancelCause } : {}),
-      ...(context.reason === 'model_error' && context.error ? { error: context.error } : {}),
-      ...(context.vetoReason !== undefined ? { vetoReason: context.vetoReason } : {}),
-    },
-  };
-}
-
-/** Whether the turn has a step to take: its first (with input), or another after tools, a pause or steering. */
-export function stepDue(context: TurnContext): boolean {
-  if (context.stepCount === 0 && context.followups.length > 0) return true;
-  return context.lastOutcome === 'tools' || context.lastOutcome === 'continue' || context.pending.length > 0;
-}

@@ -1,32 +1,7 @@
-import {
-  assertEvent,
-  assign,
-  enqueueActions,
-  fromCallback,
-  sendTo,
-  setup,
-  spawnChild,
-  stopChild,
-} from 'xstate';
-import { addUsage } from '../providers/types.ts';
-import type { AgentKeyed } from './agent-key.ts';
-import { compactionDue, compactResultOf } from './compaction-types.ts';
-import { maxStopRefusals } from './hook-events.ts';
-import { logNothing } from './log-action.ts';
-import { parentOf } from './parent.ts';
-import { type StepResumeEvent, stepMachine } from './step.ts';
-import { screenedEntries, screenedFollowups, stopEntries } from './turn-hooks.ts';
-import { stepRecord, turnContext, turnOutput } from './turn-records.ts';
-import {
-  claimEntries,
-  stepDue,
-  type TurnCompactedEvent,
-  type TurnContext,
-  type TurnEvent,
-  type TurnInput,
-  type TurnOutput,
-  turnEndEntry,
-} from './turn-types.ts';
+import { assign } from 'xstate';
+import { turnContext, turnEndEntry, turnOutput } from './turn-entries.ts';
+import { turnSetup as chart } from './turn-setup.ts';
+import { waitState } from './wait-state.ts';
 
 export type {
   TurnCompactedEvent,
@@ -40,215 +15,60 @@ export type {
 } from './turn-types.ts';
 
 /**
+ * The compaction sub-flow, in the order it runs: a compaction is due (`compactionBegins`); with
+ * `preCompact` hooks they are told first (`preCompacting`); then the step actor runs the compaction instead
+ * of a step (`compacting`) and the turn decides again. The states stay siblings of the others (the drawn
+ * chart and the state values the inspector and the logs show are those of a flat turn); this groups them.
+ */
+const compactionStates = {
+  compactionBegins: chart.createStateConfig({
+    always: [{ guard: 'preCompactHooksDue', target: 'preCompacting' }, { target: 'compacting' }],
+  }),
+  preCompacting: waitState(chart, {
+    src: 'preCompactHook',
+    id: 'hook',
+    input: ({ context: { agentKey, turn, stepCount, compacting } }) => ({
+      agentKey,
+      turn,
+      step: stepCount,
+      trigger: compacting.request ? ('manual' as const) : ('auto' as const),
+      ...(compacting.request?.instructions !== undefined
+        ? { instructions: compacting.request.instructions }
+        : {}),
+    }),
+    on: {
+      'hook.preCompact': { target: 'compacting', actions: 'logPreCompact' },
+      'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+    },
+  }),
+  compacting: chart.createStateConfig({
+    entry: 'beginCompaction',
+    on: {
+      'step.done': { target: 'deciding', actions: 'recordCompaction' },
+      'turn.cancel': { actions: 'cancelStep' },
+    },
+  }),
+};
+
+/**
  * One turn: the steps that answer one batch of input. It claims queued input before each step, runs
  * steps until the model stops asking for tools (or a limit, an error, a hook or a cancel ends it) and
  * writes `turn.end` before reporting to the agent, after the log is flushed. Before a step it may go
  * through `compacting`: when the host asked for it (`turn.compact`), or when the last request filled the
  * window past the threshold; the step actor then runs a compaction instead of a step.
+ *
+ * The flow: `created` → `starting` → (`screening`) → `deciding`, which loops through (the compaction
+ * states) and `preStep` → `stepping` → `deciding`, until it ends through (`stopping`) → `ending` → `done`.
+ * The drawn chart (`diagrams/turn.mmd`) lists the states in the order they are declared here, so
+ * `stopping` stays beside `screening` (the other hook wait at the turn's edges) where the drawing has it.
  */
-export const turnMachine = setup({
-  types: {} as { context: TurnContext; events: TurnEvent; input: TurnInput; output: TurnOutput },
-  actors: {
-    step: stepMachine,
-    // Placeholders: the runtime provides the real I/O actors (src/actors) through `provide()`.
-    preStepHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number }>(() => {}),
-    logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
-    userMessageHook: fromCallback<
-      { type: 'noop' },
-      AgentKeyed & { turn: number; messages: { id: string; message: string }[] }
-    >(() => {}),
-    preCompactHook: fromCallback<
-      { type: 'noop' },
-      AgentKeyed & { turn: number; step: number; trigger: 'auto' | 'manual'; instructions?: string }
-    >(() => {}),
-    stopHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number; refusals: number }>(
-      () => {},
-    ),
-  },
-  actions: {
-    log: logNothing,
-    /** Logs claimed input as user messages, so the model sees only what the log holds. */
-    claimFollowups: enqueueActions(({ context, enqueue }) => {
-      for (const entry of claimEntries(context.turn, context.followups))
-        enqueue({ type: 'log', params: entry });
-    }),
-    /** `cancel(…, { clearInbox })` also drops next-step input the turn holds, and logs that it did. */
-    clearPendingIfAsked: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'turn.cancel');
-      if (!event.clearInbox || context.pending.length === 0) return;
-      const ids = context.pending.map((item) => item.id);
-      enqueue({ type: 'log', params: { type: 'inbox.cleared', turn: context.turn, data: { ids } } });
-      enqueue.assign({ pending: [] });
-    }),
-    /** A cancel while no step runs ends the turn `canceled` at once (a running step is told first). */
-    cancelBeforeStep: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, 'turn.cancel');
-      enqueue('clearPendingIfAsked');
-      enqueue.assign({ cancelCause: event.cause, reason: 'canceled' });
-    }),
-    /** A cancel while the step actor works: it is told, and reports `step.done` when it has stopped. */
-    cancelStep: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'turn.cancel');
-      enqueue('clearPendingIfAsked');
-      enqueue.assign({ cancelCause: context.cancelCause ?? event.cause });
-      enqueue.sendTo('step', { type: 'step.cancel' });
-    }),
-    // One step actor serves every step of the turn; `step.begin` starts each one.
-    spawnStep: spawnChild('step', {
-      id: 'step',
-      input: ({ context }) => ({ ...context.step, agentKey: context.agentKey, turn: context.turn }),
-    }),
-    beginStep: enqueueActions(({ context, event, enqueue }) => {
-      enqueue.assign({ stepCount: context.stepCount + 1 });
-      // Tool lists that changed before this step (see `applyTools`) reach the step with its begin.
-      const update = event.type === 'hook.allow' ? event.tools : undefined;
-      const tools = update ? { tools: { toolNames: update.toolNames, systemHash: update.systemHash } } : {};
-      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, ...tools });
-    }),
-    /**
-     * Tool lists that changed since the last step are logged, and the next step offers the new tools; then
-     * what the `preStep` hook list decided.
-     */
-    applyTools: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, ['hook.allow', 'hook.veto']);
-      const at = { turn: context.turn, step: context.stepCount + 1 };
-      for (const { server, tools } of event.tools?.changes ?? [])
-        enqueue({ type: 'log', params: { type: 'mcp.tools', ...at, data: { server, tools } } });
-      for (const data of event.decisions ?? [])
-        enqueue({ type: 'log', params: { type: 'hook.decided', ...at, data } });
-      if (event.tools === undefined) return;
-      const { toolNames, systemHash } = event.tools;
-      enqueue.assign({ step: { ...context.step, toolNames, systemHash } });
-    }),
-    claimPending: enqueueActions(({ context, enqueue }) => {
-      for (const entry of claimEntries(context.turn, context.pending))
-        enqueue({ type: 'log', params: entry });
-      enqueue.assign({ pending: [] });
-    }),
-    /** Logs what the `userMessage` hooks decided; the follow-ups they did not block are claimed as rewritten. */
-    claimScreened: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'hook.userMessage');
-      for (const entry of screenedEntries(context.turn, event.messages))
-        enqueue({ type: 'log', params: entry });
-      enqueue.assign({ followups: screenedFollowups(context.followups, event.messages) });
-    }),
-    /** Every follow-up was blocked: the turn ends `blocked` with the first reason. */
-    blockTurn: assign(({ event }) => {
-      assertEvent(event, 'hook.userMessage');
-      const blocked = event.messages.find((message) => message.blocked);
-      return { reason: 'blocked' as const, vetoReason: blocked?.blocked?.reason ?? 'blocked by a hook' };
-    }),
-    /** The stop hooks refused the end of the turn: their message is logged and starts another step. */
-    refuseStop: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'hook.stop');
-      for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
-      enqueue.assign({ stopRefusals: context.stopRefusals + 1, lastOutcome: 'continue' });
-    }),
-    /** The `preCompact` hooks are observers: their decisions are logged and the compaction runs. */
-    logPreCompact: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'hook.preCompact');
-      for (const data of event.decisions)
-        enqueue({
-          type: 'log',
-          params: { type: 'hook.decided', turn: context.turn, step: context.stepCount, data },
-        });
-    }),
-    allowStop: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'hook.stop');
-      for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
-      enqueue.assign({ reason: 'completed' });
-    }),
-    recordStep: assign(({ context, event }) => {
-      assertEvent(event, 'step.done');
-      return stepRecord(context, event.output);
-    }),
-    /** Starts the compaction a request or the threshold asks for; a host's request takes precedence. */
-    beginCompaction: enqueueActions(({ context, enqueue }) => {
-      const { request } = context.compacting;
-      const serving = request ? { trigger: 'manual' as const, ...request } : { trigger: 'auto' as const };
-      enqueue.assign({ compacting: { ...context.compacting, serving, request: undefined } });
-      enqueue.sendTo('step', { type: 'step.begin', step: context.stepCount + 1, compaction: serving });
-    }),
-    /** A failed compaction fails the turn like a failed step; a host's request learns how it ended. */
-    recordCompaction: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, 'step.done');
-      const { output } = event;
-      if (context.compacting.serving?.trigger === 'manual') {
-        enqueue.sendTo(parentOf, {
-          type: 'turn.compacted',
-          result: compactResultOf(output),
-        } satisfies TurnCompactedEvent);
-      }
-      const failed = output.outcome === 'model_error';
-      // A canceled or failed compaction did not happen: the next chance tries again.
-      const ran = output.outcome === 'compacted' || output.outcome === 'nothing_to_compact';
-      enqueue.assign({
-        compacting: { ...context.compacting, serving: undefined, tried: context.compacting.tried || ran },
-        usage: addUsage(context.usage, output.usage),
-        ...(failed ? { lastOutcome: 'model_error' as const, error: output.error } : {}),
-      });
-    }),
-    /** A request the turn never served: a cancel ends it; otherwise the agent runs it after this turn. */
-    settleUnserved: enqueueActions(({ context, enqueue }) => {
-      if (!context.compacting.request || !context.cancelCause) return;
-      const result = { compacted: false as const, reason: 'canceled' as const };
-      enqueue.sendTo(parentOf, { type: 'turn.compacted', result } satisfies TurnCompactedEvent);
-      enqueue.assign({ compacting: { ...context.compacting, request: undefined } });
-    }),
-  },
-  guards: {
-    canceled: ({ context }) => context.cancelCause !== undefined,
-    modelError: ({ context }) => context.lastOutcome === 'model_error',
-    maxTokens: ({ context }) => context.lastOutcome === 'max_tokens',
-    unknownToolLimit: ({ context }) => context.consecutiveUnknown >= context.limits.maxUnknownToolCalls,
-    stepLimit: ({ context }) => stepDue(context) && context.stepCount >= context.limits.maxSteps,
-    compactRequested: ({ context }) => context.compacting.request !== undefined,
-    preCompactHooksDue: ({ context }) => context.step.hooks?.preCompact === true,
-    compactionDue: ({ context }) => {
-      const { usage, policy, tried } = context.compacting;
-      return stepDue(context) && compactionDue(usage, policy, tried);
-    },
-    anotherStep: ({ context }) => stepDue(context),
-    // The pre-step work (README "Hooks", "Environment") is due before every step when a hook or MCP servers
-    // ask for it, and otherwise only when the tools offered may have changed (a plan accepted,
-    // `agent.setPermissionMode`) or the turn's first step refreshes the environment block.
-    preStepDue: ({ context }) => context.preStepEveryStep || context.toolsChanged,
-    userMessageHooksDue: ({ context }) =>
-      context.step.hooks?.userMessage === true && context.followups.length > 0,
-    allBlocked: ({ event }) => {
-      assertEvent(event, 'hook.userMessage');
-      return event.messages.every((message) => message.blocked !== undefined);
-    },
-    /** The model ended a turn that ran normally, and the stop hooks have refused fewer times than the bound. */
-    stopHooksDue: ({ context }) =>
-      context.step.hooks?.stop === true &&
-      context.lastOutcome === 'final' &&
-      context.stopRefusals < maxStopRefusals,
-    stopRefused: ({ event }) => {
-      assertEvent(event, 'hook.stop');
-      return event.refusal !== undefined;
-    },
-    notServingRequest: ({ context }) => context.compacting.serving?.trigger !== 'manual',
-  },
-}).createMachine({
+export const turnMachine = chart.createMachine({
   id: 'turn',
   context: ({ input }) => turnContext(input),
   on: {
-    'tools.changed': { actions: assign({ toolsChanged: true }) },
-    'inbox.nextStep': {
-      actions: assign({ pending: ({ context, event }) => [...context.pending, ...event.items] }),
-    },
-    // Requests made while one is being served share its result.
-    'turn.compact': {
-      guard: 'notServingRequest',
-      actions: assign({
-        compacting: ({ context, event }) => ({
-          ...context.compacting,
-          request:
-            context.compacting.request ?? (event.instructions ? { instructions: event.instructions } : {}),
-        }),
-      }),
-    },
+    'tools.changed': { actions: 'markToolsChanged' },
+    'inbox.nextStep': { actions: 'holdNextStep' },
+    'turn.compact': { guard: 'notServingRequest', actions: 'queueCompaction' },
   },
   initial: 'created',
   states: {
@@ -257,21 +77,7 @@ export const turnMachine = setup({
     created: {
       on: {
         'turn.begin': 'starting',
-        // A turn a stopped process left waiting: back to the step that waits, nothing logged twice.
-        'turn.resume': {
-          target: 'stepping',
-          actions: [
-            'spawnStep',
-            assign(({ event }) => {
-              const { step, usage, consecutiveUnknown } = event;
-              return { stepCount: step, usage, consecutiveUnknown };
-            }),
-            sendTo('step', ({ event }): StepResumeEvent => {
-              const { step, answer, calls } = event;
-              return { type: 'step.resume', step, answer, calls };
-            }),
-          ],
-        },
+        'turn.resume': { target: 'stepping', actions: 'resumeStep' },
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
@@ -286,16 +92,14 @@ export const turnMachine = setup({
       ],
     },
     // The `userMessage` hooks read the follow-ups before the model does: they may rewrite or block them.
-    screening: {
-      entry: spawnChild('userMessageHook', {
-        id: 'hook',
-        input: ({ context: { agentKey, turn, followups } }) => ({
-          agentKey,
-          turn,
-          messages: followups.map(({ id, message }) => ({ id, message })),
-        }),
+    screening: waitState(chart, {
+      src: 'userMessageHook',
+      id: 'hook',
+      input: ({ context: { agentKey, turn, followups } }) => ({
+        agentKey,
+        turn,
+        messages: followups.map(({ id, message }) => ({ id, message })),
       }),
-      exit: stopChild('hook'),
       on: {
         'hook.userMessage': [
           { guard: 'allBlocked', target: 'ending', actions: ['claimScreened', 'blockTurn'] },
@@ -304,19 +108,17 @@ export const turnMachine = setup({
         // The follow-ups are claimed as they were: a cancel drops nothing silently.
         'turn.cancel': { target: 'ending', actions: ['claimFollowups', 'cancelBeforeStep'] },
       },
-    },
+    }),
     // The model ended the turn: the `stop` hooks may refuse, with a message that starts another step.
-    stopping: {
-      entry: spawnChild('stopHook', {
-        id: 'hook',
-        input: ({ context: { agentKey, turn, stepCount, stopRefusals } }) => ({
-          agentKey,
-          turn,
-          step: stepCount,
-          refusals: stopRefusals,
-        }),
+    stopping: waitState(chart, {
+      src: 'stopHook',
+      id: 'hook',
+      input: ({ context: { agentKey, turn, stepCount, stopRefusals } }) => ({
+        agentKey,
+        turn,
+        step: stepCount,
+        refusals: stopRefusals,
       }),
-      exit: stopChild('hook'),
       on: {
         'hook.stop': [
           { guard: 'stopRefused', target: 'deciding', actions: 'refuseStop' },
@@ -324,37 +126,8 @@ export const turnMachine = setup({
         ],
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
-    },
-    // A compaction is due: with `preCompact` hooks, they are told first (`preCompacting`).
-    compactionBegins: {
-      always: [{ guard: 'preCompactHooksDue', target: 'preCompacting' }, { target: 'compacting' }],
-    },
-    preCompacting: {
-      entry: spawnChild('preCompactHook', {
-        id: 'hook',
-        input: ({ context: { agentKey, turn, stepCount, compacting } }) => ({
-          agentKey,
-          turn,
-          step: stepCount,
-          trigger: compacting.request ? ('manual' as const) : ('auto' as const),
-          ...(compacting.request?.instructions !== undefined
-            ? { instructions: compacting.request.instructions }
-            : {}),
-        }),
-      }),
-      exit: stopChild('hook'),
-      on: {
-        'hook.preCompact': { target: 'compacting', actions: 'logPreCompact' },
-        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
-      },
-    },
-    compacting: {
-      entry: 'beginCompaction',
-      on: {
-        'step.done': { target: 'deciding', actions: 'recordCompaction' },
-        'turn.cancel': { actions: 'cancelStep' },
-      },
-    },
+    }),
+    ...compactionStates,
     preStep: {
       entry: 'claimPending',
       initial: 'choosing',
@@ -365,28 +138,16 @@ export const turnMachine = setup({
             { target: '#turn.stepping', actions: 'beginStep' },
           ],
         },
-        hook: {
-          entry: spawnChild('preStepHook', {
-            id: 'hook',
-            input: ({ context }) => ({
-              agentKey: context.agentKey,
-              turn: context.turn,
-              step: context.stepCount + 1,
-            }),
-          }),
-          exit: stopChild('hook'),
+        hook: waitState(chart, {
+          src: 'preStepHook',
+          id: 'hook',
+          input: ({ context: { agentKey, turn, stepCount } }) => ({ agentKey, turn, step: stepCount + 1 }),
           on: {
             'hook.allow': { target: '#turn.stepping', actions: ['applyTools', 'beginStep'] },
-            'hook.veto': {
-              target: '#turn.ending',
-              actions: [
-                'applyTools',
-                assign({ vetoReason: ({ event }) => event.reason, reason: 'blocked' as const }),
-              ],
-            },
+            'hook.veto': { target: '#turn.ending', actions: ['applyTools', 'vetoStep'] },
             'turn.cancel': { target: '#turn.ending', actions: 'cancelBeforeStep' },
           },
-        },
+        }),
       },
     },
     // The step was begun (`beginStep`) or resumed (`turn.resume`) by the transition that led here.
@@ -416,18 +177,15 @@ export const turnMachine = setup({
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
     },
-    ending: {
-      entry: [
-        'settleUnserved',
-        { type: 'log', params: ({ context }) => turnEndEntry(context) },
-        spawnChild('logFlush', { id: 'flush', input: ({ context }) => ({ agentKey: context.agentKey }) }),
-      ],
+    // `turn.end` is durable before the agent hears the turn is over.
+    ending: waitState(chart, {
+      src: 'logFlush',
+      id: 'flush',
+      input: ({ context }) => ({ agentKey: context.agentKey }),
+      before: ['settleUnserved', { type: 'log', params: ({ context }) => turnEndEntry(context) }],
       on: { 'log.flushed': 'done', 'turn.cancel': { actions: 'clearPendingIfAsked' } },
-    },
-    done: {
-      type: 'final',
-      entry: stopChild('flush'),
-    },
+    }),
+    done: { type: 'final' },
   },
   output: ({ context }) => turnOutput(context),
 });

@@ -1,6 +1,9 @@
-// Pure helpers of the turn chart: the context a turn starts with, what a finished step changes in it and
-// what the turn reports to its agent. Kept beside the chart so the chart file reads as states.
+// Pure helpers of the turn chart: the context a turn starts with, the log entries it writes, what a
+// finished step changes in it and what the turn reports to its agent. Kept beside the chart so the chart
+// file reads as states.
 import { addUsage, emptyUsage } from '../providers/types.ts';
+import type { LogEntry } from '../session/types.ts';
+import type { InboxItem } from './inbox.ts';
 import type { StepOutput } from './step-types.ts';
 import {
   noCompaction,
@@ -71,4 +74,39 @@ export function turnOutput(context: TurnContext): TurnOutput {
     compactionTried: context.compacting.tried,
     ...(context.compacting.request ? { compactRequest: context.compacting.request } : {}),
   };
+}
+
+/** The log entries that claim queued input: `inbox.claimed`, then each item as a user message. */
+export function claimEntries(turn: number, items: readonly InboxItem[]): LogEntry[] {
+  if (items.length === 0) return [];
+  return [
+    { type: 'inbox.claimed', turn, data: { ids: items.map((item) => item.id) } },
+    ...items.map(
+      (item): LogEntry => ({
+        type: 'user.message',
+        turn,
+        data: { channel: item.channel, content: item.message, inboxId: item.id },
+      }),
+    ),
+  ];
+}
+
+export function turnEndEntry(context: TurnContext): LogEntry {
+  return {
+    type: 'turn.end',
+    turn: context.turn,
+    data: {
+      reason: context.reason!,
+      usage: context.usage,
+      ...(context.cancelCause ? { cause: context.cancelCause } : {}),
+      ...(context.reason === 'model_error' && context.error ? { error: context.error } : {}),
+      ...(context.vetoReason !== undefined ? { vetoReason: context.vetoReason } : {}),
+    },
+  };
+}
+
+/** Whether the turn has a step to take: its first (with input), or another after tools, a pause or steering. */
+export function stepDue(context: TurnContext): boolean {
+  if (context.stepCount === 0 && context.followups.length > 0) return true;
+  return context.lastOutcome === 'tools' || context.lastOutcome === 'continue' || context.pending.length > 0;
 }
