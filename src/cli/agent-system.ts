@@ -20,10 +20,11 @@ import { skillFolders } from '../settings/skills.ts';
 import { checkToolNames, settingsEntries } from '../settings/tool-name-check.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
-import { CliError, type CliIo, line, painter, wantsColor } from './io.ts';
-import { StdinLines } from './line-input.ts';
-import { type AnswerSource, promptApprover } from './prompt-approver.ts';
+import { CliError } from './cli-error.ts';
 import { selectProvider } from './select-provider.ts';
+import { type CliIo, line, painter, wantsColor } from './terminal/io.ts';
+import { StdinLines } from './terminal/line-input.ts';
+import { type AnswerSource, promptApprover } from './terminal/prompt-approver.ts';
 
 /** The flags of the commands that run agents: `run`, `resume` and `job`. */
 export type AgentFlags = {

@@ -7,6 +7,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import { permissionModes } from '../permissions/modes.ts';
 import type { AgentFlags } from './agent-system.ts';
+import { CliError } from './cli-error.ts';
 import type { ChatFlags } from './commands/chat.ts';
 import type { CompactFlags } from './commands/compact.ts';
 import type { ConfigFlags } from './commands/config.ts';
@@ -16,7 +17,7 @@ import type { WorkerFlags } from './commands/distributed.ts';
 import type { JobFlags } from './commands/job.ts';
 import type { McpListFlags } from './commands/mcp.ts';
 import type { RunFlags } from './commands/run.ts';
-import { CliError, type CliIo, line } from './io.ts';
+import { type CliIo, line } from './terminal/io.ts';
 
 const description =
   'Run a coding agent whose loop is a set of XState statecharts, with an append-only session log.';

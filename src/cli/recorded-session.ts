@@ -10,8 +10,8 @@ import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
 import { type AgentFlags, type CliRules, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
 import { sessionByIdOrPath } from './chat/session-lookup.ts';
-import { type CliIo, line } from './io.ts';
 import { sessionSearchFolders } from './session-folders.ts';
+import { type CliIo, line } from './terminal/io.ts';
 
 export type RecordedSession = {
   sessionFile: string;

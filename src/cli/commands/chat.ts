@@ -15,11 +15,11 @@ import {
 import { ChatTerminal } from '../chat/chat-terminal.ts';
 import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
-import { type CliIo, line, painter, wantsColor } from '../io.ts';
-import { attachLiveView, type LiveView } from '../live-view.ts';
 import { recordedMode } from '../recorded-session.ts';
-import { chatStatus } from '../render.ts';
 import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
+import { type CliIo, line, painter, wantsColor } from '../terminal/io.ts';
+import { attachLiveView, type LiveView } from '../terminal/live-view.ts';
+import { chatStatus } from '../terminal/render.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 

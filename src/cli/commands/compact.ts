@@ -1,8 +1,8 @@
 import type { CompactResult } from '../../machines/compaction-types.ts';
 import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
-import { type CliIo, line, personOut } from '../io.ts';
 import { openRecordedSession } from '../recorded-session.ts';
 import { describeProviderError } from '../select-provider.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 
 export type CompactFlags = AgentFlags & { instructions?: string };
 

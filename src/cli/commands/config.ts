@@ -3,8 +3,8 @@ import { loadProjectInstructions, type ProjectInstructions } from '../../runtime
 import { settingsFiles } from '../../settings/settings-file.ts';
 import type { SettingSource } from '../../settings/settings-types.ts';
 import { cliSettings, userHome, workspaceOf } from '../agent-system.ts';
-import { type CliIo, line } from '../io.ts';
 import { printSkills, skillsOf } from '../skills-report.ts';
+import { type CliIo, line } from '../terminal/io.ts';
 
 export type ConfigFlags = {
   cwd?: string;

@@ -15,7 +15,8 @@ import {
   providerFor,
   workspaceOf,
 } from '../agent-system.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { CliError } from '../cli-error.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { type DistributedFlags, progressLine, readJobFile, summary } from './job.ts';
 
 export type WorkerFlags = AgentFlags & DistributedFlags & { concurrency?: number };

@@ -5,8 +5,9 @@ import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
 import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { CliError } from '../cli-error.ts';
 import { sessionsFolder } from '../session-folders.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 
 /** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
 export const jobFileSchema = z.strictObject({

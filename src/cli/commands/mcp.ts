@@ -4,8 +4,8 @@ import { scripted } from '../../providers/scripted.ts';
 import { createAgentSystem } from '../../runtime/create-agent-system.ts';
 import { memoryStore } from '../../session/memory-store.ts';
 import { workspaceOf } from '../agent-system.ts';
-import { type CliIo, line, type TextOut } from '../io.ts';
 import { readMcpConfig } from '../mcp-config.ts';
+import { type CliIo, line, type TextOut } from '../terminal/io.ts';
 
 export type McpListFlags = { cwd?: string; config?: string; json?: boolean; workspaceMcp?: boolean };
 
