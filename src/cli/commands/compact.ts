@@ -1,5 +1,6 @@
 import type { CompactResult } from '../../machines/compaction-types.ts';
-import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
+import type { AgentFlags } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
 import { openRecordedSession } from '../recorded-session.ts';
 import { describeProviderError } from '../select-provider.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';

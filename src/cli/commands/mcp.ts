@@ -3,7 +3,7 @@ import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import { createAgentSystem } from '../../runtime/create-agent-system.ts';
 import { memoryStore } from '../../session/memory-store.ts';
-import { workspaceOf } from '../agent-system.ts';
+import { workspaceOf } from '../agent-flags.ts';
 import { readMcpConfig } from '../mcp-config.ts';
 import { type CliIo, line, type TextOut } from '../terminal/io.ts';
 
