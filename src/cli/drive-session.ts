@@ -3,9 +3,9 @@ import { systemClock } from '../core/clock.ts';
 import type { Agent, RunResult } from '../runtime/agent-handle.ts';
 import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import { isEvent } from '../session/types.ts';
-import { type CliIo, line, personOut, wantsColor } from './io.ts';
-import { attachLiveView } from './live-view.ts';
-import { formatUsage } from './render.ts';
+import { type CliIo, line, personOut, wantsColor } from './terminal/io.ts';
+import { attachLiveView } from './terminal/live-view.ts';
+import { formatUsage } from './terminal/render.ts';
 
 export type DriveOptions = {
   io: CliIo;

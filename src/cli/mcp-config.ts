@@ -9,7 +9,7 @@ import { configFileLimit, readRegularText, type TextRead } from '../core/read-li
 import { messageOf } from '../errors/describe-value.ts';
 import { type McpServers, mcpServersFileSchema } from '../mcp/server-config.ts';
 import { type ConfigVariables, expandServerVariables } from '../mcp/server-variables.ts';
-import { CliError } from './io.ts';
+import { CliError } from './cli-error.ts';
 
 const mcpFileSchema = z.looseObject(
   { mcpServers: mcpServersFileSchema },

@@ -8,10 +8,11 @@ import type { Provider } from '../providers/types.ts';
 import { fileStore, sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted } from '../session/log-text.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
-import { type AgentFlags, type CliRules, permissionsOf, providerFor, workspaceOf } from './agent-system.ts';
+import { type AgentFlags, providerFor, workspaceOf } from './agent-flags.ts';
 import { sessionByIdOrPath } from './chat/session-lookup.ts';
-import { type CliIo, line } from './io.ts';
+import { type CliRules, permissionsOf } from './cli-permissions.ts';
 import { sessionSearchFolders } from './session-folders.ts';
+import { type CliIo, line } from './terminal/io.ts';
 
 export type RecordedSession = {
   sessionFile: string;

@@ -13,7 +13,8 @@ import { assertSessionStarted } from '../session/log-text.ts';
 import { errorCode } from '../session/path-errors.ts';
 import { formatLogLine } from '../session/schema.ts';
 import type { LogEvent } from '../session/types.ts';
-import { CliError, type CliIo } from './io.ts';
+import { CliError } from './cli-error.ts';
+import type { CliIo } from './terminal/io.ts';
 
 /** `--postgres URL` reads the session from that store; `--export FILE` writes it out as a log file. */
 export type ReplaySourceFlags = { postgres?: string; export?: string };

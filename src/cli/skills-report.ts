@@ -1,5 +1,5 @@
 import { discoverSkills, type SkillCatalogue, skillFolders } from '../settings/skills.ts';
-import { type CliIo, line } from './io.ts';
+import { type CliIo, line } from './terminal/io.ts';
 
 /** The skills `run` would offer in `cwd` (the user's and the workspace's folders), and those it would skip. */
 export function skillsOf(cwd: string, env: CliIo['env']): Promise<SkillCatalogue> {

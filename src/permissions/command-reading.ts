@@ -1,3 +1,4 @@
+import { type NestedReader, readArithmetic, readCompound } from './compound-commands.ts';
 import { redirectProblem, writtenFile } from './redirects.ts';
 import {
   binaryOperators,
@@ -94,7 +95,7 @@ export function readCommandLine(text: string, cwd: string | undefined): CommandR
   };
 }
 
-class LineReader implements WordVisitor {
+class LineReader implements NestedReader {
   readonly commands: SimpleCommand[] = [];
   readonly unsure: string[] = [];
   readonly redirects = new Map<SimpleCommand, ShellRedirect[]>();
@@ -139,7 +140,7 @@ class LineReader implements WordVisitor {
     this.notPlain ??= what;
   }
 
-  private doubt(reason: string): void {
+  doubt(reason: string): void {
     if (!this.unsure.includes(reason)) this.unsure.push(reason);
   }
 
@@ -181,7 +182,7 @@ class LineReader implements WordVisitor {
       return;
     }
     if (top) this.notPlain ??= `a compound command (${type})`;
-    this.compound(command, type);
+    readCompound(command, type, this);
   }
 
   /** A simple command: assignments, words, and what it runs through wrappers. */
@@ -227,7 +228,7 @@ class LineReader implements WordVisitor {
     return command;
   }
 
-  private assign(assign: ShellNode): void {
+  assign(assign: ShellNode): void {
     const name = (assign.Name as { Value: string } | null)?.Value;
     if (name !== undefined && loaderVariables.has(name))
       this.doubt(`${name} makes a program run code it names`);
@@ -240,98 +241,8 @@ class LineReader implements WordVisitor {
     }
   }
 
-  /** Arithmetic: its substitutions are read; a variable in it is unsure, since bash evaluates its value too. */
+  /** Arithmetic: read by `readArithmetic` (compound-commands.ts). */
   arithmetic(node: ShellNode | null): void {
-    if (node === null) return;
-    const type = nodeType(node);
-    if (type === 'Word') {
-      const word = readWord(node as ShellWord, this);
-      if (word.text === undefined || !/^(0[xX][0-9a-fA-F]+|[0-9]+(#[0-9A-Za-z@_]+)?)$/.test(word.text)) {
-        // `x='a[$(rm -rf ~)]'; echo $((x))` runs rm: the value of a variable is evaluated as arithmetic.
-        this.doubt('arithmetic on a variable can run commands its value holds');
-      }
-    } else if (type === 'BinaryArithm') {
-      this.arithmetic(node.X as ShellNode);
-      this.arithmetic(node.Y as ShellNode);
-    } else if (type === 'UnaryArithm' || type === 'ParenArithm') {
-      this.arithmetic(node.X as ShellNode);
-    } else this.unknown(`arithmetic the reader does not know (${type})`);
-  }
-
-  /** A compound command: every list, word and arithmetic inside it is read; none of it is plain. */
-  private compound(command: ShellNode, type: string): void {
-    const lists = (...fields: string[]) => {
-      for (const field of fields) this.statements(command[field] as ShellStatement[]);
-    };
-    switch (type) {
-      case 'Subshell':
-      case 'Block':
-        lists('Stmts');
-        break;
-      case 'IfClause':
-        lists('Cond', 'Then');
-        if (command.Else !== null) this.compound(command.Else as ShellNode, 'IfClause');
-        break;
-      case 'WhileClause':
-        lists('Cond', 'Do');
-        break;
-      case 'ForClause':
-        this.loop(command.Loop as ShellNode);
-        lists('Do');
-        break;
-      case 'CaseClause':
-        readWord(command.Word as ShellWord, this);
-        for (const item of command.Items as ShellNode[]) {
-          for (const pattern of item.Patterns as ShellWord[]) readWord(pattern, this);
-          this.statements(item.Stmts as ShellStatement[]);
-        }
-        break;
-      case 'FuncDecl':
-        this.doubt(`it defines a function (${(command.Name as { Value: string }).Value})`);
-        this.statements([command.Body as ShellStatement]);
-        break;
-      case 'ArithmCmd':
-        this.arithmetic(command.X as ShellNode);
-        break;
-      case 'LetClause':
-        for (const expression of command.Exprs as ShellNode[]) this.arithmetic(expression);
-        break;
-      case 'TestClause':
-        this.test(command.X as ShellNode);
-        break;
-      case 'DeclClause':
-        for (const assign of command.Args as ShellNode[]) this.assign(assign);
-        break;
-      case 'TimeClause':
-      case 'CoprocClause':
-        if (command.Stmt !== null) this.statements([command.Stmt as ShellStatement]);
-        break;
-      default:
-        this.unknown(`a command the reader does not know (${type})`);
-    }
-  }
-
-  private loop(loop: ShellNode): void {
-    const type = nodeType(loop);
-    if (type === 'WordIter') {
-      for (const word of loop.Items as ShellWord[]) readWord(word, this);
-    } else if (type === 'CStyleLoop') {
-      for (const field of ['Init', 'Cond', 'Post']) this.arithmetic(loop[field] as ShellNode | null);
-    } else this.unknown(`a loop the reader does not know (${type})`);
-  }
-
-  /** `[[ ... ]]`: comparisons such as -eq evaluate their operands as arithmetic, so an expansion is unsure. */
-  private test(node: ShellNode): void {
-    const type = nodeType(node);
-    if (type === 'Word') {
-      if (readWord(node as ShellWord, this).text === undefined) {
-        this.doubt('[[ ]] can evaluate a variable as arithmetic, which can run commands its value holds');
-      }
-    } else if (type === 'BinaryTest') {
-      this.test(node.X as ShellNode);
-      this.test(node.Y as ShellNode);
-    } else if (type === 'UnaryTest' || type === 'ParenTest') {
-      this.test(node.X as ShellNode);
-    } else this.unknown(`a test the reader does not know (${type})`);
+    readArithmetic(node, this);
   }
 }

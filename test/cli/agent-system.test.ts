@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { permissionModeOf, providerFor } from '../../src/cli/agent-system.ts';
+import { permissionModeOf, providerFor } from '../../src/cli/agent-flags.ts';
 import { sessionsFolder, stateFolder, workspaceKey } from '../../src/cli/session-folders.ts';
 
 describe('the CLI system from flags', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { StdinLines } from '../../src/cli/line-input.ts';
-import { parsePlanAnswer } from '../../src/cli/plan-question.ts';
-import { promptApprover } from '../../src/cli/prompt-approver.ts';
+import { StdinLines } from '../../src/cli/terminal/line-input.ts';
+import { parsePlanAnswer } from '../../src/cli/terminal/plan-question.ts';
+import { promptApprover } from '../../src/cli/terminal/prompt-approver.ts';
 import { capture, fakeStdin } from './cli-harness.ts';
 
 async function until(done: () => boolean): Promise<void> {

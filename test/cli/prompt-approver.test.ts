@@ -2,9 +2,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { approvalLines } from '../../src/cli/approval-view.ts';
-import { StdinLines } from '../../src/cli/line-input.ts';
-import { parseAnswer, promptApprover } from '../../src/cli/prompt-approver.ts';
+import { approvalLines } from '../../src/cli/terminal/approval-view.ts';
+import { StdinLines } from '../../src/cli/terminal/line-input.ts';
+import { parseAnswer, promptApprover } from '../../src/cli/terminal/prompt-approver.ts';
 import { capture, fakeStdin } from './cli-harness.ts';
 
 const request = (callId: string, tool: string, input: unknown) => ({

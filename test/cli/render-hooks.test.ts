@@ -1,7 +1,7 @@
 // How the terminal transcript shows a hook's decision: Claude Code's `systemMessage` is for the person, so it
 // is printed under the decision (the model never reads it).
 import { describe, expect, it } from 'vitest';
-import { TranscriptRenderer } from '../../src/cli/render.ts';
+import { TranscriptRenderer } from '../../src/cli/terminal/render.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 
 describe('the transcript of a hook decision', () => {

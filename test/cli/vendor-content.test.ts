@@ -1,6 +1,6 @@
 // The transcript's lines for what an assistant message holds besides text and tool calls.
 import { describe, expect, it } from 'vitest';
-import { vendorContentLines } from '../../src/cli/vendor-content.ts';
+import { vendorContentLines } from '../../src/cli/terminal/vendor-content.ts';
 import type { ProviderPart } from '../../src/providers/types.ts';
 
 const part = (provider: string, data: Record<string, unknown> & { type: string }): ProviderPart => ({

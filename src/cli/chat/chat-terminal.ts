@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
-import type { TextIn, TextOut } from '../io.ts';
-import type { AnswerSource } from '../prompt-approver.ts';
+import type { TextIn, TextOut } from '../terminal/io.ts';
+import type { AnswerSource } from '../terminal/prompt-approver.ts';
 
 /** What the chat does with what the person types outside of approval questions. */
 export type ChatKeys = {

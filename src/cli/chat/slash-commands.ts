@@ -2,7 +2,7 @@ import { type PermissionMode, permissionModes } from '../../permissions/modes.ts
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
 import { isEvent } from '../../session/types.ts';
-import { formatUsage } from '../render.ts';
+import { formatUsage } from '../terminal/render.ts';
 
 /** What slash commands may do to the chat. */
 export interface SlashContext {

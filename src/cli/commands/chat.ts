@@ -4,22 +4,17 @@ import type { Provider } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
 import type { AgentSystem } from '../../runtime/create-agent-system.ts';
 import { fileStore, sessionFilePath } from '../../session/file-store.ts';
-import {
-  type AgentFlags,
-  type CliPermissions,
-  cliAgentSystem,
-  permissionsOf,
-  providerFor,
-  workspaceOf,
-} from '../agent-system.ts';
+import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
 import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
-import { type CliIo, line, painter, wantsColor } from '../io.ts';
-import { attachLiveView, type LiveView } from '../live-view.ts';
+import { type CliPermissions, permissionsOf } from '../cli-permissions.ts';
 import { recordedMode } from '../recorded-session.ts';
-import { chatStatus } from '../render.ts';
 import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
+import { type CliIo, line, painter, wantsColor } from '../terminal/io.ts';
+import { attachLiveView, type LiveView } from '../terminal/live-view.ts';
+import { chatStatus } from '../terminal/render.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 

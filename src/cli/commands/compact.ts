@@ -1,8 +1,9 @@
 import type { CompactResult } from '../../machines/compaction-types.ts';
-import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
-import { type CliIo, line, personOut } from '../io.ts';
+import type { AgentFlags } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
 import { openRecordedSession } from '../recorded-session.ts';
 import { describeProviderError } from '../select-provider.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 
 export type CompactFlags = AgentFlags & { instructions?: string };
 

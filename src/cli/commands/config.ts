@@ -2,9 +2,10 @@ import { sep } from 'node:path';
 import { loadProjectInstructions, type ProjectInstructions } from '../../runtime/project-instructions.ts';
 import { settingsFiles } from '../../settings/settings-file.ts';
 import type { SettingSource } from '../../settings/settings-types.ts';
-import { cliSettings, userHome, workspaceOf } from '../agent-system.ts';
-import { type CliIo, line } from '../io.ts';
+import { userHome, workspaceOf } from '../agent-flags.ts';
+import { cliSettings } from '../cli-permissions.ts';
 import { printSkills, skillsOf } from '../skills-report.ts';
+import { type CliIo, line } from '../terminal/io.ts';
 
 export type ConfigFlags = {
   cwd?: string;

@@ -15,8 +15,8 @@ import {
   prepareDemo,
 } from '../demo-scenario.ts';
 import { driveSession } from '../drive-session.ts';
-import { type CliIo, line, personOut, type TextOut } from '../io.ts';
 import { readMcpConfig } from '../mcp-config.ts';
+import { type CliIo, line, personOut, type TextOut } from '../terminal/io.ts';
 
 export type DemoFlags = { json?: boolean; keep?: boolean; states?: boolean; mcpConfig?: string };
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { configFileLimit, readRegularText } from '../../core/read-limited.ts';
 import { diagramFiles } from '../../diagrams/diagram-files.ts';
 import { ConfigError } from '../../errors/config-error.ts';
-import { type CliIo, line } from '../io.ts';
+import { type CliIo, line } from '../terminal/io.ts';
 
 export type DiagramsFlags = { out: string; check?: boolean };
 

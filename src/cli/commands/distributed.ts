@@ -8,14 +8,10 @@ import { redisFromUrl } from '../../bullmq/redis-client.ts';
 import { startWorker } from '../../bullmq/start-worker.ts';
 import { fnv1a } from '../../core/hash.ts';
 import { pgStore } from '../../postgres/pg-store.ts';
-import {
-  type AgentFlags,
-  cliSystemOptions,
-  permissionModeOf,
-  providerFor,
-  workspaceOf,
-} from '../agent-system.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { type AgentFlags, permissionModeOf, providerFor, workspaceOf } from '../agent-flags.ts';
+import { cliSystemOptions } from '../agent-system.ts';
+import { CliError } from '../cli-error.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { type DistributedFlags, progressLine, readJobFile, summary } from './job.ts';
 
 export type WorkerFlags = AgentFlags & DistributedFlags & { concurrency?: number };

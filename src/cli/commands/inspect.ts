@@ -11,7 +11,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../../providers/types.t
 import { codingTools } from '../../tools/coding-tools.ts';
 import type { AnyTool } from '../../tools/define-tool.ts';
 import { demoScript, demoSteer, demoSystem, demoTask, isSteerMoment, prepareDemo } from '../demo-scenario.ts';
-import { type CliIo, line, type TextOut } from '../io.ts';
+import { type CliIo, line, type TextOut } from '../terminal/io.ts';
 
 export type InspectOptions = {
   /** A session log (.jsonl) to show read-only; without it, a scripted demo agent runs live. */

@@ -4,9 +4,12 @@ import { configFileLimit, readRegularText, type TextRead } from '../../core/read
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
-import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
+import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
+import { CliError } from '../cli-error.ts';
+import { permissionsOf } from '../cli-permissions.ts';
 import { sessionsFolder } from '../session-folders.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 
 /** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
 export const jobFileSchema = z.strictObject({

@@ -3,9 +3,9 @@ import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
 import { createAgentSystem } from '../../runtime/create-agent-system.ts';
 import { memoryStore } from '../../session/memory-store.ts';
-import { workspaceOf } from '../agent-system.ts';
-import { type CliIo, line, type TextOut } from '../io.ts';
+import { workspaceOf } from '../agent-flags.ts';
 import { readMcpConfig } from '../mcp-config.ts';
+import { type CliIo, line, type TextOut } from '../terminal/io.ts';
 
 export type McpListFlags = { cwd?: string; config?: string; json?: boolean; workspaceMcp?: boolean };
 

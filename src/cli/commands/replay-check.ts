@@ -8,8 +8,9 @@ import { recordedToolSet } from '../../replay/recorded-tool-set.ts';
 import type { ReplayOptions } from '../../replay/replay-tools.ts';
 import type { LogEvent } from '../../session/types.ts';
 import { skillFolders } from '../../settings/skills.ts';
-import { CliError, type CliIo, line } from '../io.ts';
+import { CliError } from '../cli-error.ts';
 import { type ReplaySourceFlags, readReplaySource } from '../replay-source.ts';
+import { type CliIo, line } from '../terminal/io.ts';
 
 /** How `replay --check` gets its tool results: from the log, or by running the tools again. */
 export type ReplayCheckFlags = ReplaySourceFlags & {

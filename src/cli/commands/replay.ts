@@ -2,9 +2,10 @@ import { resolve } from 'node:path';
 import { loadRecording } from '../../inspector/recorded-source.ts';
 import { sessionIdFromFile } from '../../session/file-store.ts';
 import { isEvent, type LogEvent } from '../../session/types.ts';
-import { CliError, type CliIo, line, wantsColor } from '../io.ts';
-import { TranscriptRenderer } from '../render.ts';
+import { CliError } from '../cli-error.ts';
 import { type ReplaySourceFlags, readReplaySource } from '../replay-source.ts';
+import { type CliIo, line, wantsColor } from '../terminal/io.ts';
+import { TranscriptRenderer } from '../terminal/render.ts';
 
 /**
  * `agentchart replay FILE` (or `replay ID --postgres URL`, a session a worker kept there): re-renders a recorded session as a transcript (turns, steps, assistant text,

@@ -4,11 +4,13 @@ import { loadResumePoint } from '../../runtime/stored-session.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
 import { isEvent, type StopReason } from '../../session/types.ts';
-import { type AgentFlags, cliAgentSystem } from '../agent-system.ts';
+import type { AgentFlags } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
+import { CliError } from '../cli-error.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
 import { openRecordedSession } from '../recorded-session.ts';
-import { summarizeToolInput } from '../render.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
+import { summarizeToolInput } from '../terminal/render.ts';
 
 /**
  * `agentchart resume FILE ["<next message>"]`: loads a session, repairs what a crash left open and goes on.

@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
 import { fileStore, sessionFileLocation, sessionFilePath } from '../../session/file-store.ts';
-import { type AgentFlags, cliAgentSystem, permissionsOf, providerFor, workspaceOf } from '../agent-system.ts';
+import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
+import { cliAgentSystem } from '../agent-system.ts';
+import { CliError } from '../cli-error.ts';
+import { permissionsOf } from '../cli-permissions.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
-import { CliError, type CliIo, line, personOut } from '../io.ts';
 import { sessionsFolder } from '../session-folders.ts';
+import { type CliIo, line, personOut } from '../terminal/io.ts';
 
 export type RunFlags = AgentFlags & { session?: string };
 

@@ -2,10 +2,10 @@
 // whole (wrapped, never cut); a write or an edit as the full diff against the file as it is now.
 import { isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
-import type { ApprovalRequest } from '../actors/approval.ts';
-import { readRegularFile } from '../core/read-limited.ts';
-import { prefixRuleFor, stringArgument } from '../permissions/rules.ts';
-import { planEdit } from '../tools/edit-file.ts';
+import type { ApprovalRequest } from '../../actors/approval.ts';
+import { readRegularFile } from '../../core/read-limited.ts';
+import { prefixRuleFor, stringArgument } from '../../permissions/rules.ts';
+import { planEdit } from '../../tools/edit-file.ts';
 
 export type Paint = (style: 'red' | 'green' | 'cyan' | 'dim' | 'bold', text: string) => string;
 

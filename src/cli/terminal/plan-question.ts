@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest } from '../actors/approval.ts';
+import type { ApprovalAnswer, ApprovalRequest } from '../../actors/approval.ts';
 import type { TextOut } from './io.ts';
 
 /** The answer to a plan: accept it (continuing in `default` or `accept-edits`), or deny it with a reason. */

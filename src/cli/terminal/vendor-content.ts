@@ -3,7 +3,7 @@
 // SDK provider-executed calls), their results, approval requests the runtime declined, compaction, and the
 // sources the model cited. Thinking, reasoning items and the vendor's form of text and calls say nothing
 // new here and are left out.
-import type { Citation, ProviderPart } from '../providers/types.ts';
+import type { Citation, ProviderPart } from '../../providers/types.ts';
 
 type Fields = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { InspectionEvent } from 'xstate';
-import type { LiveEvent } from '../actors/live-event.ts';
-import type { Agent } from '../runtime/agent-handle.ts';
-import type { AgentSystem } from '../runtime/create-agent-system.ts';
+import type { LiveEvent } from '../../actors/live-event.ts';
+import type { Agent } from '../../runtime/agent-handle.ts';
+import type { AgentSystem } from '../../runtime/create-agent-system.ts';
 import type { TextOut } from './io.ts';
 import { TranscriptRenderer } from './render.ts';
 

@@ -1,5 +1,5 @@
-import type { ApprovalAnswer, ApprovalRequest } from '../actors/approval.ts';
-import { exitPlanModeName } from '../permissions/modes.ts';
+import type { ApprovalAnswer, ApprovalRequest } from '../../actors/approval.ts';
+import { exitPlanModeName } from '../../permissions/modes.ts';
 import { approvalLines, offeredRule, type Paint } from './approval-view.ts';
 import type { TextOut } from './io.ts';
 import { askAboutPlan } from './plan-question.ts';

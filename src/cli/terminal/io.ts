@@ -1,5 +1,3 @@
-import { AgentchartError } from '../errors/agentchart-error.ts';
-
 /** Somewhere the CLI writes text: `process.stdout`, `process.stderr`, or a test's capture. */
 export type TextOut = { write(chunk: string): unknown; isTTY?: boolean };
 
@@ -19,21 +17,6 @@ export type CliIo = {
   /** The directory relative paths are read from (default `process.cwd()`). */
   cwd: string;
 };
-
-/**
- * A failure the CLI reports as one line, `agentchart: <message> [<code>]`, with an exit code: 2 for a
- * usage or configuration mistake (code `usage` unless given), 1 for a failure at run time (code `cli`).
- */
-export class CliError extends AgentchartError<string> {
-  readonly exitCode: number;
-
-  constructor(message: string, options: { exitCode?: number; code?: string; cause?: unknown } = {}) {
-    const code = options.code ?? (options.exitCode === 2 ? 'usage' : 'cli');
-    super(code, message, options.cause !== undefined ? { cause: options.cause } : undefined);
-    this.name = 'CliError';
-    this.exitCode = options.exitCode ?? 1;
-  }
-}
 
 /** Where text for the person at the terminal goes: stderr under `--json` (stdout carries only NDJSON then). */
 export function personOut(io: CliIo, json: boolean | undefined): TextOut {

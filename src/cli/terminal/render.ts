@@ -1,7 +1,7 @@
-import type { LiveEvent } from '../actors/live-event.ts';
-import type { Usage } from '../providers/types.ts';
-import { contextTokens } from '../session/context-tokens.ts';
-import { isEvent, type LogEvent, type LogEventData } from '../session/types.ts';
+import type { LiveEvent } from '../../actors/live-event.ts';
+import type { Usage } from '../../providers/types.ts';
+import { contextTokens } from '../../session/context-tokens.ts';
+import { isEvent, type LogEvent, type LogEventData } from '../../session/types.ts';
 import { paintDiff } from './approval-view.ts';
 import { painter, type TextOut } from './io.ts';
 import { vendorContentLines } from './vendor-content.ts';
