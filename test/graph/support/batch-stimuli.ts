@@ -8,6 +8,7 @@ import { actorAt, currentRequest, expectResultsInModelOrder, type Harness, reque
 import type { HoldingHooks } from './holding-hooks.ts';
 import type { HoldingTool } from './holding-tool.ts';
 import type { EventTable } from './model.ts';
+import { settled } from './stimuli.ts';
 
 type Stimuli = EventTable<typeof toolBatchMachine>;
 
@@ -55,13 +56,7 @@ export function batchStimuli(
     },
     'hook.postTool': (event) => hooked().answer(`postTool:${event.callId}`, { content: event.content }),
   };
-  const settled: Stimuli = {};
-  for (const [type, stimulus] of Object.entries(table) as [keyof Stimuli, (...args: never[]) => unknown][])
-    (settled as Record<string, unknown>)[type] = async (...args: never[]) => {
-      await stimulus(...args);
-      await settle();
-    };
-  return { events: settled, canceled: () => canceled };
+  return { events: settled(table), canceled: () => canceled };
 }
 
 /**
