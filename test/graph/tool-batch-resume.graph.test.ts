@@ -7,30 +7,31 @@
 // answering finishes the turn. Anywhere else something was in flight (a model request or a tool whose
 // outcome is lost), so the turn is repaired as `interrupted`, and the agent is idle.
 import { describe, expect, it } from 'vitest';
-import type { SnapshotFrom } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
-import { checkCall } from '../../src/actors/tool-check.ts';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import { type ToolBatchEvent, type ToolBatchInput, toolBatchMachine } from '../../src/machines/tool-batch.ts';
-import { AgentPermissionGate } from '../../src/permissions/gate.ts';
+import { toolBatchMachine } from '../../src/machines/tool-batch.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { GateProvider, settle } from '../support/controllable.ts';
 import {
+  type BatchSnapshot,
+  describeBatchEvent,
+  realChecks,
+  serializeBatch,
+  toolBatchEvents,
+} from './catalogues/tool-batch.ts';
+import { batchStimuli } from './support/batch-stimuli.ts';
+import {
   actorAt,
   counterIds,
   createHarness,
-  currentRequest,
   disposeAndCheck,
   expectResultsInModelOrder,
   type Harness,
-  requestEnded,
   startRun,
 } from './support/driver.ts';
 import { HoldingTool } from './support/holding-tool.ts';
-
-type BatchSnapshot = SnapshotFrom<typeof toolBatchMachine>;
+import { chartModel, pathName } from './support/model.ts';
 
 const calls = [
   { id: 'c1', name: 'probe', input: { value: '1' } },
@@ -47,77 +48,16 @@ function makeTools() {
 }
 type Tools = ReturnType<typeof makeTools>;
 
-const gate = new AgentPermissionGate({
-  mode: 'default',
-  allow: [],
-  deny: [],
-  cwd: process.cwd(),
-  canAsk: true,
+const graph = chartModel(toolBatchMachine, {
+  input: { agentKey: 'agent:a', turn: 1, maxParallel: 10 },
+  events: toolBatchEvents({ calls, checks: realChecks(calls, Object.values(makeTools()), 'default') }),
+  serializeState: serializeBatch,
 });
-const toolMap = new Map(Object.values(makeTools()).map((held) => [held.name, held.tool]));
-const checks = calls.map((call) => checkCall({ tools: toolMap, permissions: gate }, call));
-const input: ToolBatchInput = { agentKey: 'agent:a', turn: 1, maxParallel: 10 };
-
-/** The catalogue (as in tool-batch.graph.test.ts): what can happen in each state, with sample payloads. */
-function events(snapshot: BatchSnapshot): ToolBatchEvent[] {
-  const tracked = snapshot.context.calls;
-  const running = tracked.filter((call) => call.phase === 'running');
-  if (snapshot.matches('idle'))
-    return snapshot.context.step === 0 ? [{ type: 'batch.begin', step: 1, calls }] : [];
-  if (snapshot.matches('checking')) return [{ type: 'batch.checked', checks }];
-  if (snapshot.matches('cancelling'))
-    return running.map((call) => ({
-      type: 'tool.settled',
-      callId: call.callId,
-      outcome: 'aborted',
-      content: '',
-    }));
-  if (snapshot.matches({ awaitingApproval: 'persisting' })) return [{ type: 'log.flushed' }];
-  if (!snapshot.matches('running') && !snapshot.matches('awaitingApproval')) return [];
-  return [
-    ...running.map(
-      (call): ToolBatchEvent => ({ type: 'tool.settled', callId: call.callId, outcome: 'ok', content: '' }),
-    ),
-    ...tracked
-      .filter((call) => call.phase === 'awaitingApproval')
-      .flatMap((call): ToolBatchEvent[] => [
-        { type: 'tool.approve', callId: call.callId },
-        { type: 'tool.deny', callId: call.callId, reason: 'not now' },
-      ]),
-    { type: 'batch.cancel' },
-  ];
-}
-
-const serializeState = (snapshot: BatchSnapshot): string =>
-  JSON.stringify([
-    snapshot.value,
-    snapshot.context.calls.map(
-      (call) => `${call.callId}:${call.phase}:${call.outcome ?? ''}:${call.committed}`,
-    ),
-  ]);
-
 // One path per state: each state is crashed in once.
-const paths = getShortestPaths(toolBatchMachine, {
-  input,
-  events,
-  serializeState: serializeState as never,
-  limit: 10_000,
-});
+const paths = graph.shortestPaths();
 
 /** The states that wait for the outside world: a person's decision. */
 const waitsForPerson = (state: BatchSnapshot) => state.matches('awaitingApproval');
-
-async function drive(harness: Harness, tools: Tools, event: ToolBatchEvent): Promise<void> {
-  const toolOf = (callId: string) => tools[calls.find((call) => call.id === callId)!.name as keyof Tools];
-  if (event.type === 'batch.checked') {
-    (await currentRequest(harness)).answer('', calls);
-    requestEnded(harness);
-  } else if (event.type === 'tool.settled') toolOf(event.callId).finish(event.callId);
-  else if (event.type === 'tool.approve') harness.agent.approve(event.callId);
-  else if (event.type === 'tool.deny') harness.agent.deny(event.callId, event.reason);
-  else if (event.type === 'batch.cancel') harness.agent.cancel();
-  await settle();
-}
 
 /** A new system on a copy of what the store holds now: what a process killed at this moment leaves. */
 async function crashAndResume(
@@ -169,19 +109,15 @@ async function finishTurn(harness: Harness, tools: Tools): Promise<void> {
   expect(await ended).toMatchObject({ reason: 'completed', text: 'Done.' });
 }
 
-const name = (steps: { event: ToolBatchEvent }[]) =>
-  steps.map(({ event }) => ('callId' in event ? `${event.type}(${event.callId})` : event.type)).join(' → ') ||
-  '(start)';
-
 describe('tool-batch graph: crash in every state, resume, and compare', () => {
   it('has one path per state, and the expected states wait for a person', () => {
     // 29 states of one batch plus the idle actor before `batch.begin`; 6 wait for a person: the first
     // question, and the second after the first was allowed or denied, each being made durable and asked.
     expect(paths).toHaveLength(30);
-    expect(paths.filter((path) => waitsForPerson(path.state as BatchSnapshot))).toHaveLength(6);
+    expect(paths.filter((path) => waitsForPerson(path.state))).toHaveLength(6);
   });
 
-  it.each(paths.map((path) => [name(path.steps.slice(1) as { event: ToolBatchEvent }[]), path]))(
+  it.each(paths.map((path) => [pathName(path, describeBatchEvent, { join: ' → ', empty: '(start)' }), path]))(
     '%s',
     async (_name, path) => {
       const originalTools = makeTools();
@@ -191,9 +127,9 @@ describe('tool-batch graph: crash in every state, resume, and compare', () => {
         approve: 'manual',
       });
       await startRun(original);
-      for (const step of path.steps.slice(1))
-        await drive(original, originalTools, step.event as ToolBatchEvent);
-      const state = path.state as BatchSnapshot;
+      const stimuli = batchStimuli(original, { calls, tools: Object.values(originalTools) });
+      await graph.run(path, { events: stimuli.events });
+      const state = path.state;
       const before = actorAt(original, ['turn', 'step', 'batch']);
       const askedBefore = original.agent.pendingApprovals();
       const { harness, tools, flushed } = await crashAndResume(original);

@@ -1,0 +1,81 @@
+// The graph suites' one road to xstate/graph's test model: a chart, its catalogue (test/graph/catalogues/)
+// and a bounded key give the paths; each path is then run with two tables, what the real stimulus is for
+// each event type (`events`) and what the runtime must show in each state (`states`, keyed as
+// `snapshot.matches` reads them, `'*'` where no other key matches).
+import { isDeepStrictEqual } from 'node:util';
+import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate';
+import { createTestModel, type TestParam, type TestPath } from 'xstate/graph';
+
+/** What can happen in a state, with sample payloads: the whole list (nothing else is sent there). */
+export type Catalogue<M extends AnyStateMachine> = (snapshot: SnapshotFrom<M>) => EventFromLogic<M>[];
+
+export type ChartModelOptions<M extends AnyStateMachine> = {
+  input: InputFrom<M>;
+  events: Catalogue<M>;
+  /** The bounded state key; the event is the one that led to the snapshot. */
+  serializeState: (snapshot: SnapshotFrom<M>, event: EventFromLogic<M> | undefined) => string;
+  limit?: number;
+};
+
+export type ChartPath<M extends AnyStateMachine> = TestPath<SnapshotFrom<M>, EventFromLogic<M>>;
+export type ChartStep<M extends AnyStateMachine> = ChartPath<M>['steps'][number];
+
+/** The real stimulus for each event type of a path: the event with its payload, and its step. */
+export type EventTable<M extends AnyStateMachine> = {
+  [T in EventFromLogic<M>['type']]?: (
+    event: Extract<EventFromLogic<M>, { type: T }>,
+    step: ChartStep<M>,
+  ) => unknown;
+};
+
+/** What the runtime must show in a state, keyed by state (`'*'`: every state no other key matches). */
+export type StateTable<M extends AnyStateMachine> = Record<string, (state: SnapshotFrom<M>) => unknown>;
+
+/** A chart's test model over its catalogue, and every path it has (none folded into a longer one). */
+export function chartModel<M extends AnyStateMachine>(machine: M, options: ChartModelOptions<M>) {
+  const { input, events, serializeState, limit = 10_000 } = options;
+  const model = createTestModel(machine, {
+    input,
+    events,
+    limit,
+    serializeState: (snapshot, event) => serializeState(snapshot, event),
+    // The model offers a bare event for each type a state handles that the catalogue leaves out; the
+    // catalogue is the whole list of what can happen there, so those are left out again.
+    filterEvents: (snapshot, event) => events(snapshot).some((sample) => isDeepStrictEqual(sample, event)),
+  });
+  // Each path reaches its own state and is checked there, also when a longer path passes through it.
+  const every = { allowDuplicatePaths: true };
+  const shortestPaths = () => model.getShortestPaths(every) as ChartPath<M>[];
+  const simplePaths = () => model.getSimplePaths(every) as ChartPath<M>[];
+
+  /**
+   * Runs one path through the tables. The first step is the chart's initial snapshot, where every
+   * harness starts: there is nothing to drive or compare before the first event.
+   */
+  async function run(path: ChartPath<M>, tables: { events: EventTable<M>; states?: StateTable<M> }) {
+    const steps = path.steps.slice(1);
+    for (const { event } of steps)
+      if (!(event.type in tables.events)) throw new Error(`no stimulus for ${event.type}`);
+    const stimuli: Record<string, (step: ChartStep<M>) => unknown> = {};
+    for (const [type, stimulus] of Object.entries(tables.events))
+      stimuli[type] = (step) =>
+        (stimulus as (event: unknown, step: ChartStep<M>) => unknown)(step.event, step);
+    const params = { events: stimuli, states: tables.states ?? {} };
+    await model.testPath({ ...path, steps }, params as TestParam<SnapshotFrom<M>, EventFromLogic<M>>);
+  }
+
+  return { model, shortestPaths, simplePaths, run };
+}
+
+/** The events of a path after the initial snapshot. */
+export const eventsOf = <M extends AnyStateMachine>(path: ChartPath<M>) =>
+  path.steps.slice(1).map((step) => step.event);
+
+/** A path's name for its test: each event's label, joined, or `empty` for the initial snapshot. */
+export function pathName<M extends AnyStateMachine>(
+  path: ChartPath<M>,
+  label: (event: EventFromLogic<M>) => string,
+  options: { join: string; empty: string },
+): string {
+  return eventsOf(path).map(label).join(options.join) || options.empty;
+}
