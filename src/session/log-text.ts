@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { LogFormatError } from '../errors/log-format-error.ts';
 import { parseLogLine, validateSequence } from './schema.ts';
 import type { LogEvent } from './types.ts';
@@ -33,6 +34,20 @@ export function parseLogText(text: string, file: string): ParsedLogText {
     `${file}: line ${lines.length + 1} was torn (incomplete last write, probably a crash); ` +
     `dropped it and truncated the file to ${keepBytes} bytes`;
   return { events, torn: { keepBytes, warning } };
+}
+
+/**
+ * Reads a whole session log file: every line parsed and checked as `parseLogText` does (the one parse
+ * path), for callers that want the log as written, such as tests and tools reading a finished session.
+ * A torn last line is refused here rather than dropped, since nothing may be cut from a file read whole.
+ *
+ * @example const events = await readLog(join(sessions, 's1.jsonl'));
+ */
+export async function readLog(file: string): Promise<LogEvent[]> {
+  const { events, torn } = parseLogText(await readFile(file, 'utf8'), file);
+  if (torn)
+    throw new LogFormatError(tornLineLeft(torn.warning, 'readLog reads a log whole and cuts nothing'));
+  return events;
 }
 
 /** The warning of a torn last line that was read past but left on disk. */

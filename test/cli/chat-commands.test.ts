@@ -2,12 +2,10 @@
 // local OpenAI-compatible server: /model reopens the session on a new system, /mode switches the open
 // agent, /compact summarises, /inspect serves the page, /resume opens another session; --continue and
 // --resume <id> come back to the conversation.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { PtySession } from './pty-session.ts';
+import { describe, expect, it } from 'vitest';
+import { useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
 type RequestBody = { model?: string; messages?: unknown[] };
 const body = (server: OpenAIChatServer, index: number) => server.requests[index]!.body as RequestBody;
@@ -16,44 +14,14 @@ const text = (server: OpenAIChatServer, index: number) => JSON.stringify(body(se
 describe('agentchart chat: commands and coming back', () => {
   let server: OpenAIChatServer;
   let workspace: string;
-  let home: string;
   let env: Record<string, string>;
-  const sessions: PtySession[] = [];
-
-  const chat = (args: string[]) => {
-    const pty = new PtySession(args, { cwd: workspace, env });
-    sessions.push(pty);
-    return pty;
-  };
-  /**
-   * Leaves with /exit and returns the id the chat says the session can be continued with. It is typed as
-   * soon as the answer shows, often before the turn has ended: leaving mid-turn once crashed the chat.
-   */
-  const leave = async (pty: PtySession, from: number) => {
-    pty.type('/exit\r');
-    const at = await pty.waitFor(/Continue it: agentchart --resume (\S+)/, from);
-    expect(await pty.exited).toBe(0);
-    return /Continue it: agentchart --resume (\S+)/.exec(pty.screen.slice(at))![1]!;
-  };
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-chat-commands-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-home-'));
-    env = {
-      HOME: home,
-      XDG_STATE_HOME: join(home, 'state'),
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(async () => {
-    for (const pty of sessions.splice(0)) pty.kill();
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
+  useCliWorld(
+    { prefix: 'agentchart-chat-commands', state: 'in-home' },
+    (world) => ({ server, workspace, env } = world),
+  );
+  // `leave` is typed as soon as the answer shows, often before the turn has ended: leaving mid-turn once
+  // crashed the chat.
+  const chat = usePtyChats(() => ({ workspace, env }));
 
   it('/model, /mode, /compact, /inspect and /resume each do what they say', async () => {
     server.reply({ turn: { text: ['First answer.'] } });

@@ -1,15 +1,16 @@
 // The chat's `/mode` in a real pseudo-terminal against the local OpenAI-compatible server: the switch is
 // in the log as `mode.changed{ by: 'user' }`, the session stays open (one `session.end` per chat), and
 // `--continue` comes back in the mode the log recorded, not the default; `replay --check` passes on it.
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
+import { readLog as readLogFile } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { PtySession } from './pty-session.ts';
+import { useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
 const write = (id: string, path: string, content: string) => ({
   id,
@@ -20,52 +21,21 @@ const write = (id: string, path: string, content: string) => ({
 describe('agentchart chat: /mode', () => {
   let server: OpenAIChatServer;
   let workspace: string;
-  let home: string;
   let env: Record<string, string>;
-  const sessions: PtySession[] = [];
-
-  const chat = (args: string[]) => {
-    const pty = new PtySession(args, { cwd: workspace, env });
-    sessions.push(pty);
-    return pty;
-  };
-  const leave = async (pty: PtySession, from: number) => {
-    pty.type('/exit\r');
-    await pty.waitFor('Continue it: agentchart --resume', from);
-    expect(await pty.exited).toBe(0);
-  };
+  useCliWorld(
+    { prefix: 'agentchart-chat-mode', state: 'in-home' },
+    (world) => ({ server, workspace, env } = world),
+  );
+  const chat = usePtyChats(() => ({ workspace, env }));
   const logFile = async () => {
     const folder = sessionsFolder(workspace, env);
     const files = await readdir(folder);
     expect(files).toHaveLength(1);
     return join(folder, files[0]!);
   };
-  const readLog = async (): Promise<LogEvent[]> =>
-    (await readFile(await logFile(), 'utf8'))
-      .split('\n')
-      .filter((text) => text !== '')
-      .map((text) => JSON.parse(text) as LogEvent);
+  const readLog = async () => readLogFile(await logFile());
   const typesOf = (log: LogEvent[], type: string) =>
     log.flatMap((event) => (event.type === type ? [{ seq: event.seq, data: event.data }] : []));
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-chat-mode-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-home-'));
-    env = {
-      HOME: home,
-      XDG_STATE_HOME: join(home, 'state'),
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(async () => {
-    for (const pty of sessions.splice(0)) pty.kill();
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
 
   it('logs /mode as mode.changed by the user, ends once, and --continue resumes in that mode', async () => {
     server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });

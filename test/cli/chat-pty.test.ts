@@ -1,17 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
-import type { LogEvent } from '../../src/session/types.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { PtySession } from './pty-session.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
+import { readLog } from '../../src/session/log-text.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { usePtyChats } from './pty-session.ts';
 
 /** The text of every message of one recorded request, joined. */
 const requestText = (server: OpenAIChatServer, index: number) =>
@@ -21,19 +15,9 @@ describe('agentchart chat in a real pseudo-terminal', () => {
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
-  let session: PtySession | undefined;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-chat-'));
-    home = await mkdtemp(join(tmpdir(), 'agentchart-home-'));
-  });
-  afterEach(async () => {
-    session?.kill();
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
+  let env: Record<string, string>;
+  useCliWorld({ prefix: 'agentchart-chat' }, (world) => ({ server, workspace, home, env } = world));
+  const chat = usePtyChats(() => ({ workspace, env }));
 
   it('runs a task, steers it, ignores a typed-ahead y, allows a prefix, denies with a reason, runs /cost, cancels with Esc and leaves with Ctrl-C twice', async () => {
     server.reply({ turn: { toolCalls: [call('c1', 'bash', { command: 'sleep 2' })] } });
@@ -42,16 +26,7 @@ describe('agentchart chat in a real pseudo-terminal', () => {
     server.reply({ turn: { toolCalls: [call('c4', 'write_file', { path: 'a.txt', content: 'hello\n' })] } });
     server.reply({ turn: { text: ['Done with the first task.'] } });
     server.reply({ turn: { text: ['Thinking about the second'], ending: 'hang' } });
-    const pty = new PtySession(['--allow', 'bash(sleep:*)'], {
-      cwd: workspace,
-      env: {
-        HOME: home,
-        ANTHROPIC_API_KEY: '',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: `${server.url}/v1`,
-      },
-    });
-    session = pty;
+    const pty = chat(['--allow', 'bash(sleep:*)']);
     await pty.waitFor('Type a task.');
 
     // A task; while its `sleep 2` runs (allowed by --allow), a line steers and a `y` is typed without Enter.
@@ -100,10 +75,7 @@ describe('agentchart chat in a real pseudo-terminal', () => {
     const sessions = sessionsFolder(workspace, { HOME: home });
     await expect(readdir(join(workspace, '.agentchart'))).rejects.toThrow();
     const [file] = await readdir(sessions);
-    const log = (await readFile(join(sessions, file!), 'utf8'))
-      .split('\n')
-      .filter((text) => text !== '')
-      .map((text) => JSON.parse(text) as LogEvent);
+    const log = await readLog(join(sessions, file!));
     const decisions = log
       .filter((event) => event.type === 'approval.decided')
       .map((event) => event.data as { outcome: string; by: string; reason?: string; rule?: string });

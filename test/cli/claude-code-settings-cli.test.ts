@@ -6,7 +6,7 @@
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/child-run.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
@@ -18,14 +18,11 @@ const lax = join(corpus, 'anthropics__claude-code/examples/settings/settings-lax
 const sentry = join(corpus, 'getsentry__sentry/.claude/settings.json');
 
 describe("Claude Code's settings files in .claude/, through the CLI", () => {
-  const cli = useSettingsCli('agentchart-claude-cli');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-  beforeEach(() => {
-    ({ server, workspace, home, env } = cli);
-  });
+  useSettingsCli('agentchart-claude-cli', (world) => ({ server, workspace, home, env } = world));
   const claudeFile = async (name: string, from: string | unknown) => {
     await mkdir(join(workspace, '.claude'), { recursive: true });
     const to = join(workspace, '.claude', name);

@@ -1,19 +1,12 @@
 // `agentchart compact FILE` against a local OpenAI-compatible server: the real SDK, the real runtime, a
 // session file made by `run` and `resume`.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { readLog } from '../../src/session/log-text.ts';
 import { summaryPrefix } from '../../src/session/projection.ts';
-import type { LogEvent } from '../../src/session/types.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-
-const readLog = async (file: string) =>
-  (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LogEvent);
 
 describe('agentchart compact FILE', () => {
   let server: OpenAIChatServer;
@@ -21,10 +14,11 @@ describe('agentchart compact FILE', () => {
   let env: Record<string, string>;
   let file: string;
 
+  useCliWorld(
+    { prefix: 'agentchart-compact', home: 'unset' },
+    (world) => ({ server, workspace, env } = world),
+  );
   beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-compact-'));
-    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
     file = join(workspace, 'session.jsonl');
     // Three turns, so the first one is older than the two kept word for word.
     server.reply({ turn: { text: ['One.'] } });
@@ -36,10 +30,6 @@ describe('agentchart compact FILE', () => {
       server.reply({ turn: { text: [answer!] } });
       expect((await runCli(['resume', file, message!], { env })).code).toBe(0);
     }
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
   });
 
   it('summarises the older turns, logs a manual compaction, and the next request shows the summary', async () => {

@@ -1,37 +1,21 @@
 // Plan mode through the CLI: without a terminal nobody can accept a plan, so it is denied and the session
 // stays in plan mode; `resume --mode` resumes it in the mode given and the edit then runs.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseLogText } from '../../src/session/log-text.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { describe, expect, it } from 'vitest';
+import { readLog } from '../../src/session/log-text.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
 
 describe('plan mode in the CLI', () => {
   let server: OpenAIChatServer;
   let workspace: string;
   let env: Record<string, string>;
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-plan-cli-'));
-    env = {
-      HOME: workspace,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'k',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  useCliWorld(
+    { prefix: 'agentchart-plan-cli', home: 'workspace' },
+    (world) => ({ server, workspace, env } = world),
+  );
 
   it('denies a plan headless, and resume --mode resumes in that mode so the edit runs', async () => {
     server.reply({ turn: { toolCalls: [call('p1', 'exit_plan_mode', { plan: '1. Write a.txt' })] } });
@@ -43,7 +27,7 @@ describe('plan mode in the CLI', () => {
     expect(run.code).toBe(0);
     const tools = (server.requests[0]!.body as { tools: { function: { name: string } }[] }).tools;
     expect(tools.map((tool) => tool.function.name)).toContain('exit_plan_mode');
-    const planned = parseLogText(await readFile(file, 'utf8'), file).events;
+    const planned = await readLog(file);
     expect(planned.find((event) => event.type === 'approval.decided')?.data).toMatchObject({
       callId: 'p1',
       outcome: 'deny',
@@ -55,7 +39,7 @@ describe('plan mode in the CLI', () => {
     const resumed = await runCli(['resume', file, 'go ahead', '--mode', 'accept-edits'], { env });
     expect(resumed.code).toBe(0);
     // The log recorded no mode change, so the resumed agent simply runs in the mode it was given.
-    const events = parseLogText(await readFile(file, 'utf8'), file).events;
+    const events = await readLog(file);
     expect(events[0]!.data.config).toMatchObject({ permissionMode: 'plan' });
     expect(events.filter((event) => event.type === 'mode.changed')).toEqual([]);
     expect(await readFile(join(workspace, 'a.txt'), 'utf8')).toBe('done');

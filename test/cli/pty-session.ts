@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { afterEach, expect } from 'vitest';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tsxLoader = fileURLToPath(new URL('../../node_modules/tsx/dist/esm/index.mjs', import.meta.url));
@@ -63,4 +64,35 @@ export class PtySession {
   kill(): void {
     this.child.kill('SIGKILL');
   }
+}
+
+/** Where a chat opens: the workspace it runs in and its environment (read when the chat is opened). */
+export type ChatPlace = { workspace: string; env: Record<string, string> };
+
+/**
+ * Registers the clean-up in the calling `describe` (or file) and returns an opener of chats in `place`:
+ * every chat still running after a test is killed, so a failed wait leaves no process behind.
+ */
+export function usePtyChats(place: () => ChatPlace): (args: string[]) => PtySession {
+  const sessions: PtySession[] = [];
+  afterEach(() => {
+    for (const pty of sessions.splice(0)) pty.kill();
+  });
+  return (args) => {
+    const { workspace, env } = place();
+    const pty = new PtySession(args, { cwd: workspace, env });
+    sessions.push(pty);
+    return pty;
+  };
+}
+
+/**
+ * Leaves a chat with /exit, from screen position `from`, and expects it to end with code 0. Returns the id
+ * its "Continue it: agentchart --resume ID" line names.
+ */
+export async function leaveChat(pty: PtySession, from: number): Promise<string> {
+  pty.type('/exit\r');
+  const at = await pty.waitFor(/Continue it: agentchart --resume (\S+)/, from);
+  expect(await pty.exited).toBe(0);
+  return /Continue it: agentchart --resume (\S+)/.exec(pty.screen.slice(at))![1]!;
 }

@@ -4,13 +4,14 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fileStore } from '../../src/session/file-store.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
+import { useCliWorld } from '../support/cli-world.ts';
 import { assertCallsPaired, counterIds, routedModel, tickingClock, until } from '../support/crash-kit.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { fakeStdin, runCli } from './cli-harness.ts';
 
 const writeCall = { id: 'w1', name: 'write_file', input: { path: 'x.txt', content: 'hello' } };
@@ -45,26 +46,14 @@ async function waitingSessionFile(workspace: string, sessions: string): Promise<
   return file;
 }
 
-const readLog = async (file: string): Promise<LogEvent[]> =>
-  (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((text) => text !== '')
-    .map((text) => JSON.parse(text) as LogEvent);
-
 describe('agentchart resume of a session left waiting for approval', () => {
   let server: OpenAIChatServer;
   let workspace: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-resume-waiting-'));
-    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  useCliWorld(
+    { prefix: 'agentchart-resume-waiting', home: 'unset' },
+    (world) => ({ server, workspace, env } = world),
+  );
 
   it('shows the pending question first, asks it again, and the answer finishes the turn', async () => {
     const file = await waitingSessionFile(workspace, join(workspace, 'sessions'));

@@ -1,10 +1,11 @@
-import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/actors/live-event.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { type CliRun, fakeStdin, runCli, testSessionsFolder } from './cli-harness.ts';
 
 const parseLines = <T>(text: string): T[] =>
@@ -13,28 +14,13 @@ const parseLines = <T>(text: string): T[] =>
     .filter((entry) => entry !== '')
     .map((entry) => JSON.parse(entry) as T);
 const sessionLogOf = (run: CliRun) => /^Session log: (.+\.jsonl)$/m.exec(run.stderr + run.stdout)?.[1];
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
 
 describe('agentchart run and resume against a local OpenAI-compatible server', () => {
   let server: OpenAIChatServer;
   let workspace: string;
   let env: Record<string, string>;
+  useCliWorld({ prefix: 'agentchart-run', home: 'unset' }, (world) => ({ server, workspace, env } = world));
 
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-run-'));
-    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
-
-  const readLog = async (file: string) => parseLines<LogEvent>(await readFile(file, 'utf8'));
   const decisions = (log: LogEvent[]) =>
     log
       .filter((event) => event.type === 'approval.decided')

@@ -1,41 +1,24 @@
 // Sessions live outside the workspace, in the user's state folder (XDG_STATE_HOME here): the workspace
 // stays clean, the agent's tools cannot rewrite the log of their own session, and sessions recorded in an
 // older workspace-local .agentchart/sessions are still found by id.
-import { mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { latestSession } from '../../src/cli/chat/session-lookup.ts';
 import { workspaceSessionsFolder } from '../../src/cli/session-folders.ts';
-import type { LogEvent } from '../../src/session/types.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { readLog } from '../../src/session/log-text.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli, testSessionsFolder, testStateHome } from './cli-harness.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
-const readLog = async (file: string) =>
-  (await readFile(file, 'utf8'))
-    .split('\n')
-    .filter((text) => text !== '')
-    .map((text) => JSON.parse(text) as LogEvent);
 
 describe("sessions in the user's state folder", () => {
   let server: OpenAIChatServer;
   let workspace: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-home-ws-'));
-    env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-  });
+  useCliWorld(
+    { prefix: 'agentchart-home-ws', home: 'unset' },
+    (world) => ({ server, workspace, env } = world),
+  );
 
   it('writes the log under XDG_STATE_HOME, keyed by workspace, and nothing into the workspace', async () => {
     server.reply({ turn: { text: ['Hello.'] } });

@@ -1,18 +1,15 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 import { toolCall as call, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
 describe('hooks in .agentchart/settings.json', () => {
-  const cli = useSettingsCli('agentchart-hooks-ws');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-  beforeEach(() => {
-    ({ server, workspace, home, env } = cli);
-  });
+  useSettingsCli('agentchart-hooks-ws', (world) => ({ server, workspace, home, env } = world));
 
   // A Claude Code-style guard: reads tool_input.command from stdin, exit 2 with a reason on stderr.
   const guard = (word: string) => ({

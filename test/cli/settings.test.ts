@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
@@ -10,14 +10,11 @@ import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from 
 const faultServer = fileURLToPath(new URL('../fixtures/mcp/fault-server.mjs', import.meta.url));
 
 describe('permissions from --allow/--deny and .agentchart/settings.json', () => {
-  const cli = useSettingsCli('agentchart-settings');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-  beforeEach(() => {
-    ({ server, workspace, home, env } = cli);
-  });
+  useSettingsCli('agentchart-settings', (world) => ({ server, workspace, home, env } = world));
 
   const userFile = () => settingsFileIn(home);
   const workspaceFile = () => settingsFileIn(workspace);

@@ -34,14 +34,11 @@ const nobodyToAsk =
   '(use --yes for accept-edits or --mode bypass to allow them).';
 
 describe("the workspace's settings file without trust", () => {
-  const cli = useSettingsCli('agentchart-ws-perms');
   let server: OpenAIChatServer;
   let workspace: string;
   let home: string;
   let env: Record<string, string>;
-  beforeEach(() => {
-    ({ server, workspace, home, env } = cli);
-  });
+  useSettingsCli('agentchart-ws-perms', (world) => ({ server, workspace, home, env } = world));
 
   const userFile = () => settingsFileIn(home);
   const workspaceFile = () => settingsFileIn(workspace);
