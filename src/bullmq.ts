@@ -11,4 +11,4 @@ export {
   type DurableTaskOptions,
   type DurableTaskResult,
   runDurableTask,
-} from './runtime/durable-task.ts';
+} from './runtime/jobs/durable-task.ts';

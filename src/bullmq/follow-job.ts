@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import { emptyUsage } from '../providers/types.ts';
-import type { JobProgress, JobTaskResult } from '../runtime/job-types.ts';
+import type { JobProgress, JobTaskResult } from '../runtime/jobs/job-types.ts';
 import { type TaskProgress, taskResultSchema } from './task-queue.ts';
 
 export type FollowOptions = {

@@ -3,7 +3,7 @@ import { type ConnectionOptions, type Job, Worker, type WorkerOptions } from 'bu
 import { ConfigError } from '../errors/config-error.ts';
 import { emptyUsage } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
-import { runDurableTask } from '../runtime/durable-task.ts';
+import { runDurableTask } from '../runtime/jobs/durable-task.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
 import { clientFor } from './redis-client.ts';
 import {

@@ -1,7 +1,7 @@
 // The recorded subagents of a tree replay (see `SubagentRecordings`): each child re-runs from its own log,
 // with its own replay clock, recorded model answers and inbox ids.
 import type { Provider } from '../providers/types.ts';
-import type { RecordedSubagent, SubagentRecordings } from '../runtime/subagent-replay.ts';
+import type { RecordedSubagent, SubagentRecordings } from '../runtime/replay/subagent-replay.ts';
 import { replay } from '../session/replay-provider.ts';
 import { isEvent, type LogEvent, type SessionStore } from '../session/types.ts';
 import { ReplayClock } from './replay-clock.ts';

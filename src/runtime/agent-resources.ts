@@ -16,7 +16,7 @@ import { AgentEnvironment } from './agent-environment.ts';
 import type { AgentPlan } from './agent-plan.ts';
 import { AgentSkills } from './agent-skills.ts';
 import { instructionsFor } from './project-instructions.ts';
-import { logResumedSegment } from './resumed-segment.ts';
+import { logResumedSegment } from './resume/resumed-segment.ts';
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;

@@ -1,5 +1,5 @@
-// Schemas for the arguments of the public calls other than createAgentSystem: agents, jobs and the
-// agent handle's methods. Each is parsed at the call; a bad value is a ConfigError naming the argument.
+// Schemas for the arguments of the public calls other than createAgentSystem and jobs (jobs/job-schemas.ts):
+// agents and the agent handle's methods. Each is parsed at the call; a bad value is a ConfigError naming the argument.
 import { z } from 'zod/v4';
 import {
   count,
@@ -16,10 +16,10 @@ import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
-import type { JobProgress } from './job-types.ts';
 import { providerSchema } from './options-schema.ts';
 
-const agentFields = {
+/** What `createAgent`, `resumeAgent`, `forkAgent` and a job's tasks may set for their agent. */
+export const agentFields = {
   instructions: z.string(must('a string')).optional(),
   mcpServers: mcpServersSchema.optional(),
   tools: toolListSchema.optional(),
@@ -44,32 +44,6 @@ export const forkAgentSchema = z.strictObject({
     .strictObject({ id: idSchema.optional(), atSeq: count.optional(), ...agentFields }, must('an object'))
     .optional(),
 });
-
-const abortSignal = z.custom<AbortSignal>(
-  (value) =>
-    typeof (value as { aborted?: unknown } | null)?.aborted === 'boolean' &&
-    typeof (value as { addEventListener?: unknown }).addEventListener === 'function',
-  must('an AbortSignal'),
-);
-
-/** `runJob(options)`. */
-export const jobOptionsSchema = z.strictObject(
-  {
-    tasks: z.array(
-      z.strictObject(
-        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields },
-        must('a task object'),
-      ),
-      must('an array of tasks'),
-    ),
-    concurrency: positiveInteger,
-    onProgress: z
-      .custom<(progress: JobProgress) => void>((value) => typeof value === 'function', must('a function'))
-      .optional(),
-    signal: abortSignal.optional(),
-  },
-  must('an object'),
-);
 
 /** The message of `run`, `followup`, `steer` and `inject`. */
 export const messageSchema = z.strictObject({ message: nonEmptyString });
@@ -137,6 +111,3 @@ export const inspectSchema = z.strictObject({
     must('a function or an observer with a next function'),
   ),
 });
-
-/** `job.cancel(index)`: any whole number; one that names no task is refused by the job. */
-export const jobCancelSchema = z.strictObject({ index: count.optional() });

@@ -30,12 +30,12 @@ import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { HookTranscripts } from './hook-transcripts.ts';
 import { hostLogic } from './host.ts';
+import { type Job, type JobOptions, runJob } from './jobs/run-job.ts';
 import { LiveBus } from './live-bus.ts';
 import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
 import { parseSystemOptions, type SystemConfig } from './options-schema.ts';
-import { type Job, type JobOptions, runJob } from './run-job.ts';
+import { loadSession, takeStoredSession } from './resume/stored-session.ts';
 import { SavedOutputFolders } from './saved-outputs.ts';
-import { loadSession, takeStoredSession } from './stored-session.ts';
 import { AgentTree, type ChildSpec, type TreeMember } from './subagents.ts';
 import { WorkspaceCheck } from './workspace-check.ts';
 
@@ -155,7 +155,7 @@ export class AgentSystem {
   }
 
   /**
-   * Runs one agent per task, at most `concurrency` alive at once. See `runJob` in run-job.ts.
+   * Runs one agent per task, at most `concurrency` alive at once. See `runJob` in jobs/run-job.ts.
    *
    * @example
    * const job = system.runJob({ tasks: [{ prompt: 'Fix a.ts' }, { prompt: 'Fix b.ts' }], concurrency: 2 });

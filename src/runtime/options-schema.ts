@@ -45,8 +45,8 @@ import {
   type SubagentLimits,
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
+import type { SubagentRecordings } from './replay/subagent-replay.ts';
 import { bypassRefused, checkRuleTools } from './settings-checks.ts';
-import type { SubagentRecordings } from './subagent-replay.ts';
 
 export const providerSchema = intact<Provider>(
   'a Provider (an object with string name and model and a stream function)',

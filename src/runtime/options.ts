@@ -9,7 +9,7 @@ import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import type { SubagentRecordings } from './subagent-replay.ts';
+import type { SubagentRecordings } from './replay/subagent-replay.ts';
 
 export type Limits = {
   /** Steps in one turn (default 25). */

@@ -9,8 +9,8 @@ import { ConfigError } from '../../src/errors/config-error.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { Job, JobProgress } from '../../src/runtime/jobs/run-job.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
-import type { Job, JobProgress } from '../../src/runtime/run-job.ts';
 import { counterIds, echoTool, firstUser, routedModel, tickingClock, until } from '../support/crash-kit.ts';
 
 const systems: AgentSystem[] = [];

@@ -12,8 +12,8 @@ import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
 import { startWorker } from '../../src/bullmq/start-worker.ts';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { continueMessage } from '../../src/runtime/durable-task.ts';
-import type { JobProgress } from '../../src/runtime/job-types.ts';
+import { continueMessage } from '../../src/runtime/jobs/durable-task.ts';
+import type { JobProgress } from '../../src/runtime/jobs/job-types.ts';
 import { isEvent } from '../../src/session/types.ts';
 import {
   hasServers,

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod/v4';
 import { configFileLimit, readRegularText, type TextRead } from '../../core/read-limited.ts';
 import { messageOf } from '../../errors/describe-value.ts';
-import type { Job, JobOptions, JobTaskResult } from '../../runtime/run-job.ts';
+import type { Job, JobOptions, JobTaskResult } from '../../runtime/jobs/run-job.ts';
 import { fileStore } from '../../session/file-store.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem } from '../agent-system.ts';

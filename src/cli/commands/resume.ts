@@ -1,6 +1,6 @@
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
-import { loadResumePoint } from '../../runtime/stored-session.ts';
+import { loadResumePoint } from '../../runtime/resume/stored-session.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
 import { isEvent, type StopReason } from '../../session/types.ts';

@@ -1,8 +1,8 @@
 // The shapes of a multi-agent job (`system.runJob`), apart from the code that runs it, so the schema
 // that parses job options can name them without importing the runner.
-import type { Usage } from '../providers/types.ts';
-import type { StopReason } from '../session/types.ts';
-import type { CreateAgentOptions } from './options.ts';
+import type { Usage } from '../../providers/types.ts';
+import type { StopReason } from '../../session/types.ts';
+import type { CreateAgentOptions } from '../options.ts';
 
 /** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
 export type JobTask = { prompt: string } & CreateAgentOptions;

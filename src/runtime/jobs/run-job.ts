@@ -1,13 +1,13 @@
-import { parseHostValue } from '../core/host-schema.ts';
-import { AgentStateError } from '../errors/agent-state-error.ts';
-import { ConfigError } from '../errors/config-error.ts';
-import { messageOf } from '../errors/describe-value.ts';
-import { emptyUsage } from '../providers/types.ts';
-import { isEvent } from '../session/types.ts';
-import type { Agent, RunResult } from './agent-handle.ts';
-import { jobCancelSchema, jobOptionsSchema } from './call-schemas.ts';
+import { parseHostValue } from '../../core/host-schema.ts';
+import { AgentStateError } from '../../errors/agent-state-error.ts';
+import { ConfigError } from '../../errors/config-error.ts';
+import { messageOf } from '../../errors/describe-value.ts';
+import { emptyUsage } from '../../providers/types.ts';
+import { isEvent } from '../../session/types.ts';
+import type { Agent, RunResult } from '../agent-handle.ts';
+import type { CreateAgentOptions } from '../options.ts';
+import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
 import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.ts';
-import type { CreateAgentOptions } from './options.ts';
 
 export type { Job, JobCounts, JobOptions, JobProgress, JobTask, JobTaskResult } from './job-types.ts';
 

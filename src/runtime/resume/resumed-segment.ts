@@ -2,8 +2,8 @@
 // model, mode, limits or tools than the one that started the session (`agentchart resume --mode …`, the
 // chat's `/model`), and the log must say so: a replay reads each segment's configuration from here and
 // never guesses it from `session.start`.
-import type { SessionLog } from '../session/session-log.ts';
-import type { LogEvent } from '../session/types.ts';
+import type { SessionLog } from '../../session/session-log.ts';
+import type { LogEvent } from '../../session/types.ts';
 
 /**
  * Appends `session.resumed` with `config` (this segment's configuration), then `repaired`: what repair

@@ -1,15 +1,15 @@
 // One task that may be started more than once — by a queue that retries it, or hands a stalled one to
 // another worker — and still runs once: its session id is the task's id, so a later start finds what an
 // earlier one wrote and continues it (repair, then go on) instead of starting over.
-import type { Clock } from '../core/clock.ts';
-import { ConfigError } from '../errors/config-error.ts';
-import { LogFormatError } from '../errors/log-format-error.ts';
-import { addUsage, emptyUsage, type Usage } from '../providers/types.ts';
-import { pendingInbox } from '../session/repair.ts';
-import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../session/types.ts';
-import type { Agent } from './agent-handle.ts';
-import { turnResult } from './agent-view.ts';
-import type { CreateAgentOptions } from './options.ts';
+import type { Clock } from '../../core/clock.ts';
+import { ConfigError } from '../../errors/config-error.ts';
+import { LogFormatError } from '../../errors/log-format-error.ts';
+import { addUsage, emptyUsage, type Usage } from '../../providers/types.ts';
+import { pendingInbox } from '../../session/repair.ts';
+import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../../session/types.ts';
+import type { Agent } from '../agent-handle.ts';
+import { turnResult } from '../agent-view.ts';
+import type { CreateAgentOptions } from '../options.ts';
 
 /** What a durable task is: its id (the session id), its prompt, and optional instructions. */
 export type DurableTask = { id: string; prompt: string; instructions?: string };

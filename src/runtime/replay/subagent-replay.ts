@@ -2,9 +2,9 @@
 // model answers, clock, ids, tool results, hook decisions and environment come from the child's log, not
 // from its parent's (call ids, turns and times of two sessions say nothing about each other). The runtime
 // sees this port only; the replay implements it (replay/subagent-recordings.ts).
-import type { Clock } from '../core/clock.ts';
-import type { Provider } from '../providers/types.ts';
-import type { LogEvent } from '../session/types.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Provider } from '../../providers/types.ts';
+import type { LogEvent } from '../../session/types.ts';
 
 /** What one replayed subagent runs with instead of the system's model, clock and ids. */
 export type RecordedSubagent = {

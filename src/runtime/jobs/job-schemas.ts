@@ -1,0 +1,36 @@
+// Schemas for the arguments of `runJob` and `job.cancel`. Each is parsed at the call; a bad value is a
+// ConfigError naming the argument.
+import { z } from 'zod/v4';
+import { count, must, nonEmptyString, positiveInteger } from '../../core/host-schema.ts';
+import { agentFields } from '../call-schemas.ts';
+import { idSchema } from '../host-guards.ts';
+import type { JobProgress } from './job-types.ts';
+
+const abortSignal = z.custom<AbortSignal>(
+  (value) =>
+    typeof (value as { aborted?: unknown } | null)?.aborted === 'boolean' &&
+    typeof (value as { addEventListener?: unknown }).addEventListener === 'function',
+  must('an AbortSignal'),
+);
+
+/** `runJob(options)`. */
+export const jobOptionsSchema = z.strictObject(
+  {
+    tasks: z.array(
+      z.strictObject(
+        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields },
+        must('a task object'),
+      ),
+      must('an array of tasks'),
+    ),
+    concurrency: positiveInteger,
+    onProgress: z
+      .custom<(progress: JobProgress) => void>((value) => typeof value === 'function', must('a function'))
+      .optional(),
+    signal: abortSignal.optional(),
+  },
+  must('an object'),
+);
+
+/** `job.cancel(index)`: any whole number; one that names no task is refused by the job. */
+export const jobCancelSchema = z.strictObject({ index: count.optional() });
