@@ -49,12 +49,15 @@ export function createPreStepHookActor(hookOf: DependenciesOf<PreStepHookDeps>) 
   return fromCallback<{ type: 'noop' }, Input>(({ input, sendBack }) => {
     const controller = new AbortController();
     let live = true;
+    let running = true;
     preStepWork(hookOf(input.agentKey), input, controller.signal).then((event) => {
+      running = false;
       if (live) sendBack(event);
     });
     return () => {
       live = false;
-      controller.abort();
+      // Work that has answered has nothing left to stop; an abort would only allocate a DOMException.
+      if (running) controller.abort();
     };
   });
 }

@@ -143,6 +143,23 @@ describe('fromTask with abortOn', () => {
     expect(signal?.aborted).toBe(true);
   });
 
+  it('leaves the signal alone when stopped after it answered (nothing is left to stop)', async () => {
+    let signal: AbortSignal | undefined;
+    const task = fromTask(
+      (_input: string, given: AbortSignal) => {
+        signal = given;
+        return 'done';
+      },
+      (): Reported => ({ type: 'task.reported', text: 'done' }),
+      { abortOn: 'task.abort' },
+    );
+    const stopped = parent(task);
+    await settled();
+    expect(stopped.getSnapshot().context.heard).toEqual(['done']);
+    stopped.send({ type: 'stop' });
+    expect(signal?.aborted).toBe(false);
+  });
+
   it('without abortOn the signal never aborts, even when the task is stopped', async () => {
     let signal: AbortSignal | undefined;
     const task = fromTask<string, unknown, Reported>(
