@@ -7,13 +7,14 @@ import { connectWithSdk } from '../mcp/sdk-connection.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
+import type { Provider } from '../providers/types.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
 import type { LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import { AgentBody, type AgentRegistry } from './agent-body.ts';
-import { type AgentOrigin, agentSpec } from './agent-spec.ts';
+import { AgentBody, type AgentRegistry, type BodyParts } from './agent-body.ts';
+import { type AgentOrigin, type AgentSpec, agentSpec } from './agent-spec.ts';
 import { type HookConsultation, recordedHooks } from './hook-consultation.ts';
-import { type CreateAgentOptions, defaultInstructions } from './options.ts';
+import { type CreateAgentOptions, defaultInstructions, type Limits } from './options.ts';
 import type { SystemConfig } from './options-schema.ts';
 import type { RecordedSubagent } from './replay/subagent-replay.ts';
 import type { SavedOutputFolders } from './saved-outputs.ts';
@@ -41,57 +42,86 @@ export type SystemServices = {
 /** The launch's body, and the ids its handle gives inbox entries (a replayed subagent's recorded ones). */
 export type Assembled = { body: AgentBody; nextId: (call: string) => string };
 
-export function assembleAgent(system: SystemServices, { agentId, origin, options }: Launch): Assembled {
-  const { config, tree } = system;
+/** What a launch runs with, decided once from the system's options, the caller's and a recording's. */
+type Choices = {
+  /** A replayed subagent's own recording (model answers, clock, ids, hook decisions). */
+  recorded: RecordedSubagent | undefined;
+  provider: Provider;
+  permissions: PermissionSettings;
+  limits: Limits;
+  tools: readonly AnyTool[];
+  mcp: McpToolSource | undefined;
+  hooks: HookConsultation;
+};
+
+export function assembleAgent(system: SystemServices, launch: Launch): Assembled {
+  const { config } = system;
+  const { agentId, options } = launch;
   // A subagent of a replayed tree re-runs from its own log (see `SubagentRecordings`); its replay clock
   // reads how many events that log holds, once the body has opened it.
   let body: AgentBody | undefined;
   const recorded = options.child
     ? config.subagentReplay?.session(agentId, () => body?.log?.events.length ?? 0)
     : undefined;
-  const provider = recorded?.model ?? options.model ?? config.model;
-  const permissions = options.child?.permissions ?? rootPermissions(config);
-  const limits = options.child?.limits ?? config.limits;
-  const tools = options.tools ?? config.tools;
-  const mcp = options.child ? undefined : mcpServersOf(config, options.mcpServers);
-  const hooks = recorded ? recordedHooks(recorded.events) : system.hooks;
+  const choices: Choices = {
+    recorded,
+    provider: recorded?.model ?? options.model ?? config.model,
+    permissions: options.child?.permissions ?? rootPermissions(config),
+    limits: options.child?.limits ?? config.limits,
+    tools: options.tools ?? config.tools,
+    mcp: options.child ? undefined : mcpServersOf(config, options.mcpServers),
+    hooks: recorded ? recordedHooks(recorded.events) : system.hooks,
+  };
+  body = new AgentBody(specOf(system, launch, choices), partsOf(system, launch, choices));
+  return { body, nextId: recorded?.nextId ?? config.nextId };
+}
+
+function specOf(system: SystemServices, { agentId, origin, options }: Launch, choices: Choices): AgentSpec {
+  const { config } = system;
+  const { recorded, hooks } = choices;
   // Named by the public call that needed the id (a subagent's launch is the `task` tool's).
   const call = options.child ? 'task' : launchCalls[origin.kind];
-  const spec = agentSpec({
+  return agentSpec({
     agentId,
     key: `agent:${agentId}#${config.nextId(call)}`,
     origin,
-    provider,
+    provider: choices.provider,
     instructions:
       (recorded ? recordedSystemPrompt(recorded.events) : undefined) ??
       options.instructions ??
       defaultInstructions,
     parent: options.child?.parent,
     cwd: config.cwd,
-    permissionMode: permissions.mode,
-    limits,
+    permissionMode: choices.permissions.mode,
+    limits: choices.limits,
     compaction: config.compaction,
     retry: config.retry,
     hooks: hooks.flags,
     // Before every step only when a hook or MCP tool lists ask for it; otherwise the turn runs the pre-step
     // work on its first step and after a `mode.changed`, which saves a spawned actor and two events a step.
-    preStepEveryStep: config.preStep !== undefined || mcp !== undefined || hooks.flags.preStep === true,
+    preStepEveryStep:
+      config.preStep !== undefined || choices.mcp !== undefined || hooks.flags.preStep === true,
     preStepAtTurnStart: environmentEachTurn(config, recorded),
     sessionEndHooks: system.hooks.sessionEnd && !options.child,
   });
-  const gate = new AgentPermissionGate({ ...permissions, cwd: config.cwd });
-  body = new AgentBody(spec, {
+}
+
+function partsOf(system: SystemServices, { agentId, origin, options }: Launch, choices: Choices): BodyParts {
+  const { config, tree } = system;
+  const { recorded, hooks } = choices;
+  const clock = recorded?.clock ?? config.clock;
+  return {
     origin,
-    provider,
-    tools: tools.map((tool) => tree.wrap(tool)),
-    mcp,
-    gate,
+    provider: choices.provider,
+    tools: choices.tools.map((tool) => tree.wrap(tool)),
+    mcp: choices.mcp,
+    gate: new AgentPermissionGate({ ...choices.permissions, cwd: config.cwd }),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
     ...(options.child ? {} : { skills: config.skills }),
     environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,
     toolResults: recorded && system.toolResults ? new RecordedResults(recorded.events) : system.toolResults,
     store: config.store,
-    clock: recorded?.clock ?? config.clock,
+    clock,
     registry: system.registry,
     // A replay keeps the recorded workspace as a name (in configuration, prompts and permission checks);
     // no tool runs there (recorded results, or live tools moved to the folder the replay checked).
@@ -99,12 +129,11 @@ export function assembleAgent(system: SystemServices, { agentId, origin, options
       config.hookReplay || config.toolResults ? Promise.resolve() : system.workspaces.check(folder),
     // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
     members: {
-      join: (joined) =>
-        tree.add(agentId, treeMember(joined, { tools, mcp, permissions, options }), rejoinsOf(origin)),
+      join: (joined) => tree.add(agentId, treeMember(joined, choices, options), rejoinsOf(origin)),
       leave: () => tree.remove(agentId),
     },
     host: {
-      clock: recorded?.clock ?? config.clock,
+      clock,
       // Children ask the host their parent asks (their permissions say whether anyone can answer).
       approve: config.approve,
       preStep: config.preStep,
@@ -123,24 +152,15 @@ export function assembleAgent(system: SystemServices, { agentId, origin, options
         system.registry.delete(agentId);
       },
     },
-  });
-  return { body, nextId: recorded?.nextId ?? config.nextId };
+  };
 }
 
 /**
  * What the tree reads of a member when a subagent starts: MCP tool lists and the mode change while the
  * agent lives, so the member is handed over with getters (a spread would read each one once, here).
  */
-function treeMember(
-  body: AgentBody,
-  given: {
-    tools: readonly AnyTool[];
-    mcp: McpToolSource | undefined;
-    permissions: PermissionSettings;
-    options: LaunchOptions;
-  },
-): TreeMember {
-  const { tools, mcp, permissions, options } = given;
+function treeMember(body: AgentBody, choices: Choices, options: LaunchOptions): TreeMember {
+  const { tools, mcp, permissions } = choices;
   const { gate } = body;
   return {
     depth: options.child?.depth ?? 0,
