@@ -48,7 +48,8 @@ const toolOutcome = z.enum([
   'unknown',
 ]);
 const cancelCause = z.enum(['user', 'parent', 'disposed', 'hook']);
-const stopReason = z.enum([
+/** Why a turn ended, as `turn.end` logs it (a BullMQ task's result carries the same). */
+export const stopReasonSchema = z.enum([
   'completed',
   'max_steps',
   'unknown_tool_limit',
@@ -127,7 +128,7 @@ export const logEventDataSchemas = {
   }),
   'step.end': z.object({ toolResults: count }),
   'turn.end': z.object({
-    reason: stopReason,
+    reason: stopReasonSchema,
     usage,
     cause: cancelCause.optional(),
     error: providerErrorDataSchema.optional(),
