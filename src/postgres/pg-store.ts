@@ -1,5 +1,14 @@
 import pg from 'pg';
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
+import {
+  clockSchema,
+  flag,
+  milliseconds,
+  must,
+  parseHostValue,
+  positiveInteger,
+} from '../core/host-schema.ts';
 import { checkSessionId } from '../core/safe-id.ts';
 import { ConcurrencyError } from '../errors/concurrency-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
@@ -43,6 +52,9 @@ export interface PgStore extends SessionStore {
  *
  * `pg` is an optional peer dependency: install it beside agentchart to use this subpath.
  *
+ * @throws ConfigError when an option is unknown or wrong (`pgStore: unknown option "poolsize" (did you mean
+ * "poolSize"?)`), or `source` is neither a pool nor a connection string.
+ *
  * @example
  * import { pgStore } from 'agentchart/postgres';
  * const store = pgStore(process.env.DATABASE_URL!);
@@ -50,8 +62,28 @@ export interface PgStore extends SessionStore {
  * const system = createAgentSystem({ model, store });
  */
 export function pgStore(source: pg.Pool | string, options: PgStoreOptions = {}): PgStore {
-  return new PostgresSessionStore(source, options);
+  return new PostgresSessionStore(source, parseHostValue('pgStore', optionsSchema, options));
 }
+
+const optionsSchema = z.strictObject(
+  {
+    schema: z.string(must('a string')).optional(),
+    migrate: flag.optional(),
+    retry: z
+      .strictObject(
+        {
+          attempts: positiveInteger.optional(),
+          firstDelayMs: milliseconds.optional(),
+          maxDelayMs: milliseconds.optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    poolSize: positiveInteger.optional(),
+    clock: clockSchema.optional(),
+  },
+  must('an object'),
+);
 
 class PostgresSessionStore implements PgStore {
   readonly kind = 'postgres';

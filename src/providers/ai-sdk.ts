@@ -6,10 +6,9 @@ import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { classifyAiSdkError } from './ai-sdk-error.ts';
-import { checkAiSdkOptions } from './ai-sdk-options.ts';
+import { parseAiSdkOptions } from './ai-sdk-options.ts';
 import { toPrompt, toTools } from './ai-sdk-prompt.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
-import { resolveContextWindow } from './context-windows.ts';
 import { abortedEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
@@ -56,8 +55,8 @@ export type AiSdkOptions = {
  * @throws ConfigError when the model implements another specification, `contextWindow` is not a
  * positive integer, `tools` is given (naming each tool and why), or an option is unknown.
  */
-export function aiSdk(options: AiSdkOptions): Provider {
-  checkAiSdkOptions(options);
+export function aiSdk(given: AiSdkOptions): Provider {
+  const options = parseAiSdkOptions(given);
   const model = options.model;
   const version = (model as { specificationVersion?: unknown }).specificationVersion;
   if (version !== 'v3' && version !== 'v4') {
@@ -65,7 +64,7 @@ export function aiSdk(options: AiSdkOptions): Provider {
       `aiSdk: the model implements specification ${String(version)}; agentchart reads v3 (AI SDK 5 and 6 providers) and v4 (AI SDK 7)`,
     );
   }
-  const contextWindow = resolveContextWindow('aiSdk', options.contextWindow, () => undefined);
+  const { contextWindow } = options;
   const context: StreamContext = {
     model,
     version,

@@ -5,10 +5,12 @@ import type {
   MessageParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { clockSchema, must, nonEmptyString, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
-import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
+import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
@@ -40,6 +42,25 @@ export type AnthropicOptions = {
   contextWindow?: number;
 };
 
+const text = z.string(must('a string'));
+
+/** What `anthropic` takes, parsed where it enters: an option it does not know is refused, not ignored. */
+const optionsSchema = z.strictObject(
+  {
+    model: nonEmptyString,
+    apiKey: text.optional(),
+    baseURL: text.optional(),
+    maxTokens: positiveInteger.optional(),
+    thinking: z.strictObject({ budgetTokens: positiveInteger }, must('an object')).optional(),
+    client: z
+      .custom<Anthropic>((value) => typeof value === 'object' && value !== null, must('an object'))
+      .optional(),
+    clock: clockSchema.optional(),
+    contextWindow: positiveInteger.optional(),
+  },
+  must('an object with a model'),
+);
+
 /**
  * Context windows of Claude models by id prefix. Every current Claude model reads 200,000 tokens; the
  * 1M window of some models needs a beta header this adapter does not send.
@@ -53,12 +74,12 @@ export const anthropicContextWindows: ContextWindowTable = [['claude', 200_000]]
  * @example
  * const model = anthropic({ model: 'claude-sonnet-4-5' }); // model.contextWindow === 200_000
  *
- * @throws ConfigError when `contextWindow` is not a positive integer, or the thinking budget is too big.
+ * @throws ConfigError when an option is unknown (`anthropic: unknown option "baseUrl" (did you mean
+ * "baseURL"?)`) or has a wrong type or range, or the thinking budget is not below `maxTokens`.
  */
-export function anthropic(options: AnthropicOptions): Provider {
-  const contextWindow = resolveContextWindow('anthropic', options.contextWindow, () =>
-    knownContextWindow(anthropicContextWindows, options.model),
-  );
+export function anthropic(given: AnthropicOptions): Provider {
+  const options = parseHostValue('anthropic', optionsSchema, given);
+  const contextWindow = options.contextWindow ?? knownContextWindow(anthropicContextWindows, options.model);
   const maxTokens = options.maxTokens ?? 8192;
   const budget = options.thinking?.budgetTokens;
   if (budget !== undefined && budget >= maxTokens) {

@@ -1,6 +1,15 @@
 import type OpenAI from 'openai';
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
+import {
+  clockSchema,
+  must,
+  nonEmptyString,
+  oneOf,
+  parseHostValue,
+  positiveInteger,
+} from '../core/host-schema.ts';
+import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
 import { type OpenAIContext, streamChat } from './openai-chat.ts';
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
@@ -46,6 +55,35 @@ export type OpenAIOptions = {
    */
   contextWindow?: number;
 };
+
+const text = z.string(must('a string'));
+
+/** What `openai` takes, parsed where it enters: a JavaScript caller's misspelt `baseUrl` is refused. */
+const optionsSchema = z.strictObject(
+  {
+    model: nonEmptyString,
+    apiKey: text.optional(),
+    baseURL: text.optional(),
+    api: oneOf(['chat', 'responses']).optional(),
+    maxTokens: positiveInteger.optional(),
+    maxTokensField: oneOf(['max_tokens', 'max_completion_tokens']).optional(),
+    reasoning: z
+      .strictObject(
+        {
+          effort: oneOf(['minimal', 'low', 'medium', 'high']).optional(),
+          summary: oneOf(['auto', 'concise', 'detailed']).optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    client: z
+      .custom<OpenAI>((value) => typeof value === 'object' && value !== null, must('an object'))
+      .optional(),
+    clock: clockSchema.optional(),
+    contextWindow: positiveInteger.optional(),
+  },
+  must('an object with a model'),
+);
 
 /**
  * Context windows of OpenAI's models by id prefix, as OpenAI documents them. Used only when the adapter
@@ -98,12 +136,14 @@ function isOpenAIItself(baseURL: string | undefined): boolean {
  *   model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', contextWindow: 40_960,
  * });
  *
- * @throws ConfigError when `contextWindow` is not a positive integer.
+ * @throws ConfigError when an option is unknown (`openai: unknown option "baseUrl" (did you mean
+ * "baseURL"?)`) or has a wrong type or range (`contextWindow` not a positive integer).
  */
-export function openai(options: OpenAIOptions): Provider {
-  const contextWindow = resolveContextWindow('openai', options.contextWindow, () =>
-    isOpenAIItself(options.baseURL) ? knownContextWindow(openaiContextWindows, options.model) : undefined,
-  );
+export function openai(given: OpenAIOptions): Provider {
+  const options = parseHostValue('openai', optionsSchema, given);
+  const contextWindow =
+    options.contextWindow ??
+    (isOpenAIItself(options.baseURL) ? knownContextWindow(openaiContextWindows, options.model) : undefined);
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
   const getClient = () => {

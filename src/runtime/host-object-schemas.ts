@@ -1,8 +1,7 @@
 // Schemas for the objects and values a host hands over that more than one public call accepts: a
-// provider, a store, a clock, a permission mode and its rules, a folder path. `createAgentSystem`'s
+// provider, a store, a permission mode and its rules, a folder path. `createAgentSystem`'s
 // options and the agent calls (call-schemas.ts) word a bad one alike because they share these.
 import { z } from 'zod/v4';
-import type { Clock } from '../core/clock.ts';
 import { hostFunction, intact, must, nonEmptyString, oneOf, positiveInteger } from '../core/host-schema.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
@@ -42,11 +41,6 @@ export const storeSchema = intact<SessionStore>(
     lock: hostFunction.optional(),
     outputsFolder: hostFunction.optional(),
   }),
-);
-
-export const clockSchema = intact<Clock>(
-  'a Clock ({ now, setTimer })',
-  z.object({ now: hostFunction, setTimer: hostFunction }),
 );
 
 /** A path on this machine; a NUL byte would be cut off by the operating system, so it is refused here. */

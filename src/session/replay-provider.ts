@@ -1,4 +1,6 @@
+import { z } from 'zod/v4';
 import type { Clock } from '../core/clock.ts';
+import { clockSchema, must, parseHostValue } from '../core/host-schema.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../providers/scripted.ts';
 import { isEvent, type LogEvent } from './types.ts';
 
@@ -37,6 +39,11 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   return steps;
 }
 
+const optionsSchema = z.strictObject(
+  { clock: clockSchema.optional(), model: z.string(must('a string')).optional() },
+  must('an object'),
+);
+
 /**
  * A provider that answers with the responses recorded in `events`, so a session can be re-run through
  * the real runtime without a model, reporting the context window the recording had. With the same inputs,
@@ -44,8 +51,10 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
  */
 export function replay(
   events: readonly LogEvent[],
-  options: { clock?: Clock; model?: string } = {},
+  given: { clock?: Clock; model?: string } = {},
 ): ScriptedProvider {
+  parseHostValue('replay', z.array(z.unknown(), must('an array of log events')), events, 'events');
+  const options = parseHostValue('replay', optionsSchema, given);
   const start = events[0];
   const config =
     start && isEvent(start, 'session.start')

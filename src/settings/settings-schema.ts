@@ -2,11 +2,12 @@
 // Claude Code's keys it does not use are taken off before parsing (claude-code-keys.ts) and listed by
 // `agentchart config`; any other key is refused, with the nearest known key suggested.
 import { z } from 'zod/v4';
+import { nearestKey } from '../core/nearest-key.ts';
 import { hooksSettingsSchema } from '../hooks/settings-schema.ts';
 import { mcpServersFileSchema } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
-import { nearestKey, notUsedPermissionKeys, notUsedSettingsKeys } from './claude-code-keys.ts';
+import { notUsedPermissionKeys, notUsedSettingsKeys } from './claude-code-keys.ts';
 import { serverListSchema } from './mcp-server-filter.ts';
 
 const rule = z.string().superRefine((text, context) => {
