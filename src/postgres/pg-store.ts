@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type { Pool } from 'pg';
 import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
 import {
@@ -14,6 +14,7 @@ import { ConcurrencyError } from '../errors/concurrency-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from '../session/schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from '../session/types.ts';
+import { pg } from './peers.ts';
 import { AdvisoryLocks } from './pg-lock.ts';
 import { defaultRetry, type RetryPolicy, withRetry } from './pg-retry.ts';
 import { assertMigrated, migrate, type Tables, tablesIn } from './pg-schema.ts';
@@ -50,7 +51,8 @@ export interface PgStore extends SessionStore {
  * id outside the rule all stores share (`checkSessionId`) with a `ConfigError`, so what is stored comes
  * back from `list()` byte for byte (PostgreSQL text cannot hold a NUL, nor UTF-8 a lone surrogate).
  *
- * `pg` is an optional peer dependency: install it beside agentchart to use this subpath.
+ * `pg` is an optional peer dependency: install it beside agentchart to use this subpath (without it, importing
+ * `agentchart/postgres` throws a `ConfigError` saying so).
  *
  * @throws ConfigError when an option is unknown or wrong (`pgStore: unknown option "poolsize" (did you mean
  * "poolSize"?)`), or `source` is neither a pool nor a connection string.
@@ -61,7 +63,7 @@ export interface PgStore extends SessionStore {
  * await store.migrate();                       // once per database (or `agentchart migrate`)
  * const system = createAgentSystem({ model, store });
  */
-export function pgStore(source: pg.Pool | string, options: PgStoreOptions = {}): PgStore {
+export function pgStore(source: Pool | string, options: PgStoreOptions = {}): PgStore {
   return new PostgresSessionStore(source, parseHostValue('pgStore', optionsSchema, options));
 }
 
@@ -87,7 +89,7 @@ const optionsSchema = z.strictObject(
 
 class PostgresSessionStore implements PgStore {
   readonly kind = 'postgres';
-  private readonly pool: pg.Pool;
+  private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly tables: Tables;
   private readonly retry: RetryPolicy;
@@ -99,7 +101,7 @@ class PostgresSessionStore implements PgStore {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    source: pg.Pool | string,
+    source: Pool | string,
     private readonly options: PgStoreOptions,
   ) {
     if (typeof source === 'string') {
