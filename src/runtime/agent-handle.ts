@@ -14,7 +14,6 @@ import {
   contextUsageOf,
   describeActor,
   machineContexts,
-  type RunResult,
   stateName,
   toolBatchOf,
 } from './agent-view.ts';
@@ -30,9 +29,11 @@ import {
 } from './call-schemas.ts';
 import type { LiveBus } from './live-bus.ts';
 import { modeSwitch } from './mode-switch.ts';
+import type { RunResult } from './turn-result.ts';
 import { TurnWaiters } from './turn-waiters.ts';
 
-export type { ActorSnapshot, AgentSnapshot, RunResult } from './agent-view.ts';
+export type { ActorSnapshot, AgentSnapshot } from './agent-view.ts';
+export type { DeniedCall, RunError, RunErrorKind, RunResult } from './turn-result.ts';
 
 /** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
 export type AgentHandleParts = {
@@ -73,8 +74,10 @@ export class Agent {
   }
 
   /**
-   * Queues `message` as a follow-up and resolves when the turn that answers it has ended. Like every
-   * call that returns a promise, it rejects (never throws) on a bad argument.
+   * Queues `message` as a follow-up and resolves when the turn that answers it has ended: its `reason`,
+   * last `text`, `usage`, `turn`, the `error` that stopped it when it did not complete, and the calls
+   * `denied` in it (see `RunResult`). Like every call that returns a promise, it rejects (never throws) on a
+   * bad argument, and when the agent is disposed before the turn ends.
    */
   run(message: string): Promise<RunResult> {
     return new Promise((resolve, reject) => {

@@ -2,7 +2,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { CompactResult } from '../machines/compaction-types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
-import { type RunResult, turnResult } from './agent-view.ts';
+import { type RunResult, turnResult } from './turn-result.ts';
 
 type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => void; turn?: number };
 

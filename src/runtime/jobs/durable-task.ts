@@ -8,8 +8,8 @@ import { addUsage, emptyUsage, type Usage } from '../../providers/types.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../../session/types.ts';
 import type { Agent } from '../agent-handle.ts';
-import { turnResult } from '../agent-view.ts';
 import type { CreateAgentOptions } from '../options.ts';
+import { turnResult } from '../turn-result.ts';
 
 /** What a durable task is: its id (the session id), its prompt, and optional instructions. */
 export type DurableTask = { id: string; prompt: string; instructions?: string };
