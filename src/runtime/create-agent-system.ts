@@ -7,10 +7,12 @@ import { RecordedResults } from '../recorded/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
 import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } from './agent-assembly.ts';
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
+import { checkApprover } from './approver-check.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
@@ -84,6 +86,7 @@ export class AgentSystem {
       workspaces: new WorkspaceCheck(),
       toolResults: config.toolResults ? new RecordedResults(config.toolResults) : undefined,
     };
+    this.checkApprover('createAgentSystem', config.tools);
     this.host.start();
   }
 
@@ -94,6 +97,7 @@ export class AgentSystem {
   async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
     const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
     this.assertOpen();
+    this.checkApprover('createAgent', parsed.tools);
     const agentId = parsed.id ?? this.services.config.nextId('createAgent');
     return this.launch({ agentId, origin: { kind: 'new' }, options: parsed });
   }
@@ -107,6 +111,7 @@ export class AgentSystem {
   async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
+    this.checkApprover('resumeAgent', options.tools);
     return this.resumeSession(sessionId, options);
   }
 
@@ -114,6 +119,7 @@ export class AgentSystem {
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
+    this.checkApprover('forkAgent', options.tools);
     const events = await loadSession(this.store, sessionId, 'fork');
     const newId = options.id ?? this.services.config.nextId('forkAgent');
     const seed = forkEvents(events, {
@@ -231,6 +237,13 @@ export class AgentSystem {
     });
     this.agents.add(agent);
     return agent;
+  }
+
+  /** Tools that would ask where nobody can answer are refused (see `AgentSystemOptions.approve`). */
+  private checkApprover(call: string, tools: readonly AnyTool[] | undefined): void {
+    // An agent's own tools add to the system's, which were checked (plan mode's plan with them).
+    if (tools === undefined || (tools.length === 0 && call !== 'createAgentSystem')) return;
+    checkApprover(call, tools, this.services.config, this.services.hooks.flags.preTool === true);
   }
 
   private assertOpen(): void {

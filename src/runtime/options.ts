@@ -77,7 +77,15 @@ export type AgentSystemOptions = {
    * every request from the recording.
    */
   models?: Record<string, Provider>;
-  approve?: Approver;
+  /**
+   * Who answers a call the permission mode or a rule asks about: a function (see `Approver`), `'manual'`
+   * (the host answers through `agent.approve()` / `agent.deny()`), or `'deny'`: nobody, on purpose — every
+   * such call is denied with the reason, headless, and the turn's `RunResult.denied` lists it. Without this
+   * option, tools that would ask (`write_file` and `bash` in `default` mode, `bash` in `accept-edits`, an
+   * `ask` rule, a plan in `plan` mode) are a `ConfigError` at `createAgentSystem` (and at `createAgent`,
+   * `resumeAgent`, `forkAgent` for their own `tools`), unless a `preTool` hook may answer them.
+   */
+  approve?: Approver | 'deny';
   /**
    * Instruction files in the system prompt (README, "Project instructions"), default true: `AGENTS.md`,
    * `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` in every folder from the repository root down to

@@ -79,9 +79,9 @@ export const systemOptionsSchema = z.strictObject(
     clock: clockSchema.optional(),
     hooks: hooksOptionSchema.optional(),
     approve: z
-      .custom<Approver>(
-        (value) => typeof value === 'function' || value === 'manual',
-        must('a function or "manual"'),
+      .custom<Approver | 'deny'>(
+        (value) => typeof value === 'function' || value === 'manual' || value === 'deny',
+        must('a function, "manual" or "deny"'),
       )
       .optional(),
     projectInstructions: z

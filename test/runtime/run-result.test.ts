@@ -281,11 +281,13 @@ describe('RunResult.denied', () => {
       cwd,
       tools: codingTools(),
       permissionMode: 'bypass',
+      approve: 'deny',
       hooks: { preTool: [async () => ({ decision: 'ask', reason: 'check with ops' })] },
     });
     const headless = await runOnce([{ toolCalls: [bash('ls')] }, { text: 'ok' }], {
       cwd,
       tools: codingTools(),
+      approve: 'deny',
     });
     expect([manual, hooked, asked, headless].map((result) => result.denied)).toEqual([
       [{ callId: 'c1', tool: 'bash', input: { command: 'ls' }, by: 'user', reason: 'not on my machine' }],
