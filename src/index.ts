@@ -55,6 +55,7 @@ export type {
   Usage,
 } from './providers/types.ts';
 export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-handle.ts';
+export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/jobs/run-job.ts';
 export type {
