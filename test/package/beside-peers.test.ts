@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packAgentchart, run } from '../support/packed-package.ts';
+import { npm, packAgentchart, run } from '../../scripts/packed-package.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 // Pinned, so the test installs the same tree every time (from the registry, as a user's install would).

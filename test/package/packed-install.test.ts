@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packAgentchart, run } from '../support/packed-package.ts';
+import { npm, packAgentchart, run } from '../../scripts/packed-package.ts';
 
 let work: string;
 let project: string;

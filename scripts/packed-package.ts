@@ -1,12 +1,12 @@
-// The package as `npm pack` makes it, for the tests that install it into an empty project from the npm
-// registry, as a user's install would.
+// The package as `npm pack` makes it, for what installs it into an empty project from the npm registry
+// as a user's install would: the package tests, and the install-size script that writes the README's table.
 import { execFile } from 'node:child_process';
 import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
 const exec = promisify(execFile);
-const root = resolve(import.meta.dirname, '../..');
+const root = resolve(import.meta.dirname, '..');
 export const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 /** Runs a command; resolves with its output and exit code instead of throwing on a non-zero exit. */
@@ -20,12 +20,20 @@ export async function run(file: string, args: string[], options: { cwd: string; 
   }
 }
 
+/** What `npm pack --json` reports of a tarball. */
+export type Packed = { path: string; size: number; unpackedSize: number; entryCount: number };
+
 /**
  * Packs agentchart into `work` and returns the tarball's path. The package folder holds what `files`
  * ships, with dist built into it (not into the repository's dist/, which other tests run from), packed
  * without scripts since it is already built.
  */
 export async function packAgentchart(work: string): Promise<string> {
+  return (await packWithFacts(work)).path;
+}
+
+/** `packAgentchart`, with the size and file count `npm pack` reports. */
+export async function packWithFacts(work: string): Promise<Packed> {
   const pkg = join(work, 'agentchart');
   await mkdir(pkg, { recursive: true });
   for (const name of ['package.json', 'README.md', 'bin'])
@@ -41,6 +49,7 @@ export async function packAgentchart(work: string): Promise<string> {
   const packed = await exec(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     cwd: pkg,
   });
-  const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
-  return join(work, filename);
+  const [facts] = JSON.parse(packed.stdout) as [Omit<Packed, 'path'> & { filename: string }];
+  const { filename, size, unpackedSize, entryCount } = facts;
+  return { path: join(work, filename), size, unpackedSize, entryCount };
 }
