@@ -1,9 +1,10 @@
 // From a launch (`createAgent`, `resumeAgent`, `forkAgent`, or a subagent's `task` call) to an agent body:
 // decides what the agent runs with — model, clock, tools, permissions, limits, MCP servers, hooks —
 // writes it down as its spec, and hands the body the system's shared services.
+
+import { connectWithSdkLazily } from '../mcp/lazy-connect.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
-import { connectWithSdkLazily } from '../mcp/lazy-connect.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
