@@ -4,66 +4,33 @@
 // workspace gone and checked from a third: `agentchart replay --check` (the built CLI, dist/: build first)
 // and `expectReplay`, with recorded tools and with live tools in a restored workspace; a tampered copy
 // fails naming the seq and the field.
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { PtySession } from './pty-session.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
-const write = (id: string, path: string, content: string) => ({
-  id,
-  name: 'write_file',
-  argumentPieces: [JSON.stringify({ path, content })],
-});
-const parseLog = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LogEvent);
-
-const folders: string[] = [];
-const sessions: PtySession[] = [];
-let server: OpenAIChatServer | undefined;
-const tempFolder = async (name: string) => {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-chat-replay-${name}-`));
-  folders.push(folder);
-  return folder;
-};
-afterEach(async () => {
-  for (const pty of sessions.splice(0)) pty.kill();
-  await server?.close();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+const write = (id: string, path: string, content: string) => call(id, 'write_file', { path, content });
 
 describe('a chat continued, reopened with /model and cancelled with Esc replays byte for byte', () => {
-  it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
-    server = await startOpenAIChatServer();
-    const workspace = await tempFolder('workspace');
-    const home = await tempFolder('home');
-    const env = {
-      HOME: home,
-      XDG_STATE_HOME: join(home, 'state'),
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-    const chat = (args: string[]) => {
-      const pty = new PtySession(args, { cwd: workspace, env });
-      sessions.push(pty);
-      return pty;
-    };
-    const leave = async (pty: PtySession, from: number) => {
-      pty.type('/exit\r');
-      await pty.waitFor('Continue it: agentchart --resume', from);
-      expect(await pty.exited).toBe(0);
-    };
+  let server: OpenAIChatServer;
+  let workspace: string;
+  let env: Record<string, string>;
+  useCliWorld(
+    { prefix: 'agentchart-chat-replay', state: 'in-home' },
+    (world) => ({ server, workspace, env } = world),
+  );
+  const chat = usePtyChats(() => ({ workspace, env }));
+  const tempFolder = useTempFolders('agentchart-chat-replay');
 
+  it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
     server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });
     server.reply({ turn: { text: ['Wrote a.'] } });
     const first = chat(['--yes']);
@@ -91,7 +58,7 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     const folder = sessionsFolder(workspace, env);
     const [name] = await readdir(folder);
     const log = join(folder, name!);
-    const events = parseLog(await readFile(log, 'utf8'));
+    const events = await readLog(log);
     const of = (type: string) => events.filter((event) => event.type === type);
     // Three processes wrote it: the first chat, `--continue`, and `/model`'s reopening.
     expect(of('session.end')).toHaveLength(3);
