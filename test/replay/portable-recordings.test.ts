@@ -1,51 +1,28 @@
 // Recordings replayed where they were not made: the log copied to another temporary folder, the check run
 // from a third working directory (the built CLI, dist/, as child processes — build first — and expectReplay),
 // the recorded workspace gone. Recorded tools need nothing but the log; live tools run in a restored copy.
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prepareDemo } from '../../src/cli/demo-scenario.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay, readRecording } from '../../src/replay/expect-replay.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { sessionLogOf, useCliWorld } from '../support/cli-world.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
 
-const folders: string[] = [];
-const tempFolder = async (name: string) => {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-portable-${name}-`));
-  folders.push(folder);
-  return folder;
-};
-const sessionLogOf = (stdout: string) => /^Session log: (.+\.jsonl)$/m.exec(stdout)?.[1];
+const tempFolder = useTempFolders('agentchart-portable');
 const passed = (file: string, events: number) =>
   `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
-const eventCount = async (file: string) => (await readFile(file, 'utf8')).split('\n').length - 1;
-
-afterEach(async () => {
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+const eventCount = async (file: string) => (await readLog(file)).length;
 
 describe('a `run` recording replayed in another folder', () => {
-  let server: OpenAIChatServer;
-  let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    const state = await tempFolder('state');
-    env = {
-      HOME: state,
-      XDG_STATE_HOME: state,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(() => server.close());
+  const world = useCliWorld({ prefix: 'agentchart-portable', state: 'home' });
 
   it('checks clean with recorded tools and with live tools in a restored workspace; a tampered copy fails', async () => {
-    const workspace = await tempFolder('workspace');
+    const { server, workspace, env } = world;
     const input = JSON.stringify({ path: join(workspace, 'note.txt'), content: 'remember the milk\n' });
     server.reply({ turn: { toolCalls: [{ id: 'c1', name: 'write_file', argumentPieces: [input] }] } });
     server.reply({ turn: { text: ['Left a note.'] } });
@@ -55,7 +32,7 @@ describe('a `run` recording replayed in another folder', () => {
     });
     expect(run).toMatchObject({ code: 0, timedOut: false });
     const copy = join(await tempFolder('copy'), 'note.jsonl');
-    await copyFile(sessionLogOf(run.stdout)!, copy);
+    await copyFile(sessionLogOf(run.stdout), copy);
     // The recording's workspace is gone: the teammate's machine, CI.
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
@@ -131,8 +108,8 @@ describe('`agentchart demo --keep`, then `replay --check` from any folder', () =
     const start = await tempFolder('demo-cwd');
     const demo = await runBuiltCliProcess(['demo', '--keep'], { cwd: start, timeoutMs: 90_000 });
     expect(demo).toMatchObject({ code: 0, timedOut: false });
-    const log = sessionLogOf(demo.stdout)!;
-    folders.push(dirname(log));
+    const log = sessionLogOf(demo.stdout);
+    tempFolder.adopt(dirname(log));
     const copy = join(await tempFolder('demo-copy'), 'demo.jsonl');
     await copyFile(log, copy);
     const elsewhere = await tempFolder('demo-elsewhere');
@@ -140,7 +117,7 @@ describe('`agentchart demo --keep`, then `replay --check` from any folder', () =
 
     // Live tools: the demo writes its starting project again; the tools fix that copy as they did the first.
     const { root, workspace: restored } = await prepareDemo('agentchart-portable-demo-restored-');
-    folders.push(root);
+    tempFolder.adopt(root);
     const live = await runBuiltCliProcess(
       ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
       {

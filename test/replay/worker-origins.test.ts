@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { expectReplay } from '../../src/testing.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
 import {
   hasServers,
   noServers,
@@ -17,43 +18,33 @@ import {
   startPostgres,
   startRedis,
 } from '../support/servers.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { checkEverywhere, eventsOf, tempFolder, useTempFolders } from './origin-kit.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
+import { checkEverywhere, eventsOf, tempFolder } from './origin-kit.ts';
 
 let postgres: PostgresServer | undefined;
 let redis: RedisServer | undefined;
-let model: OpenAIChatServer | undefined;
 
 describe.skipIf(!hasServers)(
   `replay of a worker's session in PostgreSQL${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    useTempFolders();
+    const world = useCliWorld({ prefix: 'agentchart-origin-worker', home: 'unset', perFile: true });
     beforeAll(async () => {
-      [postgres, redis, model] = await Promise.all([startPostgres(), startRedis(), startOpenAIChatServer()]);
+      [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
     }, 30_000);
     afterAll(async () => {
-      await model?.close();
       await redis?.stop();
       await postgres?.stop();
     }, 30_000);
 
     it('replays from the store, and from its export in another folder', async () => {
       const url = await postgres!.createDatabase('origins');
-      const env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${model!.url}/v1` };
+      const { server: model, workspace, env } = world;
       expect((await runBuiltCliProcess(['migrate', '--postgres', url], { env })).code).toBe(0);
-      const workspace = await tempFolder('worker-workspace');
       await writeFile(join(workspace, 'a.txt'), 'one\n');
       const start = await tempFolder('worker-start');
       await cp(workspace, start, { recursive: true });
-      model!.reply({ turn: { toolCalls: [call('r1', 'read_file', { path: 'a.txt' })] } });
-      model!.reply({ turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } });
-      model!.reply({ turn: { text: ['Nobody let me write b.txt.'] } });
+      model.reply({ turn: { toolCalls: [call('r1', 'read_file', { path: 'a.txt' })] } });
+      model.reply({ turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } });
+      model.reply({ turn: { text: ['Nobody let me write b.txt.'] } });
       const worker = startCliProcess(
         ['worker', '--redis', redis!.url, '--postgres', url, '--cwd', workspace],
         {
