@@ -5,12 +5,12 @@
 // /dev/zero ended in a bare RangeError; now each answers at once: skipped, or refused in one
 // line with exit code 2 (a configuration mistake).
 import { execFileSync } from 'node:child_process';
-import { mkdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../src/session/types.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { type ChildRun, runCliProcess } from '../support/child-run.ts';
-import { useCliWorld } from '../support/cli-world.ts';
+import { sessionLogOf, useCliWorld } from '../support/cli-world.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 let root = '';
@@ -59,9 +59,8 @@ describe('the CLI on files that are not regular files', () => {
           'denied (use --yes for accept-edits or --mode bypass to allow them).\n',
       );
       expect(run.stdout.split('\n')).toContain('Done, without the pipe.');
-      const file = /^Session log: (.+\.jsonl)$/m.exec(run.stdout)?.[1];
-      const start = JSON.parse((await readFile(file!, 'utf8')).split('\n')[0]!) as LogEvent;
-      const config = (start.data as { config: { skills: { name: string }[]; skillsSkipped: unknown } })
+      const [start] = await readLog(sessionLogOf(run.stdout));
+      const config = (start!.data as { config: { skills: { name: string }[]; skillsSkipped: unknown } })
         .config;
       expect({ skills: config.skills.map((skill) => skill.name), skipped: config.skillsSkipped }).toEqual({
         skills: ['good'],
