@@ -3,8 +3,6 @@
 // a stricter defaultMode apply; its allow rules and a looser defaultMode are shown and not taken. The library's
 // `settings: 'workspace'` never takes them; a file the host names by path is the host's own.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
@@ -183,23 +181,13 @@ describe("the workspace's settings file without trust", () => {
 
 describe("createAgentSystem({ settings: 'workspace' })", () => {
   let workspace: string;
-  let home: string;
-  beforeEach(async () => {
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-lib-'));
+  useSettingsCli('agentchart-ws-perms-lib', (world) => {
+    workspace = world.workspace;
     // The library reads the user's file from HOME: one with no settings, so only the workspace's counts.
-    home = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-lib-home-'));
-    vi.stubEnv('HOME', home);
-    await mkdir(join(workspace, '.agentchart'));
-    await writeFile(
-      join(workspace, '.agentchart', 'settings.json'),
-      JSON.stringify({ permissions: { allow: ['save'], defaultMode: 'bypass' } }),
-    );
+    vi.stubEnv('HOME', world.home);
   });
-  afterEach(async () => {
-    vi.unstubAllEnvs();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
+  beforeEach(() => writeSettings(workspace, { permissions: { allow: ['save'], defaultMode: 'bypass' } }));
+  afterEach(() => vi.unstubAllEnvs());
 
   const saved: string[] = [];
   const save = defineTool({
