@@ -14,23 +14,17 @@ import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
 const write = (id: string, path: string, content: string) => call(id, 'write_file', { path, content });
 
 describe('a chat continued, reopened with /model and cancelled with Esc replays byte for byte', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-chat-replay', state: 'in-home' },
-    (world) => ({ server, workspace, env } = world),
-  );
-  const chat = usePtyChats(() => ({ workspace, env }));
+  const world = useCliWorld({ prefix: 'agentchart-chat-replay', state: 'in-home' });
+  const chat = usePtyChats(() => world);
   const tempFolder = useTempFolders('agentchart-chat-replay');
 
   it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });
     server.reply({ turn: { text: ['Wrote a.'] } });
     const first = chat(['--yes']);

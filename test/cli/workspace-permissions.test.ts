@@ -9,7 +9,6 @@ import { z } from 'zod/v4';
 import { createAgentSystem, defineTool } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
@@ -32,15 +31,12 @@ const nobodyToAsk =
   '(use --yes for accept-edits or --mode bypass to allow them).';
 
 describe("the workspace's settings file without trust", () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useSettingsCli('agentchart-ws-perms', (world) => ({ server, workspace, home, env } = world));
+  const world = useSettingsCli('agentchart-ws-perms');
 
-  const userFile = () => settingsFileIn(home);
-  const workspaceFile = () => settingsFileIn(workspace);
+  const userFile = () => settingsFileIn(world.home);
+  const workspaceFile = () => settingsFileIn(world.workspace);
   it('runs no command on its allow ["bash"] and defaultMode "bypass"; --workspace-permissions takes them', async () => {
+    const { server, workspace, env } = world;
     await writeSettings(workspace, { permissions: { allow: ['bash'], defaultMode: 'bypass' } });
     const touch = () => {
       server.reply({ turn: { toolCalls: [call('c1', 'bash', { command: 'touch made.txt' })] } });
@@ -76,6 +72,7 @@ describe("the workspace's settings file without trust", () => {
   });
 
   it('takes its deny rules and a stricter defaultMode, holds back its allow rules and a looser mode', async () => {
+    const { workspace, home } = world;
     await writeSettings(home, { permissions: { allow: ['bash(echo:*)'], defaultMode: 'accept-edits' } });
     await writeSettings(workspace, {
       permissions: { allow: ['write_file'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
@@ -138,6 +135,7 @@ describe("the workspace's settings file without trust", () => {
   });
 
   it('agentchart config lists what it asked for as not in force, and as in force with --workspace-permissions', async () => {
+    const { workspace, env, home } = world;
     await writeSettings(home, { permissions: { deny: ['write_file'] } });
     await writeSettings(workspace, {
       permissions: { allow: ['bash(npm test:*)'], deny: ['bash(rm:*)'], defaultMode: 'accept-edits' },
@@ -180,13 +178,12 @@ describe("the workspace's settings file without trust", () => {
 });
 
 describe("createAgentSystem({ settings: 'workspace' })", () => {
-  let workspace: string;
-  useSettingsCli('agentchart-ws-perms-lib', (world) => {
-    workspace = world.workspace;
+  const world = useSettingsCli('agentchart-ws-perms-lib');
+  beforeEach(async () => {
     // The library reads the user's file from HOME: one with no settings, so only the workspace's counts.
     vi.stubEnv('HOME', world.home);
+    await writeSettings(world.workspace, { permissions: { allow: ['save'], defaultMode: 'bypass' } });
   });
-  beforeEach(() => writeSettings(workspace, { permissions: { allow: ['save'], defaultMode: 'bypass' } }));
   afterEach(() => vi.unstubAllEnvs());
 
   const saved: string[] = [];
@@ -209,7 +206,7 @@ describe("createAgentSystem({ settings: 'workspace' })", () => {
         { text: 'done' },
       ]),
       tools: [save],
-      cwd: workspace,
+      cwd: world.workspace,
       projectInstructions: false,
       settings,
     });
