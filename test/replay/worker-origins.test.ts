@@ -5,38 +5,22 @@
 // other origin (origin-kit), and with `expectReplay` on the events the store gives.
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { expectReplay } from '../../src/testing.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { checkEverywhere, eventsOf, tempFolder } from './origin-kit.ts';
-
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
 
 describe.skipIf(!hasServers)(
   `replay of a worker's session in PostgreSQL${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
     const world = useCliWorld({ prefix: 'agentchart-origin-worker', home: 'unset', perFile: true });
-    beforeAll(async () => {
-      [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-    }, 30_000);
-    afterAll(async () => {
-      await redis?.stop();
-      await postgres?.stop();
-    }, 30_000);
+    const servers = useServers();
 
     it('replays from the store, and from its export in another folder', async () => {
-      const url = await postgres!.createDatabase('origins');
+      const url = await servers.postgres.createDatabase('origins');
       const { server: model, workspace, env } = world;
       expect((await runBuiltCliProcess(['migrate', '--postgres', url], { env })).code).toBe(0);
       await writeFile(join(workspace, 'a.txt'), 'one\n');
@@ -46,7 +30,7 @@ describe.skipIf(!hasServers)(
       model.reply({ turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } });
       model.reply({ turn: { text: ['Nobody let me write b.txt.'] } });
       const worker = startCliProcess(
-        ['worker', '--redis', redis!.url, '--postgres', url, '--cwd', workspace],
+        ['worker', '--redis', servers.redis.url, '--postgres', url, '--cwd', workspace],
         {
           env,
           timeoutMs: 60_000,
@@ -54,10 +38,13 @@ describe.skipIf(!hasServers)(
       );
       const jobFile = join(await tempFolder('worker-job'), 'jobs.json');
       await writeFile(jobFile, JSON.stringify({ tasks: [{ prompt: 'read a, write b' }] }));
-      const job = await runBuiltCliProcess(['job', jobFile, '--redis', redis!.url, '--postgres', url], {
-        env,
-        timeoutMs: 60_000,
-      });
+      const job = await runBuiltCliProcess(
+        ['job', jobFile, '--redis', servers.redis.url, '--postgres', url],
+        {
+          env,
+          timeoutMs: 60_000,
+        },
+      );
       worker.kill('SIGTERM');
       expect((await worker.done).code).toBe(0);
       expect([job.code, job.stderr]).toEqual([0, '']);

@@ -10,14 +10,7 @@ import { followJob } from '../../src/bullmq/follow-job.ts';
 import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
 import {
   executions,
@@ -28,8 +21,6 @@ import {
 
 const tasks = 12;
 const callsPerTask = 4;
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
 let dir = '';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,25 +28,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe.skipIf(!hasServers)(
   `servers that go away mid-job${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
+    // Redis keeps every write in its append-only file, as a production Redis for a queue would.
+    const servers = useServers({ redis: { persistent: true } });
     beforeAll(async () => {
-      // Redis keeps every write in its append-only file, as a production Redis for a queue would.
-      [postgres, redis] = await Promise.all([startPostgres(), startRedis({ persistent: true })]);
       dir = await mkdtemp(join(tmpdir(), 'agentchart-outage-'));
-    }, 30_000);
+    });
     afterAll(async () => {
       await killWorkerProcesses();
-      await redis?.stop();
-      await postgres?.stop();
       await rm(dir, { recursive: true, force: true });
     }, 30_000);
 
     it('finishes the job after a Redis restart and a PostgreSQL outage, losing nothing', async () => {
-      const url = await postgres!.createDatabase('outage');
+      const url = await servers.postgres.createDatabase('outage');
       const store = pgStore(url);
       await store.migrate();
       const record = join(dir, 'record');
       const settings = {
-        redis: redis!.url,
+        redis: servers.redis.url,
         postgres: url,
         queue: 'outage',
         concurrency: 3,
@@ -64,7 +53,7 @@ describe.skipIf(!hasServers)(
         record,
       };
       const workers = await Promise.all([startWorkerProcess(settings), startWorkerProcess(settings)]);
-      const connection = redisFromUrl(redis!.url);
+      const connection = redisFromUrl(servers.redis.url);
       connection.on('error', () => {});
       const queue = new Queue('outage', { connection });
       queue.on('error', () => {}); // Redis is down for a moment on purpose
@@ -78,14 +67,14 @@ describe.skipIf(!hasServers)(
         const follow = followJob(queue, ids, { intervalMs: 100 });
         const ran = async () => (await executions(record)).filter((line) => line.what === 'end').length;
         while ((await ran()) < 4) await sleep(20);
-        await redis!.pause(); // SIGKILL
+        await servers.redis.pause(); // SIGKILL
         await sleep(400);
-        await redis!.resume();
+        await servers.redis.resume();
         const afterRedis = await ran();
         while ((await ran()) < afterRedis + 4) await sleep(20);
-        await postgres!.pause();
+        await servers.postgres.pause();
         await sleep(1000);
-        await postgres!.resume();
+        await servers.postgres.resume();
         const results = await follow;
 
         expect(results.map((result) => [result.reason, result.text])).toEqual(

@@ -12,14 +12,7 @@ import { followJob } from '../../src/bullmq/follow-job.ts';
 import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
 import { type PgStore, pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
 import {
   type Execution,
@@ -33,31 +26,27 @@ const workers = 3;
 const tasks = 30;
 const callsPerTask = 4;
 
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
 let dir = '';
 
 describe.skipIf(!hasServers)(
   `a worker killed mid-task${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
+    const servers = useServers();
     beforeAll(async () => {
-      [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
       dir = await mkdtemp(join(tmpdir(), 'agentchart-kill-'));
-    }, 30_000);
+    });
     afterAll(async () => {
       await killWorkerProcesses();
-      await redis?.stop();
-      await postgres?.stop();
       await rm(dir, { recursive: true, force: true });
     }, 30_000);
 
     it('hands the dead worker’s tasks to the others, which resume them: each completes once, nothing runs twice', async () => {
-      const url = await postgres!.createDatabase('kill');
+      const url = await servers.postgres.createDatabase('kill');
       const store: PgStore = pgStore(url);
       await store.migrate();
       const record = join(dir, 'record');
       const settings = {
-        redis: redis!.url,
+        redis: servers.redis.url,
         postgres: url,
         queue: 'kill',
         concurrency: 3,
@@ -67,9 +56,9 @@ describe.skipIf(!hasServers)(
       };
       const started = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(settings)));
       const victim = started[0]!;
-      const connection = redisFromUrl(redis!.url);
+      const connection = redisFromUrl(servers.redis.url);
       const queue = new Queue('kill', { connection });
-      const eventsConnection = redisFromUrl(redis!.url);
+      const eventsConnection = redisFromUrl(servers.redis.url);
       const events = new QueueEvents('kill', { connection: eventsConnection });
       await events.waitUntilReady();
       const completions = new Map<string, number>();
