@@ -10,9 +10,10 @@ import type { AgentEvent, agentMachine } from '../../../src/machines/agent.ts';
 import { GateTool } from '../../support/controllable.ts';
 import { type AgentSnapshot, labelAgentEvent, lastStage } from '../catalogues/agent.ts';
 import { expectInboxKept, expectResultsSoFar } from './agent-checks.ts';
-import { type AgentRig, finishCompactingTurn, finishTurn, settleAll, until } from './agent-driver.ts';
+import { type AgentRig, finishCompactingTurn, finishTurn, until } from './agent-driver.ts';
 import type { StoreOp } from './gate-store.ts';
-import type { ChartPath, ChartStep, EventTable, StateTable } from './model.ts';
+import type { ChartPath, ChartStep, EventTable } from './model.ts';
+import { restingTables } from './resting-tables.ts';
 
 type AgentPath = ChartPath<typeof agentMachine>;
 type AgentStep = ChartStep<typeof agentMachine>;
@@ -86,40 +87,17 @@ function launch(rig: AgentRig, mode: Mode): void {
 }
 
 /**
- * The tables for one path: `launch` creates the agent and checks where it rests first; each outside
- * stimulus keeps holding what it may release and already holds what the next resting state needs; the
- * state check compares the real agent where the runtime rests.
+ * The tables for one path: `launch` creates the agent and checks where it rests first; the state check
+ * compares the real state, status, handle, inbox and results where the runtime rests.
  */
 export function agentTables(rig: AgentRig, path: AgentPath, mode: Mode) {
   const initial = path.steps[0]!.state;
   const steps = path.steps.slice(1);
-  const stateAt = (j: number) => (j < 0 ? initial : steps[j]!.state);
-  const movesOn = (j: number) => j + 1 < steps.length && isAuto(steps[j + 1]!.event);
-  // Where the runtime rests after the stimulus of step i (-1: the launch): past the events it makes itself.
-  const restingAfter = (i: number) => {
-    let j = i;
-    while (movesOn(j)) j++;
-    return j;
-  };
-  const holdsAt = (j: number) => holdsFor(stateAt(j), compactOnly(steps, j, initial));
-  let held: StoreOp[] = [];
-  let what = 'after launch';
+  const stateAt = (index: number) => (index < 0 ? initial : steps[index]!.state);
 
-  async function outside(i: number, stimulus: () => unknown): Promise<void> {
-    const holds = holdsAt(restingAfter(i));
-    rig.store.holdOnly([...held, ...(holds ?? [])]);
-    await stimulus();
-    held = holds ?? [];
-    rig.store.holdOnly(held);
-    await settleAll();
-    what = `after ${i < 0 ? 'launch' : labelAgentEvent(steps[i]!.event)}`;
-  }
-
-  async function restsAt(j: number): Promise<void> {
-    if (movesOn(j) || holdsAt(j) === undefined) return;
-    const settled = stateAt(j);
+  async function check(settled: AgentSnapshot, index: number, what: string): Promise<void> {
     // The handle exists once the path has been ready, and then the inbox and results are checked on it.
-    const created = [initial, ...steps.slice(0, j + 1).map((step) => step.state)].some((state) =>
+    const created = [initial, ...steps.slice(0, index + 1).map((step) => step.state)].some((state) =>
       state.matches('ready'),
     );
     const real = () => {
@@ -136,7 +114,6 @@ export function agentTables(rig: AgentRig, path: AgentPath, mode: Mode) {
     expectResultsSoFar(rig);
   }
 
-  const byItself = () => undefined;
   const stimuli: EventTable<typeof agentMachine> = {
     'setup.done': (event) => rig.store.release(event.stage === 'session' ? 'create' : 'append'),
     'setup.error': () => rig.store.fail('create', sessionError),
@@ -158,21 +135,13 @@ export function agentTables(rig: AgentRig, path: AgentPath, mode: Mode) {
       return rig.store.release('append');
     },
     'log.flushed': () => rig.store.release('append'),
-    'hook.sessionEnd': byItself,
-    'servers.closed': byItself,
-    'revoke.done': byItself,
   };
-  const events: EventTable<typeof agentMachine> = {};
-  for (const [type, stimulus] of Object.entries(stimuli) as [string, (...args: unknown[]) => unknown][])
-    (events as Record<string, unknown>)[type] = (event: AgentEvent, at: { index: number }) =>
-      isAuto(event) ? undefined : outside(at.index, () => stimulus(event, at));
-  const states: StateTable<typeof agentMachine> = { '*': (_state, { index }) => restsAt(index) };
-  return {
-    launch: async () => {
-      await outside(-1, () => launch(rig, mode));
-      await restsAt(-1);
-    },
-    events,
-    states,
-  };
+  const tables = restingTables(rig, path, {
+    byItself: isAuto,
+    holds: (state, index) => holdsFor(state, compactOnly(steps, index, initial)),
+    stimuli,
+    check,
+    label: labelAgentEvent,
+  });
+  return { ...tables, launch: () => tables.start(() => launch(rig, mode)) };
 }

@@ -3,7 +3,6 @@
 // each event type (`events`) and what the runtime must show in each state (`states`, keyed as
 // `snapshot.matches` reads them, `'*'` where no other key matches). Both are told where on the path they
 // are, for runtimes that move on by themselves (a check waits until the runtime rests).
-import { isDeepStrictEqual } from 'node:util';
 import type { AnyStateMachine, EventFromLogic, InputFrom, SnapshotFrom } from 'xstate';
 import { createTestModel, type TestParam, type TestPath } from 'xstate/graph';
 
@@ -50,12 +49,12 @@ export function chartModel<M extends AnyStateMachine>(machine: M, options: Chart
     events,
     limit,
     serializeState: (snapshot, event) => serializeState(snapshot, event),
-    // The model offers a bare event for each type a state handles that the catalogue leaves out; the
-    // catalogue is the whole list of what can happen there, so those are left out again.
-    filterEvents: (snapshot, event) => events(snapshot).some((sample) => isDeepStrictEqual(sample, event)),
   });
-  // Each path reaches its own state and is checked there, also when a longer path passes through it.
-  const every = { allowDuplicatePaths: true };
+  // Each path reaches its own state and is checked there, also when a longer path passes through it. The
+  // catalogue is the whole list of what can happen in a state, in its order: the traversal takes it as it
+  // is (the model's own list adds a bare event for each type the state handles and orders them by type,
+  // which picks other paths among those of equal length).
+  const every = { allowDuplicatePaths: true, events };
   const shortestPaths = () => model.getShortestPaths(every) as ChartPath<M>[];
   const simplePaths = () => model.getSimplePaths(every) as ChartPath<M>[];
 
