@@ -4,15 +4,15 @@
 // workspace gone and checked from a third: `agentchart replay --check` (the built CLI, dist/: build first)
 // and `expectReplay`, with recorded tools and with live tools in a restored workspace; a tampered copy
 // fails naming the seq and the field.
-import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
 import { readLog } from '../../src/session/log-text.ts';
-import { runBuiltCliProcess } from '../support/child-run.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck, tamperedCopy } from '../support/replay-check.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
@@ -70,41 +70,21 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     await copyFile(log, copy);
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
-    const passed = `Replay check passed: ${copy} — ${events.length} events written again, byte for byte.\n`;
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    const passed = checkPassed(copy, events.length);
+    await expectCheckPasses(copy, passed, { env, cwd: elsewhere });
     await expectReplay(copy);
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      { env, cwd: elsewhere, timeoutMs: 60_000 },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, passed, { args: live, env, cwd: elsewhere });
     expect(await readFile(join(restored, 'b.txt'), 'utf8')).toBe('two\n');
 
     // The cancel tampered with (cleared the queue too): the check names its seq and field.
-    const lines = (await readFile(copy, 'utf8')).split('\n');
-    const seq = lines.findIndex((line) => line.includes('"type":"cancel.requested"'));
-    lines[seq] = lines[seq]!.replace('{"by":"user"}', '{"by":"user","clearInbox":false}');
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (line) => line.includes('"type":"cancel.requested"'),
+      (line) => line.replace('{"by":"user"}', '{"by":"user","clearInbox":false}'),
+    );
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n')[0]).toBe(
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (cancel.requested)`,

@@ -12,6 +12,7 @@ import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { runCliProcess } from '../support/child-run.ts';
 import { sessionLogOf, useCliWorld, wireToolCall } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck } from '../support/replay-check.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
@@ -54,26 +55,13 @@ describe('replay --check on sessions the CLI recorded', () => {
       'bash',
       'task',
     ]);
-    const passed = `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`;
+    const passed = checkPassed(file, recorded.length);
     // Recorded tools (the default): every result comes from the log, no tool runs.
     await rm(join(workspace, 'note.txt'));
-    const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
-    expect({ stderr: check.stderr, stdout: check.stdout, code: check.code }).toEqual({
-      stderr: '',
-      stdout: passed,
-      code: 0,
-    });
+    await expectCheckPasses(file, passed, { env, cli: runCliProcess });
     await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
     // Live tools run again for real, in the workspace as it was when the session started.
-    const live = await runCliProcess(['replay', file, '--check', '--tools', 'live'], {
-      env,
-      timeoutMs: 60_000,
-    });
-    expect({ stderr: live.stderr, stdout: live.stdout, code: live.code }).toEqual({
-      stderr: '',
-      stdout: passed,
-      code: 0,
-    });
+    await expectCheckPasses(file, passed, { args: ['--tools', 'live'], env, cli: runCliProcess });
     expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('remember the milk\n');
   }, 120_000);
 
@@ -164,10 +152,8 @@ describe('replay --check on sessions the CLI recorded', () => {
     ]);
 
     // No approver: the decision replays as logged.
-    const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
-    expect(check.stdout).toBe(
-      `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`,
-    );
+    const check = await replayCheck(file, { env, cli: runCliProcess });
+    expect(check.stdout).toBe(checkPassed(file, recorded.length));
     expect(check.code).toBe(0);
     await expectReplay(file, { tools: [...codingTools(), taskTool()] });
     // Time travel re-runs it the same way: a frame for every seq, no note.

@@ -10,6 +10,7 @@ import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { expectReplay, type ReplayOptions } from '../../src/testing.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
+import { checkPassed, expectCheckPasses } from '../support/replay-check.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 
 export { sessionLogOf } from '../support/cli-world.ts';
@@ -45,9 +46,6 @@ export type OriginCheck = {
   replayOptions?: ReplayOptions;
 };
 
-const passed = (file: string, events: number) =>
-  `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
-
 /**
  * Runs the whole check for one origin's recording. The recorded workspace may be removed before this is
  * called: recorded tools need nothing but the log.
@@ -59,20 +57,14 @@ export async function checkEverywhere(check: OriginCheck): Promise<LogEvent[]> {
   const elsewhere = await tempFolder('elsewhere');
   const env = check.env ?? { HOME: await tempFolder('home'), ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };
   const cli = (args: string[]) => runBuiltCliProcess(args, { env, cwd: elsewhere, timeoutMs: 90_000 });
-  const outcome = (run: { stdout: string; stderr: string; code: number | null }) => ({
-    stdout: run.stdout,
-    stderr: run.stderr,
-    code: run.code,
-  });
-  const clean = { stdout: passed(copy, events.length), stderr: '', code: 0 };
+  const where = { env, cwd: elsewhere, timeoutMs: 90_000 };
+  const clean = checkPassed(copy, events.length);
 
-  expect(outcome(await cli(['replay', copy, '--check']))).toEqual(clean);
+  await expectCheckPasses(copy, clean, where);
   await expectReplay(copy, check.replayOptions);
   if (check.restore) {
     const restored = await check.restore();
-    expect(
-      outcome(await cli(['replay', copy, '--check', '--tools', 'live', '--workspace', restored])),
-    ).toEqual(clean);
+    await expectCheckPasses(copy, clean, { ...where, args: ['--tools', 'live', '--workspace', restored] });
     await expectReplay(copy, { ...check.replayOptions, tools: 'live', workspace: await check.restore() });
   }
   await expectTamperedFails(copy, events, check, cli);

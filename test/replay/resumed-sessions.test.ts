@@ -5,7 +5,7 @@
 // recording segment by segment, each with the configuration its `session.start` / `session.resumed` holds.
 import { execFileSync } from 'node:child_process';
 import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
@@ -13,12 +13,11 @@ import { expectReplay } from '../../src/replay/expect-replay.ts';
 import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
 import { wireToolCall as call, sessionLogOf, useCliWorld } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck, tamperedCopy } from '../support/replay-check.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 const tempFolder = useTempFolders('agentchart-resumed');
-const passed = (file: string, events: number) =>
-  `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
 
 describe('resumed sessions replay segment by segment', () => {
   let server: OpenAIChatServer;
@@ -35,33 +34,17 @@ describe('resumed sessions replay segment by segment', () => {
     await copyFile(log, copy);
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
-    const events = (await readLog(copy)).length;
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    const recordedEvents = await readLog(copy);
+    const events = recordedEvents.length;
+    await expectCheckPasses(copy, checkPassed(copy, events), { env, cwd: elsewhere });
     await expectReplay(copy);
     // Time travel re-runs it the same way: a frame at every seq, across the segments.
-    const recordedEvents = await readLog(copy);
     const travel = await computeFrames(recordedEvents);
     expect(travel.note).toBeUndefined();
     expect(travel.frames.filter((frame) => frame !== undefined)).toHaveLength(events);
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      { env, cwd: elsewhere, timeoutMs: 60_000 },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, checkPassed(copy, events), { args: live, env, cwd: elsewhere });
     return { copy, elsewhere, restored };
   };
 
@@ -97,18 +80,13 @@ describe('resumed sessions replay segment by segment', () => {
     expect(await readFile(join(restored, 'note.txt'), 'utf8')).toBe('milk\n');
 
     // A decision of the resumed segment tampered with: the check names its seq and field.
-    const text = await readFile(copy, 'utf8');
-    const lines = text.split('\n');
-    const seq = lines.findIndex((line) => line.includes('"callId":"c2","outcome":"allow"'));
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (line) => line.includes('"callId":"c2","outcome":"allow"'),
+      (line) => line.replace('"outcome":"allow"', '"outcome":"deny"'),
+    );
     expect(seq).toBeGreaterThan(ends[0]!);
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    lines[seq] = lines[seq]!.replace('"outcome":"allow"', '"outcome":"deny"');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n').slice(0, 1)).toEqual([
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (approval.decided)`,
@@ -176,16 +154,12 @@ describe('resumed sessions replay segment by segment', () => {
     await expect(readFile(join(restored, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
 
     // The repair tampered with: the check names its seq and field.
-    const lines = (await readFile(copy, 'utf8')).split('\n');
-    const seq = crashed.length + 3;
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    lines[seq] = lines[seq]!.replace('"reason":"interrupted"', '"reason":"canceled"');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (_line, index) => index === crashed.length + 3,
+      (line) => line.replace('"reason":"interrupted"', '"reason":"canceled"'),
+    );
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n')[0]).toBe(
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (turn.end)`,

@@ -16,6 +16,7 @@ import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
 import { sessionLogOf, useCliWorld, wireToolCall } from '../support/cli-world.ts';
+import { expectCheckPasses } from '../support/replay-check.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
@@ -91,30 +92,13 @@ describe('replay of a subagent tree the CLI recorded', () => {
   it('checks clean with recorded tools from another folder, and with live tools on a restored workspace', async () => {
     const total = [...logs.values()].reduce((sum, events) => sum + events.length, 0);
     const passed = `Replay check passed: ${root} — ${total} events written again (this log and 4 subagents' logs), byte for byte.\n`;
-    const check = await runBuiltCliProcess(['replay', root, '--check'], {
-      env,
-      cwd: copy,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: check.stdout, stderr: check.stderr, code: check.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    await expectCheckPasses(root, passed, { env, cwd: copy });
     await expectReplay(root);
     // Nothing ran: the grandchild's write came from its log.
     await expect(readdir(workspace)).resolves.toEqual([]);
 
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', root, '--check', '--tools', 'live', '--workspace', restored],
-      { env, timeoutMs: 60_000 },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    await expectCheckPasses(root, passed, { args: ['--tools', 'live', '--workspace', restored], env });
     expect(await readFile(join(restored, 'note.txt'), 'utf8')).toBe('remember the milk\n');
     await rm(join(restored, 'note.txt'));
     await expectReplay(root, { tools: 'live', workspace: restored });
