@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
 import { runCli } from './cli-harness.ts';
-import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
+import {
+  toolCall as call,
+  settingsFileIn,
+  settingsFilesLines,
+  useSettingsCli,
+  writeSettings,
+} from './settings-fixture.ts';
 
 const faultServer = fileURLToPath(new URL('../fixtures/mcp/fault-server.mjs', import.meta.url));
 
@@ -82,10 +88,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     const text = await runCli(['config', '--cwd', workspace, '--workspace-permissions'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')).toEqual([
-      `Settings files for ${workspace} (later files win):`,
-      `  user      ${userFile()}`,
-      `  workspace ${workspaceFile()}`,
-      '',
+      ...settingsFilesLines(world),
       'In force:',
       `  permissions.deny = "write_file"  from user ${userFile()}`,
       `  permissions.allow = "bash(npm test:*)"  from workspace ${workspaceFile()}`,

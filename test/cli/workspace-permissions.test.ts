@@ -10,7 +10,13 @@ import { createAgentSystem, defineTool } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { loadSettings } from '../../src/settings/settings-file.ts';
 import { runCli } from './cli-harness.ts';
-import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
+import {
+  toolCall as call,
+  settingsFileIn,
+  settingsFilesLines,
+  useSettingsCli,
+  writeSettings,
+} from './settings-fixture.ts';
 
 /** The JSON lines of `run --json` whose log event has one of `types`, as `[type, data]`. */
 const logged = (stdout: string, types: string[]) =>
@@ -143,10 +149,7 @@ describe("the workspace's settings file without trust", () => {
     const text = await runCli(['config', '--cwd', workspace], { env });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')).toEqual([
-      `Settings files for ${workspace} (later files win):`,
-      `  user      ${userFile()}`,
-      `  workspace ${workspaceFile()}`,
-      '',
+      ...settingsFilesLines(world),
       'In force:',
       `  permissions.deny = "write_file"  from user ${userFile()}`,
       `  permissions.deny = "bash(rm:*)"  from workspace ${workspaceFile()}`,

@@ -16,10 +16,11 @@ import {
   labelTurnEvent,
   type TurnSnapshot,
   turnInput,
+  turnTestName,
 } from './catalogues/turn.ts';
 import { disposeAndVerify, expectInboxKept, expectResultsSoFar } from './support/agent-checks.ts';
 import { AgentRig, openRequest, until } from './support/agent-driver.ts';
-import { chartModel, type EventTable, eventsOf, pathName } from './support/model.ts';
+import { chartModel, type EventTable, eventsOf } from './support/model.ts';
 import { restingTables } from './support/resting-tables.ts';
 
 const { window } = compactionWindow;
@@ -118,8 +119,7 @@ describe('turn chart graph paths through compacting', () => {
 
   for (const path of paths) {
     const steps = path.steps.slice(1);
-    const name = pathName(path, labelTurnEvent, { join: ' > ', empty: '(created)' });
-    it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+    it(turnTestName(path), async () => {
       const rig = new AgentRig({ limits, contextWindow: window, compaction: { keepRecentTurns: 1 } });
       rig.launch();
       expect(await until(() => rig.agent !== undefined)).toBe(true);

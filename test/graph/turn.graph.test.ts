@@ -7,10 +7,16 @@ import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/index.ts';
 import type { StepOutcome } from '../../src/machines/step.ts';
 import { type TurnEvent, turnMachine } from '../../src/machines/turn.ts';
-import { labelTurnEvent, plainTurnEvents, type TurnSnapshot, turnInput } from './catalogues/turn.ts';
+import {
+  labelTurnEvent,
+  plainTurnEvents,
+  type TurnSnapshot,
+  turnInput,
+  turnTestName,
+} from './catalogues/turn.ts';
 import { disposeAndVerify, expectInboxKept, expectResultsSoFar } from './support/agent-checks.ts';
 import { AgentRig, openRequest, until } from './support/agent-driver.ts';
-import { chartModel, type EventTable, eventsOf, pathName } from './support/model.ts';
+import { chartModel, type EventTable, eventsOf } from './support/model.ts';
 import { restingTables } from './support/resting-tables.ts';
 
 const limits = { maxSteps: 2, maxUnknownToolCalls: 2 };
@@ -109,8 +115,7 @@ for (const hasHook of [false, true]) {
     });
 
     for (const path of paths) {
-      const name = pathName(path, labelTurnEvent, { join: ' > ', empty: '(created)' });
-      it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+      it(turnTestName(path), async () => {
         const rig = new AgentRig({ hook: hasHook, limits });
         rig.launch();
         expect(await until(() => rig.agent !== undefined)).toBe(true);
