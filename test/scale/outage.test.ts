@@ -1,10 +1,7 @@
 // Redis restarted mid-job and PostgreSQL briefly unavailable: the workers wait and retry (bounded),
 // nothing is lost, and the job finishes — every task once, every log valid, no call run twice.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../src/bullmq/enqueue-job.ts';
 import { followJob } from '../../src/bullmq/follow-job.ts';
 import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
@@ -12,16 +9,10 @@ import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
-import {
-  executions,
-  killWorkerProcesses,
-  startWorkerProcess,
-  toolResults,
-} from '../support/worker-processes.ts';
+import { executions, startWorkerProcess, toolResults, useWorkerRecord } from '../support/worker-processes.ts';
 
 const tasks = 12;
 const callsPerTask = 4;
-let dir = '';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -30,19 +21,12 @@ describe.skipIf(!hasServers)(
   () => {
     // Redis keeps every write in its append-only file, as a production Redis for a queue would.
     const servers = useServers({ redis: { persistent: true } });
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'agentchart-outage-'));
-    });
-    afterAll(async () => {
-      await killWorkerProcesses();
-      await rm(dir, { recursive: true, force: true });
-    }, 30_000);
+    const record = useWorkerRecord('agentchart-outage');
 
     it('finishes the job after a Redis restart and a PostgreSQL outage, losing nothing', async () => {
       const url = await servers.postgres.createDatabase('outage');
       const store = pgStore(url);
       await store.migrate();
-      const record = join(dir, 'record');
       const settings = {
         redis: servers.redis.url,
         postgres: url,
@@ -50,7 +34,7 @@ describe.skipIf(!hasServers)(
         concurrency: 3,
         modelMs: 30,
         toolMs: 120,
-        record,
+        record: record.file,
       };
       const workers = await Promise.all([startWorkerProcess(settings), startWorkerProcess(settings)]);
       const connection = redisFromUrl(servers.redis.url);
@@ -65,7 +49,7 @@ describe.skipIf(!hasServers)(
           })),
         });
         const follow = followJob(queue, ids, { intervalMs: 100 });
-        const ran = async () => (await executions(record)).filter((line) => line.what === 'end').length;
+        const ran = async () => (await executions(record.file)).filter((line) => line.what === 'end').length;
         while ((await ran()) < 4) await sleep(20);
         await servers.redis.pause(); // SIGKILL
         await sleep(400);
@@ -80,7 +64,7 @@ describe.skipIf(!hasServers)(
         expect(results.map((result) => [result.reason, result.text])).toEqual(
           ids.map((_, index) => ['completed', `finished t${index} after ${callsPerTask} calls`]),
         );
-        const starts = (await executions(record)).filter((line) => line.what === 'start');
+        const starts = (await executions(record.file)).filter((line) => line.what === 'start');
         expect(new Set(starts.map((line) => `${line.task}/${line.callId}`)).size).toBe(starts.length);
         for (const [index, id] of ids.entries()) {
           const log = (await store.load(id)).events;

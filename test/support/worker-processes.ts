@@ -1,7 +1,9 @@
 // Worker processes for the distributed-job tests (test/fixtures/scale/worker.ts), what their work tool
 // recorded, and the log checks the tests share.
-import { readFile } from 'node:fs/promises';
-import { expect } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { type RunningChild, startScript } from './child-run.ts';
 
@@ -65,4 +67,22 @@ export async function killWorkerProcesses(): Promise<void> {
     child.kill('SIGKILL');
     await child.done.catch(() => undefined);
   }
+}
+
+/**
+ * Registers, in the calling `describe`, the file where the workers' tool records what it runs (`record`, in
+ * a fresh folder) and, at the end, the kill of every worker process before that folder is removed.
+ */
+export function useWorkerRecord(prefix: string): { file: string } {
+  const record = { file: '' };
+  let folder = '';
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), `${prefix}-`));
+    record.file = join(folder, 'record');
+  });
+  afterAll(async () => {
+    await killWorkerProcesses();
+    await rm(folder, { recursive: true, force: true });
+  }, 30_000);
+  return record;
 }
