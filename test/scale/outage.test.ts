@@ -9,7 +9,13 @@ import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
-import { executions, startWorkerProcess, toolResults, useWorkerRecord } from '../support/worker-processes.ts';
+import {
+  executions,
+  startWorkerProcess,
+  toolResults,
+  useWorkerRecord,
+  workerSettings,
+} from '../support/worker-processes.ts';
 
 const tasks = 12;
 const callsPerTask = 4;
@@ -27,15 +33,7 @@ describe.skipIf(!hasServers)(
       const url = await servers.postgres.createDatabase('outage');
       const store = pgStore(url);
       await store.migrate();
-      const settings = {
-        redis: servers.redis.url,
-        postgres: url,
-        queue: 'outage',
-        concurrency: 3,
-        modelMs: 30,
-        toolMs: 120,
-        record: record.file,
-      };
+      const settings = workerSettings(servers, url, { queue: 'outage', toolMs: 120, record: record.file });
       const workers = await Promise.all([startWorkerProcess(settings), startWorkerProcess(settings)]);
       const connection = redisFromUrl(servers.redis.url);
       connection.on('error', () => {});

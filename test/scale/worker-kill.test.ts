@@ -17,6 +17,7 @@ import {
   startWorkerProcess,
   toolResults,
   useWorkerRecord,
+  workerSettings,
 } from '../support/worker-processes.ts';
 
 const workers = 3;
@@ -33,15 +34,7 @@ describe.skipIf(!hasServers)(
       const url = await servers.postgres.createDatabase('kill');
       const store: PgStore = pgStore(url);
       await store.migrate();
-      const settings = {
-        redis: servers.redis.url,
-        postgres: url,
-        queue: 'kill',
-        concurrency: 3,
-        modelMs: 30,
-        toolMs: 150,
-        record: record.file,
-      };
+      const settings = workerSettings(servers, url, { queue: 'kill', toolMs: 150, record: record.file });
       const started = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(settings)));
       const victim = started[0]!;
       const connection = redisFromUrl(servers.redis.url);

@@ -6,8 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { type RunningChild, startScript } from './child-run.ts';
+import type { SuiteServers } from './servers.ts';
 
 const children: RunningChild[] = [];
+
+/**
+ * What a worker process is started with: the suite's Redis, the database at `url`, three tasks at a time on
+ * a model that takes 30 ms, and the queue, tool time and record file the suite chooses.
+ */
+export const workerSettings = (
+  servers: SuiteServers,
+  url: string,
+  choice: { queue: string; toolMs: number; record: string },
+) => ({ redis: servers.redis.url, postgres: url, concurrency: 3, modelMs: 30, ...choice });
 
 /** Starts a worker process and resolves once it takes jobs. */
 export function startWorkerProcess(settings: Record<string, unknown>): Promise<RunningChild> {
