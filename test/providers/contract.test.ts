@@ -5,9 +5,10 @@ import { anthropic } from '../../src/providers/anthropic.ts';
 import { openai } from '../../src/providers/openai.ts';
 import { type ScriptStep, scripted } from '../../src/providers/scripted.ts';
 import { parseToolInput } from '../../src/providers/sse-common.ts';
+import type { Provider } from '../../src/providers/types.ts';
 import { type ProviderHarness, runProviderContract } from '../support/provider-contract.ts';
 import { startAnthropicServer } from '../support/wire/anthropic-server.ts';
-import { startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { reasoningItem, startOpenAIResponsesServer } from '../support/wire/openai-responses-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
 
@@ -15,6 +16,21 @@ import type { WireReply } from '../support/wire/reply.ts';
 const vendorOnly = {
   context_overflow_compatible: 'only the OpenAI adapter talks to OpenAI-compatible servers',
 } as const;
+
+/** The harness of a provider that speaks Chat Completions to `server`: no reasoning items to send back. */
+const chatWire = (server: OpenAIChatServer, provider: Provider): ProviderHarness => ({
+  provider,
+  wire: true,
+  reply: server.reply,
+  stall: () => server.enqueue({ type: 'stall' }),
+  whenRequests: (count) => server.whenRequests(count),
+  requestCount: () => server.requests.length,
+  sentParts: () => [],
+  expectedPart: () => {
+    throw new Error('Chat Completions has no reasoning items to send back');
+  },
+  close: () => server.close(),
+});
 
 function blocksOf(body: Record<string, unknown>, key: 'messages' | 'input'): Record<string, unknown>[] {
   const list = (body[key] ?? []) as Record<string, unknown>[];
@@ -53,19 +69,7 @@ runProviderContract(
   'openai chat completions',
   async () => {
     const server = await startOpenAIChatServer();
-    return {
-      provider: openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: () => [],
-      expectedPart: () => {
-        throw new Error('Chat Completions has no reasoning items to send back');
-      },
-      close: () => server.close(),
-    } satisfies ProviderHarness;
+    return chatWire(server, openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }));
   },
   {
     thinking:
@@ -182,19 +186,7 @@ runProviderContract(
       apiKey: 'test-key',
       includeUsage: true,
     });
-    return {
-      provider: aiSdk({ model: compatible.chatModel('gpt-test') }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: () => [],
-      expectedPart: () => {
-        throw new Error('Chat Completions has no reasoning items to send back');
-      },
-      close: () => server.close(),
-    } satisfies ProviderHarness;
+    return chatWire(server, aiSdk({ model: compatible.chatModel('gpt-test') }));
   },
   {
     thinking:
