@@ -7,7 +7,7 @@ import { ConfigError } from '../errors/config-error.ts';
 /** The peer packages the subpaths load, with the versions agentchart supports. */
 export const peerPackages = {
   '@anthropic-ai/sdk': { subpath: 'agentchart/anthropic', range: '^1.14.0' },
-  openai: { subpath: 'agentchart/openai', range: '^6.49.0' },
+  openai: { subpath: 'agentchart/openai', range: '^6.49.0 || ^7.0.0' },
   bullmq: { subpath: 'agentchart/bullmq', range: '^6.7.0' },
   ioredis: { subpath: 'agentchart/bullmq', range: '^6.0.0' },
   pg: { subpath: 'agentchart/postgres', range: '^8.23.1' },

@@ -1,9 +1,10 @@
 // From a launch (`createAgent`, `resumeAgent`, `forkAgent`, or a subagent's `task` call) to an agent body:
 // decides what the agent runs with — model, clock, tools, permissions, limits, MCP servers, hooks —
 // writes it down as its spec, and hands the body the system's shared services.
+
+import { connectWithSdkLazily } from '../mcp/lazy-connect.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
-import { connectWithSdk } from '../mcp/sdk-connection.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
@@ -190,7 +191,7 @@ function mcpServersOf(config: SystemConfig, own: McpServers | undefined): McpToo
   if (config.mcpReplay) return new RecordedMcpServers(config.mcpReplay);
   const servers = { ...config.mcpServers, ...own };
   if (Object.keys(servers).length === 0) return undefined;
-  return new McpServerSet(servers, { connect: connectWithSdk, clock: config.clock, cwd: config.cwd });
+  return new McpServerSet(servers, { connect: connectWithSdkLazily, clock: config.clock, cwd: config.cwd });
 }
 
 function rootPermissions(config: SystemConfig): PermissionSettings {

@@ -97,7 +97,8 @@ function built<Rows extends Record<string, Row<unknown>>>(
  * and each actor looks its agent's ports up once, when it starts.
  */
 export class AgentLogic {
-  readonly machine;
+  /** Typed as any machine: its full type is internal, and spelled out it made this file's .d.ts 140 kB. */
+  readonly machine: AnyStateMachine;
   private readonly byKey = new Map<string, AgentPorts>();
 
   constructor(clock: Clock) {
