@@ -68,7 +68,7 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
     const data = taskDataSchema.parse(job.data);
     const id = job.id!;
     if ((await redis.exists(cancelKey(place, id))) > 0)
-      return { reason: 'canceled', text: '', usage: emptyUsage };
+      return { reason: 'canceled', text: '', usage: emptyUsage, denied: [] };
     const result = await runDurableTask(
       system,
       {
@@ -86,7 +86,8 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
         },
       },
     );
-    return { reason: result.reason, text: result.text, usage: result.usage };
+    const { reason, text, usage, error, denied } = result;
+    return { reason, text, usage, ...(error ? { error: error.message } : {}), denied };
   };
 
   const worker = new bullmq.Worker(options.queue, processor, {
