@@ -19,4 +19,6 @@ export type AgentHandleParts = {
   mode: () => PermissionMode;
   /** The loosest mode this agent may be switched to: a subagent's parent's mode now; none for others. */
   modeCeiling: () => PermissionMode | undefined;
+  /** Throws the `ConfigError` of a mode in which the agent's tools would ask and nobody can answer. */
+  checkMode: (mode: PermissionMode) => void;
 };

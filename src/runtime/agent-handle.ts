@@ -152,9 +152,9 @@ export class Agent {
       ...(options !== undefined ? { options } : {}),
     });
     this.assertLive('setPermissionMode');
-    const { mode: from, modeCeiling } = this.parts;
+    const { mode: from, modeCeiling, checkMode: check } = this.parts;
     const by = parsed.options?.by ?? 'host';
-    const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by });
+    const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by, check });
     if (entry !== undefined) this.sessionLog.append(entry);
   }
 

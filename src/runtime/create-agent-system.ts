@@ -7,7 +7,6 @@ import { RecordedResults } from '../recorded/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
-import type { AnyTool } from '../tools/define-tool.ts';
 import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } from './agent-assembly.ts';
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
@@ -86,7 +85,7 @@ export class AgentSystem {
       workspaces: new WorkspaceCheck(),
       toolResults: config.toolResults ? new RecordedResults(config.toolResults) : undefined,
     };
-    this.checkApprover('createAgentSystem', config.tools);
+    this.checkApprover('createAgentSystem', {});
     this.host.start();
   }
 
@@ -97,7 +96,7 @@ export class AgentSystem {
   async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
     const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
     this.assertOpen();
-    this.checkApprover('createAgent', parsed.tools);
+    this.checkApprover('createAgent', parsed);
     const agentId = parsed.id ?? this.services.config.nextId('createAgent');
     return this.launch({ agentId, origin: { kind: 'new' }, options: parsed });
   }
@@ -111,7 +110,7 @@ export class AgentSystem {
   async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
-    this.checkApprover('resumeAgent', options.tools);
+    this.checkApprover('resumeAgent', options);
     return this.resumeSession(sessionId, options);
   }
 
@@ -119,7 +118,7 @@ export class AgentSystem {
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
-    this.checkApprover('forkAgent', options.tools);
+    this.checkApprover('forkAgent', options);
     const events = await loadSession(this.store, sessionId, 'fork');
     const newId = options.id ?? this.services.config.nextId('forkAgent');
     const seed = forkEvents(events, {
@@ -234,16 +233,36 @@ export class AgentSystem {
       servers: () => body.parts.mcp?.servers() ?? [],
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),
+      checkMode: (mode) =>
+        checkApprover({
+          call: 'agent.setPermissionMode',
+          tools: body.parts.tools,
+          mcpServers: (body.parts.mcp?.servers() ?? []).map((status) => status.server),
+          config: this.services.config,
+          mode,
+          preToolHooks: this.services.hooks.flags.preTool === true,
+        }),
     });
     this.agents.add(agent);
     return agent;
   }
 
-  /** Tools that would ask where nobody can answer are refused (see `AgentSystemOptions.approve`). */
-  private checkApprover(call: string, tools: readonly AnyTool[] | undefined): void {
-    // An agent's own tools add to the system's, which were checked (plan mode's plan with them).
-    if (tools === undefined || (tools.length === 0 && call !== 'createAgentSystem')) return;
-    checkApprover(call, tools, this.services.config, this.services.hooks.flags.preTool === true);
+  /**
+   * Tools that would ask where nobody can answer are refused (see `AgentSystemOptions.approve`): the
+   * system's, or an agent's own (`tools` replace the system's, `mcpServers` add to them); `handleOf`
+   * checks an agent's tools in the mode it is switched to.
+   */
+  private checkApprover(call: string, own: Pick<CreateAgentOptions, 'tools' | 'mcpServers'>): void {
+    const { config, hooks } = this.services;
+    // An agent with neither tools nor servers of its own has the system's, checked at creation.
+    if (call !== 'createAgentSystem' && own.tools === undefined && own.mcpServers === undefined) return;
+    checkApprover({
+      call,
+      tools: own.tools ?? config.tools,
+      mcpServers: Object.keys({ ...config.mcpServers, ...own.mcpServers }),
+      config,
+      preToolHooks: hooks.flags.preTool === true,
+    });
   }
 
   private assertOpen(): void {

@@ -78,6 +78,11 @@ describe('a system with tools that ask and nobody to approve', () => {
       'createAgentSystem: deploy (exec access needs approval in default mode) needs approval, and there is no ' +
         `approver, so every such call would be denied. ${howToFix}`,
     );
+    // An MCP server's tools are known only once it runs; they are write tools unless marked read-only.
+    expect(creation({ mcpServers: { fs: { command: 'never-started' } } })).toBe(
+      'createAgentSystem: mcp__fs__* (write access needs approval in default mode) needs approval, and there ' +
+        `is no approver, so every such call would be denied. ${howToFix}`,
+    );
     expect(creation({ permissionMode: 'plan' })).toBe(
       'createAgentSystem: exit_plan_mode (a plan waits for the host to accept it) needs approval, and there ' +
         `is no approver, so every such call would be denied. ${howToFix}`,
@@ -97,7 +102,9 @@ describe('a system with tools that ask and nobody to approve', () => {
       creation({ ...asking, hooks: { preTool: [async () => undefined] } }),
       creation({ ...asking, permissionMode: 'plan', approve: 'deny' }),
       creation({ tools: [deploy], permissionMode: 'bypass', subagents: { permissionMode: 'default' } }),
-    ]).toEqual(Array.from({ length: 10 }, () => 'ok'));
+      creation({ mcpServers: { fs: { command: 'never-started' } }, permissions: { allow: ['mcp__fs'] } }),
+      creation({ mcpServers: { fs: { command: 'never-started' } }, permissionMode: 'accept-edits' }),
+    ]).toEqual(Array.from({ length: 12 }, () => 'ok'));
   });
 
   it('refuses what is neither an approver nor "manual" nor "deny"', () => {
@@ -114,6 +121,26 @@ describe('a system with tools that ask and nobody to approve', () => {
     await expect(system.resumeAgent('x', { tools: [deploy] })).rejects.toThrow(`resumeAgent: ${refused}`);
     await expect(system.forkAgent('x', { tools: [deploy] })).rejects.toThrow(`forkAgent: ${refused}`);
     expect(system.list()).toEqual([]);
+  });
+
+  it('refuses to switch an agent into a mode where its tools would ask, and logs no switch', async () => {
+    const system = createAgentSystem({
+      model: scripted([]),
+      tools: [look, deploy],
+      permissionMode: 'bypass',
+      projectInstructions: false,
+    });
+    cleanups.push(() => system.dispose());
+    const agent = await system.createAgent();
+    expect(() => agent.setPermissionMode('default')).toThrow(
+      'agent.setPermissionMode: deploy (exec access needs approval in default mode) needs approval, and there ' +
+        `is no approver, so every such call would be denied. ${howToFix}`,
+    );
+    expect(() => agent.setPermissionMode('plan')).toThrow(
+      'agent.setPermissionMode: exit_plan_mode (a plan waits for the host to accept it) needs approval',
+    );
+    expect(agent.permissionMode).toBe('bypass');
+    expect(agent.log().filter((event) => event.type === 'mode.changed')).toEqual([]);
   });
 
   it("with approve: 'deny', denies such calls headless and the run result says so", async () => {
