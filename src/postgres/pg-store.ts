@@ -1,14 +1,6 @@
 import type { Pool } from 'pg';
-import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
-import {
-  clockSchema,
-  flag,
-  milliseconds,
-  must,
-  parseHostValue,
-  positiveInteger,
-} from '../core/host-schema.ts';
+import { parseHostValue } from '../core/host-schema.ts';
 import { checkSessionId } from '../core/safe-id.ts';
 import { ConcurrencyError } from '../errors/concurrency-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
@@ -18,19 +10,9 @@ import { pg } from './peers.ts';
 import { AdvisoryLocks } from './pg-lock.ts';
 import { defaultRetry, type RetryPolicy, withRetry } from './pg-retry.ts';
 import { assertMigrated, migrate, type Tables, tablesIn } from './pg-schema.ts';
+import { type PgStoreOptions, pgStoreOptionsSchema } from './pg-store-options.ts';
 
-export type PgStoreOptions = {
-  /** The PostgreSQL schema that holds the tables (default `public`); a lowercase SQL identifier. */
-  schema?: string;
-  /** Apply missing migrations on first use instead of refusing an unmigrated database (default false). */
-  migrate?: boolean;
-  /** How long to wait for a server that is unreachable (bounded; see `RetryPolicy`). */
-  retry?: Partial<RetryPolicy>;
-  /** Pool size when the store makes its own pool from a connection string (default 10). */
-  poolSize?: number;
-  /** The clock retry pauses run on (default the system clock). */
-  clock?: Clock;
-};
+export type { PgStoreOptions } from './pg-store-options.ts';
 
 /** A `SessionStore` on PostgreSQL, plus what a server-backed store needs besides. */
 export interface PgStore extends SessionStore {
@@ -64,28 +46,8 @@ export interface PgStore extends SessionStore {
  * const system = createAgentSystem({ model, store });
  */
 export function pgStore(source: Pool | string, options: PgStoreOptions = {}): PgStore {
-  return new PostgresSessionStore(source, parseHostValue('pgStore', optionsSchema, options));
+  return new PostgresSessionStore(source, parseHostValue('pgStore', pgStoreOptionsSchema, options));
 }
-
-const optionsSchema = z.strictObject(
-  {
-    schema: z.string(must('a string')).optional(),
-    migrate: flag.optional(),
-    retry: z
-      .strictObject(
-        {
-          attempts: positiveInteger.optional(),
-          firstDelayMs: milliseconds.optional(),
-          maxDelayMs: milliseconds.optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    poolSize: positiveInteger.optional(),
-    clock: clockSchema.optional(),
-  },
-  must('an object'),
-);
 
 class PostgresSessionStore implements PgStore {
   readonly kind = 'postgres';
