@@ -70,6 +70,18 @@ export class TurnWaiters {
         const waiter = this.waiters.get(id);
         if (waiter) waiter.turn = event.turn;
       }
+    } else if (isEvent(event, 'inbox.cleared')) {
+      // No turn will answer input a cancel cleared: its caller learns so instead of waiting for ever.
+      const flushed = this.log.flush();
+      for (const id of event.data.ids) {
+        const waiter = this.waiters.get(id);
+        if (!waiter) continue;
+        this.waiters.delete(id);
+        const error = new AgentStateError(
+          `input ${id} of agent ${this.log.sessionId} was cleared by agent.cancel({ clearInbox: true }) before a turn answered it`,
+        );
+        flushed.then(() => waiter.reject(error), waiter.reject);
+      }
     } else if (isEvent(event, 'turn.end')) {
       const result = turnResult(this.log.events, event);
       const flushed = this.log.flush();

@@ -197,6 +197,27 @@ describe('agent.stream', () => {
     await expect(stream.result).rejects.toBe(error);
   });
 
+  it('rejects, as run() does, when a cancel clears its queued prompt before a turn takes it', async () => {
+    const agent = await agentWith([{ text: 'Busy', held: true }]);
+    // Once the first turn runs, with the other two prompts queued behind it.
+    agent.onLog((event) => {
+      if (event.type === 'step.start') queueMicrotask(() => agent.cancel('user', { clearInbox: true }));
+    });
+    const first = agent.run('one');
+    const queued = agent.run('two');
+    const stream = agent.stream('three');
+    expect((await first).reason).toBe('canceled');
+    const cleared = (id: string) =>
+      `threw AgentStateError: input ${id} of agent ${agent.id} was cleared by agent.cancel({ clearInbox: true }) before a turn answered it`;
+    const [two, three] = agent
+      .log()
+      .filter((event) => event.type === 'inbox.queued')
+      .slice(1)
+      .map((event) => String(event.data.id));
+    expect(await outcome(stream)).toEqual([cleared(three!)]);
+    await expect(queued).rejects.toThrow(cleared(two!).slice('threw AgentStateError: '.length));
+  });
+
   it('leaving the loop early stops the events, not the turn', async () => {
     const agent = await agentWith(lookThenAnswer);
     const stream = agent.stream('Go');
