@@ -143,8 +143,8 @@ export class Agent {
    * now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too). `by`
    * is `'host'` (default) or `'user'` when a person chose it (the chat's `/mode`); a replay gives either
    * again at the same place. A resumed session keeps the last mode its log recorded; the current mode again
-   * logs nothing. A subagent cannot be switched looser than its parent's mode now (`ConfigError`); a parent
-   * switched stricter takes its live subagents down with it. Example: `agent.setPermissionMode('plan')`.
+   * logs nothing. A subagent cannot be switched looser than its parent's mode now, nor any agent into a mode
+   * where its tools ask with no approver (`ConfigError`s); a parent switched stricter takes its subagents.
    */
   setPermissionMode(mode: PermissionMode, options?: { by?: 'host' | 'user' }): void {
     const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, {
