@@ -101,6 +101,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       text: 'First answer.',
       usage: expect.objectContaining({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) }),
       turn: 1,
+      denied: [],
       sessionId: 'mine',
       durationMs: expect.any(Number),
     });
@@ -197,8 +198,10 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const sessionId = logs[0]!.slice(0, -'.jsonl'.length);
     expect(run.stdout.split('\n')).toEqual([
       'agentchart: job jobs.json: 1 task(s), 4 at a time',
-      `[1/1] task 0 completed · session ${sessionId} · Not allowed to write.`,
-      expect.stringMatching(/^agentchart: 1 task\(s\): 1 completed · \d+ input \/ \d+ output tokens$/),
+      `[1/1] task 0 completed · session ${sessionId} · 1 call denied (write_file) · Not allowed to write.`,
+      expect.stringMatching(
+        /^agentchart: 1 task\(s\): 1 completed · 1 call denied \(write_file\) in 1 task\(s\) · \d+ input \/ \d+ output tokens$/,
+      ),
       '',
     ]);
     const log = await readLog(join(testSessionsFolder(workspace), logs[0]!));

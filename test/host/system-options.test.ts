@@ -151,8 +151,12 @@ const cases: [string, () => unknown, string][] = [
     withModel({ retry: { maxAttempts: 3 } }),
     'retry has an unknown key "maxAttempts"',
   ],
-  ['approve: true', withModel({ approve: true }), 'approve must be a function or "manual", got true'],
-  ['approve: "auto"', withModel({ approve: 'auto' }), 'approve must be a function or "manual", got "auto"'],
+  ['approve: true', withModel({ approve: true }), 'approve must be a function, "manual" or "deny", got true'],
+  [
+    'approve: "auto"',
+    withModel({ approve: 'auto' }),
+    'approve must be a function, "manual" or "deny", got "auto"',
+  ],
   ['ids that is not a function', withModel({ ids: 'abc' }), 'ids must be a function, got "abc"'],
   [
     'one tool instead of a list',
