@@ -82,8 +82,10 @@ export type AgentSystemOptions = {
    * (the host answers through `agent.approve()` / `agent.deny()`), or `'deny'`: nobody, on purpose — every
    * such call is denied with the reason, headless, and the turn's `RunResult.denied` lists it. Without this
    * option, tools that would ask (`write_file` and `bash` in `default` mode, `bash` in `accept-edits`, an
-   * `ask` rule, a plan in `plan` mode) are a `ConfigError` at `createAgentSystem` (and at `createAgent`,
-   * `resumeAgent`, `forkAgent` for their own `tools`), unless a `preTool` hook may answer them.
+   * `ask` rule, a plan in `plan` mode, an MCP server's tools in `default` mode) are a `ConfigError` at
+   * `createAgentSystem` (at `createAgent`, `resumeAgent`, `forkAgent` for their own `tools` and servers, at
+   * `agent.setPermissionMode` for the new mode), unless a `preTool` hook may answer them: a forgotten
+   * approver would otherwise deny every such call while `run()` still says `completed`.
    */
   approve?: Approver | 'deny';
   /**
