@@ -7,6 +7,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { type AnthropicCacheOption, withCacheBreakpoints } from './anthropic-cache.ts';
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
@@ -38,6 +39,12 @@ export type AnthropicOptions = {
    * use less of it). A positive integer; without it, the known window, else the runtime's default.
    */
   contextWindow?: number;
+  /**
+   * Prompt-cache breakpoints on the tool list, the system prompt and the newest messages of every
+   * request (default `{ ttl: '5m' }`); `{ ttl: '1h' }` keeps the prefix an hour (writing costs more);
+   * `false` sends no markers. Recorded in `session.start`.
+   */
+  cacheControl?: AnthropicCacheOption;
 };
 
 /**
@@ -66,6 +73,7 @@ export function anthropic(options: AnthropicOptions): Provider {
       `anthropic: thinking.budgetTokens (${budget}) must be below maxTokens (${maxTokens})`,
     );
   }
+  const cache = promptCacheOf(options.cacheControl);
   const clock = options.clock ?? systemClock;
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
@@ -81,7 +89,7 @@ export function anthropic(options: AnthropicOptions): Provider {
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     const state = new AnthropicStreamState();
     try {
-      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget });
+      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget, cache });
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
@@ -101,16 +109,32 @@ export function anthropic(options: AnthropicOptions): Provider {
     name: providerName,
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: cache,
     stream,
   };
+}
+
+function promptCacheOf(option: AnthropicCacheOption | undefined): false | { ttl: '5m' | '1h' } {
+  if (option === undefined) return { ttl: '5m' };
+  if (option === false) return false;
+  const ttl = option.ttl ?? '5m';
+  if (ttl !== '5m' && ttl !== '1h') {
+    throw new ConfigError(`anthropic: cacheControl.ttl must be '5m' or '1h', not ${JSON.stringify(ttl)}`);
+  }
+  return { ttl };
 }
 
 /** The Messages API request for a provider-neutral request. Exported for tests of the mapping. */
 export function toAnthropicParams(
   request: ModelRequest,
-  options: { model: string; maxTokens: number; budget?: number | undefined },
+  options: {
+    model: string;
+    maxTokens: number;
+    budget?: number | undefined;
+    cache?: false | { ttl?: '5m' | '1h' } | undefined;
+  },
 ): MessageCreateParamsStreaming {
-  return {
+  const params: MessageCreateParamsStreaming = {
     model: options.model,
     max_tokens: options.maxTokens,
     stream: true,
@@ -129,6 +153,7 @@ export function toAnthropicParams(
       ? { thinking: { type: 'enabled' as const, budget_tokens: options.budget } }
       : {}),
   };
+  return options.cache ? withCacheBreakpoints(params, options.cache) : params;
 }
 
 function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {

@@ -1,11 +1,11 @@
 import type OpenAI from 'openai';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
-import { type OpenAIContext, streamChat } from './openai-chat.ts';
+import { type OpenAICache, type OpenAIContext, streamChat } from './openai-chat.ts';
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import { loadPeerPackage } from './peer-package.ts';
-import type { ModelEvent, ModelRequest, Provider } from './types.ts';
+import type { ModelEvent, ModelRequest, PromptCacheSetting, Provider } from './types.ts';
 
 const { default: OpenAIClient } = await loadPeerPackage('openai', () => import('openai'));
 
@@ -45,6 +45,14 @@ export type OpenAIOptions = {
    * `--max-model-len`), not the model's nominal one.
    */
   contextWindow?: number;
+  /**
+   * `prompt_cache_key`, which routes a session's requests to the same prompt cache: `true` sends the
+   * session id, a string sends that key, `false` none. Default: `true` when the server is OpenAI's own,
+   * `false` behind another `baseURL` (a compatible server may refuse a field it does not know).
+   */
+  promptCacheKey?: boolean | string;
+  /** `prompt_cache_retention`: how long OpenAI keeps a cached prefix (`24h` or `in_memory`). Not sent by default. */
+  promptCacheRetention?: 'in_memory' | '24h';
 };
 
 /**
@@ -115,6 +123,10 @@ export function openai(options: OpenAIOptions): Provider {
     });
     return client;
   };
+  const cache: OpenAICache = {
+    key: options.promptCacheKey ?? isOpenAIItself(options.baseURL),
+    ...(options.promptCacheRetention ? { retention: options.promptCacheRetention } : {}),
+  };
   const context: OpenAIContext = {
     client: getClient,
     model: options.model,
@@ -124,16 +136,25 @@ export function openai(options: OpenAIOptions): Provider {
     clock: options.clock ?? systemClock,
     // The key the SDK used: given, or read by the SDK from OPENAI_API_KEY.
     secrets: () => [options.apiKey, client?.apiKey],
+    cache,
   };
   const api = options.api ?? 'chat';
   return {
     name: 'openai',
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: promptCacheSetting(cache),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       return api === 'responses'
         ? streamResponses(context, request, signal)
         : streamChat(context, request, signal);
     },
   };
+}
+
+/** What `session.start` records of the cache fields: whose key, and the retention asked for. */
+function promptCacheSetting(cache: OpenAICache): PromptCacheSetting {
+  if (cache.key === false && !cache.retention) return false;
+  const key = cache.key === true ? 'session id' : cache.key === false ? 'none' : 'given';
+  return { key, ...(cache.retention ? { retention: cache.retention } : {}) };
 }

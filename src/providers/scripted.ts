@@ -6,6 +6,7 @@ import type {
   ModelEvent,
   ModelRequest,
   ModelStopReason,
+  PromptCacheSetting,
   Provider,
   ProviderPart,
   Usage,
@@ -37,6 +38,8 @@ export type ScriptedOptions = {
   model?: string;
   /** The context window the model reports (a positive integer of tokens); default none. */
   contextWindow?: number;
+  /** What it says of prompt caching (a replay says what the recorded provider said); default nothing. */
+  promptCache?: PromptCacheSetting;
 };
 
 /** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
@@ -119,6 +122,7 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
     name: 'scripted',
     model: options.model ?? 'scripted',
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    ...(options.promptCache !== undefined ? { promptCache: options.promptCache } : {}),
     requests,
     stream,
     assertConsumed() {

@@ -63,7 +63,19 @@ export type ModelMessage =
  * must not change it: its arrays are shared with the projection cache (copying them for every step
  * would cost time proportional to the whole conversation).
  */
-export type ModelRequest = { system: string; tools: readonly ToolSpec[]; messages: readonly ModelMessage[] };
+export type ModelRequest = {
+  system: string;
+  tools: readonly ToolSpec[];
+  messages: readonly ModelMessage[];
+  /**
+   * The same for every request of a session (its id): vendors that cache by key (OpenAI's
+   * `prompt_cache_key`) route the session's requests to the same cache with it.
+   */
+  cacheKey?: string;
+};
+
+/** What a provider says of its prompt caching: plain values, recorded in `session.start`. */
+export type PromptCacheSetting = false | Readonly<Record<string, string>>;
 
 /** Why the model stopped. Vendors' reasons are mapped onto these by each adapter. */
 export const modelStopReasons = [
@@ -107,6 +119,11 @@ export interface Provider {
    * runtime assumes `defaultContextWindow`.
    */
   readonly contextWindow?: number;
+  /**
+   * How the adapter asks its vendor to cache the request prefix (breakpoints and their lifetime, a cache
+   * key), as `session.start` records it; `false` when it asks for nothing, absent when it cannot say.
+   */
+  readonly promptCache?: PromptCacheSetting;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }
 

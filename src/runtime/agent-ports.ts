@@ -136,7 +136,9 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
       flush,
       buildRequest: () => {
         const all = events();
-        return requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        const request = requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        // One key per session: vendors that cache by key keep the session's prefix in one place.
+        return { ...request, cacheKey: agentId };
       },
       publish,
       planCompaction: (instructions) => planned(events(), host.compaction, instructions),

@@ -15,6 +15,10 @@ export const providerSchema = intact<Provider>(
     name: nonEmptyString,
     model: z.string(must('a string')),
     contextWindow: positiveInteger.optional(),
+    // What it says of its prompt caching goes into session.start as it is: plain strings only.
+    promptCache: z
+      .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
+      .optional(),
     stream: hostFunction,
   }),
 );

@@ -1,5 +1,6 @@
 import type { Clock } from '../core/clock.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../providers/scripted.ts';
+import type { PromptCacheSetting } from '../providers/types.ts';
 import { isEvent, type LogEvent } from './types.ts';
 
 /**
@@ -54,11 +55,24 @@ export function replay(
   const model = options.model ?? (typeof config.model === 'string' ? config.model : 'replay');
   // The recorded window, so automatic compaction happens at the same steps as in the recording.
   const window = config.contextWindow;
+  const promptCache = recordedPromptCache(start && isEvent(start, 'session.start') ? start.data.config : {});
   return scripted(recordedResponses(events), {
     model,
+    ...(promptCache !== undefined ? { promptCache } : {}),
     ...(typeof window === 'number' && Number.isInteger(window) && window > 0
       ? { contextWindow: window }
       : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
+}
+
+/** The prompt caching a recording's provider said it asked for (`session.start`), if it said so. */
+export function recordedPromptCache(config: Record<string, unknown>): PromptCacheSetting | undefined {
+  const value = config.promptCache;
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  return entries.every(([, field]) => typeof field === 'string')
+    ? (Object.fromEntries(entries) as Record<string, string>)
+    : undefined;
 }

@@ -199,8 +199,13 @@ export type LogEventData = {
    * The first event the resumed process writes; the repair of what a crash left open follows it.
    */
   'session.resumed': { config: Record<string, unknown> };
-  /** The environment block of the system prompt from this turn on (logged when it changed). */
-  environment: { text: string };
+  /**
+   * The environment block from this turn on (logged when it changed, or when a compaction hid the last
+   * one). `placement: 'message'`: the model reads it as a user message at this point of the conversation,
+   * so the system prompt, and with it the cached prefix, never changes. Without it (sessions recorded
+   * before): it follows the system prompt, as those sessions sent it.
+   */
+  environment: { text: string; placement?: 'message' };
   /**
    * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
    * `exit_plan_mode` call `callId`; `by: 'host'` through `agent.setPermissionMode`; `by: 'user'` when a
