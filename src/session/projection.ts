@@ -5,7 +5,7 @@ import { isEvent, type LogEvent, type LogEventOf } from './types.ts';
 /** The text that opens the user message standing in for a compacted range. */
 export const summaryPrefix = '[Summary of earlier conversation]\n';
 
-export type ProjectOptions = { system: string; tools: ToolSpec[] };
+export type ProjectOptions = { system: string; tools: readonly ToolSpec[] };
 
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 // An assistant message reserves one slot per tool call, filled when (and if) its result shows up.
