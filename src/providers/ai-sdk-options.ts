@@ -8,6 +8,7 @@ const knownOptions: ReadonlySet<string> = new Set([
   'providerOptions',
   'contextWindow',
   'clock',
+  'cacheControl',
 ]);
 
 /** @throws ConfigError for `tools` (see `toolsRefusal`) and for any option `aiSdk` does not know. */
