@@ -11,10 +11,7 @@ import type { AnthropicCacheOption, CacheTtl } from './anthropic-cache.ts';
 import type { PromptCacheSetting } from './types.ts';
 
 /** What caching `aiSdk` asks of a model's provider: Anthropic breakpoints, an OpenAI key, or nothing. */
-export type AiSdkCache =
-  | { kind: 'anthropic'; ttl: CacheTtl }
-  | { kind: 'openai' }
-  | { kind: 'none' };
+export type AiSdkCache = { kind: 'anthropic'; ttl: CacheTtl } | { kind: 'openai' } | { kind: 'none' };
 
 /**
  * The caching a model's provider supports, by the AI SDK provider id (`anthropic.messages`,
@@ -54,14 +51,16 @@ export function withAnthropicMarks(
   };
   const system = marked.findIndex((message) => message.role === 'system');
   if (system >= 0) markAt(system);
-  // The newest user or tool message writes this request's prefix; the one before it is where the
-  // previous request ended, and reads what that one wrote. Never an assistant message (its reasoning).
-  let left = 2;
-  for (let index = marked.length - 1; index > system && left > 0; index--) {
-    const role = marked[index]?.role;
-    if (role !== 'user' && role !== 'tool') continue;
+  // The newest user or tool message writes this request's prefix. The previous request ended at the
+  // newest one before the assistant's reply: user and tool messages in a row are one Anthropic message.
+  const isAsking = (index: number) => marked[index]?.role === 'user' || marked[index]?.role === 'tool';
+  let index = marked.length - 1;
+  while (index > system && !isAsking(index)) index--;
+  if (index > system) {
     markAt(index);
-    left--;
+    while (index > system && isAsking(index)) index--;
+    while (index > system && !isAsking(index)) index--;
+    if (index > system) markAt(index);
   }
   const lastTool = tools?.at(-1);
   const markedTools =

@@ -5,8 +5,6 @@
 import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { classifyAiSdkError } from './ai-sdk-error.ts';
-import { checkAiSdkOptions } from './ai-sdk-options.ts';
 import {
   type AiSdkCache,
   aiSdkCacheFor,
@@ -14,9 +12,11 @@ import {
   withAnthropicMarks,
   withOpenAIKey,
 } from './ai-sdk-cache.ts';
+import { classifyAiSdkError } from './ai-sdk-error.ts';
+import { checkAiSdkOptions } from './ai-sdk-options.ts';
 import { toPrompt, toTools } from './ai-sdk-prompt.ts';
-import type { AnthropicCacheOption } from './anthropic-cache.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
+import type { AnthropicCacheOption } from './anthropic-cache.ts';
 import { resolveContextWindow } from './context-windows.ts';
 import { abortedEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';

@@ -1,8 +1,12 @@
 // Prompt caching on the wire: the requests each adapter sends, captured by a local server that speaks the
 // vendor's format, field by field. Anthropic gets at most four breakpoints and none on a thinking block;
 // OpenAI gets the session's `prompt_cache_key`; `cacheControl: false` sends nothing.
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
+import { aiSdk } from '../../src/providers/ai-sdk.ts';
+import { aiSdkCacheFor, withOpenAIKey } from '../../src/providers/ai-sdk-cache.ts';
 import { anthropic } from '../../src/providers/anthropic.ts';
 import { openai } from '../../src/providers/openai.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
@@ -62,12 +66,7 @@ describe('anthropic breakpoints', () => {
     expect(body.system).toEqual([
       { type: 'text', text: 'You are a careful coding agent.', cache_control: ephemeral },
     ]);
-    expect(markers(body)).toEqual([
-      'tools[1]',
-      'system[0]',
-      'messages[0].text[0]',
-      'messages[2].text[2]',
-    ]);
+    expect(markers(body)).toEqual(['tools[1]', 'system[0]', 'messages[0].text[0]', 'messages[2].text[2]']);
     // The thinking block goes back exactly as the log holds it, unmarked.
     expect(body.messages[1]!.content[0]).toEqual(thinking.data);
   });
@@ -149,9 +148,50 @@ describe('openai prompt_cache_key', () => {
   it("says what it sends: the session id by default on OpenAI's own server, none behind another", () => {
     expect(openai({ model: 'gpt-4.1' }).promptCache).toEqual({ key: 'session id' });
     expect(openai({ model: 'm', baseURL: 'http://localhost:8000/v1' }).promptCache).toBe(false);
-    expect(openai({ model: 'm', promptCacheKey: 'k', promptCacheRetention: 'in_memory' }).promptCache).toEqual({
+    expect(
+      openai({ model: 'm', promptCacheKey: 'k', promptCacheRetention: 'in_memory' }).promptCache,
+    ).toEqual({
       key: 'given',
       retention: 'in_memory',
     });
+  });
+});
+
+describe('aiSdk prompt caching', () => {
+  let server: AnthropicServer;
+  beforeEach(async () => {
+    server = await startAnthropicServer();
+  });
+  afterEach(() => server.close());
+
+  it("puts Anthropic's cacheControl where the Anthropic adapter puts its breakpoints (@ai-sdk/anthropic on the wire)", async () => {
+    const vendor = createAnthropic({ apiKey: 'k', baseURL: `${server.url}/v1` });
+    const provider = aiSdk({ model: vendor('claude-test') });
+    expect(provider.promptCache).toEqual({ ttl: '5m' });
+    server.reply({ turn: { text: ['ok'] } });
+    await collect(provider, sampleConversation());
+    const body = server.requests[0]!.body as Sent;
+    expect(markers(body)).toEqual(['tools[1]', 'system[0]', 'messages[0].text[0]', 'messages[2].text[2]']);
+    expect(body.tools?.[1]?.cache_control).toEqual(ephemeral);
+  });
+
+  it('sends none with cacheControl: false, and none to a provider that has no such option', async () => {
+    const vendor = createAnthropic({ apiKey: 'k', baseURL: `${server.url}/v1` });
+    const off = aiSdk({ model: vendor('claude-test'), cacheControl: false });
+    expect(off.promptCache).toBe(false);
+    server.reply({ turn: { text: ['ok'] } });
+    await collect(off, sampleConversation());
+    expect(markers(server.requests[0]!.body as Sent)).toEqual([]);
+    const compatible = createOpenAICompatible({ name: 'local', baseURL: 'http://127.0.0.1:9/v1' });
+    expect(aiSdk({ model: compatible.chatModel('m') }).promptCache).toBe(false);
+  });
+
+  it("gives an OpenAI model the session id as promptCacheKey, and the host's own options win", () => {
+    expect(withOpenAIKey(undefined, 'session-1')).toEqual({ openai: { promptCacheKey: 'session-1' } });
+    expect(withOpenAIKey({ openai: { promptCacheKey: 'mine', store: false } }, 'session-1')).toEqual({
+      openai: { promptCacheKey: 'mine', store: false },
+    });
+    expect(aiSdkCacheFor('openai.responses', undefined)).toEqual({ kind: 'openai' });
+    expect(aiSdkCacheFor('anthropic.messages', { ttl: '1h' })).toEqual({ kind: 'anthropic', ttl: '1h' });
   });
 });
