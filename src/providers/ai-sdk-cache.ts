@@ -8,6 +8,7 @@ import type {
   SharedV4ProviderOptions,
 } from '@ai-sdk/provider';
 import type { AnthropicCacheOption, CacheTtl } from './anthropic-cache.ts';
+import { anthropicPrices, type ModelPrices, openaiPrices } from './prices.ts';
 import type { PromptCacheSetting } from './types.ts';
 
 /** What caching `aiSdk` asks of a model's provider: Anthropic breakpoints, an OpenAI key, or nothing. */
@@ -23,6 +24,13 @@ export function aiSdkCacheFor(provider: string, option: AnthropicCacheOption | u
   if (family === 'anthropic') return { kind: 'anthropic', ttl: option?.ttl ?? '5m' };
   if (family === 'openai') return { kind: 'openai' };
   return { kind: 'none' };
+}
+
+/** The list prices of a model of Anthropic's or OpenAI's own AI SDK package, when agentchart knows them. */
+export function aiSdkPrices(provider: string, modelId: string, cache: AiSdkCache): ModelPrices | undefined {
+  const family = provider.split('.')[0];
+  if (family === 'anthropic') return anthropicPrices(modelId, cache.kind === 'anthropic' ? cache.ttl : '5m');
+  return family === 'openai' ? openaiPrices(modelId) : undefined;
 }
 
 /** What `session.start` records of it. */

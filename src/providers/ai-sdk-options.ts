@@ -9,6 +9,7 @@ const knownOptions: ReadonlySet<string> = new Set([
   'contextWindow',
   'clock',
   'cacheControl',
+  'prices',
 ]);
 
 /** @throws ConfigError for `tools` (see `toolsRefusal`) and for any option `aiSdk` does not know. */

@@ -9,6 +9,7 @@ import {
   type AiSdkCache,
   aiSdkCacheFor,
   aiSdkCacheSetting,
+  aiSdkPrices,
   withAnthropicMarks,
   withOpenAIKey,
 } from './ai-sdk-cache.ts';
@@ -18,6 +19,7 @@ import { toPrompt, toTools } from './ai-sdk-prompt.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
 import type { AnthropicCacheOption } from './anthropic-cache.ts';
 import { resolveContextWindow } from './context-windows.ts';
+import { type ModelPrices, parsePrices } from './prices.ts';
 import { abortedEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
@@ -41,6 +43,11 @@ export type AiSdkOptions = {
    * model, the session id as `promptCacheKey`. `false` asks for neither.
    */
   cacheControl?: AnthropicCacheOption;
+  /**
+   * US dollars per million tokens, for the cost estimate. Default: the list prices agentchart knows for an
+   * `anthropic.*` or `openai.*` model of the vendor's own packages; none for other providers.
+   */
+  prices?: ModelPrices | false;
   /** The model's context window in tokens (a positive integer); without it, the runtime's default. */
   contextWindow?: number;
   /** Turns a `retry-after` HTTP date into a delay. */
@@ -89,11 +96,14 @@ export function aiSdk(options: AiSdkOptions): Provider {
     clock: options.clock ?? systemClock,
     cache: aiSdkCacheFor(model.provider, options.cacheControl),
   };
+  const given = parsePrices('aiSdk', options.prices);
+  const prices = given ?? aiSdkPrices(model.provider, model.modelId, context.cache);
   return {
     name: 'ai-sdk',
     model: `${model.provider}/${model.modelId}`,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     promptCache: aiSdkCacheSetting(context.cache),
+    ...(prices ? { prices } : {}),
     stream: (request, signal) => streamModel(context, request, signal),
   };
 }

@@ -11,6 +11,7 @@ import { type AnthropicCacheOption, withCacheBreakpoints } from './anthropic-cac
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
+import { anthropicPrices, type ModelPrices, parsePrices } from './prices.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
 
@@ -45,6 +46,8 @@ export type AnthropicOptions = {
    * `false` sends no markers. Recorded in `session.start`.
    */
   cacheControl?: AnthropicCacheOption;
+  /** US dollars per million tokens, for the cost estimate; default Anthropic's list prices of known models. */
+  prices?: ModelPrices | false;
 };
 
 /**
@@ -74,6 +77,8 @@ export function anthropic(options: AnthropicOptions): Provider {
     );
   }
   const cache = promptCacheOf(options.cacheControl);
+  const given = parsePrices('anthropic', options.prices);
+  const prices = given ?? anthropicPrices(options.model, cache === false ? '5m' : cache.ttl);
   const clock = options.clock ?? systemClock;
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
@@ -110,6 +115,7 @@ export function anthropic(options: AnthropicOptions): Provider {
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     promptCache: cache,
+    ...(prices ? { prices } : {}),
     stream,
   };
 }

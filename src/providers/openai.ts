@@ -5,6 +5,7 @@ import { type OpenAICache, type OpenAIContext, streamChat } from './openai-chat.
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import { loadPeerPackage } from './peer-package.ts';
+import { type ModelPrices, openaiPrices, parsePrices } from './prices.ts';
 import type { ModelEvent, ModelRequest, PromptCacheSetting, Provider } from './types.ts';
 
 const { default: OpenAIClient } = await loadPeerPackage('openai', () => import('openai'));
@@ -53,6 +54,8 @@ export type OpenAIOptions = {
   promptCacheKey?: boolean | string;
   /** `prompt_cache_retention`: how long OpenAI keeps a cached prefix (`24h` or `in_memory`). Not sent by default. */
   promptCacheRetention?: 'in_memory' | '24h';
+  /** US dollars per million tokens, for the cost estimate; default OpenAI's list prices, on OpenAI's own server. */
+  prices?: ModelPrices | false;
 };
 
 /**
@@ -139,11 +142,15 @@ export function openai(options: OpenAIOptions): Provider {
     cache,
   };
   const api = options.api ?? 'chat';
+  const given = parsePrices('openai', options.prices);
+  // Behind another server the same name may be another model at another price: no guess.
+  const prices = given ?? (isOpenAIItself(options.baseURL) ? openaiPrices(options.model) : undefined);
   return {
     name: 'openai',
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     promptCache: promptCacheSetting(cache),
+    ...(prices ? { prices } : {}),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       return api === 'responses'
         ? streamResponses(context, request, signal)

@@ -1,6 +1,7 @@
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
 import { parseContextWindow } from './context-windows.ts';
+import type { ModelPrices } from './prices.ts';
 import type {
   Citation,
   ModelEvent,
@@ -40,6 +41,8 @@ export type ScriptedOptions = {
   contextWindow?: number;
   /** What it says of prompt caching (a replay says what the recorded provider said); default nothing. */
   promptCache?: PromptCacheSetting;
+  /** Prices for a cost estimate (a replay reports the recording's); default none. */
+  prices?: ModelPrices;
 };
 
 /** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
@@ -123,6 +126,7 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
     model: options.model ?? 'scripted',
     ...(contextWindow !== undefined ? { contextWindow } : {}),
     ...(options.promptCache !== undefined ? { promptCache: options.promptCache } : {}),
+    ...(options.prices !== undefined ? { prices: options.prices } : {}),
     requests,
     stream,
     assertConsumed() {

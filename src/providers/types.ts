@@ -1,4 +1,5 @@
 import type { ProviderError } from '../errors/provider-error.ts';
+import type { ModelPrices } from './prices.ts';
 
 /** Token counts of one model response (or a sum of them). Cache counters are 0 when unknown. */
 export type Usage = {
@@ -124,6 +125,11 @@ export interface Provider {
    * key), as `session.start` records it; `false` when it asks for nothing, absent when it cannot say.
    */
   readonly promptCache?: PromptCacheSetting;
+  /**
+   * What its tokens cost (US dollars per million), for the estimate `/cost` and the run result show;
+   * absent when the adapter does not know the model's prices. Recorded in `session.start`.
+   */
+  readonly prices?: ModelPrices;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }
 

@@ -1,6 +1,8 @@
 // A resumed recording is replayed one segment per process (recording-segments.ts). Where the recording's
 // process was killed, the replay's must fall silent at the same seq: its model and tools answer nothing
 // more, so nothing past the recording's end is asked for or written.
+
+import { recordedPrices } from '../providers/prices.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
 import { recordedPromptCache } from '../session/replay-provider.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
@@ -60,6 +62,7 @@ export function segmentModel(
 ): Provider {
   const window = config.contextWindow;
   const promptCache = recordedPromptCache(config);
+  const prices = recordedPrices(config);
   return {
     name: typeof config.provider === 'string' ? config.provider : responses.name,
     model: typeof config.model === 'string' ? config.model : responses.model,
@@ -67,6 +70,7 @@ export function segmentModel(
       ? { contextWindow: window }
       : {}),
     ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(prices !== undefined ? { prices } : {}),
     stream: (request, signal) => life.stream(responses, request, signal),
   };
 }

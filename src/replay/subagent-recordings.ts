@@ -102,6 +102,7 @@ export function recordedModel(events: readonly LogEvent[], clock: ReplayClock): 
     model: inner.model,
     ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
     ...(inner.promptCache !== undefined ? { promptCache: inner.promptCache } : {}),
+    ...(inner.prices !== undefined ? { prices: inner.prices } : {}),
     stream: (request, signal) => inner.stream(request, signal),
   };
 }

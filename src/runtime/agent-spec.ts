@@ -51,7 +51,7 @@ export type SpecParts = {
   agentId: string;
   key: string;
   origin: AgentOrigin;
-  provider: Pick<Provider, 'name' | 'model' | 'contextWindow' | 'promptCache'>;
+  provider: Pick<Provider, 'name' | 'model' | 'contextWindow' | 'promptCache' | 'prices'>;
   instructions: string;
   parent?: string | undefined;
   cwd: string;
@@ -85,6 +85,8 @@ export function agentSpec(parts: SpecParts): AgentSpec {
       contextWindow,
       // The prefix caching its requests asked for: a replay sends the same markers.
       ...(provider.promptCache !== undefined ? { promptCache: provider.promptCache } : {}),
+      // What its tokens cost then: the estimate of a replay or a later `/cost` uses the same prices.
+      ...(provider.prices !== undefined ? { prices: provider.prices } : {}),
       cwd,
       permissionMode,
       limits,

@@ -3,11 +3,23 @@
 import type { AnyActorRef } from 'xstate';
 import type { ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
+import { estimateCost, recordedPrices } from '../providers/prices.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type LogEvent, type StopReason } from '../session/types.ts';
 
 /** What `agent.run()` resolves with: how the turn that answered ended, its last text and what it cost. */
-export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
+export type RunResult = {
+  reason: StopReason;
+  text: string;
+  /** The turn's tokens: input apart from the cache, cache writes, cache reads, output. */
+  usage: Usage;
+  turn: number;
+  /**
+   * The turn's estimated price in US dollars, from the prices `session.start` recorded; absent when the
+   * model's prices are unknown (tokens only, never a guess).
+   */
+  costUsd?: number;
+};
 
 /** The state of one actor and its children, as `agent.snapshot()` reports it. */
 export type ActorSnapshot = { id: string; value: unknown; status: string; children: ActorSnapshot[] };
@@ -24,7 +36,16 @@ export function turnResult(events: readonly LogEvent[], end: LogEvent & { type: 
     }
   }
   const data = end.data as { reason: StopReason; usage?: Usage };
-  return { reason: data.reason, text, usage: data.usage ?? emptyUsage, turn: end.turn ?? 0 };
+  const usage = data.usage ?? emptyUsage;
+  const start = events[0];
+  const prices = start && isEvent(start, 'session.start') ? recordedPrices(start.data.config) : undefined;
+  return {
+    reason: data.reason,
+    text,
+    usage,
+    turn: end.turn ?? 0,
+    ...(prices ? { costUsd: estimateCost(usage, prices) } : {}),
+  };
 }
 
 /** `ready.idle`, `disposing.flushing`, …: a state value as one dotted name. */

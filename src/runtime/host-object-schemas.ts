@@ -6,6 +6,7 @@ import type { Clock } from '../core/clock.ts';
 import { hostFunction, intact, must, nonEmptyString, oneOf, positiveInteger } from '../core/host-schema.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
+import { modelPricesSchema } from '../providers/prices.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionStore } from '../session/types.ts';
 
@@ -19,6 +20,7 @@ export const providerSchema = intact<Provider>(
     promptCache: z
       .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
       .optional(),
+    prices: modelPricesSchema.optional(),
     stream: hostFunction,
   }),
 );

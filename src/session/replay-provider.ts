@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import { recordedPrices } from '../providers/prices.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../providers/scripted.ts';
 import type { PromptCacheSetting } from '../providers/types.ts';
 import { isEvent, type LogEvent } from './types.ts';
@@ -55,10 +56,13 @@ export function replay(
   const model = options.model ?? (typeof config.model === 'string' ? config.model : 'replay');
   // The recorded window, so automatic compaction happens at the same steps as in the recording.
   const window = config.contextWindow;
-  const promptCache = recordedPromptCache(start && isEvent(start, 'session.start') ? start.data.config : {});
+  const startConfig = start && isEvent(start, 'session.start') ? start.data.config : {};
+  const promptCache = recordedPromptCache(startConfig);
+  const prices = recordedPrices(startConfig);
   return scripted(recordedResponses(events), {
     model,
     ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(prices !== undefined ? { prices } : {}),
     ...(typeof window === 'number' && Number.isInteger(window) && window > 0
       ? { contextWindow: window }
       : {}),

@@ -32,15 +32,18 @@ type Sent = { tools?: Block[]; system?: unknown; messages: { role: string; conte
 /** Every block of a sent request that carries a marker, named by where it is. */
 function markers(body: Sent): string[] {
   const found: string[] = [];
-  body.tools?.forEach((tool, index) => tool.cache_control && found.push(`tools[${index}]`));
+  const note = (block: Block, where: string) => {
+    if (block.cache_control) found.push(where);
+  };
+  for (const [index, tool] of (body.tools ?? []).entries()) note(tool, `tools[${index}]`);
   if (Array.isArray(body.system)) {
-    body.system.forEach((block: Block, index) => block.cache_control && found.push(`system[${index}]`));
+    for (const [index, block] of (body.system as Block[]).entries()) note(block, `system[${index}]`);
   }
-  body.messages.forEach((message, at) => {
-    message.content.forEach((block, index) => {
-      if (block.cache_control) found.push(`messages[${at}].${String(block.type)}[${index}]`);
-    });
-  });
+  for (const [at, message] of body.messages.entries()) {
+    for (const [index, block] of message.content.entries()) {
+      note(block, `messages[${at}].${String(block.type)}[${index}]`);
+    }
+  }
   return found;
 }
 

@@ -133,7 +133,8 @@ describe('each request keeps the previous one as its prefix', () => {
 
 /** The step requests a log's runtime sent: the projection of the log at each `step.start`. */
 function stepRequests(events: readonly LogEvent[]): ModelRequest[] {
-  const config = (events[0]?.data as { config?: { system?: unknown; tools?: unknown } }).config ?? {};
+  const start = events[0]?.data as { config?: { system?: unknown; tools?: unknown } } | undefined;
+  const config = start?.config ?? {};
   const options = {
     system: typeof config.system === 'string' ? config.system : '',
     tools: Array.isArray(config.tools) ? (config.tools as ToolSpec[]) : [],
