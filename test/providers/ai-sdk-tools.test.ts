@@ -68,7 +68,7 @@ describe('aiSdk({ tools })', () => {
   it('refuses an option it does not know instead of ignoring it', () => {
     expect(refusal({ model, temperature: 0, toolChoice: 'auto' }).message).toBe(
       'aiSdk: unknown options "temperature", "toolChoice" ' +
-        '(it takes model, maxTokens, providerOptions, contextWindow, clock)',
+        '(it takes model, maxTokens, providerOptions, contextWindow, clock, cacheControl, prices)',
     );
   });
 
