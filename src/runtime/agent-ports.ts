@@ -142,7 +142,10 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
       },
       publish,
       planCompaction: (instructions) =>
-        planned(events(), host.compaction, instructions, body.offer.projectOptions()),
+        planned(events(), host.compaction, instructions, {
+          ...body.offer.projectOptions(),
+          cacheKey: agentId,
+        }),
       compactionProvider: host.compaction.model ?? provider,
     },
     toolCall: {
@@ -192,7 +195,7 @@ function planned(
   events: readonly LogEvent[],
   config: HostServices['compaction'],
   instructions: string | undefined,
-  prefix: { system: string; tools: readonly ToolSpec[] },
+  prefix: { system: string; tools: readonly ToolSpec[]; cacheKey: string },
 ): PlannedCompaction | undefined {
   const plan = planCompaction(events, config);
   if (plan === undefined) return undefined;
@@ -201,7 +204,10 @@ function planned(
     replaces: plan.replaces,
     tokensBefore: lastContextUse(events).usedTokens,
     // The conversation's own prompt and tools: the summary request reads the steps' cached prefix.
-    request: compactionRequest(events, plan, { ...prefix, ...(all === '' ? {} : { instructions: all }) }),
+    request: {
+      ...compactionRequest(events, plan, { ...prefix, ...(all === '' ? {} : { instructions: all }) }),
+      cacheKey: prefix.cacheKey,
+    },
   };
 }
 
