@@ -3,17 +3,9 @@
 // vendor's own) gets no estimate rather than a wrong one, and every adapter takes `prices` to override.
 import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
-import type { Usage } from './types.ts';
+import type { ModelPrices, Usage } from './types.ts';
 
-/** US dollars per million tokens, by how the vendor bills them. */
-export type ModelPrices = {
-  input: number;
-  output: number;
-  /** Input read from the prompt cache. */
-  cacheRead: number;
-  /** Input written to the prompt cache (OpenAI writes at the input price; Anthropic by lifetime). */
-  cacheWrite: number;
-};
+export type { ModelPrices } from './types.ts';
 
 type AnthropicRow = { input: number; output: number; cacheRead: number; write5m: number; write1h: number };
 

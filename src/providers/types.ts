@@ -1,5 +1,4 @@
 import type { ProviderError } from '../errors/provider-error.ts';
-import type { ModelPrices } from './prices.ts';
 
 /** Token counts of one model response (or a sum of them). Cache counters are 0 when unknown. */
 export type Usage = {
@@ -73,6 +72,16 @@ export type ModelRequest = {
    * `prompt_cache_key`) route the session's requests to the same cache with it.
    */
   cacheKey?: string;
+};
+
+/** US dollars per million tokens, by how the vendor bills them (see `providers/prices.ts`). */
+export type ModelPrices = {
+  input: number;
+  output: number;
+  /** Input read from the prompt cache. */
+  cacheRead: number;
+  /** Input written to the prompt cache (OpenAI writes at the input price; Anthropic by lifetime). */
+  cacheWrite: number;
 };
 
 /** What a provider says of its prompt caching: plain values, recorded in `session.start`. */
