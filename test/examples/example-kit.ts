@@ -1,0 +1,104 @@
+// Runs a program of examples/ as its reader would (`npx tsx examples/<file>`, in a folder of their own):
+// a child Node process with tsx's loader, `agentchart` resolved by package name to the built dist/, and
+// the model a local OpenAI-compatible wire server named in OPENAI_BASE_URL.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { RecordedRequest } from '../support/wire/fake-server.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+
+export const repoRoot = resolve(import.meta.dirname, '../..');
+export const examplesDir = join(repoRoot, 'examples');
+const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+export type ExampleRun = {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+};
+
+/** A running example: its output so far, a wait for a piece of it, and how it ended. */
+export type RunningExample = {
+  readonly child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  /** Resolves with stdout once it holds `text` (rejects if the program ends first). */
+  waitFor(text: string): Promise<string>;
+  done: Promise<ExampleRun>;
+};
+
+export type ExampleOptions = { cwd: string; env?: Record<string, string>; args?: string[] };
+
+export function startExample(file: string, options: ExampleOptions): RunningExample {
+  const child = spawn(
+    process.execPath,
+    ['--import', tsxLoader, join(examplesDir, file), ...(options.args ?? [])],
+    { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: 'pipe' },
+  );
+  let stdout = '';
+  let stderr = '';
+  const waiters: { text: string; resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
+  const check = () => {
+    for (const waiter of waiters.filter((entry) => stdout.includes(entry.text))) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve(stdout);
+    }
+  };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    check();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const done = new Promise<ExampleRun>((resolveRun, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const waiter of waiters.splice(0))
+        waiter.reject(
+          new Error(`${file} ended before printing ${JSON.stringify(waiter.text)}:\n${stdout}${stderr}`),
+        );
+      resolveRun({ code, signal, stdout, stderr });
+    });
+  });
+  return {
+    child,
+    stdout: () => stdout,
+    waitFor: (text) =>
+      new Promise((resolveWait, reject) => {
+        waiters.push({ text, resolve: resolveWait, reject });
+        check();
+      }),
+    done,
+  };
+}
+
+export function runExample(file: string, options: ExampleOptions): Promise<ExampleRun> {
+  const running = startExample(file, options);
+  running.child.stdin.end();
+  return running.done;
+}
+
+/** The environment that points an example's `openai(...)` at `server`. */
+export function modelEnv(server: OpenAIChatServer): Record<string, string> {
+  return { OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_MODEL: 'fake-model', OPENAI_API_KEY: 'test-key' };
+}
+
+type ChatMessage = { role: string; content?: unknown; tool_calls?: { function: { name: string } }[] };
+
+/** The messages of a Chat Completions request. */
+export function messagesOf(request: RecordedRequest): ChatMessage[] {
+  return (request.body.messages ?? []) as ChatMessage[];
+}
+
+/** The text of the last message of a request (a user's prompt, or a tool's result). */
+export function lastText(request: RecordedRequest): string {
+  const content = messagesOf(request).at(-1)?.content;
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((part: { text?: string }) => part.text ?? '').join('') : '';
+}
+
+/** Stdout as lines, without the empty one after the last newline. */
+export function linesOf(text: string): string[] {
+  return text.split('\n').filter((line, index, all) => line !== '' || index < all.length - 1);
+}
