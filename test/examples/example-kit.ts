@@ -2,14 +2,45 @@
 // a child Node process with tsx's loader, `agentchart` resolved by package name to the built dist/, and
 // the model a local OpenAI-compatible wire server named in OPENAI_BASE_URL.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { test } from 'vitest';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import type { WireReply } from '../support/wire/reply.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const examplesDir = join(repoRoot, 'examples');
 const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/**
+ * A test with a fresh `workspace` folder (removed afterwards) and `wire`, which starts a local Chat
+ * Completions server answering each request with `respond` (closed afterwards). Each test has its own, so
+ * the tests of examples run concurrently.
+ */
+export const exampleTest = test.extend<{
+  workspace: string;
+  wire: (respond: (request: RecordedRequest) => WireReply) => Promise<OpenAIChatServer>;
+}>({
+  // biome-ignore lint/correctness/noEmptyPattern: vitest reads a fixture's dependencies from this pattern.
+  workspace: async ({}, use) => {
+    const folder = await mkdtemp(join(tmpdir(), 'agentchart-example-'));
+    await use(folder);
+    await rm(folder, { recursive: true, force: true });
+  },
+  // biome-ignore lint/correctness/noEmptyPattern: as above.
+  wire: async ({}, use) => {
+    const servers: OpenAIChatServer[] = [];
+    await use(async (respond) => {
+      const server = await startOpenAIChatServer(respond);
+      servers.push(server);
+      return server;
+    });
+    for (const server of servers) await server.close();
+  },
+});
 
 export type ExampleRun = {
   code: number | null;

@@ -1,26 +1,21 @@
 // Every program in examples/ runs here as its reader would run it, against a local OpenAI-compatible
 // wire server (or none), so none of them can rot: a change to the API they use fails this file.
-import { readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
 import { unknownOutcomeContent } from '../../src/session/repair.ts';
-import { useTempFolders } from '../support/temp-folders.ts';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import type { WireToolCall } from '../support/wire/reply.ts';
-import { lastText, linesOf, messagesOf, modelEnv, runExample, startExample } from './example-kit.ts';
-
-const temp = useTempFolders('agentchart-example');
-const servers: OpenAIChatServer[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-});
-
-async function modelServer(...args: Parameters<typeof startOpenAIChatServer>): Promise<OpenAIChatServer> {
-  const server = await startOpenAIChatServer(...args);
-  servers.push(server);
-  return server;
-}
+import {
+  examplesDir,
+  exampleTest,
+  lastText,
+  linesOf,
+  messagesOf,
+  modelEnv,
+  runExample,
+  startExample,
+} from './example-kit.ts';
 
 /** A tool call of the wire model, its arguments sent in one piece. */
 function call(id: string, name: string, input: unknown): WireToolCall {
@@ -35,134 +30,203 @@ function toolResults(request: RecordedRequest): string[] {
 }
 
 describe.concurrent('examples/', { timeout: 60_000 }, () => {
-  it('job.ts: ten tasks, four agents at a time, with progress as each starts and ends', async () => {
-    const server = await modelServer((request) => {
-      const n = /number (\d+)/.exec(lastText(request))?.[1];
-      return { turn: { text: [`${n} is `, `the number ${n}.`] } };
-    });
-    const run = await runExample('job.ts', { cwd: await temp('job'), env: modelEnv(server) });
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    const lines = linesOf(run.stdout);
-    const results = Array.from({ length: 10 }, (_, n) => `${n} completed: ${n} is the number ${n}.`);
-    expect(lines.slice(20)).toEqual(results);
-    const progress = lines.slice(0, 20);
-    // Each task starts before it finishes, the finished count rises by one, and no more than four run.
-    const finished = progress.filter((line) => line.startsWith('task.finished'));
-    expect(finished.map((line) => /\((\d+)\/10 done\)/.exec(line)?.[1])).toEqual(
-      Array.from({ length: 10 }, (_, n) => String(n + 1)),
-    );
-    for (let n = 0; n < 10; n++) {
-      const started = progress.findIndex((line) => line.startsWith(`task.started ${n} `));
-      const ended = progress.findIndex((line) => line.startsWith(`task.finished ${n} `));
-      expect(started).toBeGreaterThanOrEqual(0);
-      expect(ended).toBeGreaterThan(started);
-    }
-    let running = 0;
-    for (const line of progress) {
-      running += line.startsWith('task.started') ? 1 : -1;
-      expect(running).toBeLessThanOrEqual(4);
-    }
-    expect(server.requests).toHaveLength(10);
-  });
+  exampleTest(
+    'job.ts: ten tasks, four agents at a time, with progress as each starts and ends',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) => {
+        const n = /number (\d+)/.exec(lastText(request))?.[1];
+        return { turn: { text: [`${n} is `, `the number ${n}.`] } };
+      });
+      const run = await runExample('job.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      const lines = linesOf(run.stdout);
+      const results = Array.from({ length: 10 }, (_, n) => `${n} completed: ${n} is the number ${n}.`);
+      expect(lines.slice(20)).toEqual(results);
+      const progress = lines.slice(0, 20);
+      // Each task starts before it finishes, the finished count rises by one, and no more than four run.
+      const finished = progress.filter((line) => line.startsWith('task.finished'));
+      expect(finished.map((line) => /\((\d+)\/10 done\)/.exec(line)?.[1])).toEqual(
+        Array.from({ length: 10 }, (_, n) => String(n + 1)),
+      );
+      for (let n = 0; n < 10; n++) {
+        const started = progress.findIndex((line) => line.startsWith(`task.started ${n} `));
+        const ended = progress.findIndex((line) => line.startsWith(`task.finished ${n} `));
+        expect(started).toBeGreaterThanOrEqual(0);
+        expect(ended).toBeGreaterThan(started);
+      }
+      let running = 0;
+      for (const line of progress) {
+        running += line.startsWith('task.started') ? 1 : -1;
+        expect(running).toBeLessThanOrEqual(4);
+      }
+      expect(server.requests).toHaveLength(10);
+    },
+  );
 
-  it('approvals.ts: reads run freely, each transfer asks on the terminal, a no reaches the model', async () => {
-    const server = await modelServer((request) =>
-      messagesOf(request).at(-1)?.role === 'user'
-        ? {
-            turn: {
-              toolCalls: [
-                call('c1', 'balance', {}),
-                call('c2', 'transfer', { to: 'alice', amount: 50 }),
-                call('c3', 'transfer', { to: 'bob', amount: 5000 }),
-              ],
-            },
-          }
-        : { turn: { text: [toolResults(request).join(' | ')] } },
-    );
-    const example = startExample('approvals.ts', { cwd: await temp('approvals'), env: modelEnv(server) });
-    await example.waitFor('Allow transfer {"to":"alice","amount":50}? [y/N] ');
-    example.child.stdin.write('y\n');
-    await example.waitFor('Allow transfer {"to":"bob","amount":5000}? [y/N] ');
-    example.child.stdin.write('n\n');
-    const run = await example.done;
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(run.stdout).toBe(
-      'Allow transfer {"to":"alice","amount":50}? [y/N] Allow transfer {"to":"bob","amount":5000}? [y/N] \n' +
-        '1200 | Sent 50 euros to alice. | Permission denied: the account owner said no\n',
-    );
-    expect(server.requests).toHaveLength(2);
-  });
+  exampleTest(
+    'approvals.ts: reads run freely, each transfer asks on the terminal, a no reaches the model',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) =>
+        messagesOf(request).at(-1)?.role === 'user'
+          ? {
+              turn: {
+                toolCalls: [
+                  call('c1', 'balance', {}),
+                  call('c2', 'transfer', { to: 'alice', amount: 50 }),
+                  call('c3', 'transfer', { to: 'bob', amount: 5000 }),
+                ],
+              },
+            }
+          : { turn: { text: [toolResults(request).join(' | ')] } },
+      );
+      const example = startExample('approvals.ts', { cwd: workspace, env: modelEnv(server) });
+      await example.waitFor('Allow transfer {"to":"alice","amount":50}? [y/N] ');
+      example.child.stdin.write('y\n');
+      await example.waitFor('Allow transfer {"to":"bob","amount":5000}? [y/N] ');
+      example.child.stdin.write('n\n');
+      const run = await example.done;
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toBe(
+        'Allow transfer {"to":"alice","amount":50}? [y/N] Allow transfer {"to":"bob","amount":5000}? [y/N] \n' +
+          '1200 | Sent 50 euros to alice. | Permission denied: the account owner said no\n',
+      );
+      expect(server.requests).toHaveLength(2);
+    },
+  );
 
-  it('local-model.ts: reads, edits, runs npm test, and is refused any other command', async () => {
-    const workspace = await temp('local-model');
-    await writeFile(join(workspace, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
-    await writeFile(join(workspace, 'sum.js'), 'export const sum = (a, b) => a - b;\n');
-    const check =
-      "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { sum } from './sum.js';\n";
-    await writeFile(
-      join(workspace, 'sum.test.js'),
-      `${check}test('sum', () => assert.equal(sum(2, 3), 5));\n`,
-    );
-    const steps = [
-      call('c1', 'read_file', { path: 'sum.js' }),
-      call('c2', 'edit_file', { path: 'sum.js', old_string: 'a - b', new_string: 'a + b' }),
-      call('c3', 'bash', { command: 'npm test' }),
-      call('c4', 'bash', { command: 'git push' }),
-    ];
-    const server = await modelServer((request) => {
-      const step = steps[messagesOf(request).filter((message) => message.role === 'assistant').length];
-      return step ? { turn: { toolCalls: [step] } } : { turn: { text: ['Fixed sum.js: it subtracted.'] } };
-    });
-    const run = await runExample('local-model.ts', { cwd: workspace, env: modelEnv(server) });
-    expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(linesOf(run.stdout)).toEqual([
-      '> read_file {"path":"sum.js"}',
-      '> edit_file {"path":"sum.js","old_string":"a - b","new_string":"a + b"}',
-      '> bash {"command":"npm test"}',
-      '> bash {"command":"git push"}',
-      'Fixed sum.js: it subtracted.',
-    ]);
-    expect(await readFile(join(workspace, 'sum.js'), 'utf8')).toBe('export const sum = (a, b) => a + b;\n');
-    const [read, edit, test, push] = toolResults(server.requests[4]!);
-    expect(read).toContain('export const sum = (a, b) => a - b;');
-    expect(edit).toMatch(/^Edited sum\.js/);
-    expect(test).toMatch(/# pass 1\n# fail 0/);
-    expect(push).toBe('Permission denied: only `npm test` may run here');
-  });
+  exampleTest(
+    'local-model.ts: reads, edits, runs npm test, and is refused any other command',
+    async ({ expect, workspace, wire }) => {
+      await writeFile(join(workspace, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+      await writeFile(join(workspace, 'sum.js'), 'export const sum = (a, b) => a - b;\n');
+      const check =
+        "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { sum } from './sum.js';\n";
+      await writeFile(
+        join(workspace, 'sum.test.js'),
+        `${check}test('sum', () => assert.equal(sum(2, 3), 5));\n`,
+      );
+      const steps = [
+        call('c1', 'read_file', { path: 'sum.js' }),
+        call('c2', 'edit_file', { path: 'sum.js', old_string: 'a - b', new_string: 'a + b' }),
+        call('c3', 'bash', { command: 'npm test' }),
+        call('c4', 'bash', { command: 'git push' }),
+      ];
+      const server = await wire((request) => {
+        const step = steps[messagesOf(request).filter((message) => message.role === 'assistant').length];
+        return step ? { turn: { toolCalls: [step] } } : { turn: { text: ['Fixed sum.js: it subtracted.'] } };
+      });
+      const run = await runExample('local-model.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(linesOf(run.stdout)).toEqual([
+        '> read_file {"path":"sum.js"}',
+        '> edit_file {"path":"sum.js","old_string":"a - b","new_string":"a + b"}',
+        '> bash {"command":"npm test"}',
+        '> bash {"command":"git push"}',
+        'Fixed sum.js: it subtracted.',
+      ]);
+      expect(await readFile(join(workspace, 'sum.js'), 'utf8')).toBe('export const sum = (a, b) => a + b;\n');
+      const [read, edit, test, push] = toolResults(server.requests[4]!);
+      expect(read).toContain('export const sum = (a, b) => a - b;');
+      expect(edit).toMatch(/^Edited sum\.js/);
+      expect(test).toMatch(/# pass 1\n# fail 0/);
+      expect(push).toBe('Permission denied: only `npm test` may run here');
+    },
+  );
 
-  it('resume.ts: killed in the middle of a tool call, resumed from the log, the cut call unknown', async () => {
-    const workspace = await temp('resume');
-    const server = await modelServer((request) => {
-      const steps = messagesOf(request).filter((message) => message.role === 'assistant').length;
-      if (steps < 2) return { turn: { toolCalls: [call(`c${steps + 1}`, 'migrate', {})] } };
-      return { turn: { text: [`Checked again: ${toolResults(request).at(-1)}`] } };
-    });
-    const crashed = await runExample('resume.ts', { cwd: workspace, env: modelEnv(server) });
-    expect(crashed).toMatchObject({ code: null, signal: 'SIGKILL', stderr: '' });
-    const sessionId = /^session (\S+)\n$/.exec(crashed.stdout)?.[1];
-    expect(sessionId).toBeDefined();
-    const resumed = await runExample('resume.ts', {
-      cwd: workspace,
-      env: modelEnv(server),
-      args: [sessionId!],
-    });
-    expect(resumed).toMatchObject({ code: 0, stderr: '', stdout: 'Checked again: No migrations pending.\n' });
-    // The resumed model read the first prompt, its own call, and the repaired result of that call.
-    expect(messagesOf(server.requests[1]!).map((message) => message.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-      'tool',
-      'user',
-    ]);
-    expect(toolResults(server.requests[1]!)).toEqual([unknownOutcomeContent]);
-    const log = (await readFile(join(workspace, '.agentchart/sessions', `${sessionId}.jsonl`), 'utf8'))
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
-    expect(log.filter((event) => event.type === 'turn.end').map((event) => event.data.reason)).toEqual([
-      'interrupted',
-      'completed',
-    ]);
-  });
+  exampleTest(
+    'resume.ts: killed in the middle of a tool call, resumed from the log, the cut call unknown',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) => {
+        const steps = messagesOf(request).filter((message) => message.role === 'assistant').length;
+        if (steps < 2) return { turn: { toolCalls: [call(`c${steps + 1}`, 'migrate', {})] } };
+        return { turn: { text: [`Checked again: ${toolResults(request).at(-1)}`] } };
+      });
+      const crashed = await runExample('resume.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(crashed).toMatchObject({ code: null, signal: 'SIGKILL', stderr: '' });
+      const sessionId = /^session (\S+)\n$/.exec(crashed.stdout)?.[1];
+      expect(sessionId).toBeDefined();
+      const resumed = await runExample('resume.ts', {
+        cwd: workspace,
+        env: modelEnv(server),
+        args: [sessionId!],
+      });
+      expect(resumed).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: 'Checked again: No migrations pending.\n',
+      });
+      // The resumed model read the first prompt, its own call, and the repaired result of that call.
+      expect(messagesOf(server.requests[1]!).map((message) => message.role)).toEqual([
+        'system',
+        'user',
+        'assistant',
+        'tool',
+        'user',
+      ]);
+      expect(toolResults(server.requests[1]!)).toEqual([unknownOutcomeContent]);
+      const log = (await readFile(join(workspace, '.agentchart/sessions', `${sessionId}.jsonl`), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+      expect(log.filter((event) => event.type === 'turn.end').map((event) => event.data.reason)).toEqual([
+        'interrupted',
+        'completed',
+      ]);
+    },
+  );
+
+  exampleTest(
+    'mcp-server/agent.ts: starts the stdio server, whose tools the model calls by their MCP names',
+    async ({ expect, workspace, wire }) => {
+      const steps = [
+        call('c1', 'mcp__notes__add_note', { text: 'The demo is on Friday.' }),
+        call('c2', 'mcp__notes__list_notes', {}),
+      ];
+      const server = await wire((request) => {
+        const step = steps[messagesOf(request).filter((message) => message.role === 'assistant').length];
+        return step
+          ? { turn: { toolCalls: [step] } }
+          : { turn: { text: [`Your notes: ${toolResults(request).at(-1)}`] } };
+      });
+      const run = await runExample('mcp-server/agent.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(linesOf(run.stdout)).toEqual([
+        'notes: connected, mcp__notes__add_note, mcp__notes__list_notes',
+        'Your notes: 1. The demo is on Friday.',
+      ]);
+      expect(toolResults(server.requests[2]!)).toEqual(['Noted (1 notes).', '1. The demo is on Friday.']);
+      const offered = (server.requests[0]!.body.tools as { function: { name: string } }[]).map(
+        (tool) => tool.function.name,
+      );
+      expect(offered).toEqual(['mcp__notes__add_note', 'mcp__notes__list_notes']);
+    },
+  );
+
+  exampleTest(
+    "hook/agent.ts: the settings file's PreToolUse command blocks rm -rf, the model reads why",
+    async ({ expect, workspace, wire }) => {
+      await cp(join(examplesDir, 'hook/.claude'), join(workspace, '.claude'), { recursive: true });
+      await mkdir(join(workspace, 'build'));
+      await writeFile(join(workspace, 'build/out.js'), 'built\n');
+      const steps = [
+        call('c1', 'bash', { command: 'rm -rf build' }),
+        call('c2', 'bash', { command: 'rm build/out.js && rmdir build' }),
+      ];
+      const server = await wire((request) => {
+        const step = steps[messagesOf(request).filter((message) => message.role === 'assistant').length];
+        return step ? { turn: { toolCalls: [step] } } : { turn: { text: ['Removed build/ file by file.'] } };
+      });
+      const run = await runExample('hook/agent.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(linesOf(run.stdout)).toEqual([
+        'hook deny: rm -rf is not allowed here: remove files by name.',
+        'Removed build/ file by file.',
+      ]);
+      expect(toolResults(server.requests[1]!)).toEqual([
+        'Permission denied by hook node "$CLAUDE_PROJECT_DIR"/.claude/hooks/no-rm-rf.mjs: ' +
+          'rm -rf is not allowed here: remove files by name.',
+      ]);
+      await expect(stat(join(workspace, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
 });
