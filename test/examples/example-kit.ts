@@ -1,7 +1,7 @@
 // Runs a program of examples/ as its reader would (`npx tsx examples/<file>`, in a folder of their own):
 // a child Node process with tsx's loader, `agentchart` resolved by package name to the built dist/, and
 // the model a local OpenAI-compatible wire server named in OPENAI_BASE_URL.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -102,6 +102,17 @@ export function startExample(file: string, options: ExampleOptions): RunningExam
       }),
     done,
   };
+}
+
+/** Runs `node <argv>` in `cwd`, and rejects with its output unless it exits 0. */
+export function runNode(argv: string[], cwd: string): Promise<string> {
+  return new Promise((resolveRun, reject) => {
+    execFile(process.execPath, argv, { cwd }, (error, stdout, stderr) =>
+      error
+        ? reject(new Error(`node ${argv.join(' ')} failed:\n${stdout}${stderr}`, { cause: error }))
+        : resolveRun(stdout),
+    );
+  });
 }
 
 export function runExample(file: string, options: ExampleOptions): Promise<ExampleRun> {

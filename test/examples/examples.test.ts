@@ -1,8 +1,10 @@
 // Every program in examples/ runs here as its reader would run it, against a local OpenAI-compatible
-// wire server (or none), so none of them can rot: a change to the API they use fails this file.
+// wire server, so none of them can rot: a change to the API they use fails this file. They import
+// `agentchart` by name, which is the built dist/: `npm test` builds it first, and so does this file
+// (scripts/build.mjs does nothing when dist/ is up to date with src/).
 import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe } from 'vitest';
+import { beforeAll, describe } from 'vitest';
 import { unknownOutcomeContent } from '../../src/session/repair.ts';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import type { WireToolCall } from '../support/wire/reply.ts';
@@ -13,7 +15,9 @@ import {
   linesOf,
   messagesOf,
   modelEnv,
+  repoRoot,
   runExample,
+  runNode,
   startExample,
 } from './example-kit.ts';
 
@@ -28,6 +32,10 @@ function toolResults(request: RecordedRequest): string[] {
     .filter((message) => message.role === 'tool')
     .map((message) => String(message.content));
 }
+
+beforeAll(async () => {
+  await runNode(['scripts/build.mjs'], repoRoot);
+}, 300_000);
 
 describe.concurrent('examples/', { timeout: 60_000 }, () => {
   exampleTest(
