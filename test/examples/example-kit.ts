@@ -1,7 +1,7 @@
 // Runs a program of examples/ as its reader would (`npx tsx examples/<file>`, in a folder of their own):
 // a child Node process with tsx's loader, `agentchart` resolved by package name to the built dist/, and
 // the model a local OpenAI-compatible wire server named in OPENAI_BASE_URL.
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -61,11 +61,16 @@ export type RunningExample = {
 export type ExampleOptions = { cwd: string; env?: Record<string, string>; args?: string[] };
 
 export function startExample(file: string, options: ExampleOptions): RunningExample {
-  const child = spawn(
-    process.execPath,
-    ['--import', tsxLoader, join(examplesDir, file), ...(options.args ?? [])],
-    { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: 'pipe' },
-  );
+  return startNode(['--import', tsxLoader, join(examplesDir, file), ...(options.args ?? [])], options);
+}
+
+/** `node <argv>` in `options.cwd`, as `startExample` runs an example. */
+export function startNode(argv: string[], options: Omit<ExampleOptions, 'args'>): RunningExample {
+  const child = spawn(process.execPath, argv, {
+    cwd: options.cwd,
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   const waiters: { text: string; resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
@@ -87,7 +92,9 @@ export function startExample(file: string, options: ExampleOptions): RunningExam
     child.on('close', (code, signal) => {
       for (const waiter of waiters.splice(0))
         waiter.reject(
-          new Error(`${file} ended before printing ${JSON.stringify(waiter.text)}:\n${stdout}${stderr}`),
+          new Error(
+            `node ${argv.join(' ')} ended before printing ${JSON.stringify(waiter.text)}:\n${stdout}${stderr}`,
+          ),
         );
       resolveRun({ code, signal, stdout, stderr });
     });
@@ -104,19 +111,14 @@ export function startExample(file: string, options: ExampleOptions): RunningExam
   };
 }
 
-/** Runs `node <argv>` in `cwd`, and rejects with its output unless it exits 0. */
-export function runNode(argv: string[], cwd: string): Promise<string> {
-  return new Promise((resolveRun, reject) => {
-    execFile(process.execPath, argv, { cwd }, (error, stdout, stderr) =>
-      error
-        ? reject(new Error(`node ${argv.join(' ')} failed:\n${stdout}${stderr}`, { cause: error }))
-        : resolveRun(stdout),
-    );
-  });
-}
-
 export function runExample(file: string, options: ExampleOptions): Promise<ExampleRun> {
   const running = startExample(file, options);
+  running.child.stdin.end();
+  return running.done;
+}
+
+export function runNode(argv: string[], options: Omit<ExampleOptions, 'args'>): Promise<ExampleRun> {
+  const running = startNode(argv, options);
   running.child.stdin.end();
   return running.done;
 }

@@ -2,7 +2,7 @@
 // wire server, so none of them can rot: a change to the API they use fails this file. They import
 // `agentchart` by name, which is the built dist/: `npm test` builds it first, and so does this file
 // (scripts/build.mjs does nothing when dist/ is up to date with src/).
-import { cp, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe } from 'vitest';
 import { unknownOutcomeContent } from '../../src/session/repair.ts';
@@ -34,7 +34,8 @@ function toolResults(request: RecordedRequest): string[] {
 }
 
 beforeAll(async () => {
-  await runNode(['scripts/build.mjs'], repoRoot);
+  const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
+  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }, 300_000);
 
 describe.concurrent('examples/', { timeout: 60_000 }, () => {
@@ -235,6 +236,63 @@ describe.concurrent('examples/', { timeout: 60_000 }, () => {
           'rm -rf is not allowed here: remove files by name.',
       ]);
       await expect(stat(join(workspace, 'build'))).rejects.toMatchObject({ code: 'ENOENT' });
+    },
+  );
+
+  exampleTest(
+    'first-agent.ts: a zod tool, the answer streamed, the session recorded',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) =>
+        messagesOf(request).at(-1)?.role === 'user'
+          ? { turn: { toolCalls: [call('c1', 'weather', { city: 'Paris' })] } }
+          : { turn: { text: ['Sunny and 21 °C', ': a T-shirt ', 'will do.'] } },
+      );
+      // The model's name as a local server would serve it, since this run is also replay-test/'s recording.
+      const env = { ...modelEnv(server), OPENAI_MODEL: 'qwen3:8b' };
+      const run = await runExample('first-agent.ts', { cwd: workspace, env });
+      expect(run).toMatchObject({
+        code: 0,
+        stderr: '',
+        stdout: 'Sunny and 21 °C: a T-shirt will do.\n(completed)\n',
+      });
+      expect(toolResults(server.requests[1]!)).toEqual(['Sunny and 21 °C in Paris.']);
+      const sessions = join(workspace, '.agentchart/sessions');
+      const [recording, ...others] = await readdir(sessions);
+      expect(others).toEqual([]);
+      // UPDATE_RECORDINGS=1 makes this run replay-test/'s recording (after a change to what the log holds).
+      if (process.env.UPDATE_RECORDINGS === '1')
+        await copyFile(join(sessions, recording!), join(examplesDir, 'replay-test/weather.jsonl'));
+    },
+  );
+
+  exampleTest(
+    'replay-test/: passes in a project that installed agentchart, and fails once behaviour differs',
+    async ({ expect, workspace }) => {
+      // A project of the reader's own: agentchart and vitest installed (linked), the example copied in.
+      await mkdir(join(workspace, 'node_modules'));
+      await symlink(repoRoot, join(workspace, 'node_modules/agentchart'));
+      await symlink(join(repoRoot, 'node_modules/vitest'), join(workspace, 'node_modules/vitest'));
+      const folder = join(workspace, 'examples/replay-test');
+      await mkdir(folder, { recursive: true });
+      await copyFile(join(examplesDir, 'replay-test/weather.test.ts'), join(folder, 'weather.test.ts'));
+      const recorded = await readFile(join(examplesDir, 'replay-test/weather.jsonl'), 'utf8');
+      await writeFile(join(folder, 'weather.jsonl'), recorded);
+      const vitest = [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run'];
+      const passed = await runNode(vitest, { cwd: workspace });
+      expect(passed, passed.stdout + passed.stderr).toMatchObject({ code: 0 });
+      expect(passed.stdout).toMatch(/Tests {2}1 passed \(1\)/);
+      // As if agentchart now ended this turn otherwise than it did when recorded.
+      await writeFile(
+        join(folder, 'weather.jsonl'),
+        recorded.replace('"reason":"completed"', '"reason":"max_steps"'),
+      );
+      const failed = await runNode(vitest, { cwd: workspace });
+      expect(failed.code).toBe(1);
+      const turnEnd = recorded.split('\n').findIndex((line) => line.includes('"type":"turn.end"'));
+      expect(failed.stderr).toContain(
+        `ReplayDivergenceError: replay diverged at seq ${turnEnd} (turn.end): the runtime wrote turn.end with other content\n` +
+          '  data.reason: "max_steps" → "completed"\n',
+      );
     },
   );
 });
