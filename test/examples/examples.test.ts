@@ -268,31 +268,79 @@ describe.concurrent('examples/', { timeout: 60_000 }, () => {
   exampleTest(
     'replay-test/: passes in a project that installed agentchart, and fails once behaviour differs',
     async ({ expect, workspace }) => {
-      // A project of the reader's own: agentchart and vitest installed (linked), the example copied in.
-      await mkdir(join(workspace, 'node_modules'));
-      await symlink(repoRoot, join(workspace, 'node_modules/agentchart'));
+      // A project of the reader's own: agentchart installed as npm unpacks it (package.json and dist/, its
+      // dependencies and vitest linked), the example copied in, and a copy of it whose recording ended
+      // otherwise than agentchart ends that turn today.
+      const installed = join(workspace, 'node_modules/agentchart');
+      await mkdir(installed, { recursive: true });
+      await copyFile(join(repoRoot, 'package.json'), join(installed, 'package.json'));
+      await cp(join(repoRoot, 'dist'), join(installed, 'dist'), { recursive: true });
+      await symlink(join(repoRoot, 'node_modules'), join(installed, 'node_modules'));
       await symlink(join(repoRoot, 'node_modules/vitest'), join(workspace, 'node_modules/vitest'));
       const folder = join(workspace, 'examples/replay-test');
       await mkdir(folder, { recursive: true });
-      await copyFile(join(examplesDir, 'replay-test/weather.test.ts'), join(folder, 'weather.test.ts'));
+      const test = await readFile(join(examplesDir, 'replay-test/weather.test.ts'), 'utf8');
       const recorded = await readFile(join(examplesDir, 'replay-test/weather.jsonl'), 'utf8');
+      await writeFile(join(folder, 'weather.test.ts'), test);
       await writeFile(join(folder, 'weather.jsonl'), recorded);
-      const vitest = [join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run'];
-      const passed = await runNode(vitest, { cwd: workspace });
-      expect(passed, passed.stdout + passed.stderr).toMatchObject({ code: 0 });
-      expect(passed.stdout).toMatch(/Tests {2}1 passed \(1\)/);
-      // As if agentchart now ended this turn otherwise than it did when recorded.
       await writeFile(
-        join(folder, 'weather.jsonl'),
-        recorded.replace('"reason":"completed"', '"reason":"max_steps"'),
+        join(folder, 'changed.test.ts'),
+        test.replace('replay-test/weather.jsonl', 'replay-test/changed.jsonl'),
       );
-      const failed = await runNode(vitest, { cwd: workspace });
-      expect(failed.code).toBe(1);
+      const changed = recorded.replace('"reason":"completed"', '"reason":"max_steps"');
+      await writeFile(join(folder, 'changed.jsonl'), changed);
+      const run = await runNode([join(repoRoot, 'node_modules/vitest/vitest.mjs'), 'run'], {
+        cwd: workspace,
+      });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/^ ✓ examples\/replay-test\/weather\.test\.ts \(1 test\)/m);
+      expect(run.stdout).toMatch(/^ ❯ examples\/replay-test\/changed\.test\.ts \(1 test \| 1 failed\)/m);
       const turnEnd = recorded.split('\n').findIndex((line) => line.includes('"type":"turn.end"'));
-      expect(failed.stderr).toContain(
-        `ReplayDivergenceError: replay diverged at seq ${turnEnd} (turn.end): the runtime wrote turn.end with other content\n` +
+      expect(run.stderr).toContain(
+        ' FAIL  examples/replay-test/changed.test.ts > answers as it did when recorded\n' +
+          `ReplayDivergenceError: replay diverged at seq ${turnEnd} (turn.end): the runtime wrote turn.end with other content\n` +
           '  data.reason: "max_steps" → "completed"\n',
       );
+    },
+  );
+
+  exampleTest(
+    'web-stream.ts: text streams into the response; a client that leaves cancels the turn',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) =>
+        lastText(request) === 'Count to three'
+          ? { turn: { text: ['One, ', 'two, ', 'three.'] } }
+          : { turn: { text: ['Once upon ', 'a time'], ending: 'hang' } },
+      );
+      const example = startExample('web-stream.ts', {
+        cwd: workspace,
+        env: { ...modelEnv(server), PORT: '0' },
+      });
+      const base = /Listening on (http:\/\/localhost:\d+)\//.exec(await example.waitFor('?q=...\n'))![1];
+      const whole = await fetch(`${base}/?q=Count+to+three`);
+      expect(await whole.text()).toBe('One, two, three.');
+      await example.waitFor('Count to three → completed\n');
+      // The model is still writing (its stream stays open) when the first words reach the client.
+      const leaving = new AbortController();
+      const partial = await fetch(`${base}/?q=Tell+a+story`, { signal: leaving.signal });
+      const reader = partial.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let received = '';
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        received += chunk.value;
+        if (received === 'Once upon a time') break;
+      }
+      expect(received).toBe('Once upon a time');
+      leaving.abort();
+      await example.waitFor('Tell a story → canceled\n');
+      example.child.kill('SIGTERM');
+      const run = await example.done;
+      expect(run).toMatchObject({ code: 0, signal: null, stderr: '' });
+      expect(linesOf(run.stdout)).toEqual([
+        `Listening on ${base}/?q=...`,
+        'Count to three → completed',
+        'Tell a story → canceled',
+      ]);
+      expect(server.requests).toHaveLength(2);
     },
   );
 });
