@@ -6,11 +6,8 @@ import { createAgentSystem, defineTool } from 'agentchart';
 import { openai } from 'agentchart/openai';
 import { z } from 'zod';
 
-const model = openai({
-  baseURL: process.env.OPENAI_BASE_URL ?? 'http://localhost:11434/v1',
-  model: process.env.OPENAI_MODEL ?? 'qwen3:8b',
-  apiKey: process.env.OPENAI_API_KEY ?? 'local',
-});
+const { OPENAI_BASE_URL, OPENAI_MODEL = 'qwen3:8b', OPENAI_API_KEY = 'local' } = process.env;
+const model = openai({ baseURL: OPENAI_BASE_URL, model: OPENAI_MODEL, apiKey: OPENAI_API_KEY });
 const balance = defineTool({
   name: 'balance',
   description: 'The balance of the account, in euros.',

@@ -5,6 +5,8 @@ import { createAgentSystem, defineTool, fileStore } from 'agentchart';
 import { openai } from 'agentchart/openai';
 import { z } from 'zod';
 
+// OPENAI_BASE_URL: your server's /v1 address (unset: OpenAI itself, with OPENAI_API_KEY and OPENAI_MODEL).
+const { OPENAI_BASE_URL, OPENAI_MODEL = 'qwen3:8b', OPENAI_API_KEY = 'local' } = process.env;
 const weather = defineTool({
   name: 'weather',
   description: 'Today’s weather in a city.',
@@ -13,11 +15,7 @@ const weather = defineTool({
   run: async ({ city }) => `Sunny and 21 °C in ${city}.`,
 });
 const system = createAgentSystem({
-  model: openai({
-    baseURL: process.env.OPENAI_BASE_URL ?? 'http://localhost:11434/v1',
-    model: process.env.OPENAI_MODEL ?? 'qwen3:8b',
-    apiKey: process.env.OPENAI_API_KEY ?? 'local',
-  }),
+  model: openai({ baseURL: OPENAI_BASE_URL, model: OPENAI_MODEL, apiKey: OPENAI_API_KEY }),
   tools: [weather],
   store: fileStore('.agentchart/sessions'),
 });

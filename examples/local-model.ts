@@ -7,13 +7,10 @@
 import { codingTools, createAgentSystem } from 'agentchart';
 import { openai } from 'agentchart/openai';
 
+const { OPENAI_BASE_URL = 'http://localhost:11434/v1', OPENAI_MODEL = 'qwen3:8b' } = process.env;
 const system = createAgentSystem({
-  model: openai({
-    baseURL: process.env.OPENAI_BASE_URL ?? 'http://localhost:11434/v1',
-    model: process.env.OPENAI_MODEL ?? 'qwen3:8b',
-    apiKey: 'local', // local servers take any key
-    contextWindow: 32_768, // the window the server runs the model with
-  }),
+  // contextWindow: the window the server runs the model with; local servers take any key.
+  model: openai({ baseURL: OPENAI_BASE_URL, model: OPENAI_MODEL, apiKey: 'local', contextWindow: 32_768 }),
   tools: codingTools(),
   permissionMode: 'accept-edits', // reads and edits run; commands ask...
   permissions: { allow: ['bash(npm test)'] }, // ...except this one

@@ -8,11 +8,8 @@ import { openai } from 'agentchart/openai';
 import { z } from 'zod';
 
 const sessionId = process.argv[2];
-const model = openai({
-  baseURL: process.env.OPENAI_BASE_URL ?? 'http://localhost:11434/v1',
-  model: process.env.OPENAI_MODEL ?? 'qwen3:8b',
-  apiKey: process.env.OPENAI_API_KEY ?? 'local',
-});
+const { OPENAI_BASE_URL, OPENAI_MODEL = 'qwen3:8b', OPENAI_API_KEY = 'local' } = process.env;
+const model = openai({ baseURL: OPENAI_BASE_URL, model: OPENAI_MODEL, apiKey: OPENAI_API_KEY });
 const migrate = defineTool({
   name: 'migrate',
   description: 'Applies the pending database migrations.',
@@ -29,13 +26,12 @@ const system = createAgentSystem({
   permissionMode: 'accept-edits',
   store: fileStore('.agentchart/sessions'),
 });
-if (sessionId === undefined) {
-  const agent = await system.createAgent();
-  console.log(`session ${agent.id}`);
-  await agent.run('Migrate the database.');
-} else {
-  const agent = await system.resumeAgent(sessionId);
-  const result = await agent.run('You were interrupted: check where things stand, and finish.');
-  console.log(result.text);
-  await system.dispose();
-}
+const agent = sessionId === undefined ? await system.createAgent() : await system.resumeAgent(sessionId);
+console.log(`session ${agent.id}`);
+const result = await agent.run(
+  sessionId === undefined
+    ? 'Migrate the database.'
+    : 'You were interrupted: check where things stand, and finish.',
+);
+console.log(result.text);
+await system.dispose();

@@ -162,7 +162,7 @@ describe.concurrent('examples/', { timeout: 60_000 }, () => {
       expect(resumed).toMatchObject({
         code: 0,
         stderr: '',
-        stdout: 'Checked again: No migrations pending.\n',
+        stdout: `session ${sessionId}\nChecked again: No migrations pending.\n`,
       });
       // The resumed model read the first prompt, its own call, and the repaired result of that call.
       expect(messagesOf(server.requests[1]!).map((message) => message.role)).toEqual([
