@@ -1,11 +1,9 @@
 // A first agent: a tool of your own with a zod schema, and the answer streamed as the model writes it.
-// Each run is recorded in .agentchart/sessions/ (replay-test/ turns a recording into a test).
-// Run: OPENAI_BASE_URL=http://localhost:11434/v1 OPENAI_MODEL=qwen3:8b npx tsx examples/first-agent.ts
+// Run: OPENAI_BASE_URL=http://localhost:11434/v1 npx tsx examples/first-agent.ts (recorded in .agentchart/)
 import { createAgentSystem, defineTool, fileStore } from 'agentchart';
 import { openai } from 'agentchart/openai';
 import { z } from 'zod';
 
-// OPENAI_BASE_URL: your server's /v1 address (unset: OpenAI itself, with OPENAI_API_KEY and OPENAI_MODEL).
 const { OPENAI_BASE_URL, OPENAI_MODEL = 'qwen3:8b', OPENAI_API_KEY = 'local' } = process.env;
 const weather = defineTool({
   name: 'weather',
