@@ -64,6 +64,13 @@ export function startExample(file: string, options: ExampleOptions): RunningExam
   return startNode(['--import', tsxLoader, join(examplesDir, file), ...(options.args ?? [])], options);
 }
 
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** Kills (SIGKILL, by pid) the children a failed test left running; call it after all tests. */
+export function killLeftovers(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
 /** `node <argv>` in `options.cwd`, as `startExample` runs an example. */
 export function startNode(argv: string[], options: Omit<ExampleOptions, 'args'>): RunningExample {
   const child = spawn(process.execPath, argv, {
@@ -71,6 +78,7 @@ export function startNode(argv: string[], options: Omit<ExampleOptions, 'args'>)
     env: { ...process.env, NO_COLOR: '1', ...options.env },
     stdio: 'pipe',
   });
+  running.add(child);
   let stdout = '';
   let stderr = '';
   const waiters: { text: string; resolve: (out: string) => void; reject: (error: Error) => void }[] = [];
@@ -90,6 +98,7 @@ export function startNode(argv: string[], options: Omit<ExampleOptions, 'args'>)
   const done = new Promise<ExampleRun>((resolveRun, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
+      running.delete(child);
       for (const waiter of waiters.splice(0))
         waiter.reject(
           new Error(

@@ -4,13 +4,14 @@
 // (scripts/build.mjs does nothing when dist/ is up to date with src/).
 import { copyFile, cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { unknownOutcomeContent } from '../../src/session/repair.ts';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import type { WireToolCall } from '../support/wire/reply.ts';
 import {
   examplesDir,
   exampleTest,
+  killLeftovers,
   lastText,
   linesOf,
   messagesOf,
@@ -37,6 +38,7 @@ beforeAll(async () => {
   const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
   if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
 }, 300_000);
+afterAll(killLeftovers);
 
 describe.concurrent('examples/', { timeout: 60_000 }, () => {
   exampleTest(
@@ -106,7 +108,10 @@ describe.concurrent('examples/', { timeout: 60_000 }, () => {
   exampleTest(
     'local-model.ts: reads, edits, runs npm test, and is refused any other command',
     async ({ expect, workspace, wire }) => {
-      await writeFile(join(workspace, 'package.json'), JSON.stringify({ scripts: { test: 'node --test' } }));
+      await writeFile(
+        join(workspace, 'package.json'),
+        JSON.stringify({ type: 'module', scripts: { test: 'node --test' } }),
+      );
       await writeFile(join(workspace, 'sum.js'), 'export const sum = (a, b) => a - b;\n');
       const check =
         "import assert from 'node:assert';\nimport { test } from 'node:test';\nimport { sum } from './sum.js';\n";
