@@ -3,6 +3,7 @@
 // the model a local OpenAI-compatible wire server named in OPENAI_BASE_URL.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +14,8 @@ import type { WireReply } from '../support/wire/reply.ts';
 
 export const repoRoot = resolve(import.meta.dirname, '../..');
 export const examplesDir = join(repoRoot, 'examples');
-const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
+// What `npx tsx` (and `node --import tsx`) loads, found from here so an example runs from any folder.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**
  * A test with a fresh `workspace` folder (removed afterwards) and `wire`, which starts a local Chat
