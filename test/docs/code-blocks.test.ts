@@ -1,7 +1,7 @@
 // Every code block of the README and docs/ is what it says: a ```ts block type-checks against the
 // package's published types (a block marked ```ts fragment is a piece of a program and is only parsed),
 // a shell block runs `agentchart` commands and options that exist, a JSON block parses. The published
-// types are dist/*.d.ts, so `npm run build` first (CI's `npm ci` does).
+// types are dist/*.d.ts: `npm test` builds them first.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
