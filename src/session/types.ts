@@ -42,7 +42,7 @@ export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
-/** Every hook point, in the order a session meets them (README "Hooks"). */
+/** Every hook point, in the order a session meets them (docs/hooks-and-settings.md). */
 export const hookPoints = [
   'sessionStart',
   'userMessage',
@@ -135,8 +135,9 @@ export type LogEventData = {
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs?: number };
   'tool.call': { callId: string; name: string; input: unknown };
   /**
-   * What one hook answered at one hook point (see README "Hooks"). Whatever a hook changes that the model
-   * sees is here (`input`, `content`, `message`), so replay and resume read it instead of running the hook.
+   * What one hook answered at one hook point (see docs/hooks-and-settings.md). Whatever a hook changes that
+   * the model sees is here (`input`, `content`, `message`), so replay and resume read it instead of running
+   * the hook.
    */
   'hook.decided': HookDecidedData;
   /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */

@@ -110,7 +110,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       'turn.start',
       'inbox.claimed',
       'user.message',
-      // The CLI tells the model where it works (README, "Environment").
+      // The CLI tells the model where it works (docs/instructions-and-skills.md, "Environment").
       'environment',
       'step.start',
       'assistant.message',

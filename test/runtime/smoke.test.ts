@@ -77,7 +77,7 @@ describe('smoke', () => {
   });
 });
 
-describe('the README library example', () => {
+describe("the README's streaming example", () => {
   it('streams deltas from events() while run() answers, and the loop ends at turn.end', async () => {
     const system = createAgentSystem({
       model: scripted([{ text: 'Fixed the off-by-one in sum().' }], { chunkSize: 6 }),
