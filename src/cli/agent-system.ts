@@ -105,7 +105,7 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
-    // Instruction files as Claude Code finds them, the user's own included (README, "Project instructions").
+    // Instruction files as Claude Code finds them, the user's own included (docs/instructions-and-skills.md).
     projectInstructions: { home: userHome(io.env) },
     environment: true,
   });

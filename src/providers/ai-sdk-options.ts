@@ -5,6 +5,7 @@ import { z } from 'zod/v4';
 import type { Clock } from '../core/clock.ts';
 import { clockSchema, must, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { type AnthropicCacheOption, cacheControlSchema } from './anthropic-cache.ts';
 
 const optionsSchema = z.strictObject(
   {
@@ -18,6 +19,9 @@ const optionsSchema = z.strictObject(
       .optional(),
     contextWindow: positiveInteger.optional(),
     clock: clockSchema.optional(),
+    cacheControl: cacheControlSchema.optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
   },
   must('an object with a model'),
 );
@@ -29,6 +33,8 @@ export type ParsedAiSdkOptions = {
   providerOptions?: SharedV4ProviderOptions | undefined;
   contextWindow?: number | undefined;
   clock?: Clock | undefined;
+  cacheControl?: AnthropicCacheOption | undefined;
+  prices?: unknown;
 };
 
 /**

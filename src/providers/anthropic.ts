@@ -9,9 +9,11 @@ import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { clockSchema, must, nonEmptyString, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { type AnthropicCacheOption, cacheControlSchema, withCacheBreakpoints } from './anthropic-cache.ts';
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
+import { anthropicPrices, type ModelPrices, parsePrices } from './prices.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
 
@@ -40,6 +42,14 @@ export type AnthropicOptions = {
    * use less of it). A positive integer; without it, the known window, else the runtime's default.
    */
   contextWindow?: number;
+  /**
+   * Prompt-cache breakpoints on the tool list, the system prompt and the newest messages of every
+   * request (default `{ ttl: '5m' }`); `{ ttl: '1h' }` keeps the prefix an hour (writing costs more);
+   * `false` sends no markers. Recorded in `session.start`.
+   */
+  cacheControl?: AnthropicCacheOption;
+  /** US dollars per million tokens, for the cost estimate; default Anthropic's list prices of known models. */
+  prices?: ModelPrices | false;
 };
 
 const text = z.string(must('a string'));
@@ -57,6 +67,9 @@ const optionsSchema = z.strictObject(
       .optional(),
     clock: clockSchema.optional(),
     contextWindow: positiveInteger.optional(),
+    cacheControl: cacheControlSchema.optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
   },
   must('an object with a model'),
 );
@@ -87,6 +100,9 @@ export function anthropic(given: AnthropicOptions): Provider {
       `anthropic: thinking.budgetTokens (${budget}) must be below maxTokens (${maxTokens})`,
     );
   }
+  const cache = promptCacheOf(options.cacheControl);
+  const chosen = parsePrices('anthropic', options.prices);
+  const prices = chosen ?? anthropicPrices(options.model, cache === false ? '5m' : cache.ttl);
   const clock = options.clock ?? systemClock;
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
@@ -102,7 +118,7 @@ export function anthropic(given: AnthropicOptions): Provider {
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     const state = new AnthropicStreamState();
     try {
-      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget });
+      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget, cache });
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
@@ -122,16 +138,33 @@ export function anthropic(given: AnthropicOptions): Provider {
     name: providerName,
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: cache,
+    ...(prices ? { prices } : {}),
     stream,
   };
+}
+
+function promptCacheOf(option: AnthropicCacheOption | undefined): false | { ttl: '5m' | '1h' } {
+  if (option === undefined) return { ttl: '5m' };
+  if (option === false) return false;
+  const ttl = option.ttl ?? '5m';
+  if (ttl !== '5m' && ttl !== '1h') {
+    throw new ConfigError(`anthropic: cacheControl.ttl must be '5m' or '1h', not ${JSON.stringify(ttl)}`);
+  }
+  return { ttl };
 }
 
 /** The Messages API request for a provider-neutral request. Exported for tests of the mapping. */
 export function toAnthropicParams(
   request: ModelRequest,
-  options: { model: string; maxTokens: number; budget?: number | undefined },
+  options: {
+    model: string;
+    maxTokens: number;
+    budget?: number | undefined;
+    cache?: false | { ttl?: '5m' | '1h' } | undefined;
+  },
 ): MessageCreateParamsStreaming {
-  return {
+  const params: MessageCreateParamsStreaming = {
     model: options.model,
     max_tokens: options.maxTokens,
     stream: true,
@@ -150,6 +183,7 @@ export function toAnthropicParams(
       ? { thinking: { type: 'enabled' as const, budget_tokens: options.budget } }
       : {}),
   };
+  return options.cache ? withCacheBreakpoints(params, options.cache) : params;
 }
 
 function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {

@@ -10,11 +10,12 @@ import {
   positiveInteger,
 } from '../core/host-schema.ts';
 import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
-import { type OpenAIContext, streamChat } from './openai-chat.ts';
+import { type OpenAICache, type OpenAIContext, streamChat } from './openai-chat.ts';
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import { loadPeerPackage } from './peer-package.ts';
-import type { ModelEvent, ModelRequest, Provider } from './types.ts';
+import { type ModelPrices, openaiPrices, parsePrices } from './prices.ts';
+import type { ModelEvent, ModelRequest, PromptCacheSetting, Provider } from './types.ts';
 
 const { default: OpenAIClient } = await loadPeerPackage('openai', () => import('openai'));
 
@@ -54,6 +55,16 @@ export type OpenAIOptions = {
    * `--max-model-len`), not the model's nominal one.
    */
   contextWindow?: number;
+  /**
+   * `prompt_cache_key`, which routes a session's requests to the same prompt cache: `true` sends the
+   * session id, a string sends that key, `false` none. Default: `true` when the server is OpenAI's own,
+   * `false` behind another `baseURL` (a compatible server may refuse a field it does not know).
+   */
+  promptCacheKey?: boolean | string;
+  /** `prompt_cache_retention`: how long OpenAI keeps a cached prefix (`24h` or `in_memory`). Not sent by default. */
+  promptCacheRetention?: 'in_memory' | '24h';
+  /** US dollars per million tokens, for the cost estimate; default OpenAI's list prices, on OpenAI's own server. */
+  prices?: ModelPrices | false;
 };
 
 const text = z.string(must('a string'));
@@ -81,6 +92,10 @@ const optionsSchema = z.strictObject(
       .optional(),
     clock: clockSchema.optional(),
     contextWindow: positiveInteger.optional(),
+    promptCacheKey: z.union([z.boolean(), text], must('a boolean or a string')).optional(),
+    promptCacheRetention: oneOf(['in_memory', '24h']).optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
   },
   must('an object with a model'),
 );
@@ -155,6 +170,10 @@ export function openai(given: OpenAIOptions): Provider {
     });
     return client;
   };
+  const cache: OpenAICache = {
+    key: options.promptCacheKey ?? isOpenAIItself(options.baseURL),
+    ...(options.promptCacheRetention ? { retention: options.promptCacheRetention } : {}),
+  };
   const context: OpenAIContext = {
     client: getClient,
     model: options.model,
@@ -164,16 +183,29 @@ export function openai(given: OpenAIOptions): Provider {
     clock: options.clock ?? systemClock,
     // The key the SDK used: given, or read by the SDK from OPENAI_API_KEY.
     secrets: () => [options.apiKey, client?.apiKey],
+    cache,
   };
   const api = options.api ?? 'chat';
+  const chosen = parsePrices('openai', options.prices);
+  // Behind another server the same name may be another model at another price: no guess.
+  const prices = chosen ?? (isOpenAIItself(options.baseURL) ? openaiPrices(options.model) : undefined);
   return {
     name: 'openai',
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: promptCacheSetting(cache),
+    ...(prices ? { prices } : {}),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       return api === 'responses'
         ? streamResponses(context, request, signal)
         : streamChat(context, request, signal);
     },
   };
+}
+
+/** What `session.start` records of the cache fields: whose key, and the retention asked for. */
+function promptCacheSetting(cache: OpenAICache): PromptCacheSetting {
+  if (cache.key === false && !cache.retention) return false;
+  const key = cache.key === true ? 'session id' : cache.key === false ? 'none' : 'given';
+  return { key, ...(cache.retention ? { retention: cache.retention } : {}) };
 }

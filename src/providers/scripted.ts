@@ -2,11 +2,13 @@ import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { clockSchema, flag, must, oneOf, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ProviderError, type ProviderErrorKind, providerErrorKinds } from '../errors/provider-error.ts';
+import { type ModelPrices, modelPricesSchema } from './prices.ts';
 import type {
   Citation,
   ModelEvent,
   ModelRequest,
   ModelStopReason,
+  PromptCacheSetting,
   Provider,
   ProviderPart,
   Usage,
@@ -38,6 +40,10 @@ export type ScriptedOptions = {
   model?: string;
   /** The context window the model reports (a positive integer of tokens); default none. */
   contextWindow?: number;
+  /** What it says of prompt caching (a replay says what the recorded provider said); default nothing. */
+  promptCache?: PromptCacheSetting;
+  /** Prices for a cost estimate (a replay reports the recording's); default none. */
+  prices?: ModelPrices;
 };
 
 /** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
@@ -54,6 +60,10 @@ const optionsSchema = z.strictObject(
     clock: clockSchema.optional(),
     model: z.string(must('a string')).optional(),
     contextWindow: positiveInteger.optional(),
+    promptCache: z
+      .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
+      .optional(),
+    prices: modelPricesSchema.optional(),
   },
   must('an object'),
 );
@@ -173,6 +183,8 @@ export function scripted(entries: ScriptEntry[], given: ScriptedOptions = {}): S
     name: 'scripted',
     model: options.model ?? 'scripted',
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    ...(options.promptCache !== undefined ? { promptCache: options.promptCache } : {}),
+    ...(options.prices !== undefined ? { prices: options.prices } : {}),
     requests,
     stream,
     assertConsumed() {

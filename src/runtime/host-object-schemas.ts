@@ -5,6 +5,7 @@ import { z } from 'zod/v4';
 import { hostFunction, intact, must, nonEmptyString, oneOf, positiveInteger } from '../core/host-schema.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
+import { modelPricesSchema } from '../providers/prices.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionStore } from '../session/types.ts';
 
@@ -14,6 +15,11 @@ export const providerSchema = intact<Provider>(
     name: nonEmptyString,
     model: z.string(must('a string')),
     contextWindow: positiveInteger.optional(),
+    // What it says of its prompt caching goes into session.start as it is: plain strings only.
+    promptCache: z
+      .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
+      .optional(),
+    prices: modelPricesSchema.optional(),
     stream: hostFunction,
   }),
 );

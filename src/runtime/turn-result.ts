@@ -2,6 +2,7 @@
 // did not complete (`error`) and which calls were denied in it and why (`denied`). Nothing here is kept
 // beside the log: a resumed agent's `whenTurnEnds` reads the same from what an earlier process wrote.
 import type { ProviderErrorData, ProviderErrorKind } from '../errors/provider-error.ts';
+import { estimateCost, recordedPrices } from '../providers/prices.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type LogEvent, type LogEventData, type StopReason } from '../session/types.ts';
 
@@ -53,8 +54,14 @@ export type DeniedCall = {
 export type RunResult = {
   reason: StopReason;
   text: string;
+  /** The turn's tokens: input apart from the cache, cache writes, cache reads, output. */
   usage: Usage;
   turn: number;
+  /**
+   * The turn's estimated price in US dollars, from the prices `session.start` recorded; absent when the
+   * model's prices are unknown (tokens only, never a guess).
+   */
+  costUsd?: number;
   error?: RunError;
   denied: DeniedCall[];
 };
@@ -65,11 +72,15 @@ export function turnResult(events: readonly LogEvent[], end: LogEvent & { type: 
   const data = end.data as LogEventData['turn.end'];
   const text = turn.findLast((event) => isEvent(event, 'assistant.message'))?.data.text;
   const error = runError(turn, data);
+  const usage = data.usage ?? emptyUsage;
+  const start = events[0];
+  const prices = start && isEvent(start, 'session.start') ? recordedPrices(start.data.config) : undefined;
   return {
     reason: data.reason,
     text: typeof text === 'string' ? text : '',
-    usage: data.usage ?? emptyUsage,
+    usage,
     turn: end.turn ?? 0,
+    ...(prices ? { costUsd: estimateCost(usage, prices) } : {}),
     ...(error !== undefined ? { error } : {}),
     denied: deniedCalls(turn),
   };

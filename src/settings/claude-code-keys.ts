@@ -8,7 +8,7 @@
 
 const why = {
   model: 'the model is chosen by --provider/--model or the host',
-  login: "credentials come from the environment (README, 'Models')",
+  login: 'credentials come from the environment (docs/models.md)',
   terminal: "a setting of Claude Code's terminal or app",
   plugins: 'agentchart has no plugins or marketplaces',
   mcp: "the workspace's MCP servers start only with --workspace-mcp",

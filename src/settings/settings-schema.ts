@@ -76,9 +76,9 @@ const sandboxSchema = z.looseObject({ enabled: z.boolean().optional() }).superRe
 export const settingsSchema = z.strictObject({
   $schema: z.string().optional(),
   permissions: permissionsSchema.optional(),
-  /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
+  /** MCP servers by name, in `.mcp.json`'s shape (see docs/mcp.md). */
   mcpServers: mcpServersFileSchema.optional(),
-  /** Command hooks by Claude Code event name (see README "Hooks"). */
+  /** Command hooks by Claude Code event name (see docs/hooks-and-settings.md). */
   hooks: hooksSettingsSchema.optional(),
   /** `true`: the settings files' command hooks do not run (the host's own still do). */
   disableAllHooks: z.boolean().optional(),

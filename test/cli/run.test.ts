@@ -111,7 +111,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       'turn.start',
       'inbox.claimed',
       'user.message',
-      // The CLI tells the model where it works (README, "Environment").
+      // The CLI tells the model where it works (docs/instructions-and-skills.md, "Environment").
       'environment',
       'step.start',
       'assistant.message',
@@ -146,8 +146,12 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       [2, 'completed'],
     ]);
     const lastRequest = server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    // The environment block is a user message where it was logged (once: the workspace did not change).
+    const isBlock = (content: unknown) => String(content).startsWith('# Environment\n');
+    const conversation = lastRequest.filter((message) => message.role !== 'system');
+    expect(conversation.filter((message) => isBlock(message.content))).toHaveLength(1);
     expect(
-      lastRequest.filter((message) => message.role !== 'system').map((message) => message.content),
+      conversation.filter((message) => !isBlock(message.content)).map((message) => message.content),
     ).toEqual(['hello', 'First answer.', 'and again']);
   });
 

@@ -77,7 +77,7 @@ describe('smoke', () => {
   });
 });
 
-describe('the README library example', () => {
+describe("the README's streaming example", () => {
   it('streams the text with agent.stream, and its result says what happened', async () => {
     const system = createAgentSystem({
       model: scripted(
