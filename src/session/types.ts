@@ -135,9 +135,8 @@ export type LogEventData = {
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs?: number };
   'tool.call': { callId: string; name: string; input: unknown };
   /**
-   * What one hook answered at one hook point (see docs/hooks-and-settings.md). Whatever a hook changes that
-   * the model sees is here (`input`, `content`, `message`), so replay and resume read it instead of running
-   * the hook.
+   * What one hook answered at one hook point (docs/hooks-and-settings.md). Whatever a hook changes that the
+   * model sees is here (`input`, `content`, `message`): replay and resume read it, not run the hook again.
    */
   'hook.decided': HookDecidedData;
   /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */
@@ -201,10 +200,9 @@ export type LogEventData = {
    */
   'session.resumed': { config: Record<string, unknown> };
   /**
-   * The environment block from this turn on (logged when it changed, or when a compaction hid the last
-   * one). `placement: 'message'`: the model reads it as a user message at this point of the conversation,
-   * so the system prompt, and with it the cached prefix, never changes. Without it (sessions recorded
-   * before): it follows the system prompt, as those sessions sent it.
+   * The environment block from this turn on (logged when it changed, or a compaction hid the last one).
+   * `placement: 'message'`: the model reads it as a user message here, so the system prompt (the cached
+   * prefix) never changes; without it (older sessions) it follows the system prompt, as they sent it.
    */
   environment: { text: string; placement?: 'message' };
   /**
