@@ -107,6 +107,8 @@ describe('each request keeps the previous one as its prefix', () => {
           projectInstructions: false,
           environment: true,
           permissionMode: 'bypass',
+          // Turns switch into plan mode, whose plan only a host accepts: nobody does here.
+          approve: 'deny',
           compaction: { keepRecentTurns: 1 },
         });
         try {
