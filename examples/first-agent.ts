@@ -18,11 +18,9 @@ const system = createAgentSystem({
   store: fileStore('.agentchart/sessions'),
 });
 const agent = await system.createAgent();
-const events = agent.events(); // live events from now on: take them before the run starts
-const answer = agent.run('What should I wear in Paris today?');
-for await (const event of events) {
-  if (event.type === 'model.delta') process.stdout.write(event.text);
-  if (event.type === 'log' && event.event.type === 'turn.end') break;
+const stream = agent.stream('What should I wear in Paris today?'); // one turn, yielded as it happens
+for await (const event of stream) {
+  if (event.type === 'text.delta') process.stdout.write(event.text);
 }
-console.log(`\n(${(await answer).reason})`);
+console.log(`\n(${(await stream.result).reason})`);
 await system.dispose();

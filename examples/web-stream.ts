@@ -14,14 +14,10 @@ const server = createServer(async (request, response) => {
   const agent = await system.createAgent(); // one per request; keep one per conversation to go on talking
   response.on('close', () => response.writableFinished || agent.cancel()); // the client left
   response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-  const events = agent.events();
-  const answer = agent.run(question);
-  for await (const event of events) {
-    if (event.type === 'model.delta') response.write(event.text);
-    if (event.type === 'log' && event.event.type === 'turn.end') break;
-  }
+  const stream = agent.stream(question);
+  for await (const event of stream) if (event.type === 'text.delta') response.write(event.text);
   response.end();
-  console.log(`${question} → ${(await answer).reason}`);
+  console.log(`${question} → ${(await stream.result).reason}`);
   await agent.dispose();
 });
 server.listen(Number(process.env.PORT ?? 3000), () => {
