@@ -14,6 +14,7 @@ const usage = z.object({
   cacheWriteTokens: count,
 });
 const inboxChannel = z.enum(['followup', 'steer', 'inject']);
+const mailKind = z.enum(['message', 'result']);
 /** A classified provider failure as it travels in events and the log. */
 export const providerErrorDataSchema = z.object({
   kind: z.enum(providerErrorKinds),
@@ -71,7 +72,13 @@ export const logEventDataSchemas = {
     forkOf: z.object({ sessionId: z.string(), atSeq: count }).optional(),
     config: z.record(z.string(), z.unknown()),
   }),
-  'inbox.queued': z.object({ id: z.string(), channel: inboxChannel, message: z.string() }),
+  'inbox.queued': z.object({
+    id: z.string(),
+    channel: inboxChannel,
+    message: z.string(),
+    from: z.string().optional(),
+    kind: mailKind.optional(),
+  }),
   'inbox.claimed': z.object({ ids: z.array(z.string()) }),
   'inbox.cleared': z.object({ ids: z.array(z.string()) }),
   'turn.start': z.record(z.string(), z.never()),
@@ -143,7 +150,20 @@ export const logEventDataSchemas = {
     trigger: z.enum(['auto', 'manual', 'overflow']),
     usage: usage.optional(),
   }),
-  'agent.spawned': z.object({ childSessionId: z.string(), callId: z.string() }),
+  'agent.spawned': z.object({
+    childSessionId: z.string(),
+    callId: z.string(),
+    background: z.boolean().optional(),
+    wait: z.boolean().optional(),
+  }),
+  'message.sent': z.object({
+    id: z.string(),
+    to: z.string(),
+    text: z.string(),
+    kind: mailKind.optional(),
+    reason: stopReasonSchema.optional(),
+    by: z.literal('host').optional(),
+  }),
   'mcp.status': z.object({
     server: z.string(),
     state: z.enum(['connected', 'disconnected', 'reconnecting', 'failed', 'closed']),

@@ -153,8 +153,9 @@ export function pendingInbox(events: readonly LogEvent[]): PendingInboxItem[] {
   const pending: PendingInboxItem[] = [];
   for (const event of events) {
     if (isEvent(event, 'inbox.queued') && !done.has(event.data.id)) {
-      const { id, channel, message } = event.data;
-      pending.push({ id, channel, message, seq: event.seq });
+      const { id, channel, message, from, kind } = event.data;
+      const mail = { ...(from !== undefined ? { from } : {}), ...(kind !== undefined ? { kind } : {}) };
+      pending.push({ id, channel, message, ...mail, seq: event.seq });
     }
   }
   return pending;

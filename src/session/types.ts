@@ -1,5 +1,6 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type { HookDecidedData } from './hook-decision.ts';
 
 /** The version of the log format this build writes. Readers refuse newer versions. */
 export const LOG_FORMAT_VERSION = 1;
@@ -37,73 +38,15 @@ export type StopReason =
   | 'max_tokens'
   | 'interrupted';
 
+/** What one agent's mail to another is: a message, or a background child's final result. */
+export type MailKind = 'message' | 'result';
+
 export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
-/** Every hook point, in the order a session meets them (docs/hooks-and-settings.md). */
-export const hookPoints = [
-  'sessionStart',
-  'userMessage',
-  'preStep',
-  'request',
-  'requestError',
-  'preTool',
-  'postTool',
-  'stop',
-  'subagentStop',
-  'preCompact',
-  'sessionEnd',
-] as const;
-
-export type HookPoint = (typeof hookPoints)[number];
-
-/**
- * How one hook answered: `pass` (no opinion), `modify` (changed the value and nothing else), a decision
- * (`allow`, `ask`, `deny` for tools; `block` elsewhere), or a failure (`error` threw or exited non-zero,
- * `timeout`, `invalid` answered something unreadable), which is no opinion except at `preTool` (deny).
- */
-export type HookOutcome =
-  | 'pass'
-  | 'modify'
-  | 'allow'
-  | 'ask'
-  | 'deny'
-  | 'block'
-  | 'error'
-  | 'timeout'
-  | 'invalid';
-
-export type HookDecidedData = {
-  point: HookPoint;
-  /** Which hook: a function's name (or `<point>[<index>]`), or a command hook's command line. */
-  hook: string;
-  outcome: HookOutcome;
-  reason?: string;
-  /** The tool call the hook was about (`preTool`, `postTool`). */
-  callId?: string;
-  /** `preTool`: the tool input as this hook rewrote it. */
-  input?: unknown;
-  /** `postTool`: the tool result as this hook replaced or annotated it; `preTool`: context for the result. */
-  content?: string;
-  /** `userMessage`: the message as this hook rewrote it. */
-  message?: string;
-  /** `userMessage`: the queued input the hook was about. */
-  inboxId?: string;
-  /** `requestError`: the failed attempt the hook was about. */
-  attempt?: number;
-  /** `requestError`: retry after this many milliseconds (a block gives up instead). */
-  delayMs?: number;
-  /** `request`: the system prompt of the step's request as this hook left it. */
-  system?: string;
-  /** `request`: the tools the step's request offers, by name, as this hook left them. */
-  tools?: string[];
-  /** `request`: the model the step's request goes to, by name, as this hook left it. */
-  model?: string;
-  /** What the hook told the person (Claude Code's `systemMessage`); the model never reads it. */
-  systemMessage?: string;
-};
+export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from './hook-decision.ts';
 
 /** The data of each event type: the contract between writers, readers and `project()`. */
 export type LogEventData = {
@@ -113,7 +56,12 @@ export type LogEventData = {
     forkOf?: { sessionId: string; atSeq: number };
     config: Record<string, unknown>;
   };
-  'inbox.queued': { id: string; channel: InboxChannel; message: string };
+  /**
+   * Input queued for a turn or step. Mail from another agent of the tree (a background child's message
+   * or final result, a parent's message) names its sender in `from` (the sender's session id) and has
+   * the id of the sender's `message.sent`; `kind: 'result'` marks a child's final result.
+   */
+  'inbox.queued': { id: string; channel: InboxChannel; message: string; from?: string; kind?: MailKind };
   'inbox.claimed': { ids: string[] };
   'inbox.cleared': { ids: string[] };
   'turn.start': Record<string, never>;
@@ -174,7 +122,18 @@ export type LogEventData = {
     trigger: CompactionTrigger;
     usage?: Usage;
   };
-  'agent.spawned': { childSessionId: string; callId: string };
+  /**
+   * A child agent was started for call `callId`: by the `task` tool (it ends with the call), or in the
+   * background by `spawn_agent` (`background: true`; `wait: false` when the turn need not hear from it).
+   */
+  'agent.spawned': { childSessionId: string; callId: string; background?: boolean; wait?: boolean };
+  /**
+   * This agent sent mail to another agent of its tree (`to`, a session id): a message, or a background
+   * child's final result (`kind: 'result'`, with the stop reason). The recipient's `inbox.queued` has the
+   * same `id`; a resume delivers a sent message the recipient's log does not hold. `by: 'host'`: the host
+   * sent it through `child.send()`.
+   */
+  'message.sent': { id: string; to: string; text: string; kind?: MailKind; reason?: StopReason; by?: 'host' };
   /** An MCP server's state changed after the agent was created (a crash, a reconnect, giving up). */
   'mcp.status': {
     server: string;

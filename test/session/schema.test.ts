@@ -55,6 +55,12 @@ const samples: Record<LogEventType, LogEvent> = {
     trigger: 'auto',
   }),
   'agent.spawned': makeEvent(17, 'agent.spawned', { childSessionId: 'child', callId: 'c1' }),
+  'message.sent': makeEvent(
+    26,
+    'message.sent',
+    { id: 'm1', to: 'child', text: 'Done.', kind: 'result', reason: 'completed' },
+    { turn: 1 },
+  ),
   'mcp.status': makeEvent(18, 'mcp.status', { server: 'github', state: 'disconnected', error: 'exit 1' }),
   'mcp.tools': makeEvent(19, 'mcp.tools', {
     server: 'github',
