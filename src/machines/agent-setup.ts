@@ -23,6 +23,7 @@ export const agentSetup = setup({
     sessionEndHook: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     closeServers: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    releaseChildren: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -98,18 +99,43 @@ export const agentSetup = setup({
     }),
     /** Queues input for a later turn or step and logs it, so a restart still has it. */
     queue: enqueueActions(({ context, event, enqueue }) => {
-      assertEvent(event, ['agent.followup', 'agent.steer', 'agent.inject']);
+      assertEvent(event, ['agent.followup', 'agent.steer', 'agent.inject', 'agent.mail']);
       const item = itemOf(event);
       enqueue({ type: 'log', params: queuedEntry(item) });
-      // New waking input releases input held back by an earlier cancel.
-      enqueue.assign({ inbox: [...context.inbox, item], held: context.held && item.channel === 'inject' });
+      // New waking input from the host releases input held back by an earlier cancel; mail does not.
+      const held = context.held && (item.channel === 'inject' || item.from !== undefined);
+      enqueue.assign({ inbox: [...context.inbox, item], held });
     }),
-    /** Logs next-step input as queued, then hands it to the running turn. */
+    /** Logs next-step input (and mail) as queued, then hands it to the running turn. */
     forwardToTurn: enqueueActions(({ event, enqueue }) => {
-      assertEvent(event, ['agent.steer', 'agent.inject']);
+      assertEvent(event, ['agent.steer', 'agent.inject', 'agent.mail']);
       const item = itemOf(event);
       enqueue({ type: 'log', params: queuedEntry(item) });
       enqueue.sendTo('turn', { type: 'inbox.nextStep', items: [item] });
+    }),
+    /** A background child is live; the running turn owes it a wait when it was started with `wait`. */
+    adoptChild: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.childStarted');
+      const { live } = context.children;
+      enqueue.assign({ children: { ...context.children, live: [...live, event.id] } });
+      if (context.turnAlive && event.wait) enqueue.sendTo('turn', { type: 'agents.owe', id: event.id });
+    }),
+    /** A background child is gone: the running turn no longer waits for it. */
+    dropChild: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'agent.childEnded');
+      const live = context.children.live.filter((id) => id !== event.id);
+      enqueue.assign({ children: { ...context.children, live } });
+      if (context.turnAlive) enqueue.sendTo('turn', { type: 'agents.heard', id: event.id });
+    }),
+    /** A cancel also cancels and disposes the background children (once, however many cancels come). */
+    releaseChildren: enqueueActions(({ context, enqueue }) => {
+      if (context.children.live.length === 0 || context.children.releasing) return;
+      enqueue.spawnChild('releaseChildren', { id: 'releasing', input: { agentKey: context.agentKey } });
+      enqueue.assign({ children: { ...context.children, releasing: true } });
+    }),
+    childrenReleased: enqueueActions(({ context, enqueue }) => {
+      enqueue.stopChild('releasing');
+      enqueue.assign({ children: { ...context.children, releasing: false } });
     }),
     /** A cancel is input from outside: logged with who asked, so a replay gives it again at this seq. */
     logCancel: enqueueActions(({ event, enqueue }) => {
@@ -197,6 +223,7 @@ export const agentSetup = setup({
       context.completedStages.length === 0 && context.creationError !== undefined,
     hasWork: ({ context }) => hasWakingInput(context) || context.compactRequest !== undefined,
     turnAlive: ({ context }) => context.turnAlive,
+    hasChildren: ({ context }) => context.children.live.length > 0,
     resuming: ({ context }) => context.resume !== undefined,
     sessionEndHooksDue: ({ context }) => context.sessionEndHooks === true,
   },

@@ -2,7 +2,7 @@
 import type { CancelCause, HookDecidedData } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
-import type { InboxEvent, InboxItem } from './inbox.ts';
+import type { InboxEvent, InboxItem, MailEvent } from './inbox.ts';
 import type { StepSettings } from './step-types.ts';
 import type { TurnCompactedEvent, TurnDoneEvent, TurnLimits, TurnResumeEvent } from './turn-types.ts';
 
@@ -53,6 +53,12 @@ export type AgentEvent =
   | { type: 'setup.error'; stage: SetupStage; error: unknown }
   | { type: 'undo.done'; stage: SetupStage }
   | InboxEvent
+  | MailEvent
+  /** A background child of this agent is live; with `wait`, the running turn must hear from it. */
+  | { type: 'agent.childStarted'; id: string; wait: boolean }
+  /** A background child of this agent has been disposed (its result, if any, was delivered before). */
+  | { type: 'agent.childEnded'; id: string }
+  | { type: 'children.released' }
   | { type: 'agent.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'agent.compact'; instructions?: string }
   /** The tools offered may have changed (a `mode.changed` was logged); a running turn is told. */
@@ -81,6 +87,11 @@ export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'com
   toolsChanged: boolean;
   /** After a cancel, queued input waits for new input (or an explicit wake) instead of running at once. */
   held: boolean;
+  /**
+   * The live background children: a cancel releases them (cancel and dispose), and dispose releases them
+   * before the session ends. `releasing`: a cancel's release is under way.
+   */
+  children: { live: string[]; releasing: boolean };
   compaction: CompactionPolicy;
   contextUsage: ContextUsage;
   compactionTried: boolean;

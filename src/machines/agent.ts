@@ -32,8 +32,8 @@ const stageState = (next: string) =>
 /**
  * The agent's lifecycle and inbox. Creation is a transaction of ordered stages whose undos run in
  * reverse on failure (connecting the MCP servers is one of them); `ready` runs one turn at a time; dispose
- * cancels the turn, waits for everything to settle, flushes the log, closes the servers and unregisters,
- * in that order, from any state.
+ * cancels the turn, waits for everything to settle, releases the background children, flushes the log,
+ * closes the servers and unregisters, in that order, from any state.
  *
  * The flow: `creating` (one state per stage) → `ready` (`idle` ⇄ `running`) → `disposing` → `disposed`;
  * a failed stage goes through `rollingBack` to `failed`.
@@ -50,6 +50,7 @@ export const agentMachine = chart.createMachine({
     turnAlive: false,
     toolsChanged: false,
     held: false,
+    children: { live: [], releasing: false },
     compaction: input.compaction ?? noCompaction,
     contextUsage: input.contextUsage ?? unknownContext,
     compactionTried: input.compactionTried ?? false,
@@ -61,6 +62,7 @@ export const agentMachine = chart.createMachine({
     // Outside a running turn (which is told at once), the next turn's first step applies the change.
     'agent.toolsChanged': { actions: 'markToolsChanged' },
     'turn.compacted': { actions: 'emitCompaction' },
+    'agent.childEnded': { actions: 'dropChild' },
   },
   initial: 'creating',
   states: {
@@ -96,10 +98,15 @@ export const agentMachine = chart.createMachine({
         'agent.followup': { actions: 'queue' },
         'agent.steer': { actions: 'queue' },
         'agent.inject': { actions: 'queue' },
-        'agent.cancel': { actions: ['logCancel', 'clearInbox', 'holdInbox'] },
+        'agent.mail': { actions: 'queue' },
+        'agent.childStarted': { actions: 'adoptChild' },
+        'agent.cancel': { actions: ['logCancel', 'clearInbox', 'holdInbox', 'releaseChildren'] },
+        'children.released': { actions: 'childrenReleased' },
         'agent.compact': { actions: 'requestCompaction' },
         'agent.dispose': 'disposing',
       },
+      // A release a cancel began is taken over by dispose's own (`disposing.releasingChildren`).
+      exit: 'childrenReleased',
       states: {
         idle: {
           always: [
@@ -113,7 +120,10 @@ export const agentMachine = chart.createMachine({
             // Next-step input goes straight to the running turn, which claims it before its next step.
             'agent.steer': { actions: 'forwardToTurn' },
             'agent.inject': { actions: 'forwardToTurn' },
-            'agent.cancel': { actions: ['logCancel', 'clearInbox', 'holdInbox', 'cancelTurn'] },
+            'agent.mail': { actions: 'forwardToTurn' },
+            'agent.cancel': {
+              actions: ['logCancel', 'clearInbox', 'holdInbox', 'cancelTurn', 'releaseChildren'],
+            },
             'agent.compact': { actions: 'forwardCompaction' },
             'agent.toolsChanged': { actions: 'forwardToolsChanged' },
             'xstate.done.actor.turn': { target: 'idle', actions: 'endTurn' },
@@ -127,6 +137,7 @@ export const agentMachine = chart.createMachine({
         cancelling: {
           always: [
             { guard: 'turnAlive', target: 'quiescing', actions: 'cancelTurnForDispose' },
+            { guard: 'hasChildren', target: 'releasingChildren' },
             { guard: 'sessionEndHooksDue', target: 'endingSession' },
             { target: 'flushing', actions: 'logSessionStart' },
           ],
@@ -134,11 +145,25 @@ export const agentMachine = chart.createMachine({
         quiescing: {
           on: {
             'xstate.done.actor.turn': [
+              { guard: 'hasChildren', target: 'releasingChildren', actions: 'endTurn' },
               { guard: 'sessionEndHooksDue', target: 'endingSession', actions: 'endTurn' },
               { target: 'flushing', actions: ['endTurn', 'logSessionStart'] },
             ],
           },
         },
+        // Background children are cancelled and disposed (theirs first) before this session ends: a
+        // child's log never ends after its parent's. Without children dispose does not stop here.
+        releasingChildren: waitState(chart, {
+          src: 'releaseChildren',
+          id: 'release',
+          input: ({ context }) => ({ agentKey: context.agentKey }),
+          on: {
+            'children.released': [
+              { guard: 'sessionEndHooksDue', target: 'endingSession' },
+              { target: 'flushing', actions: 'logSessionStart' },
+            ],
+          },
+        }),
         // With `sessionEnd` hooks, they are told, within a time limit; what they decided is logged, and
         // dispose goes on whatever they answer (a failed hook is logged as such). Without, dispose does not
         // stop here: no actor, no timer.

@@ -1,7 +1,16 @@
-import type { InboxChannel, LogEntry } from '../session/types.ts';
+import type { InboxChannel, LogEntry, MailKind } from '../session/types.ts';
 
-/** A message waiting for a turn (`followup`) or a step (`steer`, `inject`). */
-export type InboxItem = { id: string; channel: InboxChannel; message: string };
+/**
+ * A message waiting for a turn (`followup`) or a step (`steer`, `inject`). Mail from another agent of the
+ * tree names its sender (`from`) and what it is (`kind`: a message, or a background child's result).
+ */
+export type InboxItem = {
+  id: string;
+  channel: InboxChannel;
+  message: string;
+  from?: string;
+  kind?: MailKind;
+};
 
 /** Steer and inject wait for the next step; followup waits for the next turn. */
 export function isNextStepItem(item: InboxItem): boolean {
@@ -14,17 +23,32 @@ export type InboxEvent =
   | { type: 'agent.steer'; id: string; message: string }
   | { type: 'agent.inject'; id: string; message: string };
 
+/**
+ * Mail from another agent of the tree (see `message.sent`): read at the next step like a steer, and like
+ * one it wakes an idle agent. `id` is the sender's message id, so a resume can tell it was delivered.
+ */
+export type MailEvent = { type: 'agent.mail'; id: string; from: string; kind: MailKind; message: string };
+
 const channels = { 'agent.followup': 'followup', 'agent.steer': 'steer', 'agent.inject': 'inject' } as const;
 
-/** The inbox item an inbox event queues. */
-export const itemOf = (event: InboxEvent): InboxItem => ({
-  id: event.id,
-  channel: channels[event.type],
-  message: event.message,
-});
+/** The inbox item an inbox event (or mail) queues. */
+export const itemOf = (event: InboxEvent | MailEvent): InboxItem =>
+  event.type === 'agent.mail'
+    ? { id: event.id, channel: 'steer', message: event.message, from: event.from, kind: event.kind }
+    : { id: event.id, channel: channels[event.type], message: event.message };
 
 /** The log entry that records an item as queued, so a restart still has it. */
 export const queuedEntry = (item: InboxItem): LogEntry => ({
   type: 'inbox.queued',
-  data: { id: item.id, channel: item.channel, message: item.message },
+  data: {
+    id: item.id,
+    channel: item.channel,
+    message: item.message,
+    ...(item.from !== undefined ? { from: item.from } : {}),
+    ...(item.kind !== undefined ? { kind: item.kind } : {}),
+  },
 });
+
+/** The senders whose final results are among `items` (the turn has heard from them). */
+export const resultSenders = (items: readonly InboxItem[]): string[] =>
+  items.flatMap((item) => (item.kind === 'result' && item.from !== undefined ? [item.from] : []));

@@ -5,6 +5,7 @@ import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
 import { maxStopRefusals } from './hook-events.ts';
+import { resultSenders } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { type StepResumeEvent, stepMachine } from './step.ts';
@@ -34,10 +35,25 @@ export const turnSetup = setup({
   actions: {
     log: logNothing,
     markToolsChanged: assign({ toolsChanged: true }),
-    /** Next-step input the agent forwarded: claimed before the next step. */
+    /**
+     * Next-step input the agent forwarded: claimed before the next step. A background child's result among
+     * it means the turn has heard from that child.
+     */
     holdNextStep: assign(({ context, event }) => {
       assertEvent(event, 'inbox.nextStep');
-      return { pending: [...context.pending, ...event.items] };
+      const heard = resultSenders(event.items);
+      return {
+        pending: [...context.pending, ...event.items],
+        ...(heard.length > 0 ? { owed: context.owed.filter((id) => !heard.includes(id)) } : {}),
+      };
+    }),
+    oweAgent: assign(({ context, event }) => {
+      assertEvent(event, 'agents.owe');
+      return { owed: context.owed.includes(event.id) ? context.owed : [...context.owed, event.id] };
+    }),
+    hearAgent: assign(({ context, event }) => {
+      assertEvent(event, 'agents.heard');
+      return { owed: context.owed.filter((id) => id !== event.id) };
     }),
     /** Requests made while one is being served share its result. */
     queueCompaction: assign(({ context, event }) => {
@@ -201,6 +217,8 @@ export const turnSetup = setup({
       return stepDue(context) && compactionDue(usage, policy, tried);
     },
     anotherStep: ({ context }) => stepDue(context),
+    /** Background children started with `wait` have not reported: the turn may not end yet. */
+    owesAgents: ({ context }) => context.owed.length > 0,
     // The pre-step work (docs/hooks-and-settings.md, docs/instructions-and-skills.md) is due before every
     // step when a hook or MCP servers ask for it, and otherwise only when the tools offered may have changed
     // (a plan accepted, `agent.setPermissionMode`) or the turn's first step refreshes the environment block.

@@ -64,6 +64,10 @@ export type TurnEvent =
   | { type: 'hook.allow'; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
   | { type: 'hook.veto'; reason: string; tools?: ToolsUpdate; decisions?: HookDecidedData[] }
   | { type: 'log.flushed' }
+  /** A background child was started that this turn must hear from before it ends (`wait` not false). */
+  | { type: 'agents.owe'; id: string }
+  /** A background child ended without a result for this turn (stopped, or gone): it is owed no more. */
+  | { type: 'agents.heard'; id: string }
   /** The tools offered may have changed (the permission mode did): the next step's pre-step work is due. */
   | { type: 'tools.changed' }
   | HookTurnEvent;
@@ -101,6 +105,11 @@ export type TurnContext = Omit<
   'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest'
 > & {
   stepCount: number;
+  /**
+   * The background children started in this turn that it has not heard from: the turn waits for them
+   * (`waitingForAgents`) before it ends, until each one's result arrives or it is stopped.
+   */
+  owed: string[];
   /** The tools offered may have changed since the last pre-step work (`tools.changed`). */
   toolsChanged: boolean;
   pending: InboxItem[];

@@ -59,6 +59,8 @@ const compactionStates = {
  *
  * The flow: `created` → `starting` → (`screening`) → `deciding`, which loops through (the compaction
  * states) and `preStep` → `stepping` → `deciding`, until it ends through (`stopping`) → `ending` → `done`.
+ * When the model is done while background children it started have not reported, the turn rests in
+ * `waitingForAgents` until their results (or messages) come in, and then decides again.
  * The drawn chart (`diagrams/turn.mmd`) lists the states in the order they are declared here, so
  * `stopping` stays beside `screening` (the other hook wait at the turn's edges) where the drawing has it.
  */
@@ -69,6 +71,8 @@ export const turnMachine = chart.createMachine({
     'tools.changed': { actions: 'markToolsChanged' },
     'inbox.nextStep': { actions: 'holdNextStep' },
     'turn.compact': { guard: 'notServingRequest', actions: 'queueCompaction' },
+    'agents.owe': { actions: 'oweAgent' },
+    'agents.heard': { actions: 'hearAgent' },
   },
   initial: 'created',
   states: {
@@ -158,7 +162,8 @@ export const turnMachine = chart.createMachine({
       },
     },
     // Tried in order: what ends the turn, then a compaction the host asked for, then the limits, then a
-    // compaction the window asks for before the next step, then the step.
+    // compaction the window asks for before the next step, then the step, then the background children
+    // the turn still waits for.
     deciding: {
       always: [
         { guard: 'canceled', target: 'ending', actions: assign({ reason: 'canceled' as const }) },
@@ -173,9 +178,19 @@ export const turnMachine = chart.createMachine({
         { guard: 'stepLimit', target: 'ending', actions: assign({ reason: 'max_steps' as const }) },
         { guard: 'compactionDue', target: 'compactionBegins' },
         { guard: 'anotherStep', target: 'preStep' },
+        { guard: 'owesAgents', target: 'waitingForAgents' },
         { guard: 'stopHooksDue', target: 'stopping' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
+    },
+    // The model is done, but background children it started (with `wait`) have not reported: their
+    // results, a message, or a child stopped sends the turn back to deciding; nothing is logged here.
+    waitingForAgents: {
+      on: {
+        'inbox.nextStep': { target: 'deciding', actions: 'holdNextStep' },
+        'agents.heard': { target: 'deciding', actions: 'hearAgent' },
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
     },
     // `turn.end` is durable before the agent hears the turn is over.
     ending: waitState(chart, {

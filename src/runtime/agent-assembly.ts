@@ -14,25 +14,34 @@ import type { LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { AgentBody, type AgentRegistry, type BodyParts } from './agent-body.ts';
 import { type AgentOrigin, type AgentSpec, agentSpec } from './agent-spec.ts';
+import type { BackgroundAgents } from './background/background-agents.ts';
+import type { ChildSpec, TreeMember } from './child-launch.ts';
 import { type HookConsultation, recordedHooks } from './hook-consultation.ts';
 import { type CreateAgentOptions, defaultInstructions, type Limits } from './options.ts';
 import type { SystemConfig } from './options-schema.ts';
 import type { RecordedSubagent } from './replay/subagent-replay.ts';
 import type { SavedOutputFolders } from './saved-outputs.ts';
-import type { AgentTree, ChildSpec, TreeMember } from './subagents.ts';
+import type { AgentTree } from './subagents.ts';
 import type { WorkspaceCheck } from './workspace-check.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
 export type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
 
 /** One launch: the agent's id, where its session comes from, and what the caller asked for. */
-export type Launch = { agentId: string; origin: AgentOrigin; options: LaunchOptions };
+export type Launch = {
+  agentId: string;
+  origin: AgentOrigin;
+  options: LaunchOptions;
+  /** A background child's: its parent's call was cancelled, so a creation still under way rolls back. */
+  signal?: AbortSignal;
+};
 
 /** What every agent of one system shares: its parsed options and the services built once for all. */
 export type SystemServices = {
   config: SystemConfig;
   hooks: HookConsultation;
   tree: AgentTree;
+  background: BackgroundAgents;
   registry: AgentRegistry;
   savedOutputs: SavedOutputFolders;
   workspaces: WorkspaceCheck;
@@ -147,6 +156,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
       models: config.hookReplay ? {} : config.models,
       longOutputs: system.savedOutputs.forSession(agentId, config.toolOutput.maxChars),
       compaction: config.compaction,
+      releaseChildren: () => system.background.release(agentId),
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await tree.disposeChildren(agentId);

@@ -2,6 +2,7 @@ import type { AnyActorRef } from 'xstate';
 import type { McpServerStatus } from '../mcp/tool-source.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import type { ChildAgent } from './background/child-agent.ts';
 import type { LiveBus } from './live-bus.ts';
 
 /** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
@@ -21,4 +22,6 @@ export type AgentHandleParts = {
   modeCeiling: () => PermissionMode | undefined;
   /** Throws the `ConfigError` of a mode in which the agent's tools would ask and nobody can answer. */
   checkMode: (mode: PermissionMode) => void;
+  /** The background children the agent started (`spawn_agent`), oldest first. */
+  children: () => ChildAgent[];
 };

@@ -1,7 +1,6 @@
 import { type AnyActorRef, type AnyMachineSnapshot, waitFor } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { parseHostValue } from '../core/host-schema.ts';
-import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
 import type { CompactResult } from '../machines/compaction-types.ts';
 import type { McpServerStatus } from '../mcp/tool-source.ts';
@@ -10,6 +9,7 @@ import { type PendingQuestion, pendingQuestions } from '../session/resume-point.
 import type { SessionLog } from '../session/session-log.ts';
 import type { CancelCause, LogEvent } from '../session/types.ts';
 import type { AgentHandleParts } from './agent-handle-parts.ts';
+import { AgentInbox } from './agent-inbox.ts';
 import { type AgentStream, createAgentStream, type StartTurn } from './agent-stream.ts';
 import {
   type AgentSnapshot,
@@ -19,6 +19,7 @@ import {
   stateName,
   toolBatchOf,
 } from './agent-view.ts';
+import type { ChildAgent } from './background/child-agent.ts';
 import {
   approveEvent,
   approveSchema,
@@ -27,7 +28,6 @@ import {
   denyEvent,
   denySchema,
   eventsSchema,
-  messageSchema,
   permissionModeCallSchema,
   turnSchema,
 } from './call-schemas.ts';
@@ -45,6 +45,7 @@ export class Agent {
   private readonly ref: AnyActorRef;
   private readonly sessionLog: SessionLog;
   private readonly waiters: TurnWaiters;
+  private readonly inbox: AgentInbox;
   private disposing: Promise<void> | undefined;
 
   /** For the runtime: hosts get agents from the system (`createAgent`, `resumeAgent`, `forkAgent`). */
@@ -52,6 +53,9 @@ export class Agent {
     ({ ref: this.ref, log: this.sessionLog } = parts);
     this.id = parts.log.sessionId;
     this.waiters = new TurnWaiters(parts.log);
+    const { ref, nextId } = parts;
+    const disposing = () => this.disposing !== undefined;
+    this.inbox = new AgentInbox({ id: this.id, ref, nextId, waiters: this.waiters, disposing });
     parts.ref.on('compaction.settled', (event: AgentEmitted) => this.waiters.settleCompaction(event.result));
   }
 
@@ -67,7 +71,7 @@ export class Agent {
    * bad argument, and when the agent is disposed before the turn ends.
    */
   run(message: string): Promise<RunResult> {
-    return this.runTurn(message, 'run');
+    return this.inbox.runTurn(message, 'run');
   }
 
   /**
@@ -77,40 +81,40 @@ export class Agent {
    * turn. Example: `for await (const text of agent.stream('Fix it').text) process.stdout.write(text)`.
    */
   stream(message: string): AgentStream {
-    const start: StartTurn = (onQueued) => this.runTurn(message, 'stream', onQueued);
+    const start: StartTurn = (onQueued) => this.inbox.runTurn(message, 'stream', onQueued);
     return createAgentStream({ agentId: this.id, bus: this.parts.bus, start, maxBuffered: 10_000 });
-  }
-
-  private runTurn(message: string, method: string, onQueued?: (id: string) => void): Promise<RunResult> {
-    // The waiter exists before the message is sent: an idle agent claims it synchronously.
-    return new Promise((resolve, reject) => {
-      const wait = (id: string) => {
-        onQueued?.(id);
-        this.waiters.forInput(id, resolve, reject);
-      };
-      this.queue('agent.followup', message, wait, method);
-    });
   }
 
   /** Queues input for the next turn and wakes an idle agent. Returns the inbox id. */
   followup(message: string): string {
-    return this.queue('agent.followup', message);
+    return this.inbox.queue('agent.followup', message);
   }
 
   /** Queues input for the next step of the running turn (wakes an idle agent). Returns the inbox id. */
   steer(message: string): string {
-    return this.queue('agent.steer', message);
+    return this.inbox.queue('agent.steer', message);
   }
 
   /** Queues input for the next step without waking an idle agent. Returns the inbox id. */
   inject(message: string): string {
-    return this.queue('agent.inject', message);
+    return this.inbox.queue('agent.inject', message);
   }
 
-  /** Cancels the running turn. Queued input stays queued unless `clearInbox` is set. */
+  /**
+   * The background children this agent's model started with `spawn_agent` (see `backgroundAgentTools`),
+   * oldest first: each one's `status`, `result`, `send(text)` and `stop()`.
+   */
+  children(): ChildAgent[] {
+    return this.parts.children();
+  }
+
+  /**
+   * Cancels the running turn, and stops the agent's background children. Queued input stays queued unless
+   * `clearInbox` is set.
+   */
   cancel(cause: CancelCause = 'user', options: { clearInbox?: boolean } = {}): void {
     const parsed = parseHostValue('agent.cancel', cancelSchema, { cause, options });
-    this.assertLive('cancel');
+    this.inbox.assertLive('cancel');
     this.ref.send({
       type: 'agent.cancel',
       cause: parsed.cause ?? 'user',
@@ -129,7 +133,7 @@ export class Agent {
     options: { remember?: 'session'; rule?: string; mode?: PermissionMode } = {},
   ): void {
     const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
-    this.assertLive('approve');
+    this.inbox.assertLive('approve');
     toolBatchOf(this.ref)?.send(approveEvent(parsed));
   }
 
@@ -151,7 +155,7 @@ export class Agent {
       mode,
       ...(options !== undefined ? { options } : {}),
     });
-    this.assertLive('setPermissionMode');
+    this.inbox.assertLive('setPermissionMode');
     const { mode: from, modeCeiling, checkMode: check } = this.parts;
     const by = parsed.options?.by ?? 'host';
     const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by, check });
@@ -161,7 +165,7 @@ export class Agent {
   /** Denies a call waiting for approval; `reason` is logged and shown to the model. */
   deny(callId: string, reason?: string): void {
     const parsed = parseHostValue('agent.deny', denySchema, { callId, reason });
-    this.assertLive('deny');
+    this.inbox.assertLive('deny');
     toolBatchOf(this.ref)?.send(denyEvent(parsed));
   }
 
@@ -177,7 +181,7 @@ export class Agent {
   compact(options: { instructions?: string } = {}): Promise<CompactResult> {
     return new Promise((resolve, reject) => {
       const parsed = parseHostValue('agent.compact', compactSchema, { options }).options ?? {};
-      this.assertLive('compact');
+      this.inbox.assertLive('compact');
       this.waiters.forCompaction(resolve, reject);
       const instructions = parsed.instructions !== undefined ? { instructions: parsed.instructions } : {};
       this.ref.send({ type: 'agent.compact', ...instructions });
@@ -273,27 +277,5 @@ export class Agent {
   /** The lifecycle state: `ready.idle`, `ready.running`, `disposing.flushing`, `disposed`, … */
   get state(): string {
     return stateName(this.ref.getSnapshot().value);
-  }
-
-  private queue(
-    type: 'agent.followup' | 'agent.steer' | 'agent.inject',
-    message: string,
-    beforeSend?: (id: string) => void,
-    method: string = type.slice('agent.'.length),
-  ): string {
-    const call = `agent.${method}`;
-    parseHostValue(call, messageSchema, { message });
-    this.assertLive(method);
-    const id = this.parts.nextId(call);
-    beforeSend?.(id);
-    this.ref.send({ type, id, message });
-    return id;
-  }
-
-  private assertLive(what: string): void {
-    const snapshot = this.ref.getSnapshot();
-    if (this.disposing || snapshot.status !== 'active' || !snapshot.matches('ready')) {
-      throw new AgentStateError(`cannot ${what}: agent ${this.id} is ${this.state}`);
-    }
   }
 }

@@ -13,6 +13,7 @@ import {
 import { createLogFlushActor } from '../actors/log-flush.ts';
 import { createModelCallActor } from '../actors/model-call.ts';
 import { createPreStepHookActor } from '../actors/pre-step-hook.ts';
+import { createReleaseChildrenActor } from '../actors/release-children.ts';
 import { createRequestHookActor } from '../actors/request-hook.ts';
 import { createRevokeActor } from '../actors/revoke.ts';
 import { createSessionEndHookActor } from '../actors/session-hooks.ts';
@@ -72,6 +73,7 @@ const ioActors = {
     closeServers: reads(createCloseServersActor, 'closeServers'),
     revoke: reads(createRevokeActor, 'revoke'),
     sessionEndHook: reads(createSessionEndHookActor, 'hooks'),
+    releaseChildren: reads(createReleaseChildrenActor, 'releaseChildren'),
   },
 };
 

@@ -7,6 +7,7 @@ import type { Publish } from '../actors/live-event.ts';
 import type { LogFlushDeps } from '../actors/log-flush.ts';
 import type { ModelCallDeps, PlannedCompaction } from '../actors/model-call.ts';
 import type { PreStepHook, PreStepHookDeps } from '../actors/pre-step-hook.ts';
+import type { ReleaseChildrenDeps } from '../actors/release-children.ts';
 import { requestChanges, routedProvider } from '../actors/request-hook.ts';
 import type { RevokeDeps } from '../actors/revoke.ts';
 import { runSessionStart } from '../actors/session-hooks.ts';
@@ -47,6 +48,7 @@ export type AgentPorts = {
   undo: UndoStageDeps;
   closeServers: CloseServersDeps;
   revoke: RevokeDeps;
+  releaseChildren: ReleaseChildrenDeps;
 };
 
 /** What the system lends an agent's actors: the host's callbacks and the services every agent shares. */
@@ -67,6 +69,8 @@ export type HostServices = {
   compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
   /** Called after dispose flushed the log: disposes the agent's children and unregisters it. */
   revoke: () => Promise<void>;
+  /** Cancels and disposes the agent's background children (on a cancel, and before its session ends). */
+  releaseChildren: () => Promise<void>;
 };
 
 /** What of an agent body its actors may reach (the body, agent-body.ts, is the one implementation). */
@@ -179,6 +183,7 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
     },
     undo: { undo: (stage) => body.undoStage(stage), onError },
     closeServers: { close: () => body.closeServers(), onError },
+    releaseChildren: { release: host.releaseChildren, onError },
     revoke: {
       revoke: async () => {
         await lingering.settled(clock, lingeringWaitMs);

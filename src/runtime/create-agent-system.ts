@@ -12,6 +12,7 @@ import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
 import { checkApprover } from './approver-check.ts';
+import { BackgroundAgents } from './background/background-agents.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
@@ -76,10 +77,21 @@ export class AgentSystem {
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child } }),
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
     });
+    const background = new BackgroundAgents({
+      tree,
+      clock: this.clock,
+      childId: (parentId, callId) =>
+        config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('spawn_agent'),
+      messageId: () => config.nextId('send_message'),
+      launchChild: (id, childOptions, child, signal) =>
+        this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
+    });
+    tree.offerBackground((call) => background.portFor(call));
     this.services = {
       config,
       hooks: hookConsultation(config),
       tree,
+      background,
       registry: new Map(),
       savedOutputs: new SavedOutputFolders(this.store),
       workspaces: new WorkspaceCheck(),
@@ -200,7 +212,7 @@ export class AgentSystem {
       this.host.send({ type: 'host.release', ref });
       unregister();
     };
-    await this.creations.wait({ agentId: launch.agentId, ref, release });
+    await this.creations.wait({ agentId: launch.agentId, ref, release, signal: launch.signal });
     return this.handleOf(body, { ref, release, nextId });
   }
 
@@ -210,8 +222,9 @@ export class AgentSystem {
     parts: { ref: AnyActorRef; release: () => void; nextId: (call: string) => string },
   ): Agent {
     const { agentId, bus, gate } = body;
-    const { tree } = this.services;
+    const { tree, background } = this.services;
     const log = body.requireLog();
+    background.join({ agentId, ref: parts.ref, log, parent: body.parent, publish: bus.publish });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
       // A plan accepted or `setPermissionMode` changes the tools offered: the running turn's next step
@@ -229,7 +242,9 @@ export class AgentSystem {
         parts.release();
         this.agents.delete(agent);
         tree.remove(agentId);
+        background.leave(agentId);
       },
+      children: () => background.childrenOf(agentId),
       servers: () => body.parts.mcp?.servers() ?? [],
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),

@@ -2,8 +2,16 @@ import { type AnyActorRef, waitFor } from 'xstate';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 
-/** One agent being created: its actor, and `release`, which gives back what its launch took. */
-export type Creation = { agentId: string; ref: AnyActorRef; release: () => void };
+/**
+ * One agent being created: its actor, and `release`, which gives back what its launch took. `signal`
+ * (a background child's): when it fires, the creation is abandoned like one a system dispose reaches.
+ */
+export type Creation = {
+  agentId: string;
+  ref: AnyActorRef;
+  release: () => void;
+  signal?: AbortSignal | undefined;
+};
 
 /**
  * The agents of one system that are still being created, so that disposing the system can reach them:
@@ -35,25 +43,34 @@ export class Creations {
     await Promise.allSettled([...this.launches]);
   }
 
-  private async settle({ agentId, ref, release }: Creation): Promise<void> {
+  private async settle({ agentId, ref, release, signal }: Creation): Promise<void> {
     const creation = waitFor(ref, (s) => s.status !== 'active' || s.matches('ready'), {
       timeout: Number.POSITIVE_INFINITY,
     });
     const entry = { ref, creation };
     this.creating.add(entry);
-    const settled = await creation.finally(() => this.creating.delete(entry));
+    // A parent cancelled mid-creation: the child finishes its current stage and rolls back.
+    const abandon = () => ref.send({ type: 'agent.dispose' });
+    signal?.addEventListener('abort', abandon, { once: true });
+    const settled = await creation.finally(() => {
+      this.creating.delete(entry);
+      signal?.removeEventListener('abort', abandon);
+    });
+    const why = () =>
+      this.systemDisposed() ? 'the system was disposed' : 'its parent was cancelled or disposed';
     if (settled.status !== 'active') {
       release();
       const error: unknown = settled.context.creationError;
       if (error instanceof Error) throw error;
-      const why = this.systemDisposed() ? 'the system was disposed' : messageOf(error);
-      throw new AgentStateError(`agent ${agentId} was not created: ${why}`);
+      throw new AgentStateError(
+        `agent ${agentId} was not created: ${signal?.aborted || this.systemDisposed() ? why() : messageOf(error)}`,
+      );
     }
-    if (this.systemDisposed()) {
+    if (this.systemDisposed() || signal?.aborted) {
       ref.send({ type: 'agent.dispose' });
       await waitFor(ref, (s) => s.status !== 'active', { timeout: Number.POSITIVE_INFINITY });
       release();
-      throw new AgentStateError(`agent ${agentId} was not created: the system was disposed`);
+      throw new AgentStateError(`agent ${agentId} was not created: ${why()}`);
     }
   }
 }

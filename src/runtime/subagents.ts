@@ -1,13 +1,19 @@
 import { AgentStateError } from '../errors/agent-state-error.ts';
-import { ConfigError } from '../errors/config-error.ts';
-import type { PermissionSettings } from '../permissions/gate.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
-import { emptyUsage, type Provider } from '../providers/types.ts';
+import { emptyUsage } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
+import type { BackgroundAgentsPort } from '../tools/background-port.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
+import {
+  type ChildLaunch,
+  type ChildRequest,
+  type ChildSpec,
+  childLaunch,
+  type TreeMember,
+} from './child-launch.ts';
 import {
   type CreateAgentOptions,
   defaultSubagentLimits,
@@ -15,24 +21,14 @@ import {
   type SubagentLimits,
 } from './options.ts';
 
-/** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
-export type ChildSpec = { parent: string; depth: number; permissions: PermissionSettings; limits: Limits };
+export type { ChildSpec, TreeMember } from './child-launch.ts';
 
-/** What the tree knows about one live agent. */
-export type TreeMember = {
-  /** 0 for an agent the host created, resumed or forked; parent depth + 1 for a subagent. */
-  depth: number;
-  /** The agent's tools as given (not wrapped), so a child can be handed a subset of them. */
-  tools: readonly AnyTool[];
-  /** The names of the tools the agent is offered (after its permission mode). */
-  toolNames: readonly string[];
-  provider: Provider;
-  /** The agent's permission settings, with the mode it decides calls in now (it changes while it lives). */
-  permissions: PermissionSettings;
-  /** The agent that started this one, for a subagent. */
-  parent?: string;
-  log: SessionLog;
-};
+/** Gives a tool call of `agentId` the background agents capability (`spawn_agent` and the others). */
+export type BackgroundFor = (call: {
+  agentId: string;
+  callId: string;
+  signal: AbortSignal;
+}) => BackgroundAgentsPort;
 
 export type AgentTreeDeps = {
   /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
@@ -67,6 +63,7 @@ export class AgentTree {
   private readonly rejoins = new Map<string, string>();
   private readonly maxDepth: number;
   private readonly maxSteps: number;
+  private background: BackgroundFor | undefined;
 
   constructor(private readonly deps: AgentTreeDeps) {
     this.maxDepth = deps.subagents?.maxDepth ?? defaultSubagentLimits.maxDepth;
@@ -90,6 +87,42 @@ export class AgentTree {
     this.members.delete(agentId);
     this.children.delete(agentId);
     for (const key of this.rejoins.keys()) if (key.startsWith(`${agentId} `)) this.rejoins.delete(key);
+  }
+
+  /** Tool calls get the background agents capability from now on (the system wires it once). */
+  offerBackground(background: BackgroundFor): void {
+    this.background = background;
+  }
+
+  /** The live member `agentId`, if it is one. */
+  member(agentId: string): TreeMember | undefined {
+    return this.members.get(agentId);
+  }
+
+  /** Prepares a child of `parentId` (see `childLaunch`); throws the `ConfigError` the model reads. */
+  prepareChild(parentId: string, request: ChildRequest, rejoin = false): ChildLaunch {
+    const parent = this.members.get(parentId);
+    if (!parent) throw new AgentStateError(`agent "${parentId}" is not live; it cannot start a subagent`);
+    const { maxDepth, maxSteps } = this;
+    const subagents = this.deps.subagents ?? {};
+    return childLaunch(parentId, parent, request, {
+      system: this.deps.limits,
+      subagents,
+      maxDepth,
+      maxSteps,
+      rejoin,
+    });
+  }
+
+  /** `child` is a live subagent of `parentId` until `release`: a mode change and a dispose reach it. */
+  adopt(parentId: string, child: Agent): void {
+    const siblings = this.children.get(parentId) ?? new Set<Agent>();
+    this.children.set(parentId, siblings);
+    siblings.add(child);
+  }
+
+  release(parentId: string, child: Agent): void {
+    this.children.get(parentId)?.delete(child);
   }
 
   /** Whether `agentId` is a live subagent (it has a parent in this system). */
@@ -150,10 +183,11 @@ export class AgentTree {
   }
 
   private contextFor(context: ToolContext): ToolContext {
+    const { agentId, callId, signal } = context;
     return {
       ...context,
-      spawnSubagent: (request) =>
-        this.spawn({ parentId: context.agentId, callId: context.callId, signal: context.signal, request }),
+      spawnSubagent: (request) => this.spawn({ parentId: agentId, callId, signal, request }),
+      ...(this.background ? { backgroundAgents: this.background({ agentId, callId, signal }) } : {}),
     };
   }
 
@@ -170,28 +204,14 @@ export class AgentTree {
     request: SubagentRequest;
   }): Promise<SubagentResult> {
     const { parentId, request } = call;
-    const parent = this.members.get(parentId);
-    if (!parent) throw new AgentStateError(`agent "${parentId}" is not live; it cannot start a subagent`);
     const rejoin = this.rejoins.get(`${parentId} ${call.callId}`);
     this.rejoins.delete(`${parentId} ${call.callId}`);
-    if (!rejoin && parent.depth >= this.maxDepth) {
-      throw new ConfigError(
-        `subagent depth limit reached: this agent is at depth ${parent.depth} and subagents may nest at ` +
-          `most ${this.maxDepth} deep. Do this work yourself instead of delegating it.`,
-      );
-    }
-    const options = {
-      tools: this.childTools(parent, request.tools),
-      model: parent.provider,
-      ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
-    };
-    const spec = this.childSpec(parentId, parent);
+    const { options, spec } = this.prepareChild(parentId, request, rejoin !== undefined);
+    const parent = this.members.get(parentId)!;
     const child = rejoin
       ? await this.deps.resumeChild(rejoin, options, spec)
       : await this.deps.launchChild(this.deps.childId(parentId, call.callId), options, spec);
-    const siblings = this.children.get(parentId) ?? new Set<Agent>();
-    this.children.set(parentId, siblings);
-    siblings.add(child);
+    this.adopt(parentId, child);
     try {
       if (rejoin) return await runChild(child, () => child.whenTurnEnds(lastTurnOf(child)), call.signal);
       await this.reachRecordedPosition(parentId, call, 'agent.spawned');
@@ -203,7 +223,7 @@ export class AgentTree {
       return result;
     } finally {
       await child.dispose();
-      siblings.delete(child);
+      this.release(parentId, child);
     }
   }
 
@@ -217,57 +237,39 @@ export class AgentTree {
     const log = this.members.get(parentId)?.log;
     if (at !== undefined && log) await logReaches(log, at, call.signal);
   }
-
-  private childSpec(parentId: string, parent: TreeMember): ChildSpec {
-    const { permissions } = parent;
-    const mode = stricterMode(permissions.mode, this.deps.subagents?.permissionMode ?? permissions.mode);
-    return {
-      parent: parentId,
-      depth: parent.depth + 1,
-      // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny); the
-      // parent's skill folders stay read-only to it.
-      permissions: {
-        mode,
-        allow: permissions.allow,
-        ...(permissions.ask ? { ask: permissions.ask } : {}),
-        deny: permissions.deny,
-        canAsk: permissions.canAsk,
-        ...(permissions.readOnlyFolders ? { readOnlyFolders: permissions.readOnlyFolders } : {}),
-        ...(permissions.bypassDisabled ? { bypassDisabled: true } : {}),
-      },
-      limits: { ...this.deps.limits, maxSteps: this.maxSteps },
-    };
-  }
-
-  private childTools(parent: TreeMember, names: readonly string[] | undefined): AnyTool[] {
-    const offered = parent.tools.filter((tool) => parent.toolNames.includes(tool.name));
-    if (names === undefined) return offered;
-    const unknown = names.filter((name) => !parent.toolNames.includes(name));
-    if (unknown.length > 0) {
-      throw new ConfigError(
-        `a subagent can only get tools this agent has; not available: ${unknown.join(', ')} ` +
-          `(available: ${parent.toolNames.join(', ') || 'none'})`,
-      );
-    }
-    return offered.filter((tool) => names.includes(tool.name));
-  }
 }
 
-/** Writes `agent.spawned` at the turn and step of the call that started the child. */
-function logSpawned(log: SessionLog, callId: string, childSessionId: string): void {
+/**
+ * Writes `agent.spawned` at the turn and step of the call that started the child (a background child's
+ * says so, and `wait: false` when its parent's turn need not hear from it).
+ */
+export function logSpawned(
+  log: SessionLog,
+  callId: string,
+  childSessionId: string,
+  background?: { wait: boolean },
+): void {
+  const extra = background ? { background: true, ...(background.wait ? {} : { wait: false }) } : {};
+  log.append({
+    type: 'agent.spawned',
+    ...callPosition(log, callId),
+    data: { childSessionId, callId, ...extra },
+  });
+}
+
+/** The turn and step of tool call `callId` in `log` (where what the call writes belongs). */
+export function callPosition(log: SessionLog, callId: string): { turn?: number; step?: number } {
   const events = log.events;
-  let at: { turn?: number; step?: number } = {};
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
     if (isEvent(event, 'tool.call') && event.data.callId === callId) {
-      at = {
+      return {
         ...(event.turn !== undefined ? { turn: event.turn } : {}),
         ...(event.step !== undefined ? { step: event.step } : {}),
       };
-      break;
     }
   }
-  log.append({ type: 'agent.spawned', ...at, data: { childSessionId, callId } });
+  return {};
 }
 
 /** The child's latest turn: the one a resumed child continues, or ended in. */

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
+import type { BackgroundAgentsPort } from './background-port.ts';
 import type { SavedOutputs } from './saved-output.ts';
 import type { SkillFolders } from './skill-files.ts';
 import {
@@ -46,6 +47,11 @@ export type ToolContext = {
    * request is not allowed (depth limit, a tool the caller does not have).
    */
   spawnSubagent?: (request: SubagentRequest) => Promise<SubagentResult>;
+  /**
+   * Starts, messages, waits for, stops and lists background agents for this call (see
+   * `backgroundAgentTools`); present when the tool runs inside an agent system.
+   */
+  backgroundAgents?: BackgroundAgentsPort;
   /**
    * The most characters of a result the model reads whole (the runtime's `toolOutput.maxChars`). A longer
    * result is saved to a file and shown as its head and tail; a tool that pages its output (`read_file`,

@@ -1,0 +1,89 @@
+// How a child agent is launched, for the `task` tool and for background agents alike: permissions no wider
+// than its parent's, at most the parent's tools, the subagent limits, and the depth it may not pass.
+import { ConfigError } from '../errors/config-error.ts';
+import type { PermissionSettings } from '../permissions/gate.ts';
+import { stricterMode } from '../permissions/modes.ts';
+import type { Provider } from '../providers/types.ts';
+import type { SessionLog } from '../session/session-log.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+import type { CreateAgentOptions, Limits, SubagentLimits } from './options.ts';
+
+/** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
+export type ChildSpec = { parent: string; depth: number; permissions: PermissionSettings; limits: Limits };
+
+/** What the tree knows about one live agent. */
+export type TreeMember = {
+  /** 0 for an agent the host created, resumed or forked; parent depth + 1 for a subagent. */
+  depth: number;
+  /** The agent's tools as given (not wrapped), so a child can be handed a subset of them. */
+  tools: readonly AnyTool[];
+  /** The names of the tools the agent is offered (after its permission mode). */
+  toolNames: readonly string[];
+  provider: Provider;
+  /** The agent's permission settings, with the mode it decides calls in now (it changes while it lives). */
+  permissions: PermissionSettings;
+  /** The agent that started this one, for a subagent. */
+  parent?: string;
+  log: SessionLog;
+};
+
+/** What a child is asked to be: a subset of its parent's tools (by name), and its own system prompt. */
+export type ChildRequest = { tools?: readonly string[] | undefined; instructions?: string | undefined };
+
+/** The options and spec a child of `parent` is launched with. */
+export type ChildLaunch = { options: CreateAgentOptions; spec: ChildSpec };
+
+/**
+ * Prepares a child of `parentId`; throws a `ConfigError` the model reads when the parent is at the depth
+ * limit (unless `rejoin`: a resumed call continues a child that exists) or asks for a tool it lacks.
+ */
+export function childLaunch(
+  parentId: string,
+  parent: TreeMember,
+  request: ChildRequest,
+  limits: { system: Limits; subagents: SubagentLimits; maxDepth: number; maxSteps: number; rejoin?: boolean },
+): ChildLaunch {
+  if (!limits.rejoin && parent.depth >= limits.maxDepth) {
+    throw new ConfigError(
+      `subagent depth limit reached: this agent is at depth ${parent.depth} and subagents may nest at ` +
+        `most ${limits.maxDepth} deep. Do this work yourself instead of delegating it.`,
+    );
+  }
+  const options = {
+    tools: childTools(parent, request.tools),
+    model: parent.provider,
+    ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+  };
+  const { permissions } = parent;
+  const mode = stricterMode(permissions.mode, limits.subagents.permissionMode ?? permissions.mode);
+  const spec: ChildSpec = {
+    parent: parentId,
+    depth: parent.depth + 1,
+    // Same rules, a mode no looser, and the parent's host to ask (none when headless: ask means deny); the
+    // parent's skill folders stay read-only to it.
+    permissions: {
+      mode,
+      allow: permissions.allow,
+      ...(permissions.ask ? { ask: permissions.ask } : {}),
+      deny: permissions.deny,
+      canAsk: permissions.canAsk,
+      ...(permissions.readOnlyFolders ? { readOnlyFolders: permissions.readOnlyFolders } : {}),
+      ...(permissions.bypassDisabled ? { bypassDisabled: true } : {}),
+    },
+    limits: { ...limits.system, maxSteps: limits.maxSteps },
+  };
+  return { options, spec };
+}
+
+function childTools(parent: TreeMember, names: readonly string[] | undefined): AnyTool[] {
+  const offered = parent.tools.filter((tool) => parent.toolNames.includes(tool.name));
+  if (names === undefined) return offered;
+  const unknown = names.filter((name) => !parent.toolNames.includes(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `a subagent can only get tools this agent has; not available: ${unknown.join(', ')} ` +
+        `(available: ${parent.toolNames.join(', ') || 'none'})`,
+    );
+  }
+  return offered.filter((tool) => names.includes(tool.name));
+}

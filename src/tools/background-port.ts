@@ -1,0 +1,57 @@
+// What a tool call may do with background agents (`ToolContext.backgroundAgents`): the capability the
+// runtime binds to the calling agent and call, and the shapes of what it answers. The tools that use it are
+// in background-agents.ts; the runtime implements it in runtime/background/.
+import type { StopReason } from '../session/types.ts';
+
+/** What `spawn_agent` asks for: a prompt, and how the child is made (a named type, tools, prompt). */
+export type BackgroundSpawnRequest = {
+  prompt: string;
+  /** A short label for the host and for `list_agents`. */
+  description: string;
+  /** The name of the agent type the child was made from, if any (recorded for `list_agents`). */
+  agentType?: string;
+  /** Whether the caller's turn must hear from the child before it ends. */
+  wait: boolean;
+  /** Names of the caller's tools the child may use (default: all of them); `send_message` is always added. */
+  tools?: string[];
+  /** The child's system prompt (default: the runtime's default instructions). */
+  instructions?: string;
+  /** How many children of the caller may run at once; one more is refused. */
+  maxRunning: number;
+};
+
+/** One agent as `list_agents` and `wait_agents` show it to the model. */
+export type BackgroundAgentStatus = {
+  id: string;
+  /** `child`: started by the caller; `parent`: the agent that started the caller. */
+  relation: 'child' | 'parent';
+  /** `running`: working (it reads messages); `finished`: its turn ended and its result was sent; `stopped`. */
+  status: 'running' | 'finished' | 'stopped';
+  reason?: StopReason;
+  description?: string;
+  agentType?: string;
+};
+
+/** How a wait ended: each agent waited for, the senders whose mail came meanwhile, and whether time ran out. */
+export type BackgroundWaitOutcome = {
+  agents: BackgroundAgentStatus[];
+  /** Who sent mail to the caller while it waited (the mail itself is read at the caller's next step). */
+  arrived: string[];
+  timedOut: boolean;
+};
+
+/**
+ * Background agents as one tool call of one agent sees them. Every method refuses a request it cannot
+ * carry out (an unknown id, a finished agent, a limit) with a `ConfigError` whose message the model reads.
+ * Contract: `spawn` resolves once the child is live, linked (`agent.spawned`) and given its prompt; `send`
+ * has delivered the message (both logs hold it) when it returns; `wait` resolves on the first mail from one
+ * of `ids`, once none of them runs, when `timeoutMs` passes on the runtime's clock, or when the call is
+ * cancelled; `stop` resolves once the child is disposed.
+ */
+export interface BackgroundAgentsPort {
+  spawn(request: BackgroundSpawnRequest): Promise<{ id: string }>;
+  send(to: string, text: string): { id: string; to: string };
+  wait(ids: readonly string[] | undefined, timeoutMs: number): Promise<BackgroundWaitOutcome>;
+  stop(id: string): Promise<BackgroundAgentStatus>;
+  list(): BackgroundAgentStatus[];
+}
