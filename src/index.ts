@@ -56,6 +56,7 @@ export type {
 } from './providers/types.ts';
 export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-handle.ts';
 export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
+export { ChildAgent, type ChildStatus } from './runtime/background/child-agent.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/jobs/run-job.ts';
 export type {
@@ -83,6 +84,7 @@ export type {
   LoadedSession,
   LogEvent,
   LogEventType,
+  MailKind,
   SessionLock,
   SessionStore,
   StopReason,
@@ -95,6 +97,17 @@ export type {
   SettingsScope,
 } from './settings/settings-types.ts';
 export type { SkippedSkill } from './settings/skills.ts';
+export {
+  type AgentType,
+  type BackgroundAgentToolsOptions,
+  backgroundAgentTools,
+} from './tools/background-agents.ts';
+export type {
+  BackgroundAgentStatus,
+  BackgroundAgentsPort,
+  BackgroundSpawnRequest,
+  BackgroundWaitOutcome,
+} from './tools/background-port.ts';
 export type { BashOptions } from './tools/bash.ts';
 export { type CodingToolsOptions, codingTools } from './tools/coding-tools.ts';
 export type { CommandEnvironmentOptions } from './tools/command-environment.ts';

@@ -13,6 +13,7 @@ import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
 import { checkApprover } from './approver-check.ts';
 import { BackgroundAgents } from './background/background-agents.ts';
+import { toolPort } from './background/tool-port.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
@@ -79,14 +80,15 @@ export class AgentSystem {
     });
     const background = new BackgroundAgents({
       tree,
-      clock: this.clock,
       childId: (parentId, callId) =>
         config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('spawn_agent'),
       messageId: () => config.nextId('send_message'),
       launchChild: (id, childOptions, child, signal) =>
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
+      resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
+      loadLog: (id) => loadSession(this.store, id, 'resume').catch(() => undefined),
     });
-    tree.offerBackground((call) => background.portFor(call));
+    tree.offerBackground((call) => toolPort(background, this.clock, call));
     this.services = {
       config,
       hooks: hookConsultation(config),
@@ -190,14 +192,18 @@ export class AgentSystem {
     if (this.services.registry.has(sessionId))
       throw new ConfigError(`session "${sessionId}" already has a live agent in this system`);
     const origin = await takeStoredSession(this.store, this.clock, sessionId);
+    let agent: Agent;
     try {
-      return await this.launch({ agentId: sessionId, origin, options });
+      agent = await this.launch({ agentId: sessionId, origin, options });
     } catch (error) {
       // The agent's session stage owns the lock once it ran (its rollback releases it); releasing twice
       // is harmless, and this covers failures before that stage.
       await origin.lock?.release();
       throw error;
     }
+    // Its background children come back from their own logs, and mail left in flight is delivered.
+    await this.services.background.restore(sessionId);
+    return agent;
   }
 
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
@@ -224,7 +230,7 @@ export class AgentSystem {
     const { agentId, bus, gate } = body;
     const { tree, background } = this.services;
     const log = body.requireLog();
-    background.join({ agentId, ref: parts.ref, log, parent: body.parent, publish: bus.publish });
+    background.directory.join({ agentId, ref: parts.ref, log, parent: body.parent, publish: bus.publish });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
       // A plan accepted or `setPermissionMode` changes the tools offered: the running turn's next step
@@ -242,7 +248,7 @@ export class AgentSystem {
         parts.release();
         this.agents.delete(agent);
         tree.remove(agentId);
-        background.leave(agentId);
+        background.directory.leave(agentId);
       },
       children: () => background.childrenOf(agentId),
       servers: () => body.parts.mcp?.servers() ?? [],

@@ -162,10 +162,10 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
     concurrencySafe: true,
     run: (input, context) =>
       withAgents(context, async (agents) => {
-        const status = await agents.stop(input.id);
-        return status.status === 'stopped'
-          ? `Stopped agent ${status.id}.`
-          : `Agent ${status.id} had already ${statusText(status)}; nothing to stop.`;
+        const { agent, stopped } = await agents.stop(input.id);
+        return stopped
+          ? `Stopped agent ${agent.id}.`
+          : `Agent ${agent.id} had already ${statusText(agent)}; nothing to stop.`;
       }),
   });
   const list = defineTool({

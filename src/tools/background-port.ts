@@ -52,6 +52,7 @@ export interface BackgroundAgentsPort {
   spawn(request: BackgroundSpawnRequest): Promise<{ id: string }>;
   send(to: string, text: string): { id: string; to: string };
   wait(ids: readonly string[] | undefined, timeoutMs: number): Promise<BackgroundWaitOutcome>;
-  stop(id: string): Promise<BackgroundAgentStatus>;
+  /** `stopped`: this call stopped it (false: it had already finished or been stopped). */
+  stop(id: string): Promise<{ agent: BackgroundAgentStatus; stopped: boolean }>;
   list(): BackgroundAgentStatus[];
 }

@@ -3,29 +3,26 @@
 // disposed. What the charts must know arrives there as events (`agent.mail`, `agent.childStarted`,
 // `agent.childEnded`); everything else is the runtime's bookkeeping of live agents, rebuilt from the logs on
 // resume (restore.ts).
-import type { Clock } from '../../core/clock.ts';
+
+import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
-import { messageOf } from '../../errors/describe-value.ts';
-import type {
-  BackgroundAgentStatus,
-  BackgroundAgentsPort,
-  BackgroundSpawnRequest,
-  BackgroundWaitOutcome,
-} from '../../tools/background-port.ts';
+import type { LogEvent } from '../../session/types.ts';
+import type { BackgroundSpawnRequest } from '../../tools/background-port.ts';
 import type { Agent } from '../agent-handle.ts';
-import type { ChildSpec } from '../child-launch.ts';
+import { messageSchema } from '../call-schemas.ts';
+import type { ChildLaunch, ChildSpec } from '../child-launch.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { type AgentTree, callPosition, logSpawned } from '../subagents.ts';
 import type { RunResult } from '../turn-result.ts';
+import { AgentDirectory } from './agent-directory.ts';
 import { ChildAgent } from './child-agent.ts';
 import { ChildRecord, type ChildStart } from './child-record.ts';
-import { deliver, type Mail, type MailMember, takesInput } from './mail.ts';
-import { type MailNews, waitForMail } from './wait.ts';
+import { type Mail, type MailMember, takesInput } from './mail.ts';
+import { restoreChildren } from './restore.ts';
 
 export type BackgroundDeps = {
   tree: AgentTree;
-  clock: Clock;
   /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
   childId: (parentId: string, callId: string) => string;
   /** A new message id. */
@@ -37,46 +34,28 @@ export type BackgroundDeps = {
     child: ChildSpec,
     signal: AbortSignal,
   ) => Promise<Agent>;
+  /** Continues a child's stored session in the same system (a resumed parent's background child). */
+  resumeChild: (id: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
+  /** A session's stored events, or undefined when it is missing or cannot be read. */
+  loadLog: (id: string) => Promise<LogEvent[] | undefined>;
 };
 
 export class BackgroundAgents {
-  private readonly members = new Map<string, MailMember>();
-  private readonly records = new Map<string, ChildRecord>();
-  private readonly listeners = new Map<string, Set<(news: MailNews) => void>>();
+  /** Who is who: live agents, children's records, addresses, listeners. */
+  readonly directory = new AgentDirectory();
+  /** How many children each parent has being created right now. */
+  private readonly starting = new Map<string, number>();
 
   constructor(private readonly deps: BackgroundDeps) {}
 
-  /** `member` takes and sends mail until `leave` (every agent of the system joins once it is live). */
-  join(member: MailMember): void {
-    this.members.set(member.agentId, member);
-  }
-
-  /** `agentId` is gone: so is what the system kept of its children (they were released before). */
-  leave(agentId: string): void {
-    this.members.delete(agentId);
-    for (const record of this.recordsOf(agentId)) this.records.delete(record.id);
-  }
-
-  /** The capability one tool call of `agentId` gets (`ToolContext.backgroundAgents`). */
-  portFor(call: { agentId: string; callId: string; signal: AbortSignal }): BackgroundAgentsPort {
-    const { agentId, callId, signal } = call;
-    return {
-      spawn: (request) => this.spawn(agentId, callId, request, signal),
-      send: (to, text) => this.send({ from: agentId, callId, to, text }),
-      wait: (ids, timeoutMs) => this.wait(agentId, ids, timeoutMs, signal),
-      stop: (id) => this.stop(agentId, id),
-      list: () => this.list(agentId),
-    };
-  }
-
   /** The background children `parentId` started in this system, oldest first, as its host sees them. */
   childrenOf(parentId: string): ChildAgent[] {
-    return this.recordsOf(parentId).map((record) => this.handleOf(record));
+    return this.directory.recordsOf(parentId).map((record) => this.handleOf(record));
   }
 
   /** Cancels and disposes every running background child of `agentId` (each one releases its own first). */
   async release(agentId: string): Promise<void> {
-    await Promise.all(this.recordsOf(agentId).map((record) => this.stopRecord(record)));
+    await Promise.all(this.directory.recordsOf(agentId).map((record) => this.stopRecord(record)));
   }
 
   /**
@@ -85,41 +64,74 @@ export class BackgroundAgents {
    */
   start(start: ChildStart, child: Agent, work: () => Promise<RunResult>): ChildRecord {
     const record = new ChildRecord(start, child);
-    this.records.set(start.id, record);
+    this.directory.keep(record);
     this.deps.tree.adopt(start.parentId, child);
-    const parent = this.members.get(start.parentId);
+    const parent = this.directory.member(start.parentId);
     parent?.ref.send({ type: 'agent.childStarted', id: start.id, wait: start.wait });
     record.done = this.run(record, work);
     return record;
   }
 
-  /** Delivers mail a log says was sent and the recipient's log lacks (a resume); false when it cannot. */
-  redeliver(mail: Mail): boolean {
-    const recipient = this.members.get(mail.to);
-    return recipient !== undefined && this.accepts(recipient) && deliver(mail, recipient);
+  /**
+   * After `agentId` was resumed: brings back the background children its log says it started and delivers
+   * the mail a crash left in flight (see restore.ts).
+   */
+  async restore(agentId: string): Promise<void> {
+    const member = this.directory.liveMember(agentId);
+    const { tree } = this.deps;
+    await restoreChildren(
+      {
+        prepareChild: (parentId, request) => tree.prepareChild(parentId, request, true),
+        resumeChild: (id, launch) => this.deps.resumeChild(id, launch.options, launch.spec),
+        loadLog: this.deps.loadLog,
+        start: (start, child, work) => this.start(start, child, work),
+        keepEnded: (start, events) => this.directory.keep(ChildRecord.ended(start, events)),
+        redeliver: (mail) => this.directory.deliver(mail),
+        report: (id, error) => this.directory.reportError(id, error),
+      },
+      { id: agentId, log: member.log },
+    );
   }
 
-  private async spawn(
+  /** Starts a background child of `parentId` for call `callId`; refused with a `ConfigError`. */
+  async spawn(
     parentId: string,
     callId: string,
     request: BackgroundSpawnRequest,
     signal: AbortSignal,
   ): Promise<{ id: string }> {
-    const parent = this.liveMember(parentId);
-    const running = this.recordsOf(parentId).filter((record) => record.status === 'running').length;
-    if (running >= request.maxRunning)
+    const parent = this.directory.liveMember(parentId);
+    // Children still being created count: calls side by side must not pass the limit together.
+    const starting = this.starting.get(parentId) ?? 0;
+    const running = this.directory.recordsOf(parentId).filter((record) => record.status === 'running').length;
+    if (running + starting >= request.maxRunning)
       throw new ConfigError(
-        `you already have ${running} agents running, the most allowed (${request.maxRunning}): wait for ` +
-          'one to finish (wait_agents) or stop one (stop_agent) first',
+        `you already have ${running + starting} agents running, the most allowed (${request.maxRunning}): ` +
+          'wait for one to finish (wait_agents) or stop one (stop_agent) first',
       );
-    // The child can always write to its parent.
-    const tools = request.tools === undefined ? undefined : [...new Set([...request.tools, 'send_message'])];
-    const { options, spec } = this.deps.tree.prepareChild(parentId, {
-      tools: tools?.filter((name) => this.deps.tree.member(parentId)?.toolNames.includes(name)),
+    const launch = this.deps.tree.prepareChild(parentId, {
+      tools: withSendMessage(request.tools, this.deps.tree.member(parentId)?.toolNames ?? []),
       instructions: request.instructions,
     });
+    this.starting.set(parentId, starting + 1);
+    try {
+      return await this.launch(parent, { callId, request, signal, launch });
+    } finally {
+      const left = (this.starting.get(parentId) ?? 1) - 1;
+      if (left > 0) this.starting.set(parentId, left);
+      else this.starting.delete(parentId);
+    }
+  }
+
+  /** Creates the child, links it in its parent's log (durably), and gives it its prompt. */
+  private async launch(
+    parent: MailMember,
+    spawn: { callId: string; request: BackgroundSpawnRequest; signal: AbortSignal; launch: ChildLaunch },
+  ): Promise<{ id: string }> {
+    const { callId, request, signal } = spawn;
+    const parentId = parent.agentId;
     const id = this.deps.childId(parentId, callId);
-    const child = await this.deps.launchChild(id, options, spec, signal);
+    const child = await this.deps.launchChild(id, spawn.launch.options, spawn.launch.spec, signal);
     const abandon = async () => {
       await child.dispose();
       throw new AgentStateError(`agent ${id} was not started: its parent is being cancelled or disposed`);
@@ -134,68 +146,27 @@ export class BackgroundAgents {
     return { id };
   }
 
-  private send(message: { from: string; callId?: string; to: string; text: string; by?: 'host' }): {
+  /** Sends mail from `from` to `to` (its parent or one of its children); refused with a `ConfigError`. */
+  send(message: { from: string; callId?: string; to: string; text: string; by?: 'host' }): {
     id: string;
     to: string;
   } {
-    const sender = this.liveMember(message.from);
-    const to = this.recipientFor(message.from, message.to);
-    const record = this.records.get(to);
+    const sender = this.directory.liveMember(message.from);
+    const to = this.directory.addressOf(message.from, message.to);
+    const record = this.directory.record(to);
     if (record && !record.readsMail)
       throw new ConfigError(`agent ${to} ${doneText(record)}: it reads no more messages`);
     const id = this.deps.messageId();
     const mail: Mail = { id, from: message.from, to, kind: 'message', text: message.text };
     if (message.by) mail.by = message.by;
     const at = message.callId === undefined ? {} : callPosition(sender.log, message.callId);
-    const recipient = this.members.get(to);
-    if (!recipient || !this.accepts(recipient) || !deliver(mail, recipient, { log: sender.log, at }))
+    if (!this.directory.deliver(mail, { log: sender.log, at }))
       throw new ConfigError(`agent ${to} takes no messages now: it is being stopped or disposed`);
-    this.notify(to, { from: message.from });
     return { id, to };
   }
 
-  private wait(
-    agentId: string,
-    ids: readonly string[] | undefined,
-    timeoutMs: number,
-    signal: AbortSignal,
-  ): Promise<BackgroundWaitOutcome> {
-    this.liveMember(agentId);
-    const targets = ids
-      ? [...new Set(ids.map((id) => this.recipientFor(agentId, id)))]
-      : this.recordsOf(agentId)
-          .filter((record) => record.status === 'running')
-          .map((record) => record.id);
-    const views = () => targets.map((id) => this.viewOf(agentId, id));
-    // A wait for the parent ends only with its mail (or the time); children end it by finishing too.
-    const parent = this.parentOf(agentId);
-    const settled = () => targets.every((id) => id !== parent && this.records.get(id)?.status !== 'running');
-    return waitForMail({
-      targets,
-      views,
-      settled,
-      listen: (listener) => this.listen(agentId, listener),
-      clock: this.deps.clock,
-      timeoutMs,
-      signal,
-    });
-  }
-
-  private async stop(parentId: string, id: string): Promise<BackgroundAgentStatus> {
-    this.liveMember(parentId);
-    const record = this.records.get(id);
-    if (!record || record.start.parentId !== parentId) throw this.unknown(parentId, id);
-    await this.stopRecord(record);
-    return record.view();
-  }
-
-  private list(agentId: string): BackgroundAgentStatus[] {
-    const parent = this.parentOf(agentId);
-    const children = this.recordsOf(agentId).map((record) => record.view());
-    return parent === undefined ? children : [this.viewOf(agentId, parent), ...children];
-  }
-
-  private async stopRecord(record: ChildRecord): Promise<void> {
+  /** Stops `record`'s child if it runs, and waits until it is disposed. */
+  async stopRecord(record: ChildRecord): Promise<void> {
     if (record.status === 'running') record.requestStop();
     await record.done;
   }
@@ -209,29 +180,30 @@ export class BackgroundAgents {
     } catch (error) {
       outcome = { error };
     }
-    if ('result' in outcome && !record.stopping) this.deliverResult(record, outcome.result);
-    if (record.status === 'running') record.status = 'stopped';
+    if ('result' in outcome && !record.stopping && !record.resultSent)
+      this.deliverResult(record, outcome.result);
+    if (record.status === 'running') record.status = record.resultSent ? 'finished' : 'stopped';
     if ('result' in outcome) record.reason = outcome.result.reason;
     const agent = record.agent!;
     try {
       await agent.dispose();
     } catch (error) {
-      this.reportError(parentId, error);
+      this.directory.reportError(parentId, error);
     }
     record.agent = undefined;
     this.deps.tree.release(parentId, agent);
-    const parent = this.members.get(parentId);
+    const parent = this.directory.member(parentId);
     if (parent && parent.ref.getSnapshot().status === 'active')
       parent.ref.send({ type: 'agent.childEnded', id });
-    this.notify(parentId, { ended: id });
+    this.directory.notify(parentId, { ended: id });
     record.finish(outcome);
   }
 
   /** The child's result goes to its parent's inbox; sent and delivered together, or not at all. */
   private deliverResult(record: ChildRecord, result: RunResult): void {
     const { id, parentId } = record.start;
-    const child = this.members.get(id);
-    const parent = this.members.get(parentId);
+    const child = this.directory.member(id);
+    const parent = this.directory.member(parentId);
     if (!child || !parent || !takesInput(parent)) return;
     const mail: Mail = {
       id: this.deps.messageId(),
@@ -241,9 +213,8 @@ export class BackgroundAgents {
       text: result.text,
       reason: result.reason,
     };
-    if (!deliver(mail, parent, { log: child.log, at: { turn: result.turn } })) return;
+    if (!this.directory.deliver(mail, { log: child.log, at: { turn: result.turn } })) return;
     record.status = 'finished';
-    this.notify(parentId, { from: id });
   }
 
   private handleOf(record: ChildRecord): ChildAgent {
@@ -257,85 +228,23 @@ export class BackgroundAgents {
       result: record.result,
       status: () => record.status,
       log: record.log,
-      send: (text) => this.send({ from: parentId, to: id, text, by: 'host' }).id,
+      send: (text) => {
+        const { message } = parseHostValue('child.send', messageSchema, { message: text });
+        return this.send({ from: parentId, to: id, text: message, by: 'host' }).id;
+      },
       stop: () => this.stopRecord(record),
     });
-  }
-
-  private recordsOf(parentId: string): ChildRecord[] {
-    return [...this.records.values()].filter((record) => record.start.parentId === parentId);
-  }
-
-  /** The background parent of `agentId`, if it is a background child. */
-  private parentOf(agentId: string): string | undefined {
-    return this.records.get(agentId)?.start.parentId;
-  }
-
-  /** The session id `name` stands for, for `agentId`: `parent`, or one of its children (refused otherwise). */
-  private recipientFor(agentId: string, name: string): string {
-    if (name === 'parent' || name === this.parentOf(agentId)) {
-      const parent = this.parentOf(agentId);
-      if (parent === undefined)
-        throw new ConfigError('you have no parent agent: only an agent started by spawn_agent has one');
-      return parent;
-    }
-    if (this.records.get(name)?.start.parentId === agentId) return name;
-    throw this.unknown(agentId, name);
-  }
-
-  private viewOf(agentId: string, id: string): BackgroundAgentStatus {
-    if (id === this.parentOf(agentId)) return { id, relation: 'parent', status: 'running' };
-    return this.records.get(id)!.view();
-  }
-
-  private unknown(agentId: string, id: string): ConfigError {
-    const mine = this.recordsOf(agentId).map((record) => record.id);
-    const known = [...(this.parentOf(agentId) ? ['parent'] : []), ...mine];
-    return new ConfigError(
-      `there is no agent "${id}" among yours (${known.length > 0 ? `yours: ${known.join(', ')}` : 'you have started none'})`,
-    );
-  }
-
-  /** The live member `agentId`; a call from an agent that is gone is a runtime fault, not a model's error. */
-  private liveMember(agentId: string): MailMember {
-    const member = this.members.get(agentId);
-    if (!member) throw new AgentStateError(`agent "${agentId}" is not live`);
-    return member;
-  }
-
-  /** Whether a member takes mail now: ready, and (a background child) still reading it. */
-  private accepts(member: MailMember): boolean {
-    const record = this.records.get(member.agentId);
-    return takesInput(member) && (record === undefined || record.readsMail);
-  }
-
-  /** A failure nobody waits for (a child that could not be disposed), told to the agent's host. */
-  private reportError(agentId: string, error: unknown): void {
-    this.members.get(agentId)?.publish({ type: 'runtime.error', agentId, message: messageOf(error) });
-  }
-
-  private listen(agentId: string, listener: (news: MailNews) => void): () => void {
-    const set = this.listeners.get(agentId) ?? new Set();
-    this.listeners.set(agentId, set);
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(agentId);
-    };
-  }
-
-  private notify(agentId: string, news: MailNews): void {
-    for (const listener of [...(this.listeners.get(agentId) ?? [])]) {
-      try {
-        listener(news);
-      } catch (error) {
-        this.reportError(agentId, new Error(`a wait listener failed: ${messageOf(error)}`));
-      }
-    }
   }
 }
 
 function doneText(record: ChildRecord): string {
   if (record.status === 'stopped' || record.stopping) return 'was stopped';
   return `has finished (${record.reason ?? 'its turn ended'})`;
+}
+
+/** An agent type's tools, with `send_message` when the parent has it: a child can always write to its parent. */
+function withSendMessage(tools: readonly string[] | undefined, parentTools: readonly string[]) {
+  if (tools === undefined || tools.includes('send_message') || !parentTools.includes('send_message'))
+    return tools;
+  return [...tools, 'send_message'];
 }

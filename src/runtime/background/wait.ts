@@ -1,4 +1,5 @@
-// `wait_agents`: resolves on the first mail from one of the agents waited for, once none of them runs, when
+// `wait_agents`: resolves on the first mail from one of the agents waited for (at once when some is
+// unread already), once none of them runs, when
 // the time passes on the runtime's clock, or when the call is cancelled — whichever comes first, once.
 import type { Clock } from '../../core/clock.ts';
 import type { BackgroundAgentStatus, BackgroundWaitOutcome } from '../../tools/background-port.ts';
@@ -9,6 +10,8 @@ export type MailNews = { from: string } | { ended: string };
 export type MailWait = {
   /** The session ids waited for. */
   targets: readonly string[];
+  /** Those of them whose mail already waits in the inbox, unread: the wait ends at once. */
+  unread: readonly string[];
   views: () => BackgroundAgentStatus[];
   /** True when nothing is left to wait for (every child waited for has ended). */
   settled: () => boolean;
@@ -20,8 +23,8 @@ export type MailWait = {
 
 export function waitForMail(wait: MailWait): Promise<BackgroundWaitOutcome> {
   const { targets, views, settled, clock, signal } = wait;
-  if (targets.length === 0 || settled() || signal.aborted)
-    return Promise.resolve({ agents: views(), arrived: [], timedOut: false });
+  if (targets.length === 0 || wait.unread.length > 0 || settled() || signal.aborted)
+    return Promise.resolve({ agents: views(), arrived: [...wait.unread], timedOut: false });
   return new Promise((resolve) => {
     const arrived: string[] = [];
     const finish = (timedOut: boolean) => {

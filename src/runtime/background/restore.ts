@@ -1,0 +1,117 @@
+// A resumed agent brings back the background children its log says it started, each from its own log:
+// one that ended stays ended (its record answers `list_agents`); one that a crash stopped is resumed and
+// goes on (its prompt if it never began, `continueMessage` if its turn was interrupted, nothing more if its
+// turn had ended); and the mail a crash left in flight either way is delivered, once, by message id.
+import { emptyUsage } from '../../providers/types.ts';
+import {
+  backgroundSpawns,
+  offeredToolNames,
+  sentResult,
+  stoppedByParent,
+  undeliveredMail,
+} from '../../session/mail-log.ts';
+import type { SessionLog } from '../../session/session-log.ts';
+import { isEvent, type LogEvent } from '../../session/types.ts';
+import type { Agent } from '../agent-handle.ts';
+import type { ChildLaunch, ChildRequest } from '../child-launch.ts';
+import { continueMessage, taskState } from '../jobs/durable-task.ts';
+import { type RunResult, turnResult } from '../turn-result.ts';
+import type { ChildRecord, ChildStart } from './child-record.ts';
+import type { Mail } from './mail.ts';
+
+/** What restoring needs of the system's background agents. */
+export type RestoreHost = {
+  prepareChild(parentId: string, request: ChildRequest): ChildLaunch;
+  resumeChild(id: string, launch: ChildLaunch): Promise<Agent>;
+  /** A session's stored events, or undefined when it is missing or cannot be read. */
+  loadLog(id: string): Promise<LogEvent[] | undefined>;
+  start(start: ChildStart, child: Agent, work: () => Promise<RunResult>): ChildRecord;
+  /** Keeps the record of a child that had ended before the crash. */
+  keepEnded(start: ChildStart, events: readonly LogEvent[]): ChildRecord;
+  redeliver(mail: Mail): boolean;
+  report(agentId: string, error: unknown): void;
+};
+
+/** Brings back the background children of `parent` (just resumed) and delivers the mail left in flight. */
+export async function restoreChildren(
+  host: RestoreHost,
+  parent: { id: string; log: SessionLog },
+): Promise<void> {
+  for (const spawn of backgroundSpawns(parent.log.events)) {
+    const events = await host.loadLog(spawn.childId);
+    // A child whose log cannot be read cannot be continued; its parent learns nothing more from it.
+    if (events === undefined) continue;
+    const { childId: id, callId, wait, description, agentType, prompt } = spawn;
+    const start: ChildStart = { id, parentId: parent.id, callId, wait, description, agentType };
+    if (events.some((event) => isEvent(event, 'session.end'))) {
+      host.keepEnded(start, events);
+      deliverUp(host, { id, events }, parent);
+      continue;
+    }
+    let child: Agent;
+    try {
+      const names = offeredToolNames(events);
+      child = await host.resumeChild(id, host.prepareChild(parent.id, { tools: names }));
+    } catch (error) {
+      host.report(parent.id, error);
+      continue;
+    }
+    const record = host.start(start, child, continuation(child, events, prompt));
+    if (sentResult(events) !== undefined) {
+      record.resultSent = true;
+      record.turnEnded = true;
+    }
+    if (stoppedByParent(events)) record.stopping = true;
+    for (const mail of undeliveredMail({ id: parent.id, events: parent.log.events }, { id, events }))
+      host.redeliver(mailOf(mail));
+    deliverUp(host, { id, events }, parent);
+  }
+}
+
+/**
+ * What a resumed child still has to do, decided now for a child that never began (its prompt is queued at
+ * once, before any mail that follows it), and once it is idle otherwise (a turn it continues, or queued
+ * input it starts by itself, runs first): nothing more when its turn had ended, else `continueMessage`.
+ */
+function continuation(child: Agent, events: readonly LogEvent[], prompt: string): () => Promise<RunResult> {
+  const sent = sentResult(events);
+  if (sent !== undefined || stoppedByParent(events)) return () => lastResult(child);
+  if (child.state === 'ready.idle' && taskState(child.log()).kind === 'new') return () => child.run(prompt);
+  return async () => {
+    await child.whenIdle();
+    const state = taskState(child.log());
+    if (state.kind === 'done') return lastResult(child);
+    return child.run(state.kind === 'new' ? prompt : continueMessage);
+  };
+}
+
+/** The result of the child's last turn, once it is idle (canceled with nothing, if it has none). */
+async function lastResult(child: Agent): Promise<RunResult> {
+  await child.whenIdle();
+  const events = child.log();
+  const end = events.findLast((event) => isEvent(event, 'turn.end'));
+  if (end && isEvent(end, 'turn.end')) return turnResult(events, end);
+  return { reason: 'canceled', text: '', usage: emptyUsage, turn: 0, denied: [] };
+}
+
+/** The child's messages and result its parent's log does not hold yet. */
+function deliverUp(
+  host: RestoreHost,
+  child: { id: string; events: readonly LogEvent[] },
+  parent: { id: string; log: SessionLog },
+): void {
+  for (const mail of undeliveredMail(child, { id: parent.id, events: parent.log.events }))
+    host.redeliver(mailOf(mail));
+}
+
+function mailOf(sent: ReturnType<typeof undeliveredMail>[number]): Mail {
+  return {
+    id: sent.id,
+    from: sent.from,
+    to: sent.to,
+    kind: sent.kind ?? 'message',
+    text: sent.text,
+    ...(sent.reason !== undefined ? { reason: sent.reason } : {}),
+    ...(sent.by !== undefined ? { by: sent.by } : {}),
+  };
+}

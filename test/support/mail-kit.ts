@@ -1,0 +1,60 @@
+// Shared pieces of the background agents tests: the ids a parent's model learns from `spawn_agent`, every
+// log of a system, and the mail invariant (every message sent is delivered exactly once, and nothing is
+// delivered that was not sent).
+import { expect } from 'vitest';
+import { SimulatedClock } from '../../src/core/clock.ts';
+import type { ModelRequest } from '../../src/providers/types.ts';
+import type { LogEvent, SessionStore } from '../../src/session/types.ts';
+
+/** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
+export function startedIds(request: ModelRequest): string[] {
+  return request.messages.flatMap((message) =>
+    message.role === 'tool' ? [...message.content.matchAll(/Started agent (\S+?)\./g)].map((m) => m[1]!) : [],
+  );
+}
+
+/** A tool call as a script step writes it. */
+export const call = (name: string, input: Record<string, unknown>) => ({ name, input });
+
+/** Every session in the store, by id. */
+export async function storedLogs(store: SessionStore): Promise<Map<string, LogEvent[]>> {
+  const logs = new Map<string, LogEvent[]>();
+  for (const id of await store.list()) logs.set(id, (await store.load(id)).events);
+  return logs;
+}
+
+/** One piece of mail, as the sender's `message.sent` and the recipient's `inbox.queued` describe it. */
+export type MailLine = { id: string; from: string; to: string; kind: string };
+
+/**
+ * Every `message.sent` in `logs` has exactly one `inbox.queued` with its id in the recipient's log, naming
+ * the sender; every `inbox.queued` that names a sender has that sender's `message.sent`. Returns the mail.
+ */
+export function expectMailPaired(logs: ReadonlyMap<string, readonly LogEvent[]>): MailLine[] {
+  const sent: MailLine[] = [];
+  const received: MailLine[] = [];
+  for (const [id, events] of logs)
+    for (const event of events) {
+      const data = event.data as Record<string, unknown>;
+      if (event.type === 'message.sent')
+        sent.push({
+          id: String(data.id),
+          from: id,
+          to: String(data.to),
+          kind: String(data.kind ?? 'message'),
+        });
+      if (event.type === 'inbox.queued' && data.from !== undefined)
+        received.push({ id: String(data.id), from: String(data.from), to: id, kind: String(data.kind) });
+    }
+  const byId = (lines: MailLine[]) => [...lines].sort((a, b) => a.id.localeCompare(b.id));
+  expect(byId(received), 'every message sent is delivered once, and only what was sent').toEqual(byId(sent));
+  return byId(sent);
+}
+
+/** Simulated timers, but every read of `now` moves by one, so `ts` orders events across sessions. */
+export class TickingSimulatedClock extends SimulatedClock {
+  private reads = 0;
+  override now(): number {
+    return super.now() + this.reads++;
+  }
+}
