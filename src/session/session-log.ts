@@ -82,6 +82,17 @@ export class SessionLog {
     return this.writes;
   }
 
+  /**
+   * Nothing of this log that is not in the store yet is written before `barrier` settles. Mail is made
+   * durable in causal order: a recipient's `inbox.queued` never reaches its store before the sender's
+   * `message.sent` reached the sender's (then a crash can lose a delivery, which a resume makes again, but
+   * never a send that was delivered). A barrier that fails (the sender's store failed) does not stop this
+   * log: its own writes fail on their own.
+   */
+  writeAfter(barrier: Promise<void>): void {
+    this.writes = this.writes.then(() => barrier.then(ignore, ignore));
+  }
+
   /** Writes the batch up to its first event that would not load again, then fails with that event's error. */
   private async write(batch: LogEvent[]): Promise<void> {
     let writable = 0;
@@ -107,4 +118,8 @@ export class SessionLog {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+}
+
+function ignore(): void {
+  // Another log's failure is that log's to report.
 }

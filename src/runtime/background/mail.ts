@@ -1,8 +1,9 @@
 // Mail between the agents of one tree: a background child's messages and final result to its parent, a
 // parent's (or its host's) messages to a child. Delivery is one synchronous step: the recipient's chart
 // logs `inbox.queued` (naming the sender) and the sender's log gets `message.sent` with the same id, or
-// neither happens. A crash between the two flushes leaves at most a sent message the recipient's log lacks,
-// which a resume delivers (restore.ts); the id makes that happen once.
+// neither happens. The recipient's log is written only after the sender's (`writeAfter`), so a crash
+// leaves at most a sent message the recipient's log lacks, which a resume delivers (restore.ts); the id
+// makes that happen once.
 import type { AnyActorRef } from 'xstate';
 import type { Publish } from '../../actors/live-event.ts';
 import type { MailEvent } from '../../machines/inbox.ts';
@@ -67,8 +68,13 @@ export function deliver(
     // Mail from the recipient's own parent goes down the tree; any other comes up from a child.
     message: mailText(mail, recipient.parent !== mail.from),
   };
+  if (sender) {
+    sender.log.append({ type: 'message.sent', ...sender.at, data: sentData(mail) });
+    // The delivery becomes durable only after the send does: a crash never leaves mail that was not sent.
+    // Set before the recipient hears of it, whose chart may flush its log within this very send.
+    recipient.log.writeAfter(sender.log.flush());
+  }
   recipient.ref.send(event);
-  if (sender) sender.log.append({ type: 'message.sent', ...sender.at, data: sentData(mail) });
   return true;
 }
 
