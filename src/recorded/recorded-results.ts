@@ -21,7 +21,8 @@ type RecordedResult = {
  * recording does before the result. A result the recording ended early
  * (`aborted`, `timeout`) is never returned, so the runtime ends the call the same way. A call that started
  * a subagent (`agent.spawned`) runs again: starting the child is the runtime's work, and the child re-runs
- * from its own log (its result is then the replayed child's answer, checked against the recording's).
+ * from its own log (its result is then the replayed child's answer, checked against the recording's); so
+ * do `send_message` and `stop_agent`, whose work is the runtime's too.
  */
 export class RecordedResults {
   private readonly results = new Map<string, RecordedResult>();
@@ -46,7 +47,7 @@ export class RecordedResults {
     const answer: AnyTool = {
       ...tool,
       run: async (input, context): Promise<ToolOutput> => {
-        if (this.spawning.has(context.callId)) return tool.run(input, context);
+        if (this.spawning.has(context.callId) || runsAgain.has(tool.name)) return tool.run(input, context);
         const result = this.results.get(context.callId);
         if (!result)
           return { content: `${missingResultPrefix} ${context.callId} of ${tool.name}`, isError: true };
@@ -63,6 +64,12 @@ export class RecordedResults {
     return answer;
   }
 }
+
+/**
+ * Background agents' calls whose work is the runtime's, like starting a child: a message is delivered and a
+ * child stopped again, and the recipient's and the child's logs are compared with their recordings.
+ */
+const runsAgain: ReadonlySet<string> = new Set(['send_message', 'stop_agent']);
 
 /** Resolves once `log` holds `length` events, or `signal` fired (the runtime ended the call). */
 export function logReaches(log: SessionLog, length: number, signal: AbortSignal): Promise<void> {

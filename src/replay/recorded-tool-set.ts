@@ -1,8 +1,10 @@
 // The built-in tools a recorded session ran with, read back from its `session.start`, so that a replay
 // (`agentchart replay --check`, `expectReplay`, time travel) offers what the recording offered:
-// `agentchart run` and the chat add `task` to the coding tools, a library host may give the coding tools alone.
+// `agentchart run` and the chat add `task` to the coding tools, a library host may give the coding tools alone
+// (or add background agents' tools, with their default options).
 import { exitPlanModeName, type PermissionMode, toolsOfferedInMode } from '../permissions/modes.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
+import { backgroundAgentTools } from '../tools/background-agents.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { skillToolName } from '../tools/skill.ts';
@@ -24,7 +26,7 @@ export function recordedToolSet(recorded: readonly LogEvent[]): RecordedToolSet 
   const config = start.data.config;
   const specs = Array.isArray(config.tools) ? (config.tools as { name?: unknown }[]) : [];
   const names = new Set(specs.flatMap((spec) => (typeof spec.name === 'string' ? [spec.name] : [])));
-  const catalogue = [...codingTools(), taskTool()];
+  const catalogue = [...codingTools(), taskTool(), ...backgroundAgentTools()];
   const mode = (
     typeof config.permissionMode === 'string' ? config.permissionMode : 'default'
   ) as PermissionMode;

@@ -73,6 +73,8 @@ export type DriveOptions = {
   others?: OtherSessions;
   /** Past this many events the replay has gone another way: stop rather than run on. */
   maxLength: number;
+  /** True while background agents of the tree still work: an idle agent may yet hear from them. */
+  background?: () => boolean;
 };
 
 /** The subagents of a tree replay, as the drive sees them (see `RecordedSubagents`). */
@@ -110,7 +112,8 @@ export async function drive(options: DriveOptions): Promise<string | undefined> 
     }
     if (feed.sendDue(true)) continue;
     if (clock.fireNext() || options.others?.fireNext()) continue;
-    if (agent.state === 'ready.idle' || written >= options.maxLength) return undefined;
+    const idle = agent.state === 'ready.idle' && !options.background?.();
+    if (idle || written >= options.maxLength) return undefined;
     if (options.inFlight()) {
       await nextChange(agent, clock, options.others);
       continue;

@@ -28,7 +28,8 @@ export type ReplayInput =
 
 /**
  * The inputs of a recording, in log order:
- * - every `inbox.queued` is a `followup`, `steer` or `inject` call made just before it was written;
+ * - every `inbox.queued` is a `followup`, `steer` or `inject` call made just before it was written, except
+ *   mail from another agent of the tree (it names its sender), which that agent's replay sends again;
  * - a `compaction` a host asked for (`trigger: 'manual'`) in a turn that only compacts is an
  *   `agent.compact()` made just before that turn's `turn.start`; one asked for while a turn ran is taken
  *   as made just before the compaction itself (the log does not say when the call came);
@@ -41,7 +42,8 @@ export type ReplayInput =
 export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
   const inputs: ReplayInput[] = [];
   events.forEach((event, index) => {
-    if (isEvent(event, 'inbox.queued')) {
+    // Mail from another agent of the tree is not outside input: the replayed sender sends it again.
+    if (isEvent(event, 'inbox.queued') && event.data.from === undefined) {
       const { channel, id, message } = event.data;
       inputs.push({ kind: 'message', atLength: index, channel, id, message });
     } else if (isEvent(event, 'compaction') && event.data.trigger === 'manual') {

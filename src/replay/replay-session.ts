@@ -199,6 +199,8 @@ async function replaySegment(
         (liveTools && openCalls(agent.log(), 'tool.started')) ||
         (hostDecides && agent.pendingApprovals().length > 0),
       maxLength: recorded.length + 50,
+      // Background children report to an idle agent: the segment goes on until none is left.
+      background: () => subagentsOf().length > 0,
     });
     if (!stopped && feed.left) stopped = `${describeInput(feed.left)} never became due`;
     if (!stopped && crashAt !== undefined && alive.alive)

@@ -17,13 +17,23 @@ export class RecordedSubagents implements SubagentRecordings {
   private readonly launched: { clock: ReplayClock; written: () => number }[] = [];
   private readonly timerListeners = new Set<() => void>();
 
+  /** Each session's recorded message ids, in the order it sent them (consumed as the replay sends). */
+  private readonly sent = new Map<string, string[]>();
+  /** Where each session's recording queued each piece of mail, by `${sessionId} ${mailId}`. */
+  private readonly mail = new Map<string, number>();
+
   constructor(
     root: { sessionId: string; events: readonly LogEvent[] },
     private readonly subagents: ReadonlyMap<string, readonly LogEvent[]>,
   ) {
     for (const [sessionId, events] of [[root.sessionId, root.events] as const, ...subagents]) {
       const spawning = new Set<string>();
+      const sent: string[] = [];
+      this.sent.set(sessionId, sent);
       events.forEach((event, index) => {
+        if (isEvent(event, 'message.sent')) sent.push(event.data.id);
+        if (isEvent(event, 'inbox.queued') && event.data.from !== undefined)
+          this.mail.set(`${sessionId} ${event.data.id}`, index);
         if (isEvent(event, 'agent.spawned')) {
           const { callId, childSessionId } = event.data;
           spawning.add(callId);
@@ -39,6 +49,14 @@ export class RecordedSubagents implements SubagentRecordings {
 
   recordedAt(parentId: string, callId: string, type: 'agent.spawned' | 'tool.result'): number | undefined {
     return this.positions.get(`${parentId} ${callId} ${type}`);
+  }
+
+  messageId(sessionId: string): string | undefined {
+    return this.sent.get(sessionId)?.shift();
+  }
+
+  mailAt(sessionId: string, mailId: string): number | undefined {
+    return this.mail.get(`${sessionId} ${mailId}`);
   }
 
   childSessionId(parentId: string, callId: string): string | undefined {
@@ -113,7 +131,10 @@ export function recordedModel(events: readonly LogEvent[], clock: ReplayClock): 
  * ones, ids no recording has (the log diverges there anyway).
  */
 function inboxIds(events: readonly LogEvent[]): (call: string) => string {
-  const ids = events.flatMap((event) => (isEvent(event, 'inbox.queued') ? [event.data.id] : []));
+  // Mail from another agent keeps its sender's message id: the subagent's inbox gives it none.
+  const ids = events.flatMap((event) =>
+    isEvent(event, 'inbox.queued') && event.data.from === undefined ? [event.data.id] : [],
+  );
   let next = 0;
   return () => ids[next++] ?? `unrecorded-${next}`;
 }

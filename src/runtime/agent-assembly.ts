@@ -9,6 +9,7 @@ import type { McpServers } from '../mcp/server-config.ts';
 import type { McpToolSource } from '../mcp/tool-source.ts';
 import { AgentPermissionGate, type PermissionSettings } from '../permissions/gate.ts';
 import type { Provider } from '../providers/types.ts';
+import { mailGatedModel } from '../recorded/mail-gate.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
 import type { LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
@@ -73,9 +74,12 @@ export function assembleAgent(system: SystemServices, launch: Launch): Assembled
   const recorded = options.child
     ? config.subagentReplay?.session(agentId, () => body?.log?.events.length ?? 0)
     : undefined;
+  // A replayed session waits, before each recorded answer, for the mail its recording had by then.
+  const replayed = recorded?.events ?? (options.child ? undefined : config.hookReplay);
+  const model = recorded?.model ?? options.model ?? config.model;
   const choices: Choices = {
     recorded,
-    provider: recorded?.model ?? options.model ?? config.model,
+    provider: replayed ? mailGatedModel(model, replayed, () => body?.log) : model,
     permissions: options.child?.permissions ?? rootPermissions(config),
     limits: options.child?.limits ?? config.limits,
     tools: options.tools ?? config.tools,

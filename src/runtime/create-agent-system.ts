@@ -82,7 +82,10 @@ export class AgentSystem {
       tree,
       childId: (parentId, callId) =>
         config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('spawn_agent'),
-      messageId: () => config.nextId('send_message'),
+      messageId: (from) => config.subagentReplay?.messageId?.(from) ?? config.nextId('send_message'),
+      ...(config.subagentReplay?.mailAt
+        ? { mailAt: config.subagentReplay.mailAt.bind(config.subagentReplay) }
+        : {}),
       launchChild: (id, childOptions, child, signal) =>
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),

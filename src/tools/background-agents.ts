@@ -134,7 +134,7 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
     concurrencySafe: true,
     run: (input, context) =>
       withAgents(context, async (agents) => {
-        const { id, to } = agents.send(input.to, input.text);
+        const { id, to } = await agents.send(input.to, input.text);
         return `Message ${id} delivered to ${to}.`;
       }),
   });

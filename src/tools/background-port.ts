@@ -44,13 +44,13 @@ export type BackgroundWaitOutcome = {
  * Background agents as one tool call of one agent sees them. Every method refuses a request it cannot
  * carry out (an unknown id, a finished agent, a limit) with a `ConfigError` whose message the model reads.
  * Contract: `spawn` resolves once the child is live, linked (`agent.spawned`) and given its prompt; `send`
- * has delivered the message (both logs hold it) when it returns; `wait` resolves on the first mail from one
+ * has delivered the message (both logs hold it) when it resolves; `wait` resolves on the first mail from one
  * of `ids`, once none of them runs, when `timeoutMs` passes on the runtime's clock, or when the call is
  * cancelled; `stop` resolves once the child is disposed.
  */
 export interface BackgroundAgentsPort {
   spawn(request: BackgroundSpawnRequest): Promise<{ id: string }>;
-  send(to: string, text: string): { id: string; to: string };
+  send(to: string, text: string): Promise<{ id: string; to: string }>;
   wait(ids: readonly string[] | undefined, timeoutMs: number): Promise<BackgroundWaitOutcome>;
   /** `stopped`: this call stopped it (false: it had already finished or been stopped). */
   stop(id: string): Promise<{ agent: BackgroundAgentStatus; stopped: boolean }>;

@@ -7,6 +7,7 @@
 import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
+import { logReaches } from '../../recorded/recorded-results.ts';
 import type { LogEvent } from '../../session/types.ts';
 import type { BackgroundSpawnRequest } from '../../tools/background-port.ts';
 import type { Agent } from '../agent-handle.ts';
@@ -25,8 +26,13 @@ export type BackgroundDeps = {
   tree: AgentTree;
   /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
   childId: (parentId: string, callId: string) => string;
-  /** A new message id. */
-  messageId: () => string;
+  /** A new message id for mail from `from` (a replay gives the recorded one). */
+  messageId: (from: string) => string;
+  /**
+   * In a replayed tree: how many events the recipient's log held when its recording queued mail `mailId`
+   * (see `SubagentRecordings.mailAt`); the mail waits until the log is there.
+   */
+  mailAt?: (recipientId: string, mailId: string) => number | undefined;
   /** Creates a child in the same system; `signal` firing during creation rolls it back. */
   launchChild: (
     id: string,
@@ -146,23 +152,48 @@ export class BackgroundAgents {
     return { id };
   }
 
-  /** Sends mail from `from` to `to` (its parent or one of its children); refused with a `ConfigError`. */
-  send(message: { from: string; callId?: string; to: string; text: string; by?: 'host' }): {
-    id: string;
-    to: string;
-  } {
+  /**
+   * Sends mail from `from` to `to` (its parent or one of its children): delivered and recorded as sent
+   * together, or refused with a `ConfigError`. In a replayed tree it first waits (until `signal`) for the
+   * recipient's log to be where its recording queued it.
+   */
+  async send(message: Outgoing, signal: AbortSignal): Promise<{ id: string; to: string }> {
+    const { mail, sender, at } = this.outgoing(message);
+    await this.recordedPosition(mail, signal);
+    if (!this.directory.deliver(mail, { log: sender.log, at })) throw notTaken(mail.to);
+    return { id: mail.id, to: mail.to };
+  }
+
+  /** The host's `child.send`: delivered at once (a replay gives no host mail). */
+  private sendNow(message: Outgoing): string {
+    const { mail, sender, at } = this.outgoing(message);
+    if (!this.directory.deliver(mail, { log: sender.log, at })) throw notTaken(mail.to);
+    return mail.id;
+  }
+
+  private outgoing(message: Outgoing) {
     const sender = this.directory.liveMember(message.from);
     const to = this.directory.addressOf(message.from, message.to);
     const record = this.directory.record(to);
     if (record && !record.readsMail)
       throw new ConfigError(`agent ${to} ${doneText(record)}: it reads no more messages`);
-    const id = this.deps.messageId();
-    const mail: Mail = { id, from: message.from, to, kind: 'message', text: message.text };
+    const mail: Mail = {
+      id: this.deps.messageId(message.from),
+      from: message.from,
+      to,
+      kind: 'message',
+      text: message.text,
+    };
     if (message.by) mail.by = message.by;
     const at = message.callId === undefined ? {} : callPosition(sender.log, message.callId);
-    if (!this.directory.deliver(mail, { log: sender.log, at }))
-      throw new ConfigError(`agent ${to} takes no messages now: it is being stopped or disposed`);
-    return { id, to };
+    return { mail, sender, at };
+  }
+
+  /** In a replayed tree, resolves once the recipient's log is where its recording queued `mail`. */
+  private async recordedPosition(mail: Mail, signal: AbortSignal): Promise<void> {
+    const at = this.deps.mailAt?.(mail.to, mail.id);
+    const recipient = this.directory.member(mail.to);
+    if (at !== undefined && recipient) await logReaches(recipient.log, at, signal);
   }
 
   /** Stops `record`'s child if it runs, and waits until it is disposed. */
@@ -181,7 +212,7 @@ export class BackgroundAgents {
       outcome = { error };
     }
     if ('result' in outcome && !record.stopping && !record.resultSent)
-      this.deliverResult(record, outcome.result);
+      await this.deliverResult(record, outcome.result);
     if (record.status === 'running') record.status = record.resultSent ? 'finished' : 'stopped';
     if ('result' in outcome) record.reason = outcome.result.reason;
     const agent = record.agent!;
@@ -200,21 +231,22 @@ export class BackgroundAgents {
   }
 
   /** The child's result goes to its parent's inbox; sent and delivered together, or not at all. */
-  private deliverResult(record: ChildRecord, result: RunResult): void {
+  private async deliverResult(record: ChildRecord, result: RunResult): Promise<void> {
     const { id, parentId } = record.start;
-    const child = this.directory.member(id);
-    const parent = this.directory.member(parentId);
-    if (!child || !parent || !takesInput(parent)) return;
     const mail: Mail = {
-      id: this.deps.messageId(),
+      id: this.deps.messageId(id),
       from: id,
       to: parentId,
       kind: 'result',
       text: result.text,
       reason: result.reason,
     };
-    if (!this.directory.deliver(mail, { log: child.log, at: { turn: result.turn } })) return;
-    record.status = 'finished';
+    await this.recordedPosition(mail, record.stopSignal);
+    const child = this.directory.member(id);
+    const parent = this.directory.member(parentId);
+    if (!child || !parent || !takesInput(parent) || record.stopping) return;
+    if (this.directory.deliver(mail, { log: child.log, at: { turn: result.turn } }))
+      record.status = 'finished';
   }
 
   private handleOf(record: ChildRecord): ChildAgent {
@@ -230,11 +262,17 @@ export class BackgroundAgents {
       log: record.log,
       send: (text) => {
         const { message } = parseHostValue('child.send', messageSchema, { message: text });
-        return this.send({ from: parentId, to: id, text: message, by: 'host' }).id;
+        return this.sendNow({ from: parentId, to: id, text: message, by: 'host' });
       },
       stop: () => this.stopRecord(record),
     });
   }
+}
+
+type Outgoing = { from: string; callId?: string; to: string; text: string; by?: 'host' };
+
+function notTaken(to: string): ConfigError {
+  return new ConfigError(`agent ${to} takes no messages now: it is being stopped or disposed`);
 }
 
 function doneText(record: ChildRecord): string {

@@ -34,6 +34,7 @@ export class ChildRecord {
   /** Settles once the child is disposed and its parent told. */
   done: Promise<void> = Promise.resolve();
   readonly result: Promise<RunResult>;
+  private readonly stopper = new AbortController();
   private settle!: { resolve: (result: RunResult) => void; reject: (error: unknown) => void };
 
   /** `from`: the live child, or (one a resume found ended) its log. */
@@ -96,9 +97,15 @@ export class ChildRecord {
     };
   }
 
+  /** Aborts when a stop is asked for (a wait of the child's, for its replayed mail to be due, ends then). */
+  get stopSignal(): AbortSignal {
+    return this.stopper.signal;
+  }
+
   /** Asks the child to stop (cancel, cause `parent`); its run then disposes it without a result. */
   requestStop(): void {
     this.stopping = true;
+    this.stopper.abort();
     try {
       this.agent?.cancel('parent');
     } catch (error) {

@@ -22,7 +22,7 @@ export function toolPort(
   const { directory } = agents;
   return {
     spawn: (request) => agents.spawn(agentId, callId, request, signal),
-    send: (to, text) => agents.send({ from: agentId, callId, to, text }),
+    send: (to, text) => agents.send({ from: agentId, callId, to, text }, signal),
     wait: (ids, timeoutMs) => wait(directory, { agentId, ids, timeoutMs, signal, clock }),
     stop: async (id) => {
       directory.liveMember(agentId);

@@ -32,4 +32,11 @@ export type SubagentRecordings = {
   childSessionId(parentId: string, callId: string): string | undefined;
   recordedAt(parentId: string, callId: string, type: 'agent.spawned' | 'tool.result'): number | undefined;
   session(sessionId: string, written: () => number): RecordedSubagent | undefined;
+  /**
+   * Background agents' mail: the id of the next `message.sent` session `sessionId` recorded (in order;
+   * undefined past the recorded ones), and how many events a recipient's log held when its recording queued
+   * mail `mailId` (undefined: the recording never got it). Optional: recordings of `task` trees need none.
+   */
+  messageId?(sessionId: string): string | undefined;
+  mailAt?(sessionId: string, mailId: string): number | undefined;
 };
