@@ -5,6 +5,7 @@ import type { PermissionSettings } from '../permissions/gate.ts';
 import { stricterMode } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import { isEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { CreateAgentOptions, Limits, SubagentLimits } from './options.ts';
 
@@ -86,4 +87,37 @@ function childTools(parent: TreeMember, names: readonly string[] | undefined): A
     );
   }
   return offered.filter((tool) => names.includes(tool.name));
+}
+
+/**
+ * Writes `agent.spawned` at the turn and step of the call that started the child (a background child's
+ * says so, and `wait: false` when its parent's turn need not hear from it).
+ */
+export function logSpawned(
+  log: SessionLog,
+  callId: string,
+  childSessionId: string,
+  background?: { wait: boolean },
+): void {
+  const extra = background ? { background: true, ...(background.wait ? {} : { wait: false }) } : {};
+  log.append({
+    type: 'agent.spawned',
+    ...callPosition(log, callId),
+    data: { childSessionId, callId, ...extra },
+  });
+}
+
+/** The turn and step of tool call `callId` in `log` (where what the call writes belongs). */
+export function callPosition(log: SessionLog, callId: string): { turn?: number; step?: number } {
+  const events = log.events;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (isEvent(event, 'tool.call') && event.data.callId === callId) {
+      return {
+        ...(event.turn !== undefined ? { turn: event.turn } : {}),
+        ...(event.step !== undefined ? { step: event.step } : {}),
+      };
+    }
+  }
+  return {};
 }

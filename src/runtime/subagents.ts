@@ -2,8 +2,6 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
 import { emptyUsage } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
-import type { SessionLog } from '../session/session-log.ts';
-import { isEvent } from '../session/types.ts';
 import type { BackgroundAgentsPort } from '../tools/background-port.ts';
 import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
@@ -12,6 +10,7 @@ import {
   type ChildRequest,
   type ChildSpec,
   childLaunch,
+  logSpawned,
   type TreeMember,
 } from './child-launch.ts';
 import {
@@ -237,39 +236,6 @@ export class AgentTree {
     const log = this.members.get(parentId)?.log;
     if (at !== undefined && log) await logReaches(log, at, call.signal);
   }
-}
-
-/**
- * Writes `agent.spawned` at the turn and step of the call that started the child (a background child's
- * says so, and `wait: false` when its parent's turn need not hear from it).
- */
-export function logSpawned(
-  log: SessionLog,
-  callId: string,
-  childSessionId: string,
-  background?: { wait: boolean },
-): void {
-  const extra = background ? { background: true, ...(background.wait ? {} : { wait: false }) } : {};
-  log.append({
-    type: 'agent.spawned',
-    ...callPosition(log, callId),
-    data: { childSessionId, callId, ...extra },
-  });
-}
-
-/** The turn and step of tool call `callId` in `log` (where what the call writes belongs). */
-export function callPosition(log: SessionLog, callId: string): { turn?: number; step?: number } {
-  const events = log.events;
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (isEvent(event, 'tool.call') && event.data.callId === callId) {
-      return {
-        ...(event.turn !== undefined ? { turn: event.turn } : {}),
-        ...(event.step !== undefined ? { step: event.step } : {}),
-      };
-    }
-  }
-  return {};
 }
 
 /** The child's latest turn: the one a resumed child continues, or ended in. */
