@@ -4,6 +4,7 @@
 // Absolute numbers move with the machine's load: read the ratios. BENCH_ROUNDS=1 for a quick look.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { fanOutRows } from './fan-out.ts';
 import { longSessionRows } from './long-session.ts';
 import { printTokenTable } from './token-economy.ts';
 
@@ -174,6 +175,11 @@ console.log(`\nCLI start, agentchart --help: ${fixed(cli, 0)} ms (node -e '' alo
 console.log('\n| long session (compaction off while it grows) | cost |');
 console.log('|---|---|');
 for (const row of await longSessionRows()) console.log(row);
+console.log(
+  '\n| fan-out: one parent, work handed to children (scripted, 5 ms model) | background agents | `task` calls one after another |',
+);
+console.log('|---|--:|--:|');
+for (const row of await fanOutRows()) console.log(row);
 console.log();
 await printTokenTable();
 console.log(
