@@ -1,39 +1,26 @@
 // Background agents end to end on a scripted model: a parent that starts children and goes on working, the
 // results and messages in both sessions' logs, `wait: false`, `wait_agents` on the injected clock.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
 import {
   assertCallsPaired,
-  counterIds,
   echoTool,
   routedModel,
   stepIndex,
   tickingClock,
   until,
 } from '../support/crash-kit.ts';
-import { call, expectMailPaired, startedIds, storedLogs } from '../support/mail-kit.ts';
+import { call, expectMailPaired, startedIds, storedLogs, useSystems } from '../support/mail-kit.ts';
 
-let system: AgentSystem | undefined;
-afterEach(async () => {
-  await system?.dispose();
-  system = undefined;
-});
+const systemFor = useSystems();
 
 function makeSystem(options: Partial<AgentSystemOptions> & Pick<AgentSystemOptions, 'model'>): AgentSystem {
-  system = createAgentSystem({
-    tools: [echoTool, ...backgroundAgentTools()],
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-    ...options,
-  });
-  return system;
+  return systemFor({ tools: [echoTool, ...backgroundAgentTools()], clock: tickingClock(), ...options });
 }
 
 const types = (events: readonly LogEvent[]) => events.map((event) => event.type);

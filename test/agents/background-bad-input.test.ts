@@ -1,31 +1,23 @@
 // Bad input to background agents as a model or a plain JavaScript caller sends it: an unknown id, a
 // stopped agent, a limit, an unknown type, a bad option. Each is a clear tool error the model reads or a
 // ConfigError for the host, never a throw out of an actor (the setup file fails a test on any stray one).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { assertCallsPaired, counterIds, routedModel, stepIndex } from '../support/crash-kit.ts';
-import { call, expectMailPaired, startedIds, storedLogs } from '../support/mail-kit.ts';
+import { assertCallsPaired, routedModel, stepIndex } from '../support/crash-kit.ts';
+import { call, expectMailPaired, startedIds, storedLogs, useSystems } from '../support/mail-kit.ts';
 
-let system: AgentSystem | undefined;
-afterEach(async () => {
-  await system?.dispose();
-  system = undefined;
-});
+const systemFor = useSystems();
 
 function makeSystem(options: Partial<AgentSystemOptions> & Pick<AgentSystemOptions, 'model'>): AgentSystem {
-  system = createAgentSystem({
+  return systemFor({
     tools: backgroundAgentTools({ maxRunning: 1 }),
-    ids: counterIds(),
     clock: new SimulatedClock(1_000),
-    projectInstructions: false,
-    permissionMode: 'bypass',
     ...options,
   });
-  return system;
 }
 
 const waitsForParent = [{ toolCalls: [call('wait_agents', { ids: ['parent'], timeout_ms: 60_000 })] }];

@@ -1,45 +1,20 @@
 // The lifecycle of background agents is a transaction: stopping one, cancelling or disposing its parent
 // (or the system) cancels, waits for and disposes every descendant, each `tool.call` keeps its result, and
 // a child whose creation was under way when its parent's call was cancelled is rolled back.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { describe, expect, it } from 'vitest';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
 import { GateStore } from '../graph/support/gate-store.ts';
 import { settle } from '../support/controllable.ts';
-import {
-  assertCallsPaired,
-  counterIds,
-  echoTool,
-  routedModel,
-  stepIndex,
-  until,
-} from '../support/crash-kit.ts';
-import {
-  call,
-  expectMailPaired,
-  startedIds,
-  storedLogs,
-  TickingSimulatedClock,
-} from '../support/mail-kit.ts';
+import { assertCallsPaired, echoTool, routedModel, stepIndex, until } from '../support/crash-kit.ts';
+import { call, expectMailPaired, startedIds, storedLogs, useSystems } from '../support/mail-kit.ts';
 
-let system: AgentSystem | undefined;
-afterEach(async () => {
-  await system?.dispose();
-  system = undefined;
-});
+const systemFor = useSystems();
 
 function makeSystem(options: Partial<AgentSystemOptions> & Pick<AgentSystemOptions, 'model'>): AgentSystem {
-  system = createAgentSystem({
-    tools: [echoTool, ...backgroundAgentTools()],
-    ids: counterIds(),
-    clock: new TickingSimulatedClock(1_000),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-    ...options,
-  });
-  return system;
+  return systemFor({ tools: [echoTool, ...backgroundAgentTools()], ...options });
 }
 
 /** A child that waits for its parent's message; the simulated clock never lets its wait time out. */

@@ -1,10 +1,13 @@
 // Shared pieces of the background agents tests: the ids a parent's model learns from `spawn_agent`, every
 // log of a system, and the mail invariant (every message sent is delivered exactly once, and nothing is
 // delivered that was not sent).
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
+import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
+import { counterIds } from './crash-kit.ts';
 
 /** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
 export function startedIds(request: ModelRequest): string[] {
@@ -57,4 +60,29 @@ export class TickingSimulatedClock extends SimulatedClock {
   override now(): number {
     return super.now() + this.reads++;
   }
+}
+
+/** What a test gives a system besides the defaults below: at least its model and tools. */
+type SystemOptions = Partial<AgentSystemOptions> & Pick<AgentSystemOptions, 'model' | 'tools'>;
+
+/**
+ * The systems of one test file: counter ids, no instruction files, `bypass` mode and (unless given) a
+ * ticking simulated clock; each one made in a test is disposed after it.
+ */
+export function useSystems(): (options: SystemOptions) => AgentSystem {
+  const made: AgentSystem[] = [];
+  afterEach(async () => {
+    for (const system of made.splice(0)) await system.dispose();
+  });
+  return (options) => {
+    const system = createAgentSystem({
+      ids: counterIds(),
+      clock: new TickingSimulatedClock(1_000),
+      projectInstructions: false,
+      permissionMode: 'bypass',
+      ...options,
+    });
+    made.push(system);
+    return system;
+  };
 }
