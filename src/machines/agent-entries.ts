@@ -1,5 +1,6 @@
 // Pure helpers of the agent chart: what starts a turn, and the input a turn starts with. Kept beside the
 // chart so the chart file reads as states.
+import { extended } from '../core/extended.ts';
 import type { AgentContext } from './agent-types.ts';
 import { type InboxItem, isNextStepItem } from './inbox.ts';
 import type { TurnInput } from './turn-types.ts';
@@ -19,7 +20,7 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     limits: context.limits,
     preStepEveryStep: context.preStepEveryStep,
     toolsChanged: context.toolsChanged || context.preStepAtTurnStart === true,
-    step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
+    step: extended(context.step, { toolNames: context.toolNames, systemHash: context.systemHash }),
     compaction,
     contextUsage,
     compactionTried,

@@ -1,6 +1,7 @@
 // The turn chart's setup: the actors it spawns (placeholders the runtime replaces through `provide()`),
 // and the named actions and guards its states refer to. The state tree is in `turn.ts`.
 import { assertEvent, assign, enqueueActions, fromCallback, setup, spawnChild } from 'xstate';
+import { extended } from '../core/extended.ts';
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
@@ -75,7 +76,7 @@ export const turnSetup = setup({
     // One step actor serves every step of the turn; `step.begin` starts each one.
     spawnStep: spawnChild('step', {
       id: 'step',
-      input: ({ context }) => ({ ...context.step, agentKey: context.agentKey, turn: context.turn }),
+      input: ({ context }) => extended(context.step, { agentKey: context.agentKey, turn: context.turn }),
     }),
     /** A turn a stopped process left waiting: its step resumes where the log says, nothing logged twice. */
     resumeStep: enqueueActions(({ event, enqueue }) => {
