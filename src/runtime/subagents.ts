@@ -1,3 +1,4 @@
+import { extended } from '../core/extended.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
@@ -150,11 +151,10 @@ export class AgentTree {
   }
 
   private contextFor(context: ToolContext): ToolContext {
-    return {
-      ...context,
-      spawnSubagent: (request) =>
+    return extended(context, {
+      spawnSubagent: (request: SubagentRequest) =>
         this.spawn({ parentId: context.agentId, callId: context.callId, signal: context.signal, request }),
-    };
+    });
   }
 
   /**
