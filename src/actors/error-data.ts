@@ -2,7 +2,7 @@ import { credentialValues } from '../core/credentials.ts';
 import { ProviderError, type ProviderErrorData } from '../errors/provider-error.ts';
 import { classifyError } from '../providers/classify-error.ts';
 import { redactSecrets } from '../providers/secrets.ts';
-import { providerErrorDataSchema } from '../session/schema.ts';
+import { providerErrorDataSchema } from '../session/event-data-schemas.ts';
 
 /**
  * Any failure of a model request (a `ProviderError`, a thrown value of any kind, an `error` event

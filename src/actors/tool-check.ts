@@ -13,7 +13,7 @@ export type ToolCheckDeps = {
   /**
    * `preTool` hooks are asked about calls before they run: a call the mode says needs approval is left to
    * them even when nobody can approve (headless), since a hook may allow it (Claude Code asks its PreToolUse
-   * hooks before the permission prompt). Their verdict (actors/hook.ts) denies it if none does.
+   * hooks before the permission prompt). Their verdict (actors/pre-tool-verdict.ts) denies it if none does.
    */
   hooksDecideAsks?: boolean;
 };

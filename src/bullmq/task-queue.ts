@@ -2,6 +2,7 @@
 // a finished task returns, the progress a worker reports, and where cancel requests travel.
 import { z } from 'zod/v4';
 import type { Usage } from '../providers/types.ts';
+import { stopReasonSchema } from '../session/event-data-schemas.ts';
 import type { StopReason } from '../session/types.ts';
 
 /** The data of one queued task. The BullMQ job id is the task's session id. */
@@ -19,16 +20,7 @@ export type TaskResult = { reason: StopReason; text: string; usage: Usage };
 const count = z.number().nonnegative();
 /** A job's `returnvalue` as read back from Redis: checked before a follower trusts it. */
 export const taskResultSchema = z.object({
-  reason: z.enum([
-    'completed',
-    'max_steps',
-    'unknown_tool_limit',
-    'canceled',
-    'model_error',
-    'blocked',
-    'max_tokens',
-    'interrupted',
-  ]),
+  reason: stopReasonSchema,
   text: z.string(),
   usage: z.object({
     inputTokens: count,

@@ -1,10 +1,10 @@
 import { ConfigError } from '../errors/config-error.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
-import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
 import { assertSessionStarted, parseLogText, tornLineLeft } from '../session/log-text.ts';
 import { errorCode, pathError } from '../session/path-errors.ts';
 import { readLogFile } from '../session/read-log-file.ts';
 import { type ResumePoint, resumePoint, subagentsToLoad } from '../session/resume-point.ts';
+import { sessionFileLocation, sessionFilePath } from '../session/session-files.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import { compactLogEvent } from './compact.ts';
 import { parentOf, recordedState, TurnsView } from './log-view.ts';

@@ -7,6 +7,7 @@ import type { SessionLog } from '../session/session-log.ts';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
 import { outputOfCallResult } from './call-result.ts';
 import { type McpToolRecord, mcpTool, recordOf, type SkippedTool } from './mcp-tool.ts';
+import { loadSchemaValidators } from './schema-validators.ts';
 import type { McpConnect, McpConnection } from './sdk-connection.ts';
 import {
   type McpServerConfig,
@@ -63,6 +64,7 @@ export class McpServerSet implements McpToolSource {
   }
 
   async connect(log: SessionLog, signal?: AbortSignal): Promise<void> {
+    await loadSchemaValidators();
     const opened = await Promise.allSettled(this.entries.map((entry) => this.open(entry, signal)));
     const failure = opened.find((result) => result.status === 'rejected');
     if (failure) {

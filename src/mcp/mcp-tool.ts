@@ -2,12 +2,12 @@
 // to the model as it is and checked with the SDK's validator (Ajv), never converted through zod;
 // `readOnlyHint` makes it a `read` tool that runs beside its neighbours, anything else a `write` tool
 // that runs alone and asks where writes ask.
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod/v4';
 import { messageOf } from '../errors/describe-value.ts';
 import { maxDataDepth } from '../session/check-writable.ts';
 import type { McpToolEntry } from '../session/types.ts';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
+import { schemaValidators } from './schema-validators.ts';
 import { mcpToolName } from './tool-names.ts';
 
 /**
@@ -37,8 +37,6 @@ export type McpCall = (
 
 /** A tool the server listed that agentchart does not offer, and why. */
 export type SkippedTool = { tool: string; reason: string };
-
-const validators = new AjvJsonSchemaValidator();
 
 /**
  * How deep a tool's input schema may nest. Schemas are logged inside `session.start` and `mcp.tools`, a
@@ -80,15 +78,15 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * The tool the runtime runs for a record. Throws when the schema cannot be compiled (the server's
- * problem: the tool is then not offered). Validation reads a copy without `$schema`: Ajv knows draft-07,
+ * The tool the runtime runs for a record, once `loadSchemaValidators` has resolved. Throws when the schema
+ * cannot be compiled (the server's problem: the tool is then not offered). Validation reads a copy without `$schema`: Ajv knows draft-07,
  * and a server that names another draft still means the same keywords for a tool's arguments.
  */
 export function mcpTool(server: string, record: McpToolRecord, call: McpCall): AnyTool {
   const { $schema: _dialect, ...checked } = record.inputSchema;
   let validate: (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
   try {
-    validate = validators.getValidator(checked as never);
+    validate = schemaValidators().getValidator(checked as never);
   } catch (error) {
     throw new Error(`its input schema cannot be used: ${messageOf(error)}`, { cause: error });
   }

@@ -6,6 +6,7 @@ import type { SessionLog } from '../session/session-log.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 import type { AnyTool, ToolContext, ToolOutput } from '../tools/define-tool.ts';
 import { type McpToolRecord, mcpTool } from './mcp-tool.ts';
+import { loadSchemaValidators } from './schema-validators.ts';
 import type { McpTransportKind } from './server-config.ts';
 import type { McpServerStatus, McpToolSource, McpToolsChange } from './tool-source.ts';
 
@@ -24,11 +25,11 @@ export class RecordedMcpServers implements McpToolSource {
   private readonly offered = new Map<string, AnyTool[]>();
   private readonly records = new Map<string, McpToolRecord[]>();
 
-  constructor(private readonly recorded: readonly LogEvent[]) {
-    for (const [server, { tools }] of Object.entries(recordedServers(recorded))) this.use(server, tools);
-  }
+  constructor(private readonly recorded: readonly LogEvent[]) {}
 
   async connect(log: SessionLog): Promise<void> {
+    await loadSchemaValidators();
+    for (const [server, { tools }] of Object.entries(recordedServers(this.recorded))) this.use(server, tools);
     // A status the recording logged goes in again right after the event it followed.
     const echo = (event: LogEvent) => {
       const next = this.recorded[event.seq + 1];

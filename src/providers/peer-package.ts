@@ -6,7 +6,7 @@ import { ConfigError } from '../errors/config-error.ts';
 /** The peer packages the provider subpaths load, with the versions agentchart supports. */
 export const peerPackages = {
   '@anthropic-ai/sdk': { subpath: 'agentchart/anthropic', range: '^1.14.0' },
-  openai: { subpath: 'agentchart/openai', range: '^6.49.0' },
+  openai: { subpath: 'agentchart/openai', range: '^6.49.0 || ^7.0.0' },
 } as const;
 
 export type PeerPackage = keyof typeof peerPackages;

@@ -3,7 +3,7 @@
 // `agent.spawned`), so a tree copied to another folder together replays there.
 import { isSafeId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { sessionFileLocation, sessionFilePath } from '../session/file-store.ts';
+import { sessionFileLocation, sessionFilePath } from '../session/session-files.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
 
 /** One `agent.spawned` of a log: the call that started a subagent, and the subagent's session. */

@@ -1,20 +1,19 @@
-import type { Approver } from '../actors/approval.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
-import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
+import type { Provider } from '../providers/types.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import { createAgentSystem } from '../runtime/create-agent-system.ts';
-import type { AgentSystemOptions, CompactionOptions, Limits } from '../runtime/options.ts';
+import type { AgentSystemOptions } from '../runtime/options.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import { replay } from '../session/replay-provider.ts';
 import { validateSequence } from '../session/schema.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
-import type { AnyTool } from '../tools/define-tool.ts';
 import { assertTreeComplete } from './recorded-tree.ts';
+import { defaultsFrom, recordedApprover } from './recording-defaults.ts';
 import { type RecordingSegment, recordingSegments } from './recording-segments.ts';
 import { ReplayClock } from './replay-clock.ts';
 import { describeInput, drive, InputFeed } from './replay-drive.ts';
-import { hostDecisions, type ReplayInput, replayInputs } from './replay-inputs.ts';
+import { type ReplayInput, replayInputs } from './replay-inputs.ts';
+import { SegmentLife, segmentModel } from './segment-life.ts';
 import { RecordedSubagents, subagentLogs } from './subagent-recordings.ts';
 
 /**
@@ -217,53 +216,6 @@ async function replaySegment(
 }
 
 /**
- * Whether the process of a segment still runs. Once the replay reaches the point where the recording's
- * process was killed, its model and tools answer nothing more (what it would write is not kept).
- */
-class SegmentLife {
-  alive = true;
-
-  end(): void {
-    this.alive = false;
-  }
-
-  /** Resolves when the segment has ended or `signal` fired. */
-  private gone(signal: AbortSignal): Promise<void> {
-    return new Promise((resolve) => {
-      if (signal.aborted) return resolve();
-      signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  }
-
-  guard(tool: AnyTool): AnyTool {
-    return {
-      ...tool,
-      run: async (input, context) => {
-        if (!this.alive) {
-          await this.gone(context.signal);
-          return { content: 'the session was killed here in the recording', isError: true };
-        }
-        return tool.run(input, context);
-      },
-    };
-  }
-
-  stream(inner: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    if (this.alive) return inner.stream(request, signal);
-    // Nothing more comes: the stream ends once the runtime gives up on it (the replay disposes it).
-    const gone = this.gone(signal);
-    return {
-      [Symbol.asyncIterator]: () => ({
-        next: async (): Promise<IteratorResult<ModelEvent>> => {
-          await gone;
-          return { done: true, value: undefined };
-        },
-      }),
-    };
-  }
-}
-
-/**
  * Whether the replayed log has a call opened by `opening` (`tool.started`: a tool runs; `agent.spawned`: a
  * subagent works for its `task` call) without its `tool.result` yet.
  */
@@ -274,59 +226,6 @@ function openCalls(events: readonly LogEvent[], opening: 'tool.started' | 'agent
     else if (isEvent(event, 'tool.result')) open.delete(event.data.callId);
   }
   return open.size > 0;
-}
-
-/**
- * Who answers approvals when the host gives no approver: whoever did in the recording, so every decision
- * replays as logged. Nobody, when nothing was put to anyone (`approval.asked`): the calls that asked were
- * denied headless, and are again. A person (`manual`: the recorded `agent.approve`/`deny` are inputs)
- * when the recording has a person's decisions; else the host's recorded answers, call by call.
- */
-function recordedApprover(
-  root: { agentId: string; events: readonly LogEvent[] },
-  inputs: readonly ReplayInput[],
-  subagents: ReadonlyMap<string, readonly LogEvent[]>,
-): Approver | undefined {
-  const sessions = [[root.agentId, root.events] as const, ...subagents];
-  if (!sessions.some(([, events]) => events.some((event) => isEvent(event, 'approval.asked'))))
-    return undefined;
-  if (inputs.some((input) => input.kind === 'decision')) return 'manual';
-  // Call ids are the model's, so each session's answers are its own (a child's call may be named as its parent's).
-  const decisions = new Map(sessions.map(([id, events]) => [id, hostDecisions(events)]));
-  // A question the recording has no answer for stays open: the replay stops there, as it waits.
-  return ({ agentId, callId }) => {
-    const decision = decisions.get(agentId)?.get(callId);
-    return decision ? Promise.resolve(decision) : new Promise(() => {});
-  };
-}
-
-/** What `session.start` recorded about how the session ran, as system options. */
-function defaultsFrom(config: Record<string, unknown>): Partial<AgentSystemOptions> {
-  const mode = permissionModes.find((known) => known === config.permissionMode) as PermissionMode | undefined;
-  return {
-    ...(typeof config.cwd === 'string' ? { cwd: config.cwd } : {}),
-    ...(mode ? { permissionMode: mode } : {}),
-    ...(config.limits && typeof config.limits === 'object'
-      ? { limits: config.limits as Partial<Limits> }
-      : {}),
-    // Checked by createAgentSystem like any option: a damaged policy is a ConfigError naming it.
-    ...(config.compaction && typeof config.compaction === 'object'
-      ? { compaction: config.compaction as CompactionOptions }
-      : {}),
-  };
-}
-
-/** The segment's model: the recorded responses, named as the segment's provider and model were. */
-function segmentModel(responses: Provider, config: Record<string, unknown>, life: SegmentLife): Provider {
-  const window = config.contextWindow;
-  return {
-    name: typeof config.provider === 'string' ? config.provider : responses.name,
-    model: typeof config.model === 'string' ? config.model : responses.model,
-    ...(typeof window === 'number' && Number.isInteger(window) && window > 0
-      ? { contextWindow: window }
-      : {}),
-    stream: (request, signal) => life.stream(responses, request, signal),
-  };
 }
 
 /** Reads the agent's live events until it is disposed, calling `onLog` after each log event. */

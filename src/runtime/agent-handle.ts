@@ -1,24 +1,22 @@
-import type { AnyActorRef } from 'xstate';
-import { waitFor } from 'xstate';
+import { type AnyActorRef, type AnyMachineSnapshot, waitFor } from 'xstate';
 import type { LiveEvent } from '../actors/live-event.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
-import { ConfigError } from '../errors/config-error.ts';
 import type { AgentEmitted } from '../machines/agent-types.ts';
-import type { CompactResult, ContextUsage } from '../machines/compaction-types.ts';
-import type { TurnContext } from '../machines/turn-types.ts';
+import type { CompactResult } from '../machines/compaction-types.ts';
 import type { McpServerStatus } from '../mcp/tool-source.ts';
-import { defaultPermissionMode, type PermissionMode, stricterMode } from '../permissions/modes.ts';
+import type { PermissionMode } from '../permissions/modes.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import { type CancelCause, isEvent, type LogEvent } from '../session/types.ts';
+import type { CancelCause, LogEvent } from '../session/types.ts';
 import {
-  type ActorSnapshot,
+  type AgentSnapshot,
+  contextUsageOf,
   describeActor,
   machineContexts,
   type RunResult,
   stateName,
-  turnResult,
+  toolBatchOf,
 } from './agent-view.ts';
 import {
   approveSchema,
@@ -31,47 +29,47 @@ import {
   turnSchema,
 } from './call-schemas.ts';
 import type { LiveBus } from './live-bus.ts';
+import { modeSwitch } from './mode-switch.ts';
+import { TurnWaiters } from './turn-waiters.ts';
 
-export type { ActorSnapshot, RunResult } from './agent-view.ts';
+export type { ActorSnapshot, AgentSnapshot, RunResult } from './agent-view.ts';
 
-/**
- * `agent.snapshot()`: the agent's actor tree, and how full its context is — the input and cache tokens
- * of the last answered request of a step (as its provider reported them; 0 before the first) and the
- * model's context window.
- */
-export type AgentSnapshot = ActorSnapshot & { contextUsage: ContextUsage };
-
-type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => void; turn?: number };
+/** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
+export type AgentHandleParts = {
+  ref: AnyActorRef;
+  log: SessionLog;
+  bus: LiveBus;
+  /** The host's id generator, checked: a bad id is a ConfigError naming the call that needed it. */
+  nextId: (call: string) => string;
+  /** Gives back what the launch took (the actor, the ports, the system's record of the agent). */
+  release: () => void;
+  /** The MCP servers the agent started (none for a subagent: it uses its parent's). */
+  servers: () => McpServerStatus[];
+  /** The permission mode calls are decided in now (the agent's permission gate). */
+  mode: () => PermissionMode;
+  /** The loosest mode this agent may be switched to: a subagent's parent's mode now; none for others. */
+  modeCeiling: () => PermissionMode | undefined;
+};
 
 /** A live agent. Obtain one from `system.createAgent()`, `resumeAgent()` or `forkAgent()`. */
 export class Agent {
   readonly id: string;
-  private readonly waiters = new Map<string, Waiter>();
-  private compactWaiters: { resolve: (result: CompactResult) => void; reject: (error: Error) => void }[] = [];
+  private readonly ref: AnyActorRef;
+  private readonly sessionLog: SessionLog;
+  private readonly waiters: TurnWaiters;
   private disposing: Promise<void> | undefined;
 
-  constructor(
-    private readonly ref: AnyActorRef,
-    private readonly sessionLog: SessionLog,
-    private readonly bus: LiveBus,
-    /** The host's id generator, checked: a bad id is a ConfigError naming the call that needed it. */
-    private readonly nextId: (call: string) => string,
-    private readonly release: () => void,
-    /** The MCP servers the agent started (none for a subagent: it uses its parent's). */
-    private readonly servers: () => McpServerStatus[] = () => [],
-    /** The permission mode calls are decided in now (the agent's permission gate). */
-    private readonly currentMode: () => PermissionMode = () => defaultPermissionMode,
-    /** The loosest mode this agent may be switched to: a subagent's parent's mode now; none for others. */
-    private readonly modeCeiling: () => PermissionMode | undefined = () => undefined,
-  ) {
-    this.id = sessionLog.sessionId;
-    sessionLog.subscribe((event) => this.settleWaiters(event));
-    ref.on('compaction.settled', (event: AgentEmitted) => this.settleCompaction(event.result));
+  /** For the runtime: hosts get agents from the system (`createAgent`, `resumeAgent`, `forkAgent`). */
+  constructor(private readonly parts: AgentHandleParts) {
+    ({ ref: this.ref, log: this.sessionLog } = parts);
+    this.id = parts.log.sessionId;
+    this.waiters = new TurnWaiters(parts.log);
+    parts.ref.on('compaction.settled', (event: AgentEmitted) => this.waiters.settleCompaction(event.result));
   }
 
   /** The session id; the same as the agent id. */
   get sessionId(): string {
-    return this.sessionLog.sessionId;
+    return this.id;
   }
 
   /**
@@ -81,7 +79,7 @@ export class Agent {
   run(message: string): Promise<RunResult> {
     return new Promise((resolve, reject) => {
       // The waiter exists before the message is sent: an idle agent claims it synchronously.
-      this.queue('agent.followup', message, (id) => this.waiters.set(id, { resolve, reject }), 'run');
+      this.queue('agent.followup', message, (id) => this.waiters.forInput(id, resolve, reject), 'run');
     });
   }
 
@@ -123,7 +121,7 @@ export class Agent {
   ): void {
     const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
     this.assertLive('approve');
-    this.batchRef()?.send({
+    toolBatchOf(this.ref)?.send({
       type: 'tool.approve',
       callId: parsed.callId,
       ...(parsed.options?.remember ? { remember: parsed.options.remember } : {}),
@@ -134,19 +132,16 @@ export class Agent {
 
   /** The permission mode the agent's calls are decided in now. */
   get permissionMode(): PermissionMode {
-    return this.currentMode();
+    return this.parts.mode();
   }
 
   /**
    * Switches the agent's permission mode, logged as `mode.changed{ from, to, by }`: calls decided from
    * now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too). `by`
-   * is `'host'` (default) or `'user'` when a person chose the mode in the host's interface (the chat's
-   * `/mode`); a replay gives either again at the same place. A resumed session keeps the last mode its
-   * log recorded. Setting the current mode again logs nothing. A subagent cannot be switched looser than
-   * its parent's mode now (`ConfigError`); a parent switched stricter takes its live subagents down with it.
-   *
-   * @example
-   * agent.setPermissionMode('accept-edits', { by: 'user' });
+   * is `'host'` (default) or `'user'` when a person chose it (the chat's `/mode`); a replay gives either
+   * again at the same place. A resumed session keeps the last mode its log recorded; the current mode again
+   * logs nothing. A subagent cannot be switched looser than its parent's mode now (`ConfigError`); a parent
+   * switched stricter takes its live subagents down with it. Example: `agent.setPermissionMode('plan')`.
    */
   setPermissionMode(mode: PermissionMode, options?: { by?: 'host' | 'user' }): void {
     const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, {
@@ -154,24 +149,17 @@ export class Agent {
       ...(options !== undefined ? { options } : {}),
     });
     this.assertLive('setPermissionMode');
-    const ceiling = this.modeCeiling();
-    if (ceiling !== undefined && stricterMode(parsed.mode, ceiling) !== parsed.mode) {
-      throw new ConfigError(
-        `agent.setPermissionMode: "${parsed.mode}" is looser than the mode of this subagent's parent ` +
-          `("${ceiling}"); a subagent never runs looser than its parent`,
-      );
-    }
-    const from = this.currentMode();
-    if (from === parsed.mode) return;
+    const { mode: from, modeCeiling } = this.parts;
     const by = parsed.options?.by ?? 'host';
-    this.sessionLog.append({ type: 'mode.changed', data: { from, to: parsed.mode, by } });
+    const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by });
+    if (entry !== undefined) this.sessionLog.append(entry);
   }
 
   /** Denies a call waiting for approval; `reason` is logged and shown to the model. */
   deny(callId: string, reason?: string): void {
     const parsed = parseHostValue('agent.deny', denySchema, { callId, reason });
     this.assertLive('deny');
-    this.batchRef()?.send({
+    toolBatchOf(this.ref)?.send({
       type: 'tool.deny',
       callId: parsed.callId,
       ...(parsed.reason !== undefined ? { reason: parsed.reason } : {}),
@@ -191,7 +179,7 @@ export class Agent {
     return new Promise((resolve, reject) => {
       const parsed = parseHostValue('agent.compact', compactSchema, { options }).options ?? {};
       this.assertLive('compact');
-      this.compactWaiters.push({ resolve, reject });
+      this.waiters.forCompaction(resolve, reject);
       const instructions = parsed.instructions !== undefined ? { instructions: parsed.instructions } : {};
       this.ref.send({ type: 'agent.compact', ...instructions });
     });
@@ -204,19 +192,7 @@ export class Agent {
    */
   whenTurnEnds(turn: number): Promise<RunResult> {
     const parsed = parseHostValue('agent.whenTurnEnds', turnSchema, { turn }).turn;
-    const end = this.sessionLog.events.findLast(
-      (event) => isEvent(event, 'turn.end') && event.turn === parsed,
-    );
-    if (end && isEvent(end, 'turn.end')) {
-      const result = turnResult(this.sessionLog.events, end);
-      return this.sessionLog.flush().then(() => result);
-    }
-    return new Promise((resolve, reject) => {
-      if (this.disposing)
-        reject(new AgentStateError(`agent ${this.id} was disposed before turn ${parsed} ended`));
-      // A key no inbox id can take (ids have no `#`), one per call.
-      else this.waiters.set(`#turn:${parsed}:${this.waiters.size}`, { resolve, reject, turn: parsed });
-    });
+    return this.waiters.forTurn(parsed, this.disposing !== undefined);
   }
 
   /**
@@ -229,13 +205,9 @@ export class Agent {
 
   /** Resolves when no turn is running and none is about to start (or the agent is gone). */
   async whenIdle(): Promise<void> {
-    await waitFor(
-      this.ref,
-      (snapshot) => snapshot.status !== 'active' || snapshot.matches({ ready: 'idle' }),
-      {
-        timeout: Number.POSITIVE_INFINITY,
-      },
-    );
+    const idle = (snapshot: AnyMachineSnapshot) =>
+      snapshot.status !== 'active' || snapshot.matches({ ready: 'idle' });
+    await waitFor(this.ref, idle, { timeout: Number.POSITIVE_INFINITY });
   }
 
   /** Cancels, waits for everything to settle, flushes the log and unregisters. Idempotent. */
@@ -247,13 +219,9 @@ export class Agent {
           timeout: Number.POSITIVE_INFINITY,
         });
       }
-      this.release();
-      this.bus.close();
-      for (const [id, waiter] of this.waiters) {
-        waiter.reject(new AgentStateError(`agent ${this.id} was disposed before input ${id} was answered`));
-      }
-      this.waiters.clear();
-      this.settleCompaction({ compacted: false, reason: 'canceled' });
+      this.parts.release();
+      this.parts.bus.close();
+      this.waiters.rejectAll();
     })();
     return this.disposing;
   }
@@ -264,12 +232,12 @@ export class Agent {
    * letting memory grow without bound; `agent.log()` still has every logged event.
    */
   events(options: { maxBuffered?: number } = {}): AsyncIterableIterator<LiveEvent> {
-    return this.bus.iterate(parseHostValue('agent.events', eventsSchema, { options }).options ?? {});
+    return this.parts.bus.iterate(parseHostValue('agent.events', eventsSchema, { options }).options ?? {});
   }
 
   /** The state of every machine of this agent right now, and how full its context is. */
   snapshot(): AgentSnapshot {
-    return { ...describeActor(this.ref, 'agent'), contextUsage: this.contextUsage() };
+    return { ...describeActor(this.ref, 'agent'), contextUsage: contextUsageOf(this.ref) };
   }
 
   /**
@@ -295,7 +263,7 @@ export class Agent {
    * reconnects, `failed`, `closed`), process id, the tools offered and the ones skipped with the reason.
    */
   mcpServers(): McpServerStatus[] {
-    return this.servers();
+    return this.parts.servers();
   }
 
   /** The session's events so far. */
@@ -317,7 +285,7 @@ export class Agent {
     const call = `agent.${method}`;
     parseHostValue(call, messageSchema, { message });
     this.assertLive(method);
-    const id = this.nextId(call);
+    const id = this.parts.nextId(call);
     beforeSend?.(id);
     this.ref.send({ type, id, message });
     return id;
@@ -327,49 +295,6 @@ export class Agent {
     const snapshot = this.ref.getSnapshot();
     if (this.disposing || snapshot.status !== 'active' || !snapshot.matches('ready')) {
       throw new AgentStateError(`cannot ${what}: agent ${this.id} is ${this.state}`);
-    }
-  }
-
-  /** The running turn knows the latest request; between turns the agent keeps what the last turn left. */
-  private contextUsage(): ContextUsage {
-    const agent = this.ref.getSnapshot();
-    const turn = agent.children.turn as AnyActorRef | undefined;
-    const running = turn?.getSnapshot().context as TurnContext | undefined;
-    return {
-      ...(running?.compacting.usage ?? (agent.context as { contextUsage: ContextUsage }).contextUsage),
-    };
-  }
-
-  /** Like a run's result, a compaction's is given once the log holds it durably. */
-  private settleCompaction(result: CompactResult): void {
-    const waiters = this.compactWaiters;
-    this.compactWaiters = [];
-    if (waiters.length === 0) return;
-    const flushed = this.sessionLog.flush();
-    for (const waiter of waiters) flushed.then(() => waiter.resolve(result), waiter.reject);
-  }
-
-  private batchRef(): AnyActorRef | undefined {
-    const turn = this.ref.getSnapshot().children.turn as AnyActorRef | undefined;
-    const step = turn?.getSnapshot().children.step as AnyActorRef | undefined;
-    return step?.getSnapshot().children.batch as AnyActorRef | undefined;
-  }
-
-  private settleWaiters(event: LogEvent): void {
-    if (this.waiters.size === 0) return;
-    if (isEvent(event, 'inbox.claimed')) {
-      for (const id of event.data.ids) {
-        const waiter = this.waiters.get(id);
-        if (waiter) waiter.turn = event.turn;
-      }
-    } else if (isEvent(event, 'turn.end')) {
-      const result = turnResult(this.sessionLog.events, event);
-      const flushed = this.sessionLog.flush();
-      for (const [id, waiter] of this.waiters) {
-        if (waiter.turn !== event.turn) continue;
-        this.waiters.delete(id);
-        flushed.then(() => waiter.resolve(result), waiter.reject);
-      }
     }
   }
 }

@@ -1,6 +1,8 @@
 // What the agent handle reports about its agent: the result of a turn, read from the log, and the state of
 // its actors.
 import type { AnyActorRef } from 'xstate';
+import type { ContextUsage } from '../machines/compaction-types.ts';
+import type { TurnContext } from '../machines/turn-types.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
 import { isEvent, type LogEvent, type StopReason } from '../session/types.ts';
 
@@ -52,4 +54,28 @@ export function machineContexts(ref: AnyActorRef): Map<string, unknown> {
   };
   walk(ref, '');
   return contexts;
+}
+
+/**
+ * `agent.snapshot()`: the agent's actor tree, and how full its context is — the input and cache tokens
+ * of the last answered request of a step (as its provider reported them; 0 before the first) and the
+ * model's context window.
+ */
+export type AgentSnapshot = ActorSnapshot & { contextUsage: ContextUsage };
+
+/** The running turn knows the latest request; between turns the agent keeps what the last turn left. */
+export function contextUsageOf(agent: AnyActorRef): ContextUsage {
+  const snapshot = agent.getSnapshot();
+  const turn = snapshot.children.turn as AnyActorRef | undefined;
+  const running = turn?.getSnapshot().context as TurnContext | undefined;
+  return {
+    ...(running?.compacting.usage ?? (snapshot.context as { contextUsage: ContextUsage }).contextUsage),
+  };
+}
+
+/** The tool batch of the running step, which takes a person's approvals and denials. */
+export function toolBatchOf(agent: AnyActorRef): AnyActorRef | undefined {
+  const turn = agent.getSnapshot().children.turn as AnyActorRef | undefined;
+  const step = turn?.getSnapshot().children.step as AnyActorRef | undefined;
+  return step?.getSnapshot().children.batch as AnyActorRef | undefined;
 }

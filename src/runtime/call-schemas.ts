@@ -16,7 +16,7 @@ import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
-import { providerSchema } from './options-schema.ts';
+import { providerSchema } from './host-object-schemas.ts';
 
 /** What `createAgent`, `resumeAgent`, `forkAgent` and a job's tasks may set for their agent. */
 export const agentFields = {

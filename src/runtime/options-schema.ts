@@ -1,39 +1,24 @@
-// The one schema for `createAgentSystem` options. A JavaScript host has no type checker, so every option
-// is parsed here, once; the runtime then works with the resolved `SystemConfig` and trusts it.
+// Parses `createAgentSystem` options into the `SystemConfig` the runtime works with. A JavaScript host has
+// no type checker, so every option is checked here, once (against system-options-schema.ts), and every
+// default is filled in; the runtime then trusts the result.
 import { resolve } from 'node:path';
-import { z } from 'zod/v4';
-import { type Clock, defaultIds, type IdGenerator, systemClock } from '../core/clock.ts';
-import {
-  count,
-  flag,
-  hostFunction,
-  intact,
-  milliseconds,
-  must,
-  nonEmptyString,
-  oneOf,
-  parseHostValue,
-  plainIssue,
-  positiveInteger,
-} from '../core/host-schema.ts';
-import { hookListsSchema } from '../hooks/hook-options.ts';
+import { type Clock, defaultIds, systemClock } from '../core/clock.ts';
+import { parseHostValue } from '../core/host-schema.ts';
 import type { Hooks } from '../hooks/hook-types.ts';
 import { commandHooksFrom } from '../hooks/settings-schema.ts';
 import { defaultRetryPolicy, type RetryPolicy } from '../machines/retry-policy.ts';
-import { recordedServers } from '../mcp/recorded-servers.ts';
-import { type McpServers, mcpServersSchema } from '../mcp/server-config.ts';
-import { defaultPermissionMode, type PermissionMode, permissionModes } from '../permissions/modes.ts';
-import { type PermissionRule, ruleProblem } from '../permissions/rules.ts';
+import type { McpServers } from '../mcp/server-config.ts';
+import { defaultPermissionMode, type PermissionMode } from '../permissions/modes.ts';
+import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
-import { parseLoadedEvents } from '../session/schema.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
 import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
-import { defaultMaxOutputChars, minMaxOutputChars } from '../tools/long-output.ts';
-import { toolListSchema } from '../tools/tool-list-schema.ts';
+import { defaultMaxOutputChars } from '../tools/long-output.ts';
+import { hooksOf, joinHooks } from './hooks-option.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
   type Approver,
@@ -46,180 +31,9 @@ import {
 } from './options.ts';
 import type { InstructionSetting } from './project-instructions.ts';
 import type { SubagentRecordings } from './replay/subagent-replay.ts';
+import { replayParts } from './replay-option.ts';
 import { bypassRefused, checkRuleTools } from './settings-checks.ts';
-
-export const providerSchema = intact<Provider>(
-  'a Provider (an object with string name and model and a stream function)',
-  z.object({
-    name: nonEmptyString,
-    model: z.string(must('a string')),
-    contextWindow: positiveInteger.optional(),
-    stream: hostFunction,
-  }),
-);
-
-export const permissionModeSchema = oneOf(permissionModes as [PermissionMode, ...PermissionMode[]]);
-
-const rule = z.string(must('a string')).superRefine((text, context) => {
-  const problem = ruleProblem(text);
-  if (problem !== undefined)
-    context.addIssue({ code: 'custom', message: `is not a permission rule: ${problem}` });
-});
-const rules = z.array(rule, must('an array of permission rules'));
-
-const storeSchema = intact<SessionStore>(
-  'a SessionStore',
-  z.object({
-    create: hostFunction,
-    append: hostFunction,
-    load: hostFunction,
-    exists: hostFunction,
-    remove: hostFunction,
-    list: hostFunction,
-    lock: hostFunction.optional(),
-    outputsFolder: hostFunction.optional(),
-  }),
-);
-
-const maxCharsRule = must(`a whole number of characters, at least ${minMaxOutputChars}`);
-const maxChars = z.number(maxCharsRule).int(maxCharsRule).min(minMaxOutputChars, maxCharsRule);
-
-const clockSchema = intact<Clock>(
-  'a Clock ({ now, setTimer })',
-  z.object({ now: hostFunction, setTimer: hostFunction }),
-);
-
-const thresholdMessage = must('a number greater than 0 and at most 1');
-const compactionSchema = z.strictObject(
-  {
-    enabled: flag.optional(),
-    threshold: z.number(thresholdMessage).gt(0, thresholdMessage).lte(1, thresholdMessage).optional(),
-    keepRecentTurns: positiveInteger.optional(),
-    instructions: nonEmptyString.optional(),
-    model: providerSchema.optional(),
-  },
-  must('an object'),
-);
-
-/** A recorded session log (the events of one session), checked like a store's load. */
-const recordedLog = z
-  .custom<LogEvent[]>(Array.isArray, must('an array of log events'))
-  .superRefine((value, context) => {
-    try {
-      parseLoadedEvents({ events: value });
-    } catch (error) {
-      context.addIssue(plainIssue(`must be the events of a recorded session: ${(error as Error).message}`));
-    }
-  });
-
-const cwd = z
-  .string(must('a non-empty string without NUL bytes'))
-  .regex(/^[^\0]+$/, must('a non-empty string without NUL bytes'));
-
-const systemOptionsSchema = z.strictObject(
-  {
-    model: providerSchema,
-    tools: toolListSchema.optional(),
-    store: storeSchema.optional(),
-    cwd: cwd.optional(),
-    permissionMode: permissionModeSchema.optional(),
-    permissions: z
-      .strictObject(
-        {
-          allow: rules.optional(),
-          ask: rules.optional(),
-          deny: rules.optional(),
-          bypassDisabled: flag.optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    limits: z
-      .strictObject(
-        {
-          maxSteps: positiveInteger.optional(),
-          maxUnknownToolCalls: positiveInteger.optional(),
-          maxParallelTools: positiveInteger.optional(),
-          maxAttempts: positiveInteger.optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    retry: z
-      .strictObject(
-        { baseDelayMs: milliseconds.optional(), maxDelayMs: milliseconds.optional() },
-        must('an object'),
-      )
-      .optional(),
-    ids: z.custom<IdGenerator>((value) => typeof value === 'function', must('a function')).optional(),
-    clock: clockSchema.optional(),
-    hooks: z
-      .strictObject(
-        {
-          ...hookListsSchema,
-          // One function (its own contract, see PreStepHook), or a list of hooks like every other point.
-          preStep: z
-            .union(
-              [
-                z.custom<PreStepHook>((value) => typeof value === 'function'),
-                hookListsSchema.preStep.unwrap(),
-              ],
-              must('a function or an array of hooks'),
-            )
-            .optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    approve: z
-      .custom<Approver>(
-        (value) => typeof value === 'function' || value === 'manual',
-        must('a function or "manual"'),
-      )
-      .optional(),
-    projectInstructions: z
-      .union([flag, z.strictObject({ home: cwd })], must('true, false or { home: string }'))
-      .optional(),
-    toolOutput: z.strictObject({ maxChars: maxChars.optional() }, must('an object')).optional(),
-    subagents: z
-      .strictObject(
-        {
-          maxDepth: count.optional(),
-          maxSteps: positiveInteger.optional(),
-          permissionMode: permissionModeSchema.optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    compaction: compactionSchema.optional(),
-    mcpServers: mcpServersSchema.optional(),
-    skills: z
-      .union(
-        [flag, z.strictObject({ folders: z.array(cwd, must('an array of folder paths')) })],
-        must('a boolean or { folders: string[] }'),
-      )
-      .optional(),
-    environment: flag.optional(),
-    settings: z
-      .union([z.literal('workspace'), cwd], must('"workspace" or the path of a settings file'))
-      .optional(),
-    replay: z
-      .strictObject(
-        {
-          log: recordedLog,
-          toolResults: z.enum(['recorded', 'live'], must('"recorded" or "live"')).optional(),
-          subagents: intact<SubagentRecordings>(
-            'subagent recordings ({ childSessionId, recordedAt, session })',
-            z.object({ childSessionId: hostFunction, recordedAt: hostFunction, session: hostFunction }),
-          ).optional(),
-        },
-        must('{ log: LogEvent[], toolResults?: "recorded" | "live" }'),
-      )
-      .optional(),
-    models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
-  },
-  must('an object'),
-);
+import { systemOptionsSchema } from './system-options-schema.ts';
 
 /** The options after parsing, with every default filled in: what the runtime works with. */
 export type SystemConfig = {
@@ -384,39 +198,4 @@ export function parseSystemOptions(options: unknown): SystemConfig {
         ? { gather: true }
         : undefined,
   };
-}
-
-/**
- * What each part of the runtime takes from a recording it re-runs (the `replay` option): the log where the
- * recording has that part — its skill catalogue when it had skills, its MCP tools when it had servers —
- * and the tool results only when they are to be answered from the log.
- */
-function replayParts(replay: { log: LogEvent[]; toolResults?: 'recorded' | 'live' } | undefined) {
-  if (replay === undefined) return {};
-  const { log } = replay;
-  const config = (log[0]?.data as { config?: { skills?: unknown } } | undefined)?.config;
-  return {
-    hooks: log,
-    instructions: log,
-    environment: log,
-    skills: Array.isArray(config?.skills) ? log : undefined,
-    mcp: Object.keys(recordedServers(log)).length > 0 ? log : undefined,
-    toolResults: replay.toolResults === 'recorded' ? log : undefined,
-  };
-}
-
-/** The hooks of every point as typed lists (the schema checked each one); a single `preStep` function is apart. */
-function hooksOf(hooks: Record<string, unknown> | undefined): Hooks {
-  if (hooks === undefined) return {};
-  const { preStep, ...lists } = hooks;
-  return (Array.isArray(preStep) ? { ...lists, preStep } : lists) as Hooks;
-}
-
-/** Both sets of hooks, point by point, the first set's before the second's. */
-function joinHooks(first: Hooks, second: Hooks): Hooks {
-  const joined: Record<string, unknown[]> = {};
-  for (const hooks of [first, second])
-    for (const [point, list] of Object.entries(hooks) as [string, unknown[] | undefined][])
-      if (list !== undefined) joined[point] = [...(joined[point] ?? []), ...list];
-  return joined as Hooks;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod/v4';
 import { LogFormatError } from '../errors/log-format-error.ts';
-import { isEventType, logEventDataSchemas } from './schema.ts';
+import { isEventType, logEventDataSchemas } from './event-data-schemas.ts';
 import { LOG_FORMAT_VERSION, type LogEvent } from './types.ts';
 
 /**

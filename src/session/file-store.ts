@@ -1,16 +1,14 @@
 import { access, mkdir, open, readdir, rm, truncate } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
-import { checkSessionId, isSafeId } from '../core/safe-id.ts';
+import { join, resolve } from 'node:path';
+import { checkSessionId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type Durability, FileAppender } from './file-appender.ts';
 import { acquireFileLock } from './file-lock.ts';
 import { type ParsedLogText, parseLogText, tornLineLeft } from './log-text.ts';
 import { errorCode, pathError } from './path-errors.ts';
-import { readLogFile } from './read-log-file.ts';
 import { formatLogLine } from './schema.ts';
+import { readSessionText, sessionFilePath, sessionIdsAmong, sessionLockPath } from './session-files.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types.ts';
-
-const extension = '.jsonl';
 
 export type FileStoreOptions = {
   /**
@@ -22,47 +20,6 @@ export type FileStoreOptions = {
   /** @deprecated The same as `durability: 'fsync'`. */
   fsync?: boolean;
 };
-
-/** The session id of a log file path: its base name without `.jsonl`. */
-export function sessionIdFromFile(file: string): string {
-  const name = basename(file);
-  if (!name.endsWith(extension) || name.length === extension.length) {
-    throw new ConfigError(`"${file}" is not a session log (expected a <sessionId>${extension} file)`);
-  }
-  return name.slice(0, -extension.length);
-}
-
-/**
- * Where a session log file lives, for a CLI that is handed a path.
- *
- * @example
- * const { dir, sessionId } = sessionFileLocation('runs/abc.jsonl');
- * const session = await fileStore(dir).load(sessionId);
- */
-export function sessionFileLocation(file: string): { dir: string; sessionId: string } {
-  return { dir: dirname(file), sessionId: sessionIdFromFile(file) };
-}
-
-/** The log file of a session in a store's folder, `<dir>/<sessionId>.jsonl`: `sessionFileLocation` undone. */
-export function sessionFilePath(dir: string, sessionId: string): string {
-  return join(dir, `${sessionId}${extension}`);
-}
-
-/**
- * Reads a session log file as text. A missing file, a folder, a file that cannot be read, a path
- * through a file, a FIFO, socket or device, or a log over `sessionLogLimit` (256 MiB) is a `ConfigError`
- * naming the session and the path, never a raw `EISDIR` or `EACCES`, and never a read that blocks.
- */
-export async function readSessionText(file: string, sessionId: string): Promise<string> {
-  try {
-    return await readLogFile(file, `read session "${sessionId}"`);
-  } catch (error) {
-    if (errorCode(error) === 'ENOENT') {
-      throw new ConfigError(`session "${sessionId}" does not exist (${file})`, { cause: error });
-    }
-    throw pathError(error, `read session "${sessionId}"`, file);
-  }
-}
 
 /** A `SessionStore` over a folder of JSONL files. */
 export type FileStore = SessionStore & {
@@ -257,7 +214,8 @@ class FileSessionStore implements FileStore {
   }
 
   private lockPathOf(sessionId: string): string {
-    return `${this.pathOf(sessionId).slice(0, -extension.length)}.lock`;
+    checkSessionId(sessionId);
+    return sessionLockPath(this.dir, sessionId);
   }
 
   async list(): Promise<string[]> {
@@ -268,14 +226,7 @@ class FileSessionStore implements FileStore {
       if (errorCode(error) === 'ENOENT') return [];
       throw pathError(error, 'list sessions', this.dir);
     }
-    return (
-      names
-        .filter((name) => name.endsWith(extension) && name.length > extension.length)
-        .map((name) => name.slice(0, -extension.length))
-        // A file the store did not write may have a name no store method accepts: it is not a session.
-        .filter(isSafeId)
-        .sort()
-    );
+    return sessionIdsAmong(names);
   }
 
   private pathOf(sessionId: string): string {

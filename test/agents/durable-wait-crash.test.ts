@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/actors/approval.ts';
 import { fileStore } from '../../src/session/file-store.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type ScenarioName, scenarios, waitSystem } from '../support/approval-wait-kit.ts';
 import { startScript } from '../support/child-run.ts';
@@ -27,10 +28,10 @@ const temporary: string[] = [];
 
 async function sessionFiles(dir: string): Promise<Map<string, LogEvent[]>> {
   const files = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
-  const read = async (name: string): Promise<[string, LogEvent[]]> => {
-    const lines = (await readFile(join(dir, name), 'utf8')).split('\n').filter((text) => text !== '');
-    return [name.replace(/\.jsonl$/, ''), lines.map((text) => JSON.parse(text) as LogEvent)];
-  };
+  const read = async (name: string): Promise<[string, LogEvent[]]> => [
+    name.replace(/\.jsonl$/, ''),
+    await readLog(join(dir, name)),
+  ];
   return new Map(await Promise.all(files.map(read)));
 }
 

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectCommand } from '../../src/cli/commands/inspect.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runCli } from '../cli/cli-harness.ts';
 import { hasChromium, launchChromium, lit, noChromium, withScreenshot } from './browser.ts';
@@ -58,10 +59,7 @@ describe.skipIf(!hasChromium)(
       expect(demo.code).toBe(0);
       log = /^Session log: (.+\.jsonl)$/m.exec(demo.stderr + demo.stdout)![1]!;
       folders.push(dirname(log));
-      events = (await readFile(log, 'utf8'))
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as LogEvent);
+      events = await readLog(log);
       browser = await launchChromium();
     }, 120_000);
     afterAll(async () => {

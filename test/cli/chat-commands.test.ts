@@ -12,18 +12,13 @@ const body = (server: OpenAIChatServer, index: number) => server.requests[index]
 const text = (server: OpenAIChatServer, index: number) => JSON.stringify(body(server, index).messages);
 
 describe('agentchart chat: commands and coming back', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-chat-commands', state: 'in-home' },
-    (world) => ({ server, workspace, env } = world),
-  );
+  const world = useCliWorld({ prefix: 'agentchart-chat-commands', state: 'in-home' });
   // `leave` is typed as soon as the answer shows, often before the turn has ended: leaving mid-turn once
   // crashed the chat.
-  const chat = usePtyChats(() => ({ workspace, env }));
+  const chat = usePtyChats(() => world);
 
   it('/model, /mode, /compact, /inspect and /resume each do what they say', async () => {
+    const { server } = world;
     server.reply({ turn: { text: ['First answer.'] } });
     server.reply({ turn: { text: ['Second answer.'] } });
     server.reply({ turn: { text: ['Summary: two questions answered.'] } });
@@ -82,6 +77,7 @@ describe('agentchart chat: commands and coming back', () => {
   }, 90_000);
 
   it('--continue opens the latest session of the workspace, --resume <id> the one named', async () => {
+    const { server } = world;
     server.reply({ turn: { text: ['Answer one.'] } });
     const first = chat([]);
     let at = await first.waitFor('Type a task.');

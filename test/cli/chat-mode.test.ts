@@ -9,7 +9,6 @@ import { readLog as readLogFile } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runCliProcess } from '../support/child-run.ts';
 import { useCliWorld } from '../support/cli-world.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
 const write = (id: string, path: string, content: string) => ({
@@ -19,16 +18,10 @@ const write = (id: string, path: string, content: string) => ({
 });
 
 describe('agentchart chat: /mode', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-chat-mode', state: 'in-home' },
-    (world) => ({ server, workspace, env } = world),
-  );
-  const chat = usePtyChats(() => ({ workspace, env }));
+  const world = useCliWorld({ prefix: 'agentchart-chat-mode', state: 'in-home' });
+  const chat = usePtyChats(() => world);
   const logFile = async () => {
-    const folder = sessionsFolder(workspace, env);
+    const folder = sessionsFolder(world.workspace, world.env);
     const files = await readdir(folder);
     expect(files).toHaveLength(1);
     return join(folder, files[0]!);
@@ -38,6 +31,7 @@ describe('agentchart chat: /mode', () => {
     log.flatMap((event) => (event.type === type ? [{ seq: event.seq, data: event.data }] : []));
 
   it('logs /mode as mode.changed by the user, ends once, and --continue resumes in that mode', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });
     server.reply({ turn: { text: ['Wrote a.'] } });
     const first = chat([]);
@@ -91,6 +85,7 @@ describe('agentchart chat: /mode', () => {
   }, 60_000);
 
   it('switches while a turn runs, and from bypass to a mode that asks on the same session', async () => {
+    const { server, workspace } = world;
     // The command waits for a file the test writes once the switch is on the screen: no timing margin.
     const command = 'while [ ! -f go ]; do sleep 0.05; done; echo went';
     server.reply({

@@ -12,14 +12,11 @@ const requestText = (server: OpenAIChatServer, index: number) =>
   JSON.stringify((server.requests[index]!.body as { messages?: unknown }).messages ?? []);
 
 describe('agentchart chat in a real pseudo-terminal', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useCliWorld({ prefix: 'agentchart-chat' }, (world) => ({ server, workspace, home, env } = world));
-  const chat = usePtyChats(() => ({ workspace, env }));
+  const world = useCliWorld({ prefix: 'agentchart-chat' });
+  const chat = usePtyChats(() => world);
 
   it('runs a task, steers it, ignores a typed-ahead y, allows a prefix, denies with a reason, runs /cost, cancels with Esc and leaves with Ctrl-C twice', async () => {
+    const { server, workspace, home } = world;
     server.reply({ turn: { toolCalls: [call('c1', 'bash', { command: 'sleep 2' })] } });
     server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo one' })] } });
     server.reply({ turn: { toolCalls: [call('c3', 'bash', { command: 'echo one more' })] } });

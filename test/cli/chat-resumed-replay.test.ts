@@ -4,66 +4,27 @@
 // workspace gone and checked from a third: `agentchart replay --check` (the built CLI, dist/: build first)
 // and `expectReplay`, with recorded tools and with live tools in a restored workspace; a tampered copy
 // fails naming the seq and the field.
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { copyFile, readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
-import type { LogEvent } from '../../src/session/types.ts';
-import { runBuiltCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { PtySession } from './pty-session.ts';
+import { readLog } from '../../src/session/log-text.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck, tamperedCopy } from '../support/replay-check.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
+import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
-const write = (id: string, path: string, content: string) => ({
-  id,
-  name: 'write_file',
-  argumentPieces: [JSON.stringify({ path, content })],
-});
-const parseLog = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LogEvent);
-
-const folders: string[] = [];
-const sessions: PtySession[] = [];
-let server: OpenAIChatServer | undefined;
-const tempFolder = async (name: string) => {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-chat-replay-${name}-`));
-  folders.push(folder);
-  return folder;
-};
-afterEach(async () => {
-  for (const pty of sessions.splice(0)) pty.kill();
-  await server?.close();
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+const write = (id: string, path: string, content: string) => call(id, 'write_file', { path, content });
 
 describe('a chat continued, reopened with /model and cancelled with Esc replays byte for byte', () => {
-  it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
-    server = await startOpenAIChatServer();
-    const workspace = await tempFolder('workspace');
-    const home = await tempFolder('home');
-    const env = {
-      HOME: home,
-      XDG_STATE_HOME: join(home, 'state'),
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-    const chat = (args: string[]) => {
-      const pty = new PtySession(args, { cwd: workspace, env });
-      sessions.push(pty);
-      return pty;
-    };
-    const leave = async (pty: PtySession, from: number) => {
-      pty.type('/exit\r');
-      await pty.waitFor('Continue it: agentchart --resume', from);
-      expect(await pty.exited).toBe(0);
-    };
+  const world = useCliWorld({ prefix: 'agentchart-chat-replay', state: 'in-home' });
+  const chat = usePtyChats(() => world);
+  const tempFolder = useTempFolders('agentchart-chat-replay');
 
+  it('passes recorded and live from another folder; a tampered cancel fails naming seq and field', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [write('c1', 'a.txt', 'one\n')] } });
     server.reply({ turn: { text: ['Wrote a.'] } });
     const first = chat(['--yes']);
@@ -91,7 +52,7 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     const folder = sessionsFolder(workspace, env);
     const [name] = await readdir(folder);
     const log = join(folder, name!);
-    const events = parseLog(await readFile(log, 'utf8'));
+    const events = await readLog(log);
     const of = (type: string) => events.filter((event) => event.type === type);
     // Three processes wrote it: the first chat, `--continue`, and `/model`'s reopening.
     expect(of('session.end')).toHaveLength(3);
@@ -109,41 +70,21 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     await copyFile(log, copy);
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
-    const passed = `Replay check passed: ${copy} — ${events.length} events written again, byte for byte.\n`;
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    const passed = checkPassed(copy, events.length);
+    await expectCheckPasses(copy, passed, { env, cwd: elsewhere });
     await expectReplay(copy);
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      { env, cwd: elsewhere, timeoutMs: 60_000 },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed,
-      stderr: '',
-      code: 0,
-    });
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, passed, { args: live, env, cwd: elsewhere });
     expect(await readFile(join(restored, 'b.txt'), 'utf8')).toBe('two\n');
 
     // The cancel tampered with (cleared the queue too): the check names its seq and field.
-    const lines = (await readFile(copy, 'utf8')).split('\n');
-    const seq = lines.findIndex((line) => line.includes('"type":"cancel.requested"'));
-    lines[seq] = lines[seq]!.replace('{"by":"user"}', '{"by":"user","clearInbox":false}');
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (line) => line.includes('"type":"cancel.requested"'),
+      (line) => line.replace('{"by":"user"}', '{"by":"user","clearInbox":false}'),
+    );
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n')[0]).toBe(
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (cancel.requested)`,

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCliProcess } from '../support/child-run.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 import { toolCall as call, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
@@ -18,20 +17,17 @@ const lax = join(corpus, 'anthropics__claude-code/examples/settings/settings-lax
 const sentry = join(corpus, 'getsentry__sentry/.claude/settings.json');
 
 describe("Claude Code's settings files in .claude/, through the CLI", () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useSettingsCli('agentchart-claude-cli', (world) => ({ server, workspace, home, env } = world));
+  const world = useSettingsCli('agentchart-claude-cli');
   const claudeFile = async (name: string, from: string | unknown) => {
-    await mkdir(join(workspace, '.claude'), { recursive: true });
-    const to = join(workspace, '.claude', name);
+    await mkdir(join(world.workspace, '.claude'), { recursive: true });
+    const to = join(world.workspace, '.claude', name);
     if (typeof from === 'string') await copyFile(from, to);
     else await writeFile(to, JSON.stringify(from));
     return to;
   };
 
   it('agentchart config --json shows the rules in force, the keys not used and the warnings', async () => {
+    const { workspace, env, home } = world;
     const shared = await claudeFile('settings.json', strict);
     const local = await claudeFile('settings.local.json', sentry);
     const run = await runCliProcess(['config', '--cwd', workspace, '--json', '--workspace-permissions'], {
@@ -72,6 +68,7 @@ describe("Claude Code's settings files in .claude/, through the CLI", () => {
   });
 
   it('refuses a deny rule naming no tool, and bypass where a file switched it off (exit 2)', async () => {
+    const { server, workspace, env } = world;
     const file = await claudeFile('settings.json', { permissions: { deny: ['Raed(./.env)'] } });
     const typo = await runCli(['run', 'go', '--cwd', workspace], { env });
     expect([typo.code, typo.stderr]).toEqual([
@@ -92,6 +89,7 @@ describe("Claude Code's settings files in .claude/, through the CLI", () => {
   });
 
   it("an untrusted workspace's ask rule still asks (headless: denied); a warning is printed at start", async () => {
+    const { server, workspace, env, home } = world;
     await claudeFile('settings.json', strict);
     const hook = { matcher: '^Foo.*$', hooks: [{ type: 'command', command: 'true' }] };
     await writeSettings(home, { hooks: { PreToolUse: [hook] } });

@@ -1,20 +1,17 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatLogLine } from '../../src/session/schema.ts';
 import { sampleLog } from '../support/store-contract.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
 import { runCli } from './cli-harness.ts';
 
 const noKeys = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '', OPENAI_BASE_URL: '' };
 const lines = (text: string) => text.split('\n').filter((entry) => entry !== '');
 
 describe('agentchart command line', () => {
-  const dirs: string[] = [];
-  afterEach(async () => {
-    for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-  });
+  const tempFolder = useTempFolders('agentchart-cli');
 
   it('--help lists the commands and how a model is chosen', async () => {
     const { code, stdout, stderr } = await runCli(['--help']);
@@ -107,8 +104,7 @@ describe('agentchart command line', () => {
   });
 
   it('job with a missing file says "no such file" before it looks for a model', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
-    dirs.push(dir);
+    const dir = await tempFolder('files');
     expect(await runCli(['job', 'nope.json'], { env: noKeys, cwd: dir })).toEqual({
       code: 2,
       stdout: '',
@@ -127,8 +123,7 @@ describe('agentchart command line', () => {
   });
 
   it('a missing session file is one line naming the error code, and exits 2 (a configuration mistake)', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
-    dirs.push(dir);
+    const dir = await tempFolder('files');
     const file = join(dir, 'missing.jsonl');
     expect(await runCli(['replay', file])).toEqual({
       code: 2,
@@ -143,8 +138,7 @@ describe('agentchart command line', () => {
   });
 
   it('replay only reads: a torn last line is skipped with a warning and the file is left as it is', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentchart-cli-'));
-    dirs.push(dir);
+    const dir = await tempFolder('files');
     const file = join(dir, 'torn.jsonl');
     const text = `${sampleLog().map(formatLogLine).join('')}{"v":1,"seq":7,"ts":1`;
     await writeFile(file, text);
@@ -156,8 +150,7 @@ describe('agentchart command line', () => {
   });
 
   it('diagrams writes the Mermaid files and --check tells stale from up to date', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'agentchart-diagrams-'));
-    dirs.push(dir);
+    const dir = await tempFolder('diagrams');
     const out = join(dir, 'drawn');
     const stale = await runCli(['diagrams', '--check', '--out', out]);
     expect(stale.code).toBe(1);

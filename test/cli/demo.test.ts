@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LiveEvent } from '../../src/actors/live-event.ts';
 import { demoSteer, demoTask } from '../../src/cli/demo-scenario.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type CliRun, runCli } from './cli-harness.ts';
 
@@ -48,7 +49,7 @@ describe('agentchart demo', () => {
   }, 90_000);
 
   it('writes a session log from session.start to a completed turn.end', async () => {
-    log = parseLines<LogEvent>(await readFile(logFile, 'utf8'));
+    log = await readLog(logFile);
     expect(log.map((event) => event.seq)).toEqual(log.map((_, index) => index));
     expect(log[0]!.type).toBe('session.start');
     expect(log.at(-1)!.type).toBe('session.end');

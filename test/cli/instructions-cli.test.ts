@@ -1,11 +1,10 @@
 // The CLI reads the user's instruction files from HOME as it was given, `run` sends them to the model (a
 // local wire server) and logs which were read, and `agentchart config` lists them.
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { defaultInstructions } from '../../src/runtime/options.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { copyFixture, instructionsIntro as intro } from '../tools/instruction-fixtures.ts';
 import { writeFiles } from '../tools/workspace-fixture.ts';
 import { runCli } from './cli-harness.ts';
@@ -16,22 +15,21 @@ describe('instruction files in the CLI', () => {
   let home: string;
   let workspace: string;
   let env: Record<string, string>;
+  // HOME, the repository and a file outside both share one folder, so imports can reach out of each.
+  useCliWorld({ prefix: 'agentchart-instructions-cli', home: 'unset', realWorkspace: true }, (world) => {
+    server = world.server;
+    base = world.workspace;
+    home = path.join(base, 'home');
+    env = { ...world.env, HOME: home };
+  });
 
   beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    base = await realpath(await mkdtemp(path.join(tmpdir(), 'agentchart-instructions-cli-')));
-    home = path.join(base, 'home');
     const repo = await copyFixture('biome', base);
     workspace = path.join(repo, 'crates', 'biome_html_formatter');
     await writeFiles(home, { '.claude/CLAUDE.md': 'Answer briefly.' });
     await writeFiles(workspace, { 'CLAUDE.local.md': 'Mine: @~/.claude/mine.md and @../../../outside.md' });
     await writeFiles(home, { '.claude/mine.md': 'Use the fast tests.' });
     await writeFiles(base, { 'outside.md': 'Not for the model.' });
-    env = { HOME: home, ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${server.url}/v1` };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(base, { recursive: true, force: true });
   });
 
   const outside = "it is outside the repository and the user's ~/.claude and ~/.agentchart";

@@ -5,19 +5,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readLog } from '../../src/session/log-text.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 
 describe('plan mode in the CLI', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-plan-cli', home: 'workspace' },
-    (world) => ({ server, workspace, env } = world),
-  );
+  const world = useCliWorld({ prefix: 'agentchart-plan-cli', home: 'workspace' });
 
   it('denies a plan headless, and resume --mode resumes in that mode so the edit runs', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [call('p1', 'exit_plan_mode', { plan: '1. Write a.txt' })] } });
     server.reply({ turn: { text: ['Staying in plan mode.'] } });
     const file = join(workspace, 'logs', 'plan.jsonl');

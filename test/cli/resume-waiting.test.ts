@@ -11,7 +11,6 @@ import { readLog } from '../../src/session/log-text.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { useCliWorld } from '../support/cli-world.ts';
 import { assertCallsPaired, counterIds, routedModel, tickingClock, until } from '../support/crash-kit.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { fakeStdin, runCli } from './cli-harness.ts';
 
 const writeCall = { id: 'w1', name: 'write_file', input: { path: 'x.txt', content: 'hello' } };
@@ -47,15 +46,10 @@ async function waitingSessionFile(workspace: string, sessions: string): Promise<
 }
 
 describe('agentchart resume of a session left waiting for approval', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-resume-waiting', home: 'unset' },
-    (world) => ({ server, workspace, env } = world),
-  );
+  const world = useCliWorld({ prefix: 'agentchart-resume-waiting', home: 'unset' });
 
   it('shows the pending question first, asks it again, and the answer finishes the turn', async () => {
+    const { server, workspace, env } = world;
     const file = await waitingSessionFile(workspace, join(workspace, 'sessions'));
     const before = await readLog(file);
     expect(before.map((event) => event.type).slice(-3)).toEqual([
@@ -106,6 +100,7 @@ describe('agentchart resume of a session left waiting for approval', () => {
   });
 
   it('with nobody at a terminal says so, and the call is denied as a headless ask is', async () => {
+    const { server, workspace, env } = world;
     const file = await waitingSessionFile(workspace, join(workspace, 'sessions'));
     server.reply({ turn: { text: ['Not allowed, then.'] } });
     const run = await runCli(['resume', file], { env });

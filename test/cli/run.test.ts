@@ -5,7 +5,6 @@ import type { LiveEvent } from '../../src/actors/live-event.ts';
 import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { type CliRun, fakeStdin, runCli, testSessionsFolder } from './cli-harness.ts';
 
 const parseLines = <T>(text: string): T[] =>
@@ -16,10 +15,7 @@ const parseLines = <T>(text: string): T[] =>
 const sessionLogOf = (run: CliRun) => /^Session log: (.+\.jsonl)$/m.exec(run.stderr + run.stdout)?.[1];
 
 describe('agentchart run and resume against a local OpenAI-compatible server', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld({ prefix: 'agentchart-run', home: 'unset' }, (world) => ({ server, workspace, env } = world));
+  const world = useCliWorld({ prefix: 'agentchart-run', home: 'unset' });
 
   const decisions = (log: LogEvent[]) =>
     log
@@ -27,6 +23,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       .map((event) => [event.data.outcome, event.data.by]);
 
   it('headless: says once that nobody can approve, denies the edit, and records the session', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'hi' })] } });
     server.reply({ turn: { text: ['I was not allowed to write.'] } });
     const run = await runCli(['run', 'write a.txt', '--cwd', workspace], { env });
@@ -50,6 +47,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
   });
 
   it('on a terminal asks before each call and follows the answers', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'first' })] } });
     server.reply({ turn: { toolCalls: [call('c2', 'bash', { command: 'echo from-bash' })] } });
     server.reply({ turn: { text: ['Done.'] } });
@@ -77,6 +75,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
   });
 
   it('a rejected key ends the turn with a plain message and exit code 1', async () => {
+    const { server, workspace, env } = world;
     server.reply({ httpError: { status: 401, message: 'Incorrect API key provided' } });
     const run = await runCli(['run', 'anything', '--cwd', workspace, '--mode', 'bypass'], { env });
     expect(run.code).toBe(1);
@@ -87,6 +86,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
   });
 
   it('--json and --session write NDJSON and the named log; resume continues it', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { text: ['First answer.'] } });
     const file = join(workspace, 'logs', 'mine.jsonl');
     const run = await runCli(['run', 'hello', '--cwd', workspace, '--json', '--session', file], { env });
@@ -151,6 +151,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
   });
 
   it('resume without a message answers input that was queued but never answered', async () => {
+    const { server, workspace, env } = world;
     const file = join(workspace, 'queued.jsonl');
     const config = { provider: 'openai', model: 'gpt-recorded', cwd: workspace, permissionMode: 'default' };
     const recorded = [
@@ -179,6 +180,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
   });
 
   it('job runs its agents headless even on a terminal: nobody is asked, no warning, logs in the workspace', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'hi' })] } });
     server.reply({ turn: { text: ['Not allowed to write.'] } });
     await writeFile(join(workspace, 'jobs.json'), JSON.stringify({ tasks: [{ prompt: 'write a.txt' }] }));

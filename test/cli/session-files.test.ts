@@ -3,10 +3,9 @@
 // leaves the file byte for byte as it was. A path that is no session log at all (another file, a folder, a
 // file it may not read) is the caller's mistake: exit 2 [config]. A session log whose content is damaged
 // is a failure: exit 1 [log_format].
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ChildRun,
   type ChildRunOptions,
@@ -14,20 +13,15 @@ import {
   startCliProcess,
   startScript,
 } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 let root = '';
+// A model that would answer, so a resume that wrongly goes ahead is seen to succeed.
 let server: OpenAIChatServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'agentchart-cli-files-'));
-  // A model that would answer, so a resume that wrongly goes ahead is seen to succeed.
-  server = await startOpenAIChatServer();
-  env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${server.url}/v1` };
-});
-afterAll(async () => {
-  await server.close();
-  await rm(root, { recursive: true, force: true });
+useCliWorld({ prefix: 'agentchart-cli-files', home: 'unset', perFile: true }, (world) => {
+  ({ server, workspace: root, env } = world);
 });
 
 // Safety nets only: a command that wrongly goes ahead is seen by what it prints, not by the clock.

@@ -8,19 +8,13 @@ import { latestSession } from '../../src/cli/chat/session-lookup.ts';
 import { workspaceSessionsFolder } from '../../src/cli/session-folders.ts';
 import { readLog } from '../../src/session/log-text.ts';
 import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli, testSessionsFolder, testStateHome } from './cli-harness.ts';
 
 describe("sessions in the user's state folder", () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let env: Record<string, string>;
-  useCliWorld(
-    { prefix: 'agentchart-home-ws', home: 'unset' },
-    (world) => ({ server, workspace, env } = world),
-  );
+  const world = useCliWorld({ prefix: 'agentchart-home-ws', home: 'unset' });
 
   it('writes the log under XDG_STATE_HOME, keyed by workspace, and nothing into the workspace', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { text: ['Hello.'] } });
     const run = await runCli(['run', 'say hello', '--cwd', workspace], { env });
     expect(run.code).toBe(0);
@@ -33,6 +27,7 @@ describe("sessions in the user's state folder", () => {
   });
 
   it("the agent's write_file and bash in the workspace cannot reach the session's own log", async () => {
+    const { server, workspace, env } = world;
     const sessionFile = join(testSessionsFolder(workspace), 's1.jsonl');
     server.reply({
       turn: {
@@ -70,6 +65,7 @@ describe("sessions in the user's state folder", () => {
   });
 
   it('finds a session recorded in the workspace .agentchart/sessions by its id, and --session-dir overrides', async () => {
+    const { server, workspace, env } = world;
     const legacy = workspaceSessionsFolder(workspace);
     server.reply({ turn: { text: ['First.'] } });
     const first = await runCli(['run', 'one', '--cwd', workspace, '--session', join(legacy, 'old.jsonl')], {
@@ -91,6 +87,7 @@ describe("sessions in the user's state folder", () => {
   });
 
   it('--continue picks the newest top-level session across the state folder and the old workspace folder', async () => {
+    const { workspace } = world;
     const state = join(workspace, 'state');
     const legacy = join(workspace, 'legacy');
     await mkdir(state);

@@ -14,6 +14,14 @@ export function useSettingsCli(prefix: string, ready?: (world: SettingsCli) => v
 /** `<root>/.agentchart/settings.json`: the workspace's file, or the user's when `root` is HOME. */
 export const settingsFileIn = (root: string) => join(root, '.agentchart', 'settings.json');
 
+/** The lines `agentchart config` opens with: the settings files of `world`, in the order they apply. */
+export const settingsFilesLines = ({ workspace, home }: { workspace: string; home: string }) => [
+  `Settings files for ${workspace} (later files win):`,
+  `  user      ${settingsFileIn(home)}`,
+  `  workspace ${settingsFileIn(workspace)}`,
+  '',
+];
+
 export async function writeSettings(root: string, value: unknown): Promise<void> {
   await mkdir(join(root, '.agentchart'), { recursive: true });
   await writeFile(settingsFileIn(root), JSON.stringify(value));

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
 import { toolCall as call, useSettingsCli, writeSettings } from './settings-fixture.ts';
 
 describe('hooks in .agentchart/settings.json', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useSettingsCli('agentchart-hooks-ws', (world) => ({ server, workspace, home, env } = world));
+  const world = useSettingsCli('agentchart-hooks-ws');
 
   // A Claude Code-style guard: reads tool_input.command from stdin, exit 2 with a reason on stderr.
   const guard = (word: string) => ({
@@ -24,6 +19,7 @@ describe('hooks in .agentchart/settings.json', () => {
   });
 
   it("runs the user's command hooks, and the workspace's only with --workspace-hooks", async () => {
+    const { server, workspace, env, home } = world;
     await writeSettings(home, { hooks: { PreToolUse: [guard('secret')] } });
     await writeSettings(workspace, { hooks: { PreToolUse: [guard('touch')] } });
     const untrusted = await loadSettings(workspace, { HOME: home });
@@ -74,6 +70,7 @@ describe('hooks in .agentchart/settings.json', () => {
   }, 60_000);
 
   it('refuses a bad hooks entry with one line naming where, exit 2', async () => {
+    const { server, workspace, env } = world;
     await writeSettings(workspace, {
       hooks: { PreToolUse: [{ matcher: '(', hooks: [{ type: 'command', command: 'true' }] }] },
     });

@@ -3,21 +3,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
+import {
+  toolCall as call,
+  settingsFileIn,
+  settingsFilesLines,
+  useSettingsCli,
+  writeSettings,
+} from './settings-fixture.ts';
 
 const faultServer = fileURLToPath(new URL('../fixtures/mcp/fault-server.mjs', import.meta.url));
 
 describe('permissions from --allow/--deny and .agentchart/settings.json', () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useSettingsCli('agentchart-settings', (world) => ({ server, workspace, home, env } = world));
+  const world = useSettingsCli('agentchart-settings');
 
-  const userFile = () => settingsFileIn(home);
-  const workspaceFile = () => settingsFileIn(workspace);
+  const userFile = () => settingsFileIn(world.home);
+  const workspaceFile = () => settingsFileIn(world.workspace);
   const decisionReasons = (stdout: string) =>
     stdout
       .split('\n')
@@ -25,6 +26,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
       .map((text) => JSON.parse(text).event.data.reason);
 
   it('merges the user file and the workspace file (trusted); a deny rule wins', async () => {
+    const { workspace, home } = world;
     await writeSettings(home, { permissions: { allow: ['bash(echo:*)'], defaultMode: 'plan' } });
     await writeSettings(workspace, {
       permissions: { deny: ['bash(echo secret:*)'], defaultMode: 'default' },
@@ -61,6 +63,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it("a deny rule in the user's file beats an allow rule in the workspace's, even a trusted one", async () => {
+    const { server, workspace, env, home } = world;
     await writeSettings(home, { permissions: { deny: ['write_file'] } });
     await writeSettings(workspace, { permissions: { allow: ['write_file', 'bash(echo:*)'] } });
     server.reply({ turn: { toolCalls: [call('c1', 'write_file', { path: 'a.txt', content: 'x' })] } });
@@ -76,6 +79,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it('agentchart config prints the merged settings and where each value came from (workspace trusted)', async () => {
+    const { workspace, env, home } = world;
     await writeSettings(home, { permissions: { deny: ['write_file'], defaultMode: 'plan' } });
     await writeSettings(workspace, {
       permissions: { allow: ['bash(npm test:*)'], defaultMode: 'accept-edits' },
@@ -84,10 +88,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
     const text = await runCli(['config', '--cwd', workspace, '--workspace-permissions'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')).toEqual([
-      `Settings files for ${workspace} (later files win):`,
-      `  user      ${userFile()}`,
-      `  workspace ${workspaceFile()}`,
-      '',
+      ...settingsFilesLines(world),
       'In force:',
       `  permissions.deny = "write_file"  from user ${userFile()}`,
       `  permissions.allow = "bash(npm test:*)"  from workspace ${workspaceFile()}`,
@@ -141,6 +142,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it("agentchart config lists hooks of both files, the workspace's as not in force unless trusted", async () => {
+    const { workspace, env, home } = world;
     const guard = { matcher: 'bash', hooks: [{ type: 'command', command: 'node guard.mjs' }] };
     const tests = { hooks: [{ type: 'command', command: './tests.sh', timeout: 30 }] };
     await writeSettings(home, { hooks: { Stop: [tests] } });
@@ -163,6 +165,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it("starts the user's MCP servers, and the workspace's only with --workspace-mcp", async () => {
+    const { server, workspace, env, home } = world;
     const stdio = (name: string) => ({ command: process.execPath, args: [faultServer, name] });
     await writeSettings(home, { mcpServers: { mine: stdio('mine') } });
     await writeSettings(workspace, { mcpServers: { theirs: stdio('theirs') } });
@@ -194,6 +197,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   }, 60_000);
 
   it('refuses an mcpServers entry that is not a server, naming the key', async () => {
+    const { workspace, home } = world;
     await writeSettings(workspace, { mcpServers: { bad: { url: 5 } } });
     await expect(loadSettings(workspace, { HOME: home })).rejects.toThrow(
       /settings\.json is wrong at mcpServers\.bad/,
@@ -201,6 +205,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it('runs what the settings and --allow allow without a terminal, and denies the rest', async () => {
+    const { server, workspace, env } = world;
     await writeSettings(workspace, {
       permissions: { allow: ['bash(echo:*)'], deny: ['bash(echo secret:*)'] },
     });
@@ -224,6 +229,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it('refuses a bad settings file or rule with one line naming where, exit 2', async () => {
+    const { server, workspace, env } = world;
     await writeSettings(workspace, { permissions: { allow: ['bash('] } });
     const bad = await runCli(['run', 'go', '--cwd', workspace], { env });
     expect(bad.code).toBe(2);
@@ -246,6 +252,7 @@ describe('permissions from --allow/--deny and .agentchart/settings.json', () => 
   });
 
   it('--max-steps ends the turn at its step limit', async () => {
+    const { server, workspace, env } = world;
     server.reply({ turn: { toolCalls: [call('c1', 'list_dir', {})] } });
     server.reply({ turn: { toolCalls: [call('c2', 'list_dir', {})] } });
     const run = await runCli(['run', 'go', '--cwd', workspace, '--max-steps', '1', '--json'], { env });

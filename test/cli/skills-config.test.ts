@@ -1,18 +1,12 @@
 // `agentchart config` shows the skills `run` would offer and every SKILL.md it would skip, with why.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliWorld } from '../support/cli-world.ts';
 import { runCli } from './cli-harness.ts';
 
 describe('agentchart config and skills', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await realpath(await mkdtemp(join(tmpdir(), 'agentchart-config-skills-')));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
+  const world = useCliWorld({ prefix: 'agentchart-config-skills', realWorkspace: true });
 
   const addSkill = async (folder: string, text: string) => {
     await mkdir(folder, { recursive: true });
@@ -20,8 +14,7 @@ describe('agentchart config and skills', () => {
   };
 
   it('lists the skills found, the user folders first, and each one skipped with the reason', async () => {
-    const home = join(root, 'home');
-    const workspace = join(root, 'ws');
+    const { home, workspace } = world;
     await addSkill(join(home, '.claude', 'skills', 'Release-Notes'), '---\ndescription: Notes.\n---\nBody\n');
     await addSkill(join(workspace, '.claude', 'skills', 'Release-Notes'), '---\ndescription: Theirs.\n---\n');
     await addSkill(join(workspace, '.claude', 'skills', 'broken'), '---\ndescription: "open\n---\n');

@@ -5,34 +5,23 @@
 // /dev/zero ended in a bare RangeError; now each answers at once: skipped, or refused in one
 // line with exit code 2 (a configuration mistake).
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, realpath, rm, symlink, truncate, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogEvent } from '../../src/session/types.ts';
+import { describe, expect, it } from 'vitest';
+import { readLog } from '../../src/session/log-text.ts';
 import { type ChildRun, runCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { sessionLogOf, useCliWorld } from '../support/cli-world.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 let root = '';
 let server: OpenAIChatServer;
 let env: Record<string, string>;
-beforeAll(async () => {
-  root = await realpath(await mkdtemp(join(tmpdir(), 'agentchart-cli-special-')));
-  await mkdir(join(root, 'home'));
-  await mkdir(join(root, 'state'));
-  server = await startOpenAIChatServer();
-  env = {
-    ANTHROPIC_API_KEY: '',
-    OPENAI_API_KEY: 'test-key',
-    OPENAI_BASE_URL: `${server.url}/v1`,
-    HOME: join(root, 'home'),
-    XDG_STATE_HOME: join(root, 'state'),
-  };
-});
-afterAll(async () => {
-  await server.close();
-  await rm(root, { recursive: true, force: true });
-});
+useCliWorld(
+  { prefix: 'agentchart-cli-special', perFile: true, realWorkspace: true, state: 'in-home' },
+  (world) => {
+    ({ server, workspace: root, env } = world);
+  },
+);
 
 /** Long enough that only a wedged command (the defect) reaches it, even when several start at once. */
 const HANG_MS = 90_000;
@@ -70,9 +59,8 @@ describe('the CLI on files that are not regular files', () => {
           'denied (use --yes for accept-edits or --mode bypass to allow them).\n',
       );
       expect(run.stdout.split('\n')).toContain('Done, without the pipe.');
-      const file = /^Session log: (.+\.jsonl)$/m.exec(run.stdout)?.[1];
-      const start = JSON.parse((await readFile(file!, 'utf8')).split('\n')[0]!) as LogEvent;
-      const config = (start.data as { config: { skills: { name: string }[]; skillsSkipped: unknown } })
+      const [start] = await readLog(sessionLogOf(run.stdout));
+      const config = (start!.data as { config: { skills: { name: string }[]; skillsSkipped: unknown } })
         .config;
       expect({ skills: config.skills.map((skill) => skill.name), skipped: config.skillsSkipped }).toEqual({
         skills: ['good'],

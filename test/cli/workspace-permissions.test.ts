@@ -3,17 +3,20 @@
 // a stricter defaultMode apply; its allow rules and a looser defaultMode are shown and not taken. The library's
 // `settings: 'workspace'` never takes them; a file the host names by path is the host's own.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/v4';
 import { createAgentSystem, defineTool } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { loadSettings } from '../../src/settings/settings-file.ts';
-import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { runCli } from './cli-harness.ts';
-import { toolCall as call, settingsFileIn, useSettingsCli, writeSettings } from './settings-fixture.ts';
+import {
+  toolCall as call,
+  settingsFileIn,
+  settingsFilesLines,
+  useSettingsCli,
+  writeSettings,
+} from './settings-fixture.ts';
 
 /** The JSON lines of `run --json` whose log event has one of `types`, as `[type, data]`. */
 const logged = (stdout: string, types: string[]) =>
@@ -34,15 +37,12 @@ const nobodyToAsk =
   '(use --yes for accept-edits or --mode bypass to allow them).';
 
 describe("the workspace's settings file without trust", () => {
-  let server: OpenAIChatServer;
-  let workspace: string;
-  let home: string;
-  let env: Record<string, string>;
-  useSettingsCli('agentchart-ws-perms', (world) => ({ server, workspace, home, env } = world));
+  const world = useSettingsCli('agentchart-ws-perms');
 
-  const userFile = () => settingsFileIn(home);
-  const workspaceFile = () => settingsFileIn(workspace);
+  const userFile = () => settingsFileIn(world.home);
+  const workspaceFile = () => settingsFileIn(world.workspace);
   it('runs no command on its allow ["bash"] and defaultMode "bypass"; --workspace-permissions takes them', async () => {
+    const { server, workspace, env } = world;
     await writeSettings(workspace, { permissions: { allow: ['bash'], defaultMode: 'bypass' } });
     const touch = () => {
       server.reply({ turn: { toolCalls: [call('c1', 'bash', { command: 'touch made.txt' })] } });
@@ -78,6 +78,7 @@ describe("the workspace's settings file without trust", () => {
   });
 
   it('takes its deny rules and a stricter defaultMode, holds back its allow rules and a looser mode', async () => {
+    const { workspace, home } = world;
     await writeSettings(home, { permissions: { allow: ['bash(echo:*)'], defaultMode: 'accept-edits' } });
     await writeSettings(workspace, {
       permissions: { allow: ['write_file'], deny: ['bash(echo secret:*)'], defaultMode: 'default' },
@@ -140,6 +141,7 @@ describe("the workspace's settings file without trust", () => {
   });
 
   it('agentchart config lists what it asked for as not in force, and as in force with --workspace-permissions', async () => {
+    const { workspace, env, home } = world;
     await writeSettings(home, { permissions: { deny: ['write_file'] } });
     await writeSettings(workspace, {
       permissions: { allow: ['bash(npm test:*)'], deny: ['bash(rm:*)'], defaultMode: 'accept-edits' },
@@ -147,10 +149,7 @@ describe("the workspace's settings file without trust", () => {
     const text = await runCli(['config', '--cwd', workspace], { env });
     expect(text.code).toBe(0);
     expect(text.stdout.split('\n')).toEqual([
-      `Settings files for ${workspace} (later files win):`,
-      `  user      ${userFile()}`,
-      `  workspace ${workspaceFile()}`,
-      '',
+      ...settingsFilesLines(world),
       'In force:',
       `  permissions.deny = "write_file"  from user ${userFile()}`,
       `  permissions.deny = "bash(rm:*)"  from workspace ${workspaceFile()}`,
@@ -182,24 +181,13 @@ describe("the workspace's settings file without trust", () => {
 });
 
 describe("createAgentSystem({ settings: 'workspace' })", () => {
-  let workspace: string;
-  let home: string;
+  const world = useSettingsCli('agentchart-ws-perms-lib');
   beforeEach(async () => {
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-lib-'));
     // The library reads the user's file from HOME: one with no settings, so only the workspace's counts.
-    home = await mkdtemp(join(tmpdir(), 'agentchart-ws-perms-lib-home-'));
-    vi.stubEnv('HOME', home);
-    await mkdir(join(workspace, '.agentchart'));
-    await writeFile(
-      join(workspace, '.agentchart', 'settings.json'),
-      JSON.stringify({ permissions: { allow: ['save'], defaultMode: 'bypass' } }),
-    );
+    vi.stubEnv('HOME', world.home);
+    await writeSettings(world.workspace, { permissions: { allow: ['save'], defaultMode: 'bypass' } });
   });
-  afterEach(async () => {
-    vi.unstubAllEnvs();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(home, { recursive: true, force: true });
-  });
+  afterEach(() => vi.unstubAllEnvs());
 
   const saved: string[] = [];
   const save = defineTool({
@@ -221,7 +209,7 @@ describe("createAgentSystem({ settings: 'workspace' })", () => {
         { text: 'done' },
       ]),
       tools: [save],
-      cwd: workspace,
+      cwd: world.workspace,
       projectInstructions: false,
       settings,
     });

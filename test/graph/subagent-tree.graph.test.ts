@@ -2,9 +2,7 @@
 // for every state the child can rest in, stopping the parent (cancel, dispose, system dispose) must
 // cancel and dispose the child first, and every tool call of every session must keep one result.
 import { afterEach, describe, expect, it } from 'vitest';
-import { getShortestPaths } from 'xstate/graph';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import type { StepEvent, StepInput } from '../../src/machines/step.ts';
 import { stepMachine } from '../../src/machines/step.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
@@ -14,53 +12,30 @@ import type { LogEvent } from '../../src/session/types.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { GateProvider, GateTool } from '../support/controllable.ts';
 import { assertCallsPaired, counterIds, firstUser, until } from '../support/crash-kit.ts';
+import {
+  busy,
+  childStepEvents,
+  type StepSnapshot,
+  serializeChildStep,
+  stepInput,
+  waitCall,
+} from './catalogues/step.ts';
+import { type ChartPath, chartModel, type EventTable, pathName } from './support/model.ts';
 
-type StepSnapshot = ReturnType<typeof stepMachine.transition>;
-
-const input: StepInput = {
-  agentKey: 'agent:child',
-  turn: 1,
-  model: 'gate-model',
-  toolNames: ['wait'],
-  systemHash: 'h',
-  maxParallelTools: 10,
-  jitterKey: 'child',
-  retry: { maxAttempts: 2, baseDelayMs: 1_000, maxDelayMs: 1_000 },
-};
-
-const toolCall = { id: 'w1', name: 'wait', input: { value: 'w' } };
-const overloaded = { kind: 'overloaded', message: 'busy', retryable: true, retryAfterMs: 60_000 } as const;
-
-/** What a child's model can do in each state; the stop always comes from the parent. */
-function events(snapshot: StepSnapshot): StepEvent[] {
-  if (snapshot.matches('idle') && snapshot.context.step === 0) return [{ type: 'step.begin', step: 1 }];
-  if (snapshot.matches('requesting')) {
-    return [
-      ...(snapshot.context.streamed ? [] : [{ type: 'model.streaming' as const }]),
-      {
-        type: 'model.done',
-        text: snapshot.context.streamed ? 'partial ' : '',
-        toolCalls: [toolCall],
-        usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        stopReason: 'tool_use',
-      },
-      { type: 'model.error', error: overloaded },
-    ];
-  }
-  if (snapshot.matches('waitingToRetry')) return [{ type: 'retry.due' }];
-  return [];
-}
-
-const serializeState = (snapshot: StepSnapshot) =>
-  JSON.stringify([snapshot.value, snapshot.context.attempt, snapshot.context.streamed]);
+const graph = chartModel(stepMachine, {
+  input: stepInput({
+    agentKey: 'agent:child',
+    toolNames: ['wait'],
+    jitterKey: 'child',
+    retry: { maxAttempts: 2, baseDelayMs: 1_000, maxDelayMs: 1_000 },
+  }),
+  events: childStepEvents,
+  serializeState: serializeChildStep,
+});
 
 /** States a child's step rests in while the parent waits on its `task` call. */
 const resting = ['requesting', 'waitingToRetry', 'executingTools'] as const;
-const paths = getShortestPaths(stepMachine, {
-  input,
-  events,
-  serializeState: serializeState as never,
-}).filter((path) => resting.some((state) => path.state.matches(state)));
+const paths = graph.shortestPaths().filter((path) => resting.some((state) => path.state.matches(state)));
 
 /** The parent delegates once and then answers on its own; the child talks to a gate the test holds. */
 function treeModel(child: GateProvider): Provider {
@@ -111,32 +86,24 @@ function childStepState(tree: Tree): unknown {
   return turn?.children.find((c) => c.id === 'step')?.value;
 }
 
-/** Drives the child's model along one abstract event. */
-async function drive(tree: Tree, event: StepEvent, requestIndex: { value: number }): Promise<void> {
-  const request = () => tree.gate.request(requestIndex.value);
-  switch (event.type) {
-    case 'model.streaming':
-      (await request()).delta('partial ');
-      break;
-    case 'model.done':
-      (await request()).answer('', [toolCall]);
-      break;
-    case 'model.error':
-      (await request()).fail('overloaded', overloaded.retryAfterMs);
-      requestIndex.value++;
-      break;
-    case 'retry.due':
-      tree.clock.runNext();
-      break;
-    case 'step.begin':
-      // The child's turn begins its first step as the child starts.
-      break;
-    default:
-      throw new Error(`no stimulus for ${event.type}`);
-  }
+/** Drives the child's model along the path's events; the parent's own model answers by itself. */
+function childStimuli(tree: Tree): EventTable<typeof stepMachine> {
+  let requestIndex = 0;
+  const request = () => tree.gate.request(requestIndex);
+  return {
+    // The child's turn begins its first step as the child starts.
+    'step.begin': () => undefined,
+    'model.streaming': async () => void (await request()).delta('partial '),
+    'model.done': async () => void (await request()).answer('', [waitCall]),
+    'model.error': async () => {
+      (await request()).fail('overloaded', busy.retryAfterMs);
+      requestIndex++;
+    },
+    'retry.due': () => void tree.clock.runNext(),
+  };
 }
 
-async function treeAlong(steps: { event: StepEvent; state: StepSnapshot }[]): Promise<Tree> {
+async function treeAlong(path: ChartPath<typeof stepMachine>): Promise<Tree> {
   const gate = new GateProvider();
   const clock = new TickingSimulatedClock(1_000);
   const wait = new GateTool('wait');
@@ -154,16 +121,21 @@ async function treeAlong(steps: { event: StepEvent; state: StepSnapshot }[]): Pr
   const parent = await sys.createAgent({ id: 'parent' });
   const tree: Tree = { system: sys, parent, run: parent.run('parent'), gate, clock };
   await tree.gate.request(0);
-  const requestIndex = { value: 0 };
-  for (const { event, state } of steps) {
-    if ((event.type as string) === 'xstate.init') continue;
-    await drive(tree, event, requestIndex);
-    await until(
+  const restsAt = (state: StepSnapshot) =>
+    until(
       () => JSON.stringify(childStepState(tree)) === JSON.stringify(state.value),
       `child in ${JSON.stringify(state.value)}`,
     );
-    if (state.matches('executingTools')) await until(() => wait.running.size === 1, 'the child tool runs');
-  }
+  await graph.run(path, {
+    events: childStimuli(tree),
+    states: {
+      executingTools: async (state) => {
+        await restsAt(state);
+        await until(() => wait.running.size === 1, 'the child tool runs');
+      },
+      '*': restsAt,
+    },
+  });
   return tree;
 }
 
@@ -176,14 +148,11 @@ async function allLogs(sys: AgentSystem): Promise<Map<string, LogEvent[]>> {
 }
 
 const describePath = (path: (typeof paths)[number]) =>
-  path.steps
-    .map((step) => step.event.type)
-    .filter((type) => (type as string) !== 'xstate.init')
-    .join(' → ') || '(first request)';
+  pathName(path, (event) => event.type, { join: ' → ', empty: '(first request)' });
 
 describe('stopping a parent while its child rests in each state of the step chart', () => {
   it('covers the resting states reachable by the child', () => {
-    expect(paths.map((path) => serializeState(path.state))).toEqual([
+    expect(paths.map((path) => serializeChildStep(path.state))).toEqual([
       '["requesting",1,false]',
       '["requesting",1,true]',
       '["executingTools",1,false]',
@@ -202,7 +171,7 @@ describe('stopping a parent while its child rests in each state of the step char
     it.each(stops)(
       '%s: the child is cancelled and disposed first; every call keeps one result',
       async (stop) => {
-        const tree = await treeAlong(path.steps as { event: StepEvent; state: StepSnapshot }[]);
+        const tree = await treeAlong(path);
         expect(tree.system.list()).toHaveLength(2);
         if (stop === 'cancel') tree.parent.cancel();
         else if (stop === 'dispose') await tree.parent.dispose();

@@ -5,16 +5,16 @@
 import { describe, expect, it } from 'vitest';
 import { turnMachine } from '../../src/machines/turn.ts';
 import {
-  labelTurnEvent,
   stopHookLimits as limits,
   stopHookTurnEvents,
   type TurnSnapshot,
   turnInput,
+  turnTestName,
 } from './catalogues/turn.ts';
 import { actorAt, createHarness, disposeAndCheck, type Harness } from './support/driver.ts';
 import { HoldingHooks } from './support/holding-hooks.ts';
-import { chartModel, pathName } from './support/model.ts';
-import { answerFinal, settled } from './support/stimuli.ts';
+import { chartModel } from './support/model.ts';
+import { answerFinal, harnessTurnStimuli, settled } from './support/stimuli.ts';
 
 const graph = chartModel(turnMachine, {
   input: turnInput({ limits, step: { toolNames: [], hooks: { userMessage: true, stop: true } } }),
@@ -45,9 +45,7 @@ function stimuli(harness: Harness, hooks: HoldingHooks) {
     'step.done': () => answerFinal(harness),
     'hook.stop': (event) =>
       hooks.answer('stop:1', event.refusal ? { decision: 'block', reason: event.refusal } : undefined),
-    'turn.cancel': () => harness.agent.cancel(),
-    // The memory store flushes at once: `ending` passes by itself.
-    'log.flushed': () => undefined,
+    ...harnessTurnStimuli(harness),
   });
 }
 
@@ -59,8 +57,7 @@ describe('turn chart graph paths with userMessage and stop hooks', () => {
   });
 
   for (const path of paths) {
-    const name = pathName(path, labelTurnEvent, { join: ' > ', empty: '(created)' });
-    it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+    it(turnTestName(path), async () => {
       const hooks = new HoldingHooks();
       const harness = await createHarness({ limits, hooks: hooks.hooks(['userMessage', 'stop']) });
       // Where the runtime rests, the real turn is where the path is, and the hook of that wait runs.

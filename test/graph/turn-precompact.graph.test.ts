@@ -7,15 +7,15 @@ import { turnMachine } from '../../src/machines/turn.ts';
 import { isCompactionRequest } from '../../src/session/compaction-request.ts';
 import {
   cancelledFrom,
-  labelTurnEvent,
   preCompactTurnEvents,
   type TurnSnapshot,
   turnInput,
+  turnTestName,
 } from './catalogues/turn.ts';
 import { actorAt, createHarness, currentRequest, disposeAndCheck, type Harness } from './support/driver.ts';
 import { HoldingHooks } from './support/holding-hooks.ts';
-import { chartModel, eventsOf, pathName } from './support/model.ts';
-import { answerFinal, settled } from './support/stimuli.ts';
+import { chartModel, eventsOf } from './support/model.ts';
+import { answerFinal, harnessTurnStimuli, settled } from './support/stimuli.ts';
 
 const graph = chartModel(turnMachine, {
   input: turnInput({
@@ -52,9 +52,7 @@ function stimuli(harness: Harness, hooks: HoldingHooks) {
       expect(isCompactionRequest((await currentRequest(harness)).request)).toBe(true);
       await answerFinal(harness, 'Summary.');
     },
-    'turn.cancel': () => harness.agent.cancel(),
-    // The memory store flushes at once: `ending` passes by itself.
-    'log.flushed': () => undefined,
+    ...harnessTurnStimuli(harness),
   });
 }
 
@@ -65,8 +63,7 @@ describe('turn chart graph paths through preCompacting', () => {
   });
 
   for (const path of paths) {
-    const name = pathName(path, labelTurnEvent, { join: ' > ', empty: '(created)' });
-    it(`${name} → ${JSON.stringify(path.state.value)}`, async () => {
+    it(turnTestName(path), async () => {
       const hooks = new HoldingHooks();
       const harness = await createHarness({ hooks: hooks.hooks(['preCompact']) });
       await twoTurns(harness);

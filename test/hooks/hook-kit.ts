@@ -1,5 +1,6 @@
 // Shared pieces of the hook tests: an echo tool, a system built around a scripted model, and the
 // `hook.decided` trail of a log.
+import { expect } from 'vitest';
 import { z } from 'zod';
 import { createAgentSystem, defineTool } from '../../src/index.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
@@ -80,3 +81,33 @@ export function results(log: readonly LogEvent[]): string[] {
 }
 
 export const echoCall = (id: string, text: string) => ({ id, name: 'echo', input: { text } });
+
+/**
+ * A cancel while a `point` hook of the list runs (one that never answers by itself): the hook is aborted,
+ * the turn ends canceled, no request is made and no decision is logged. The cancel comes once the hook
+ * has started, not after a guess at how long that takes.
+ */
+export async function expectCancelAbortsHook(point: 'preStep' | 'request'): Promise<void> {
+  let aborted = false;
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const hanging = (_input: unknown, { signal }: { signal: AbortSignal }) =>
+    new Promise<never>(() => {
+      started();
+      signal.addEventListener('abort', () => {
+        aborted = true;
+      });
+    });
+  const hooks = point === 'preStep' ? { preStep: [hanging] } : { request: [hanging] };
+  const { agent, system, model } = await hookedAgent([{ text: 'never' }], { hooks });
+  const run = agent.run('go');
+  await running;
+  agent.cancel();
+  expect((await run).reason).toBe('canceled');
+  expect(aborted).toBe(true);
+  expect(model.requests).toHaveLength(0);
+  expect(hookTrail(agent.log())).toEqual([]);
+  await system.dispose();
+}

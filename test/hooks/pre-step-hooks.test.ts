@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import type { LogEvent } from '../../src/session/types.ts';
-import { echoCall, echoTool, hookedAgent, hookTrail } from './hook-kit.ts';
+import { echoCall, echoTool, expectCancelAbortsHook, hookedAgent, hookTrail } from './hook-kit.ts';
 
 const vetoOf = (log: readonly LogEvent[]) =>
   log
@@ -96,31 +96,8 @@ describe('preStep hook lists', () => {
     await system.dispose();
   });
 
-  it('a cancel while a hook of the list runs aborts it; the turn ends canceled and no request is made', async () => {
-    let aborted = false;
-    let started = false;
-    const { agent, system, model } = await hookedAgent([{ text: 'never' }], {
-      hooks: {
-        preStep: [
-          (_input, { signal }) =>
-            new Promise(() => {
-              started = true;
-              signal.addEventListener('abort', () => {
-                aborted = true;
-              });
-            }),
-        ],
-      },
-    });
-    const run = agent.run('go');
-    for (let i = 0; i < 100 && !started; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    agent.cancel();
-    expect((await run).reason).toBe('canceled');
-    expect(aborted).toBe(true);
-    expect(model.requests).toHaveLength(0);
-    expect(hookTrail(agent.log())).toEqual([]);
-    await system.dispose();
-  });
+  it('a cancel while a hook of the list runs aborts it; the turn ends canceled and no request is made', () =>
+    expectCancelAbortsHook('preStep'));
 
   it('a replay answers the list from the log without running it', async () => {
     let runs = 0;

@@ -9,7 +9,15 @@ import { replaySession } from '../../src/replay/replay-session.ts';
 import { assertSameLog } from '../../src/session/compare-logs.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { scripted } from '../../src/testing.ts';
-import { counterIds, echoTool, hookedAgent, hookTrail, type ScriptSteps, steppingClock } from './hook-kit.ts';
+import {
+  counterIds,
+  echoTool,
+  expectCancelAbortsHook,
+  hookedAgent,
+  hookTrail,
+  type ScriptSteps,
+  steppingClock,
+} from './hook-kit.ts';
 
 const noteTool = defineTool({
   name: 'note',
@@ -151,31 +159,8 @@ describe('request hooks', () => {
     expect(small.requests).toHaveLength(1);
   });
 
-  it('a cancel while a request hook runs aborts it; no request is made and the turn ends canceled', async () => {
-    let aborted = false;
-    let started = false;
-    const { agent, system, model } = await hookedAgent([{ text: 'never' }], {
-      hooks: {
-        request: [
-          (_input, { signal }) =>
-            new Promise(() => {
-              started = true;
-              signal.addEventListener('abort', () => {
-                aborted = true;
-              });
-            }),
-        ],
-      },
-    });
-    const run = agent.run('go');
-    for (let i = 0; i < 100 && !started; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    agent.cancel();
-    expect((await run).reason).toBe('canceled');
-    expect(aborted).toBe(true);
-    expect(model.requests).toHaveLength(0);
-    expect(hookTrail(agent.log())).toEqual([]);
-    await system.dispose();
-  });
+  it('a cancel while a request hook runs aborts it; no request is made and the turn ends canceled', () =>
+    expectCancelAbortsHook('request'));
 
   it('a replay sends the same request bytes from the log, without running the hooks', async () => {
     const steps: ScriptSteps = [

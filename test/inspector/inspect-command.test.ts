@@ -8,6 +8,7 @@ import type { AgentsPayload, InspectorMessage } from '../../src/inspector/protoc
 import { scripted } from '../../src/providers/scripted.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fileStore } from '../../src/session/file-store.ts';
+import { parseLogText } from '../../src/session/log-text.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { connectEvents, getJson } from './sse-reader.ts';
 
@@ -110,10 +111,8 @@ describe('agentchart inspect', () => {
       },
     ]);
     expect(first).toEqual({ kind: 'snapshot', ...payload });
-    const recorded = (await readFile(file, 'utf8'))
-      .split('\n')
-      .slice(0, 17)
-      .map((line) => JSON.parse(line).type);
+    // The 17 whole lines before the torn one, read as the inspector reads them.
+    const recorded = parseLogText(await readFile(file, 'utf8'), file).events.map((event) => event.type);
     expect(view!.recent.map((event) => event.type)).toEqual(recorded);
   });
 

@@ -8,43 +8,23 @@ import { parseToolInput } from '../../src/providers/sse-common.ts';
 import { type ProviderHarness, runProviderContract } from '../support/provider-contract.ts';
 import { startAnthropicServer } from '../support/wire/anthropic-server.ts';
 import { startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { reasoningItem, startOpenAIResponsesServer } from '../support/wire/openai-responses-server.ts';
+import { startOpenAIResponsesServer } from '../support/wire/openai-responses-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
+import { anthropicHarness, chatHarness, responsesHarness } from '../support/wire-harnesses.ts';
 
 // Only the OpenAI adapter talks to OpenAI-compatible servers (vLLM, llama.cpp, Ollama, LM Studio).
 const vendorOnly = {
   context_overflow_compatible: 'only the OpenAI adapter talks to OpenAI-compatible servers',
 } as const;
 
-function blocksOf(body: Record<string, unknown>, key: 'messages' | 'input'): Record<string, unknown>[] {
-  const list = (body[key] ?? []) as Record<string, unknown>[];
-  return list.flatMap((entry) =>
-    Array.isArray(entry.content) ? (entry.content as Record<string, unknown>[]) : [entry],
-  );
-}
-
 runProviderContract(
   'anthropic',
   async () => {
     const server = await startAnthropicServer();
-    return {
-      provider: anthropic({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: (index) =>
-        blocksOf(server.requests[index]!.body, 'messages').filter(
-          (block) => block.type === 'thinking' || block.type === 'redacted_thinking',
-        ),
-      expectedPart: (thinking) => ({
-        provider: 'anthropic',
-        type: 'thinking',
-        data: { type: 'thinking', thinking: thinking.pieces.join(''), signature: thinking.signature },
-      }),
-      close: () => server.close(),
-    } satisfies ProviderHarness;
+    return anthropicHarness(
+      server,
+      anthropic({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url }),
+    );
   },
   vendorOnly,
 );
@@ -53,19 +33,10 @@ runProviderContract(
   'openai chat completions',
   async () => {
     const server = await startOpenAIChatServer();
-    return {
-      provider: openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: () => [],
-      expectedPart: () => {
-        throw new Error('Chat Completions has no reasoning items to send back');
-      },
-      close: () => server.close(),
-    } satisfies ProviderHarness;
+    return chatHarness(
+      server,
+      openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` }),
+    );
   },
   {
     thinking:
@@ -75,23 +46,8 @@ runProviderContract(
 
 runProviderContract('openai responses', async () => {
   const server = await startOpenAIResponsesServer();
-  return {
-    provider: openai({
-      model: 'gpt-test',
-      apiKey: 'test-key',
-      baseURL: `${server.url}/v1`,
-      api: 'responses',
-    }),
-    wire: true,
-    reply: server.reply,
-    stall: () => server.enqueue({ type: 'stall' }),
-    whenRequests: (count) => server.whenRequests(count),
-    requestCount: () => server.requests.length,
-    sentParts: (index) =>
-      blocksOf(server.requests[index]!.body, 'input').filter((item) => item.type === 'reasoning'),
-    expectedPart: (thinking) => ({ provider: 'openai', type: 'reasoning', data: reasoningItem(thinking) }),
-    close: () => server.close(),
-  } satisfies ProviderHarness;
+  const options = { model: 'gpt-test', apiKey: 'test-key', baseURL: `${server.url}/v1` };
+  return responsesHarness(server, openai({ ...options, api: 'responses' }));
 });
 
 const statusKinds: Record<number, ProviderErrorKind> = {
@@ -182,19 +138,7 @@ runProviderContract(
       apiKey: 'test-key',
       includeUsage: true,
     });
-    return {
-      provider: aiSdk({ model: compatible.chatModel('gpt-test') }),
-      wire: true,
-      reply: server.reply,
-      stall: () => server.enqueue({ type: 'stall' }),
-      whenRequests: (count) => server.whenRequests(count),
-      requestCount: () => server.requests.length,
-      sentParts: () => [],
-      expectedPart: () => {
-        throw new Error('Chat Completions has no reasoning items to send back');
-      },
-      close: () => server.close(),
-    } satisfies ProviderHarness;
+    return chatHarness(server, aiSdk({ model: compatible.chatModel('gpt-test') }));
   },
   {
     thinking:

@@ -4,19 +4,13 @@
 // each input again at the seq it was logged.
 import { cp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sessionsFolder } from '../../src/cli/session-folders.ts';
 import type { LogEvent } from '../../src/session/types.ts';
-import { PtySession } from '../cli/pty-session.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { leaveChat, type PtySession, usePtyChats } from '../cli/pty-session.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
 import type { WireReply } from '../support/wire/reply.ts';
-import { checkEverywhere, eventsOf, type Tamper, tempFolder, useTempFolders } from './origin-kit.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
+import { checkEverywhere, eventsOf, type Tamper, tempFolder } from './origin-kit.ts';
 
 type Row = {
   name: string;
@@ -147,41 +141,21 @@ const rows: Row[] = [
 ];
 
 describe('replay of what the chat recorded, by input', () => {
-  useTempFolders();
-  let server: OpenAIChatServer;
-  const sessions: PtySession[] = [];
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-  });
-  afterEach(async () => {
-    for (const pty of sessions.splice(0)) pty.kill();
-    await server.close();
-  });
+  const world = useCliWorld({ prefix: 'agentchart-origin-chat', state: 'in-home' });
+  const chat = usePtyChats(() => world);
 
   it.each(rows.map((row) => [row.name, row] as const))(
     '%s',
     async (_name, row) => {
-      const workspace = await tempFolder('chat-workspace');
+      const { server, workspace, home, env } = world;
       await writeFile(join(workspace, 'a.txt'), 'one\n');
       const start = await tempFolder('chat-start');
       await cp(workspace, start, { recursive: true });
-      const home = await tempFolder('chat-home');
       const signals = await tempFolder('chat-signals');
       for (const reply of row.replies(signals)) server.reply(reply);
-      const env = {
-        HOME: home,
-        XDG_STATE_HOME: join(home, 'state'),
-        ANTHROPIC_API_KEY: '',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: `${server.url}/v1`,
-      };
-      const pty = new PtySession(row.args, { cwd: workspace, env });
-      sessions.push(pty);
+      const pty = chat(row.args);
       await pty.waitFor('Type a task.');
-      const at = await row.drive(pty, signals);
-      pty.type('/exit\r');
-      await pty.waitFor('Continue it: agentchart --resume', at);
-      expect(await pty.exited).toBe(0);
+      await leaveChat(pty, await row.drive(pty, signals));
       const folder = sessionsFolder(workspace, env);
       const files = await readdir(folder);
       expect(files).toHaveLength(1);

@@ -1,53 +1,33 @@
 // Sessions the real CLI recorded (a child process against a local OpenAI-compatible server), checked again
 // with `agentchart replay --check` as a child process (the check offers the tools the recording offered)
 // and `expectReplay`; tampered copies fail with a report that names the seq, the field and why.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { runCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { sessionLogOf, useCliWorld, wireToolCall } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck } from '../support/replay-check.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
-const writeCall = (id: string, path: string, content: string) => ({
-  id,
-  name: 'write_file',
-  argumentPieces: [JSON.stringify({ path, content })],
-});
-const parseLog = (text: string) =>
-  text
-    .split('\n')
-    .filter((entry) => entry !== '')
-    .map((entry) => JSON.parse(entry) as LogEvent);
+const writeCall = (id: string, path: string, content: string) =>
+  wireToolCall(id, 'write_file', { path, content });
 
 describe('replay --check on sessions the CLI recorded', () => {
   let server: OpenAIChatServer;
   let workspace: string;
-  let state: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    workspace = await mkdtemp(join(tmpdir(), 'agentchart-recorded-'));
-    state = await mkdtemp(join(tmpdir(), 'agentchart-recorded-state-'));
-    env = {
-      HOME: state,
-      XDG_STATE_HOME: state,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(async () => {
-    await server.close();
-    await rm(workspace, { recursive: true, force: true });
-    await rm(state, { recursive: true, force: true });
-  });
+  useCliWorld(
+    { prefix: 'agentchart-recorded', state: 'home' },
+    (world) => ({ server, workspace, env } = world),
+  );
+  const tempFolder = useTempFolders('agentchart-recorded');
 
   /** `agentchart run "leave a note" --yes`: one write, allowed by accept-edits. Returns the log file. */
   const recordNote = async () => {
@@ -58,14 +38,12 @@ describe('replay --check on sessions the CLI recorded', () => {
       timeoutMs: 60_000,
     });
     expect(run).toMatchObject({ code: 0, timedOut: false });
-    const file = /^Session log: (.+\.jsonl)$/m.exec(run.stdout)?.[1];
-    expect(file).toBeDefined();
-    return file!;
+    return sessionLogOf(run.stdout);
   };
 
   it('passes on `run --yes` (the coding tools and task): recorded tools by default, live tools on request', async () => {
     const file = await recordNote();
-    const recorded = parseLog(await readFile(file, 'utf8'));
+    const recorded = await readLog(file);
     const start = recorded[0]!.data as { config: { tools: { name: string }[] } };
     expect(start.config.tools.map((tool) => tool.name)).toEqual([
       'read_file',
@@ -77,93 +55,75 @@ describe('replay --check on sessions the CLI recorded', () => {
       'bash',
       'task',
     ]);
-    const passed = `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`;
+    const passed = checkPassed(file, recorded.length);
     // Recorded tools (the default): every result comes from the log, no tool runs.
     await rm(join(workspace, 'note.txt'));
-    const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
-    expect({ stderr: check.stderr, stdout: check.stdout, code: check.code }).toEqual({
-      stderr: '',
-      stdout: passed,
-      code: 0,
-    });
+    await expectCheckPasses(file, passed, { env, cli: runCliProcess });
     await expect(readFile(join(workspace, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
     // Live tools run again for real, in the workspace as it was when the session started.
-    const live = await runCliProcess(['replay', file, '--check', '--tools', 'live'], {
-      env,
-      timeoutMs: 60_000,
-    });
-    expect({ stderr: live.stderr, stdout: live.stdout, code: live.code }).toEqual({
-      stderr: '',
-      stdout: passed,
-      code: 0,
-    });
+    await expectCheckPasses(file, passed, { args: ['--tools', 'live'], env, cli: runCliProcess });
     expect(await readFile(join(workspace, 'note.txt'), 'utf8')).toBe('remember the milk\n');
   }, 120_000);
 
   it('fails on a tampered copy naming the seq, the field and the tool, in words, as JSON and from expectReplay', async () => {
     const file = await recordNote();
     const text = await readFile(file, 'utf8');
-    const copyFolder = await mkdtemp(join(tmpdir(), 'agentchart-recorded-copy-'));
-    const copy = join(copyFolder, 'tampered.jsonl');
+    const copy = join(await tempFolder('copy'), 'tampered.jsonl');
     const recordedResult = '"content":"Created note.txt (18 bytes)."';
     expect(text).toContain(recordedResult);
     await writeFile(copy, text.replace(recordedResult, '"content":"Created note.txt (81 bytes)."'));
     const lines = (await readFile(copy, 'utf8')).split('\n');
     const seq = lines.findIndex((entry) => entry.includes('(81 bytes)'));
     const restore = () => rm(join(workspace, 'note.txt'), { force: true });
-    try {
-      await restore();
-      // A tool's result is only checked when the tool runs again (recorded tools answer as the log says).
-      const check = await runCliProcess(['replay', copy, '--check', '--tools', 'live'], {
-        env,
-        timeoutMs: 60_000,
-      });
-      expect(check.stdout.split('\n')).toEqual([
-        `Replay check FAILED: ${copy} diverged at seq ${seq} (tool.result)`,
-        '  why: write_file answered differently',
-        '  data.content: "Created note.txt (81 bytes)." → "Created note.txt (18 bytes)."',
-        '  (--json prints the report with both whole lines)',
-        '',
-      ]);
-      expect(check.code).toBe(1);
+    await restore();
+    // A tool's result is only checked when the tool runs again (recorded tools answer as the log says).
+    const check = await runCliProcess(['replay', copy, '--check', '--tools', 'live'], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(check.stdout.split('\n')).toEqual([
+      `Replay check FAILED: ${copy} diverged at seq ${seq} (tool.result)`,
+      '  why: write_file answered differently',
+      '  data.content: "Created note.txt (81 bytes)." → "Created note.txt (18 bytes)."',
+      '  (--json prints the report with both whole lines)',
+      '',
+    ]);
+    expect(check.code).toBe(1);
 
-      await restore();
-      const json = await runCliProcess(['replay', copy, '--check', '--tools', 'live', '--json'], {
-        env,
-        timeoutMs: 60_000,
-      });
-      expect(json.code).toBe(1);
-      expect(JSON.parse(json.stdout)).toEqual({
-        ok: false,
-        file: copy,
-        events: lines.length - 1,
-        divergence: {
-          seq,
-          recordedType: 'tool.result',
-          replayedType: 'tool.result',
-          reason: 'write_file answered differently',
-          changes: [
-            {
-              path: 'data.content',
-              change: 'changed',
-              recorded: '"Created note.txt (81 bytes)."',
-              replayed: '"Created note.txt (18 bytes)."',
-            },
-          ],
-          recorded: lines[seq],
-          replayed: lines[seq]!.replace('(81 bytes)', '(18 bytes)'),
-        },
-      });
+    await restore();
+    const json = await runCliProcess(['replay', copy, '--check', '--tools', 'live', '--json'], {
+      env,
+      timeoutMs: 60_000,
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      file: copy,
+      events: lines.length - 1,
+      divergence: {
+        seq,
+        recordedType: 'tool.result',
+        replayedType: 'tool.result',
+        reason: 'write_file answered differently',
+        changes: [
+          {
+            path: 'data.content',
+            change: 'changed',
+            recorded: '"Created note.txt (81 bytes)."',
+            replayed: '"Created note.txt (18 bytes)."',
+          },
+        ],
+        recorded: lines[seq],
+        replayed: lines[seq]!.replace('(81 bytes)', '(18 bytes)'),
+      },
+    });
 
-      await restore();
-      const error = await expectReplay(copy, { tools: [...codingTools(), taskTool()] }).catch(
-        (caught: unknown) => caught,
-      );
-      expect(ReplayDivergenceError.isInstance(error)).toBe(true);
-      expect((error as ReplayDivergenceError).toJSON()).toEqual(JSON.parse(json.stdout).divergence);
-    } finally {
-      await rm(copyFolder, { recursive: true, force: true });
-    }
+    await restore();
+    const error = await expectReplay(copy, { tools: [...codingTools(), taskTool()] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(ReplayDivergenceError.isInstance(error)).toBe(true);
+    expect((error as ReplayDivergenceError).toJSON()).toEqual(JSON.parse(json.stdout).divergence);
   }, 120_000);
 
   it('names the tool the host left out when expectReplay is given other tools than the recording', async () => {
@@ -184,18 +144,16 @@ describe('replay --check on sessions the CLI recorded', () => {
     server.reply({ turn: { text: ['I could not write the note.'] } });
     const run = await runCliProcess(['run', 'leave a note', '--cwd', workspace], { env, timeoutMs: 60_000 });
     expect(run).toMatchObject({ code: 0, timedOut: false });
-    const file = /^Session log: (.+\.jsonl)$/m.exec(run.stdout)![1]!;
-    const recorded = parseLog(await readFile(file, 'utf8'));
+    const file = sessionLogOf(run.stdout);
+    const recorded = await readLog(file);
     const decisions = recorded.filter((event) => event.type.startsWith('approval.'));
     expect(decisions.map((event) => [event.type, (event.data as { by?: string }).by])).toEqual([
       ['approval.decided', 'headless'],
     ]);
 
     // No approver: the decision replays as logged.
-    const check = await runCliProcess(['replay', file, '--check'], { env, timeoutMs: 60_000 });
-    expect(check.stdout).toBe(
-      `Replay check passed: ${file} — ${recorded.length} events written again, byte for byte.\n`,
-    );
+    const check = await replayCheck(file, { env, cli: runCliProcess });
+    expect(check.stdout).toBe(checkPassed(file, recorded.length));
     expect(check.code).toBe(0);
     await expectReplay(file, { tools: [...codingTools(), taskTool()] });
     // Time travel re-runs it the same way: a frame for every seq, no note.

@@ -4,18 +4,13 @@
 // (origin-kit: recorded tools, live tools in a restored workspace, a tampered copy).
 import { cp, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codingTools, createAgentSystem, fileStore } from '../../src/index.ts';
 import { scripted } from '../../src/testing.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { checkEverywhere, eventsOf, tempFolder, useTempFolders } from './origin-kit.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import { checkEverywhere, eventsOf, tempFolder } from './origin-kit.ts';
 
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
 const decisions = (events: Awaited<ReturnType<typeof checkEverywhere>>) =>
   eventsOf(events, 'approval.decided').map((event) => [event.data.callId, event.data.outcome, event.data.by]);
 
@@ -39,9 +34,20 @@ const sessionFiles = async (folder: string) =>
     .sort()
     .map((name) => join(folder, name));
 
-describe('replay of job sessions', () => {
-  useTempFolders();
+/** The check of one task's session: a headless decision's reason, changed, must diverge. */
+const checkTask = (log: string, restore: () => Promise<string>) =>
+  checkEverywhere({
+    log,
+    restore,
+    tamper: {
+      type: 'approval.decided',
+      select: (event) => event.data.by === 'headless',
+      path: ['reason'],
+      value: 'nobody',
+    },
+  });
 
+describe('replay of job sessions', () => {
   it('runJob (library): every task session replays, headless decisions as logged', async () => {
     const { workspace, restore } = await startingWorkspace();
     const logs = await tempFolder('job-logs');
@@ -71,16 +77,7 @@ describe('replay of job sessions', () => {
     const files = await sessionFiles(logs);
     expect(files).toHaveLength(2);
     for (const log of files) {
-      const events = await checkEverywhere({
-        log,
-        restore,
-        tamper: {
-          type: 'approval.decided',
-          select: (event) => event.data.by === 'headless',
-          path: ['reason'],
-          value: 'nobody',
-        },
-      });
+      const events = await checkTask(log, restore);
       const index = String(events.find((event) => event.type === 'user.message')?.data.content).slice(-1);
       expect(decisions(events)).toEqual([
         [`r${index}`, 'allow', 'mode'],
@@ -90,15 +87,11 @@ describe('replay of job sessions', () => {
   }, 240_000);
 
   describe('agentchart job FILE', () => {
-    let server: OpenAIChatServer;
-    beforeEach(async () => {
-      server = await startOpenAIChatServer();
-    });
-    afterEach(() => server.close());
+    const world = useCliWorld({ prefix: 'agentchart-origin-job', state: 'in-home' });
 
     it('every task session replays, headless decisions as logged', async () => {
+      const { server, env } = world;
       const { workspace, restore } = await startingWorkspace();
-      const home = await tempFolder('job-home');
       const logs = await tempFolder('job-cli-logs');
       const jobFile = join(await tempFolder('job-file'), 'jobs.json');
       // One at a time: the wire server answers requests in the order they come.
@@ -113,13 +106,6 @@ describe('replay of job sessions', () => {
         });
         server.reply({ turn: { text: [`Task ${id} could not write.`] } });
       }
-      const env = {
-        HOME: home,
-        XDG_STATE_HOME: join(home, 'state'),
-        ANTHROPIC_API_KEY: '',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: `${server.url}/v1`,
-      };
       const run = await runBuiltCliProcess(['job', jobFile, '--cwd', workspace, '--session-dir', logs], {
         env,
         timeoutMs: 60_000,
@@ -131,16 +117,7 @@ describe('replay of job sessions', () => {
       expect(files).toHaveLength(2);
       const seen: unknown[] = [];
       for (const log of files) {
-        const events = await checkEverywhere({
-          log,
-          restore,
-          tamper: {
-            type: 'approval.decided',
-            select: (event) => event.data.by === 'headless',
-            path: ['reason'],
-            value: 'nobody',
-          },
-        });
+        const events = await checkTask(log, restore);
         seen.push(...decisions(events));
       }
       expect(seen.sort()).toEqual([

@@ -2,42 +2,21 @@
 // checked from a third working directory with the built CLI (`npm run -s build` first) and `expectReplay`,
 // with recorded tools and — where tools ran — with live tools in a restored workspace; then a tampered copy
 // must fail naming the seq and the field. One kit, so each origin's test only says how it records.
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { ReplayDivergenceError } from '../../src/index.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { expectReplay, type ReplayOptions } from '../../src/testing.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
+import { checkPassed, expectCheckPasses } from '../support/replay-check.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
 
-const folders: string[] = [];
+export { sessionLogOf } from '../support/cli-world.ts';
 
-/** A temporary folder removed after the test. */
-export async function tempFolder(name: string): Promise<string> {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-origin-${name}-`));
-  folders.push(folder);
-  return folder;
-}
-
-/** Registers the clean-up of `tempFolder`'s folders in the calling test file. */
-export function useTempFolders(): void {
-  afterEach(async () => {
-    for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-  });
-}
-
-export const sessionLogOf = (stdout: string): string => {
-  const file = /^Session log: (.+\.jsonl)$/m.exec(stdout)?.[1];
-  if (file === undefined) throw new Error(`no "Session log:" line in:\n${stdout}`);
-  return file;
-};
-
-export const parseLog = (text: string): LogEvent[] =>
-  text
-    .split('\n')
-    .filter((entry) => entry !== '')
-    .map((entry) => JSON.parse(entry) as LogEvent);
+/** A temporary folder removed after the test (the clean-up is registered in the file that imports the kit). */
+export const tempFolder = useTempFolders('agentchart-origin');
 
 /** The events of `type` in a log (with their seq), to assert what an origin recorded. */
 export const eventsOf = (log: readonly LogEvent[], type: string) =>
@@ -67,9 +46,6 @@ export type OriginCheck = {
   replayOptions?: ReplayOptions;
 };
 
-const passed = (file: string, events: number) =>
-  `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
-
 /**
  * Runs the whole check for one origin's recording. The recorded workspace may be removed before this is
  * called: recorded tools need nothing but the log.
@@ -77,25 +53,18 @@ const passed = (file: string, events: number) =>
 export async function checkEverywhere(check: OriginCheck): Promise<LogEvent[]> {
   const copy = join(await tempFolder('copy'), 'session.jsonl');
   await copyFile(check.log, copy);
-  const text = await readFile(copy, 'utf8');
-  const events = parseLog(text);
+  const events = await readLog(copy);
   const elsewhere = await tempFolder('elsewhere');
   const env = check.env ?? { HOME: await tempFolder('home'), ANTHROPIC_API_KEY: '', OPENAI_API_KEY: '' };
   const cli = (args: string[]) => runBuiltCliProcess(args, { env, cwd: elsewhere, timeoutMs: 90_000 });
-  const outcome = (run: { stdout: string; stderr: string; code: number | null }) => ({
-    stdout: run.stdout,
-    stderr: run.stderr,
-    code: run.code,
-  });
-  const clean = { stdout: passed(copy, events.length), stderr: '', code: 0 };
+  const where = { env, cwd: elsewhere, timeoutMs: 90_000 };
+  const clean = checkPassed(copy, events.length);
 
-  expect(outcome(await cli(['replay', copy, '--check']))).toEqual(clean);
+  await expectCheckPasses(copy, clean, where);
   await expectReplay(copy, check.replayOptions);
   if (check.restore) {
     const restored = await check.restore();
-    expect(
-      outcome(await cli(['replay', copy, '--check', '--tools', 'live', '--workspace', restored])),
-    ).toEqual(clean);
+    await expectCheckPasses(copy, clean, { ...where, args: ['--tools', 'live', '--workspace', restored] });
     await expectReplay(copy, { ...check.replayOptions, tools: 'live', workspace: await check.restore() });
   }
   await expectTamperedFails(copy, events, check, cli);

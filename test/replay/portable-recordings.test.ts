@@ -1,51 +1,27 @@
 // Recordings replayed where they were not made: the log copied to another temporary folder, the check run
 // from a third working directory (the built CLI, dist/, as child processes — build first — and expectReplay),
 // the recorded workspace gone. Recorded tools need nothing but the log; live tools run in a restored copy.
-import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readFile, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { prepareDemo } from '../../src/cli/demo-scenario.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay, readRecording } from '../../src/replay/expect-replay.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { sessionLogOf, useCliWorld } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck, tamperedCopy } from '../support/replay-check.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
 
-const folders: string[] = [];
-const tempFolder = async (name: string) => {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-portable-${name}-`));
-  folders.push(folder);
-  return folder;
-};
-const sessionLogOf = (stdout: string) => /^Session log: (.+\.jsonl)$/m.exec(stdout)?.[1];
-const passed = (file: string, events: number) =>
-  `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
-const eventCount = async (file: string) => (await readFile(file, 'utf8')).split('\n').length - 1;
-
-afterEach(async () => {
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+const tempFolder = useTempFolders('agentchart-portable');
+const eventCount = async (file: string) => (await readLog(file)).length;
 
 describe('a `run` recording replayed in another folder', () => {
-  let server: OpenAIChatServer;
-  let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    const state = await tempFolder('state');
-    env = {
-      HOME: state,
-      XDG_STATE_HOME: state,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(() => server.close());
+  const world = useCliWorld({ prefix: 'agentchart-portable', state: 'home' });
 
   it('checks clean with recorded tools and with live tools in a restored workspace; a tampered copy fails', async () => {
-    const workspace = await tempFolder('workspace');
+    const { server, workspace, env } = world;
     const input = JSON.stringify({ path: join(workspace, 'note.txt'), content: 'remember the milk\n' });
     server.reply({ turn: { toolCalls: [{ id: 'c1', name: 'write_file', argumentPieces: [input] }] } });
     server.reply({ turn: { text: ['Left a note.'] } });
@@ -55,62 +31,34 @@ describe('a `run` recording replayed in another folder', () => {
     });
     expect(run).toMatchObject({ code: 0, timedOut: false });
     const copy = join(await tempFolder('copy'), 'note.jsonl');
-    await copyFile(sessionLogOf(run.stdout)!, copy);
+    await copyFile(sessionLogOf(run.stdout), copy);
     // The recording's workspace is gone: the teammate's machine, CI.
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
     const events = await eventCount(copy);
 
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    await expectCheckPasses(copy, checkPassed(copy, events), { env, cwd: elsewhere });
     await expectReplay(copy);
 
     // Live tools need the workspace as it was at the start (empty): not given, the check says so.
-    const missing = await runBuiltCliProcess(['replay', copy, '--check', '--tools', 'live'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const missing = await replayCheck(copy, { args: ['--tools', 'live'], env, cwd: elsewhere });
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain(`the recorded workspace "${workspace}" is not a directory here`);
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      {
-        env,
-        cwd: elsewhere,
-        timeoutMs: 60_000,
-      },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, checkPassed(copy, events), { args: live, env, cwd: elsewhere });
     // The absolute path the model wrote to was mapped onto the restored copy.
     expect(await readFile(join(restored, 'note.txt'), 'utf8')).toBe('remember the milk\n');
     await expectReplay(copy, { tools: 'live', workspace: await tempFolder('restored-again') });
 
     // Recorded tools still check the runtime: a permission decision the runtime would not take fails.
-    const text = await readFile(copy, 'utf8');
     const recordedReason = '"reason":"write access is allowed in accept-edits mode"';
-    expect(text).toContain(recordedReason);
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    await writeFile(tampered, text.replace(recordedReason, '"reason":"write access is allowed by a rule"'));
-    const seq = text.split('\n').findIndex((entry) => entry.includes(recordedReason));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (line) => line.includes(recordedReason),
+      (line) => line.replace(recordedReason, '"reason":"write access is allowed by a rule"'),
+    );
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.stdout.split('\n')).toEqual([
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (approval.decided)`,
       '  why: the write_file call c1 was decided otherwise: recorded allow by mode, replayed allow by mode',
@@ -131,8 +79,8 @@ describe('`agentchart demo --keep`, then `replay --check` from any folder', () =
     const start = await tempFolder('demo-cwd');
     const demo = await runBuiltCliProcess(['demo', '--keep'], { cwd: start, timeoutMs: 90_000 });
     expect(demo).toMatchObject({ code: 0, timedOut: false });
-    const log = sessionLogOf(demo.stdout)!;
-    folders.push(dirname(log));
+    const log = sessionLogOf(demo.stdout);
+    tempFolder.adopt(dirname(log));
     const copy = join(await tempFolder('demo-copy'), 'demo.jsonl');
     await copyFile(log, copy);
     const elsewhere = await tempFolder('demo-elsewhere');
@@ -140,32 +88,18 @@ describe('`agentchart demo --keep`, then `replay --check` from any folder', () =
 
     // Live tools: the demo writes its starting project again; the tools fix that copy as they did the first.
     const { root, workspace: restored } = await prepareDemo('agentchart-portable-demo-restored-');
-    folders.push(root);
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      {
-        cwd: elsewhere,
-        timeoutMs: 90_000,
-      },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
+    tempFolder.adopt(root);
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, checkPassed(copy, events), {
+      args: live,
+      cwd: elsewhere,
+      timeoutMs: 90_000,
     });
     expect(await readFile(join(restored, 'src/math.js'), 'utf8')).toContain('for (let i = 0;');
 
     // Recorded tools: nothing but the log, the demo's own folder gone.
     await rm(dirname(log), { recursive: true, force: true });
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      cwd: elsewhere,
-      timeoutMs: 90_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    await expectCheckPasses(copy, checkPassed(copy, events), { cwd: elsewhere, timeoutMs: 90_000 });
     await expectReplay(copy);
     // Time travel re-runs it the same way (once stopped by a second "skill"): a frame at every seq.
     const travel = await computeFrames(await readRecording(copy));

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { expectReplay, readRecording } from '../../src/replay/expect-replay.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runCli } from '../cli/cli-harness.ts';
 import { fixturePath, lookup, record, scenarios } from './scenarios.ts';
@@ -37,7 +37,7 @@ describe('agentchart replay --check', () => {
   it('--json prints the passing result as one JSON line', async () => {
     const file = fixturePath('steer-and-approvals');
     const result = await runCli(['replay', file, '--check', '--json', '--setup', setup]);
-    const events = (await readFile(file, 'utf8')).split('\n').filter((entry) => entry !== '').length;
+    const events = (await readLog(file)).length;
     expect(JSON.parse(result.stdout)).toEqual({ ok: true, file: resolve(file), events });
     expect(result.code).toBe(0);
   });

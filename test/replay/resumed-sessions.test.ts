@@ -4,57 +4,29 @@
 // and `expectReplay`, with recorded tools and with live tools in a restored workspace. The replay runs the
 // recording segment by segment, each with the configuration its `session.start` / `session.resumed` holds.
 import { execFileSync } from 'node:child_process';
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { copyFile, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { computeFrames } from '../../src/inspector/time-travel.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
-import type { LogEvent } from '../../src/session/types.ts';
+import { readLog } from '../../src/session/log-text.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+import { wireToolCall as call, sessionLogOf, useCliWorld } from '../support/cli-world.ts';
+import { checkPassed, expectCheckPasses, replayCheck, tamperedCopy } from '../support/replay-check.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
+import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
-const folders: string[] = [];
-const tempFolder = async (name: string) => {
-  const folder = await mkdtemp(join(tmpdir(), `agentchart-resumed-${name}-`));
-  folders.push(folder);
-  return folder;
-};
-const sessionLogOf = (stdout: string) => /^Session log: (.+\.jsonl)$/m.exec(stdout)?.[1];
-const passed = (file: string, events: number) =>
-  `Replay check passed: ${file} — ${events} events written again, byte for byte.\n`;
-const parseLog = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as LogEvent);
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
-
-afterEach(async () => {
-  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
-});
+const tempFolder = useTempFolders('agentchart-resumed');
 
 describe('resumed sessions replay segment by segment', () => {
   let server: OpenAIChatServer;
+  let workspace: string;
   let env: Record<string, string>;
-
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-    const state = await tempFolder('state');
-    env = {
-      HOME: state,
-      XDG_STATE_HOME: state,
-      ANTHROPIC_API_KEY: '',
-      OPENAI_API_KEY: 'test-key',
-      OPENAI_BASE_URL: `${server.url}/v1`,
-    };
-  });
-  afterEach(() => server.close());
+  useCliWorld(
+    { prefix: 'agentchart-resumed', state: 'home' },
+    (world) => ({ server, workspace, env } = world),
+  );
 
   /** Copies the log where it was not made and checks it from a third folder, recorded and live. */
   const checkElsewhere = async (log: string, workspace: string) => {
@@ -62,38 +34,21 @@ describe('resumed sessions replay segment by segment', () => {
     await copyFile(log, copy);
     await rm(workspace, { recursive: true, force: true });
     const elsewhere = await tempFolder('cwd');
-    const events = parseLog(await readFile(copy, 'utf8')).length;
-    const recorded = await runBuiltCliProcess(['replay', copy, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
-    expect({ stdout: recorded.stdout, stderr: recorded.stderr, code: recorded.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    const recordedEvents = await readLog(copy);
+    const events = recordedEvents.length;
+    await expectCheckPasses(copy, checkPassed(copy, events), { env, cwd: elsewhere });
     await expectReplay(copy);
     // Time travel re-runs it the same way: a frame at every seq, across the segments.
-    const recordedEvents = parseLog(await readFile(copy, 'utf8'));
     const travel = await computeFrames(recordedEvents);
     expect(travel.note).toBeUndefined();
     expect(travel.frames.filter((frame) => frame !== undefined)).toHaveLength(events);
     const restored = await tempFolder('restored');
-    const live = await runBuiltCliProcess(
-      ['replay', copy, '--check', '--tools', 'live', '--workspace', restored],
-      { env, cwd: elsewhere, timeoutMs: 60_000 },
-    );
-    expect({ stdout: live.stdout, stderr: live.stderr, code: live.code }).toEqual({
-      stdout: passed(copy, events),
-      stderr: '',
-      code: 0,
-    });
+    const live = ['--tools', 'live', '--workspace', restored];
+    await expectCheckPasses(copy, checkPassed(copy, events), { args: live, env, cwd: elsewhere });
     return { copy, elsewhere, restored };
   };
 
   it('`run` then `resume --max-steps 7`: the second segment runs with its own limits and is checked', async () => {
-    const workspace = await tempFolder('workspace');
     server.reply({
       turn: { toolCalls: [call('c1', 'write_file', { path: 'note.txt', content: 'milk\n' })] },
     });
@@ -103,7 +58,7 @@ describe('resumed sessions replay segment by segment', () => {
       timeoutMs: 60_000,
     });
     expect(run).toMatchObject({ code: 0, timedOut: false });
-    const log = sessionLogOf(run.stdout)!;
+    const log = sessionLogOf(run.stdout);
     server.reply({ turn: { toolCalls: [call('c2', 'read_file', { path: 'note.txt' })] } });
     server.reply({ turn: { text: ['It says milk.'] } });
     const resumed = await runBuiltCliProcess(
@@ -111,7 +66,7 @@ describe('resumed sessions replay segment by segment', () => {
       { env, timeoutMs: 60_000 },
     );
     expect(resumed).toMatchObject({ code: 0, timedOut: false });
-    const events = parseLog(await readFile(log, 'utf8'));
+    const events = await readLog(log);
     const ends = events.flatMap((event, seq) => (event.type === 'session.end' ? [seq] : []));
     expect(ends).toHaveLength(2);
     const marker = events[ends[0]! + 1]!;
@@ -125,18 +80,13 @@ describe('resumed sessions replay segment by segment', () => {
     expect(await readFile(join(restored, 'note.txt'), 'utf8')).toBe('milk\n');
 
     // A decision of the resumed segment tampered with: the check names its seq and field.
-    const text = await readFile(copy, 'utf8');
-    const lines = text.split('\n');
-    const seq = lines.findIndex((line) => line.includes('"callId":"c2","outcome":"allow"'));
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (line) => line.includes('"callId":"c2","outcome":"allow"'),
+      (line) => line.replace('"outcome":"allow"', '"outcome":"deny"'),
+    );
     expect(seq).toBeGreaterThan(ends[0]!);
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    lines[seq] = lines[seq]!.replace('"outcome":"allow"', '"outcome":"deny"');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n').slice(0, 1)).toEqual([
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (approval.decided)`,
@@ -160,7 +110,6 @@ describe('resumed sessions replay segment by segment', () => {
   }, 240_000);
 
   it('a run SIGKILLed while its tool runs, then resumed: the crash is cut where the log ends, repair compared', async () => {
-    const workspace = await tempFolder('crash-workspace');
     const signals = await tempFolder('signals');
     const ready = join(signals, 'ready.fifo');
     const go = join(signals, 'go.fifo');
@@ -182,7 +131,7 @@ describe('resumed sessions replay segment by segment', () => {
     const [project] = await readdir(sessions);
     const [name] = (await readdir(join(sessions, project!))).filter((file) => file.endsWith('.jsonl'));
     const log = join(sessions, project!, name!);
-    const crashed = parseLog(await readFile(log, 'utf8'));
+    const crashed = await readLog(log);
     expect(crashed.at(-1)?.type).toBe('tool.started');
 
     server.reply({ turn: { text: ['The job may have started; I will check.'] } });
@@ -191,7 +140,7 @@ describe('resumed sessions replay segment by segment', () => {
       timeoutMs: 60_000,
     });
     expect(resumed).toMatchObject({ code: 0, timedOut: false });
-    const events = parseLog(await readFile(log, 'utf8'));
+    const events = await readLog(log);
     expect(events.slice(crashed.length, crashed.length + 4).map((event) => event.type)).toEqual([
       'session.resumed',
       'tool.result',
@@ -205,16 +154,12 @@ describe('resumed sessions replay segment by segment', () => {
     await expect(readFile(join(restored, 'note.txt'), 'utf8')).rejects.toThrow(/ENOENT/);
 
     // The repair tampered with: the check names its seq and field.
-    const lines = (await readFile(copy, 'utf8')).split('\n');
-    const seq = crashed.length + 3;
-    const tampered = join(dirname(copy), 'tampered.jsonl');
-    lines[seq] = lines[seq]!.replace('"reason":"interrupted"', '"reason":"canceled"');
-    await writeFile(tampered, lines.join('\n'));
-    const check = await runBuiltCliProcess(['replay', tampered, '--check'], {
-      env,
-      cwd: elsewhere,
-      timeoutMs: 60_000,
-    });
+    const { tampered, seq } = await tamperedCopy(
+      copy,
+      (_line, index) => index === crashed.length + 3,
+      (line) => line.replace('"reason":"interrupted"', '"reason":"canceled"'),
+    );
+    const check = await replayCheck(tampered, { env, cwd: elsewhere });
     expect(check.code).toBe(1);
     expect(check.stdout.split('\n')[0]).toBe(
       `Replay check FAILED: ${tampered} diverged at seq ${seq} (turn.end)`,

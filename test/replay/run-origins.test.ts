@@ -4,27 +4,15 @@
 // (origin-kit: recorded tools, live tools in a restored workspace, a tampered copy).
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LogEvent } from '../../src/session/types.ts';
 import { runBuiltCliProcess } from '../support/child-run.ts';
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
 import { everythingBin } from '../support/mcp-servers.ts';
 import { installSkill } from '../support/skill-kit.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
-import {
-  checkEverywhere,
-  eventsOf,
-  sessionLogOf,
-  type Tamper,
-  tempFolder,
-  useTempFolders,
-} from './origin-kit.ts';
+import { checkEverywhere, eventsOf, sessionLogOf, type Tamper, tempFolder } from './origin-kit.ts';
 
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
 const settings = async (root: string, value: unknown) => {
   await mkdir(join(root, '.agentchart'), { recursive: true });
   await writeFile(join(root, '.agentchart', 'settings.json'), JSON.stringify(value));
@@ -202,29 +190,16 @@ const origins: Origin[] = [
 ];
 
 describe('replay of what `agentchart run` recorded, by origin', () => {
-  useTempFolders();
-  let server: OpenAIChatServer;
-  beforeEach(async () => {
-    server = await startOpenAIChatServer();
-  });
-  afterEach(() => server.close());
+  const world = useCliWorld({ prefix: 'agentchart-origin', state: 'in-home' });
 
   it.each(origins.map((origin) => [origin.name, origin] as const))(
     '%s',
     async (_name, origin) => {
-      const workspace = await tempFolder('workspace');
-      const home = await tempFolder('home');
+      const { server, workspace, home, env } = world;
       await origin.prepare({ workspace, home });
       const start = await tempFolder('start');
       await cp(workspace, start, { recursive: true });
       for (const reply of origin.replies({ workspace, home })) server.reply(reply);
-      const env = {
-        HOME: home,
-        XDG_STATE_HOME: join(home, 'state'),
-        ANTHROPIC_API_KEY: '',
-        OPENAI_API_KEY: 'test-key',
-        OPENAI_BASE_URL: `${server.url}/v1`,
-      };
       const run = await runBuiltCliProcess(['run', 'go', '--cwd', workspace, ...origin.args], {
         env,
         timeoutMs: 60_000,

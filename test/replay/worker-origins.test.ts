@@ -5,57 +5,32 @@
 // other origin (origin-kit), and with `expectReplay` on the events the store gives.
 import { cp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { expectReplay } from '../../src/testing.ts';
 import { runBuiltCliProcess, startCliProcess } from '../support/child-run.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-import { checkEverywhere, eventsOf, tempFolder, useTempFolders } from './origin-kit.ts';
-
-const call = (id: string, name: string, input: unknown) => ({
-  id,
-  name,
-  argumentPieces: [JSON.stringify(input)],
-});
-
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
-let model: OpenAIChatServer | undefined;
+import { wireToolCall as call, useCliWorld } from '../support/cli-world.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
+import { checkEverywhere, eventsOf, tempFolder } from './origin-kit.ts';
 
 describe.skipIf(!hasServers)(
   `replay of a worker's session in PostgreSQL${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    useTempFolders();
-    beforeAll(async () => {
-      [postgres, redis, model] = await Promise.all([startPostgres(), startRedis(), startOpenAIChatServer()]);
-    }, 30_000);
-    afterAll(async () => {
-      await model?.close();
-      await redis?.stop();
-      await postgres?.stop();
-    }, 30_000);
+    const world = useCliWorld({ prefix: 'agentchart-origin-worker', home: 'unset', perFile: true });
+    const servers = useServers();
 
     it('replays from the store, and from its export in another folder', async () => {
-      const url = await postgres!.createDatabase('origins');
-      const env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${model!.url}/v1` };
+      const url = await servers.postgres.createDatabase('origins');
+      const { server: model, workspace, env } = world;
       expect((await runBuiltCliProcess(['migrate', '--postgres', url], { env })).code).toBe(0);
-      const workspace = await tempFolder('worker-workspace');
       await writeFile(join(workspace, 'a.txt'), 'one\n');
       const start = await tempFolder('worker-start');
       await cp(workspace, start, { recursive: true });
-      model!.reply({ turn: { toolCalls: [call('r1', 'read_file', { path: 'a.txt' })] } });
-      model!.reply({ turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } });
-      model!.reply({ turn: { text: ['Nobody let me write b.txt.'] } });
+      model.reply({ turn: { toolCalls: [call('r1', 'read_file', { path: 'a.txt' })] } });
+      model.reply({ turn: { toolCalls: [call('w1', 'write_file', { path: 'b.txt', content: 'two\n' })] } });
+      model.reply({ turn: { text: ['Nobody let me write b.txt.'] } });
       const worker = startCliProcess(
-        ['worker', '--redis', redis!.url, '--postgres', url, '--cwd', workspace],
+        ['worker', '--redis', servers.redis.url, '--postgres', url, '--cwd', workspace],
         {
           env,
           timeoutMs: 60_000,
@@ -63,10 +38,13 @@ describe.skipIf(!hasServers)(
       );
       const jobFile = join(await tempFolder('worker-job'), 'jobs.json');
       await writeFile(jobFile, JSON.stringify({ tasks: [{ prompt: 'read a, write b' }] }));
-      const job = await runBuiltCliProcess(['job', jobFile, '--redis', redis!.url, '--postgres', url], {
-        env,
-        timeoutMs: 60_000,
-      });
+      const job = await runBuiltCliProcess(
+        ['job', jobFile, '--redis', servers.redis.url, '--postgres', url],
+        {
+          env,
+          timeoutMs: 60_000,
+        },
+      );
       worker.kill('SIGTERM');
       expect((await worker.done).code).toBe(0);
       expect([job.code, job.stderr]).toEqual([0, '']);

@@ -1,50 +1,29 @@
 // The CLI across processes: `agentchart migrate`, a worker process (`agentchart worker`) whose model is a
 // local OpenAI-compatible server, and `agentchart job FILE --redis --postgres` enqueueing and following.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { runCliProcess, startCliProcess } from '../support/child-run.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
-import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
-
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
-let model: OpenAIChatServer | undefined;
-let workspace = '';
+import { useCliWorld } from '../support/cli-world.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 
 describe.skipIf(!hasServers)(
   `agentchart worker and job --redis --postgres${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    beforeAll(async () => {
-      [postgres, redis, model] = await Promise.all([startPostgres(), startRedis(), startOpenAIChatServer()]);
-      workspace = await mkdtemp(join(tmpdir(), 'agentchart-cli-worker-'));
-    }, 30_000);
-    afterAll(async () => {
-      await model?.close();
-      await redis?.stop();
-      await postgres?.stop();
-      await rm(workspace, { recursive: true, force: true });
-    }, 30_000);
+    const world = useCliWorld({ prefix: 'agentchart-cli-worker', home: 'unset', perFile: true });
+    const servers = useServers();
 
     it('migrates, runs a job of two tasks on a worker process, and follows it to the end', async () => {
-      const url = await postgres!.createDatabase('cli');
-      const env = { ANTHROPIC_API_KEY: '', OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: `${model!.url}/v1` };
+      const url = await servers.postgres.createDatabase('cli');
+      const { server: model, workspace, env } = world;
       const migrated = await runCliProcess(['migrate', '--postgres', url], { env });
       expect([migrated.code, migrated.stdout]).toEqual([0, 'agentchart: migrated schema v0 → v1\n']);
-      model!.reply({ turn: { text: ['First done.'] } });
-      model!.reply({ turn: { text: ['Second done.'] } });
+      model.reply({ turn: { text: ['First done.'] } });
+      model.reply({ turn: { text: ['Second done.'] } });
       const worker = startCliProcess(
-        ['worker', '--redis', redis!.url, '--postgres', url, '--cwd', workspace],
+        ['worker', '--redis', servers.redis.url, '--postgres', url, '--cwd', workspace],
         {
           env,
           timeoutMs: 60_000,
@@ -55,7 +34,7 @@ describe.skipIf(!hasServers)(
         JSON.stringify({ tasks: [{ prompt: 'one' }, { prompt: 'two' }] }),
       );
       const file = join(workspace, 'jobs.json');
-      const job = await runCliProcess(['job', file, '--redis', redis!.url, '--postgres', url], {
+      const job = await runCliProcess(['job', file, '--redis', servers.redis.url, '--postgres', url], {
         env,
         timeoutMs: 60_000,
       });
@@ -79,7 +58,7 @@ describe.skipIf(!hasServers)(
         '',
       ]);
       // Enqueued again: the same ids, nothing runs twice (the model has no third reply).
-      const again = await runCliProcess(['job', file, '--redis', redis!.url, '--postgres', url], {
+      const again = await runCliProcess(['job', file, '--redis', servers.redis.url, '--postgres', url], {
         env,
       });
       expect(again.stdout.split('\n').slice(1, 3)).toEqual(lines.slice(1, 3));
@@ -93,7 +72,7 @@ describe.skipIf(!hasServers)(
       } finally {
         await store.close();
       }
-      const missing = await runCliProcess(['job', file, '--redis', redis!.url], {
+      const missing = await runCliProcess(['job', file, '--redis', servers.redis.url], {
         env,
       });
       expect([missing.code, missing.stderr]).toEqual([

@@ -1,70 +1,41 @@
 // Redis restarted mid-job and PostgreSQL briefly unavailable: the workers wait and retry (bounded),
 // nothing is lost, and the job finishes — every task once, every log valid, no call run twice.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../src/bullmq/enqueue-job.ts';
 import { followJob } from '../../src/bullmq/follow-job.ts';
 import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
 import {
   executions,
-  killWorkerProcesses,
   startWorkerProcess,
   toolResults,
+  useWorkerRecord,
+  workerSettings,
 } from '../support/worker-processes.ts';
 
 const tasks = 12;
 const callsPerTask = 4;
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
-let dir = '';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!hasServers)(
   `servers that go away mid-job${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    beforeAll(async () => {
-      // Redis keeps every write in its append-only file, as a production Redis for a queue would.
-      [postgres, redis] = await Promise.all([startPostgres(), startRedis({ persistent: true })]);
-      dir = await mkdtemp(join(tmpdir(), 'agentchart-outage-'));
-    }, 30_000);
-    afterAll(async () => {
-      await killWorkerProcesses();
-      await redis?.stop();
-      await postgres?.stop();
-      await rm(dir, { recursive: true, force: true });
-    }, 30_000);
+    // Redis keeps every write in its append-only file, as a production Redis for a queue would.
+    const servers = useServers({ redis: { persistent: true } });
+    const record = useWorkerRecord('agentchart-outage');
 
     it('finishes the job after a Redis restart and a PostgreSQL outage, losing nothing', async () => {
-      const url = await postgres!.createDatabase('outage');
+      const url = await servers.postgres.createDatabase('outage');
       const store = pgStore(url);
       await store.migrate();
-      const record = join(dir, 'record');
-      const settings = {
-        redis: redis!.url,
-        postgres: url,
-        queue: 'outage',
-        concurrency: 3,
-        modelMs: 30,
-        toolMs: 120,
-        record,
-      };
+      const settings = workerSettings(servers, url, { queue: 'outage', toolMs: 120, record: record.file });
       const workers = await Promise.all([startWorkerProcess(settings), startWorkerProcess(settings)]);
-      const connection = redisFromUrl(redis!.url);
+      const connection = redisFromUrl(servers.redis.url);
       connection.on('error', () => {});
       const queue = new Queue('outage', { connection });
       queue.on('error', () => {}); // Redis is down for a moment on purpose
@@ -76,22 +47,22 @@ describe.skipIf(!hasServers)(
           })),
         });
         const follow = followJob(queue, ids, { intervalMs: 100 });
-        const ran = async () => (await executions(record)).filter((line) => line.what === 'end').length;
+        const ran = async () => (await executions(record.file)).filter((line) => line.what === 'end').length;
         while ((await ran()) < 4) await sleep(20);
-        await redis!.pause(); // SIGKILL
+        await servers.redis.pause(); // SIGKILL
         await sleep(400);
-        await redis!.resume();
+        await servers.redis.resume();
         const afterRedis = await ran();
         while ((await ran()) < afterRedis + 4) await sleep(20);
-        await postgres!.pause();
+        await servers.postgres.pause();
         await sleep(1000);
-        await postgres!.resume();
+        await servers.postgres.resume();
         const results = await follow;
 
         expect(results.map((result) => [result.reason, result.text])).toEqual(
           ids.map((_, index) => ['completed', `finished t${index} after ${callsPerTask} calls`]),
         );
-        const starts = (await executions(record)).filter((line) => line.what === 'start');
+        const starts = (await executions(record.file)).filter((line) => line.what === 'start');
         expect(new Set(starts.map((line) => `${line.task}/${line.callId}`)).size).toBe(starts.length);
         for (const [index, id] of ids.entries()) {
           const log = (await store.load(id)).events;

@@ -1,27 +1,20 @@
 // Two processes on one PostgreSQL session: exactly one holds the lease in every round (the other gets the
 // clear error), and writers that race past the lease can never interleave: a refused batch is a
 // ConcurrencyError with nothing written, so the log has no gap and no duplicate.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent, type LogEventOf } from '../../src/session/types.ts';
 import { ProcessRace } from '../support/process-race.ts';
-import { hasServers, noServers, type PostgresServer, startPostgres } from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { makeEvent } from '../support/store-contract.ts';
-
-let postgres: PostgresServer | undefined;
 
 describe.skipIf(!hasServers)(
   `two processes, one PostgreSQL session${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    beforeAll(async () => {
-      postgres = await startPostgres();
-    }, 30_000);
-    afterAll(async () => {
-      await postgres?.stop();
-    }, 30_000);
+    const servers = useServers({ redis: false });
 
     it('gives the lease to exactly one in each of 150 rounds; the writes of both never interleave', async () => {
-      const url = await postgres!.createDatabase('writers');
+      const url = await servers.postgres.createDatabase('writers');
       const store = pgStore(url, { migrate: true });
       const rounds = 150;
       for (let round = 0; round < rounds; round++) await store.create(`lease-${round}`);

@@ -1,28 +1,21 @@
 // The inspector over a PostgreSQL store: every session of a distributed job, read-only, refreshed as
 // workers (here another agent system on the same store) write.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InspectorMessage } from '../../src/inspector/protocol.ts';
 import { serveInspector } from '../../src/inspector/server.ts';
 import { StoreSource } from '../../src/inspector/store-source.ts';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { hasServers, noServers, type PostgresServer, startPostgres } from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskModel, taskPrompt, workTool } from '../support/task-model.ts';
-
-let postgres: PostgresServer | undefined;
 
 describe.skipIf(!hasServers)(
   `the inspector over a PostgreSQL store${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    beforeAll(async () => {
-      postgres = await startPostgres();
-    }, 30_000);
-    afterAll(async () => {
-      await postgres?.stop();
-    }, 30_000);
+    const servers = useServers({ redis: false });
 
     it('shows every session of the store read-only, and sends a fresh snapshot when a worker writes more', async () => {
-      const store = pgStore(await postgres!.createDatabase('inspect'), { migrate: true });
+      const store = pgStore(await servers.postgres.createDatabase('inspect'), { migrate: true });
       const worker = createAgentSystem({ model: taskModel(1), tools: [workTool(1)], store });
       for (const id of ['a', 'b']) {
         const agent = await worker.createAgent({ id });

@@ -15,18 +15,10 @@ import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { continueMessage } from '../../src/runtime/jobs/durable-task.ts';
 import type { JobProgress } from '../../src/runtime/jobs/job-types.ts';
 import { isEvent } from '../../src/session/types.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, type SuiteServers, useServers } from '../support/servers.ts';
 import { taskModel, taskPrompt, workTool } from '../support/task-model.ts';
 
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
+let servers: SuiteServers;
 let databaseUrl = '';
 const open: Array<() => Promise<unknown>> = [];
 let queueCounter = 0;
@@ -34,11 +26,11 @@ let queueCounter = 0;
 async function setup(options: { toolMs?: number } = {}) {
   const name = `q${++queueCounter}`;
   const store = pgStore(databaseUrl, { schema: name, migrate: true });
-  const connection = redisFromUrl(redis!.url);
+  const connection = redisFromUrl(servers.redis.url);
   const queue = new Queue(name, { connection });
   const worker = await startWorker({
     queue: name,
-    connection: redis!.url,
+    connection: servers.redis.url,
     system: { model: taskModel(5), tools: [workTool(options.toolMs ?? 5)], store },
     concurrency: 3,
   });
@@ -52,14 +44,12 @@ async function setup(options: { toolMs?: number } = {}) {
 }
 
 describe.skipIf(!hasServers)(`jobs on BullMQ workers${hasServers ? '' : ` — skipped: ${noServers}`}`, () => {
+  servers = useServers();
   beforeAll(async () => {
-    [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-    databaseUrl = await postgres.createDatabase('jobs');
-  }, 30_000);
+    databaseUrl = await servers.postgres.createDatabase('jobs');
+  });
   afterAll(async () => {
     for (const close of open.reverse()) await close();
-    await redis?.stop();
-    await postgres?.stop();
   }, 30_000);
 
   it('runs one job per task (job id = session id) and returns runJob-shaped results and progress', async () => {

@@ -2,74 +2,44 @@
 // time; one is SIGKILLed while it runs tool calls. BullMQ hands its tasks to the others after the stalled
 // check, and they resume the sessions from PostgreSQL. Every task completes exactly once, every log is
 // valid, and no tool call that had completed before the kill runs again.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../src/bullmq/enqueue-job.ts';
 import { followJob } from '../../src/bullmq/follow-job.ts';
 import { redisFromUrl } from '../../src/bullmq/redis-client.ts';
 import { type PgStore, pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
-import {
-  hasServers,
-  noServers,
-  type PostgresServer,
-  type RedisServer,
-  startPostgres,
-  startRedis,
-} from '../support/servers.ts';
+import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { taskPrompt } from '../support/task-model.ts';
 import {
   type Execution,
   executions,
-  killWorkerProcesses,
   startWorkerProcess,
   toolResults,
+  useWorkerRecord,
+  workerSettings,
 } from '../support/worker-processes.ts';
 
 const workers = 3;
 const tasks = 30;
 const callsPerTask = 4;
 
-let postgres: PostgresServer | undefined;
-let redis: RedisServer | undefined;
-let dir = '';
-
 describe.skipIf(!hasServers)(
   `a worker killed mid-task${hasServers ? '' : ` — skipped: ${noServers}`}`,
   () => {
-    beforeAll(async () => {
-      [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
-      dir = await mkdtemp(join(tmpdir(), 'agentchart-kill-'));
-    }, 30_000);
-    afterAll(async () => {
-      await killWorkerProcesses();
-      await redis?.stop();
-      await postgres?.stop();
-      await rm(dir, { recursive: true, force: true });
-    }, 30_000);
+    const servers = useServers();
+    const record = useWorkerRecord('agentchart-kill');
 
     it('hands the dead worker’s tasks to the others, which resume them: each completes once, nothing runs twice', async () => {
-      const url = await postgres!.createDatabase('kill');
+      const url = await servers.postgres.createDatabase('kill');
       const store: PgStore = pgStore(url);
       await store.migrate();
-      const record = join(dir, 'record');
-      const settings = {
-        redis: redis!.url,
-        postgres: url,
-        queue: 'kill',
-        concurrency: 3,
-        modelMs: 30,
-        toolMs: 150,
-        record,
-      };
+      const settings = workerSettings(servers, url, { queue: 'kill', toolMs: 150, record: record.file });
       const started = await Promise.all(Array.from({ length: workers }, () => startWorkerProcess(settings)));
       const victim = started[0]!;
-      const connection = redisFromUrl(redis!.url);
+      const connection = redisFromUrl(servers.redis.url);
       const queue = new Queue('kill', { connection });
-      const eventsConnection = redisFromUrl(redis!.url);
+      const eventsConnection = redisFromUrl(servers.redis.url);
       const events = new QueueEvents('kill', { connection: eventsConnection });
       await events.waitUntilReady();
       const completions = new Map<string, number>();
@@ -86,7 +56,7 @@ describe.skipIf(!hasServers)(
         let running: Execution[] = [];
         while (running.length < 2) {
           await new Promise((resolve) => setTimeout(resolve, 10));
-          const lines = (await executions(record)).filter((line) => line.pid === victim.pid);
+          const lines = (await executions(record.file)).filter((line) => line.pid === victim.pid);
           const ended = new Set(lines.filter((line) => line.what === 'end').map((line) => line.callId));
           running = lines.filter((line) => line.what === 'start' && !ended.has(line.callId));
         }
@@ -100,7 +70,7 @@ describe.skipIf(!hasServers)(
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(ids.filter((id) => completions.get(id) !== 1)).toEqual([]);
 
-        const executed = await executions(record);
+        const executed = await executions(record.file);
         const starts = executed.filter((line) => line.what === 'start');
         // No call ever ran twice (call ids are unique within a session).
         expect(new Set(starts.map((line) => `${line.task}/${line.callId}`)).size).toBe(starts.length);

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/errors/log-format-error.ts';
-import { fileStore, sessionFileLocation, sessionIdFromFile } from '../../src/session/file-store.ts';
+import { fileStore } from '../../src/session/file-store.ts';
+import { sessionFileLocation, sessionIdFromFile } from '../../src/session/session-files.ts';
 import { makeEvent, runStoreContract, sampleLog } from '../support/store-contract.ts';
 
 let root = '';

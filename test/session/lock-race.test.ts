@@ -70,6 +70,8 @@ describe('stale-lock takeover between real processes', () => {
         expect.stringMatching(/^ConfigError: session "s" is held by a live agent \(pid N on .+\)/),
       ]);
     },
-    30_000,
+    // A hang deadline, not a speed target: a hundred rounds of four tsx processes on a loaded two-core
+    // machine can take minutes.
+    300_000,
   );
 });

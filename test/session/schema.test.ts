@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LogFormatError } from '../../src/errors/log-format-error.ts';
 import { emptyUsage } from '../../src/providers/types.ts';
-import {
-  formatLogLine,
-  logEventDataSchemas,
-  migrate,
-  parseLogLine,
-  validateSequence,
-} from '../../src/session/schema.ts';
+import { logEventDataSchemas } from '../../src/session/event-data-schemas.ts';
+import { formatLogLine, migrate, parseLogLine, validateSequence } from '../../src/session/schema.ts';
 import { LOG_FORMAT_VERSION, type LogEvent, type LogEventType } from '../../src/session/types.ts';
 import { makeEvent, sampleLog } from '../support/store-contract.ts';
 

@@ -8,6 +8,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from '
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 
 const run = promisify(execFile);
 export const redisBinary = '/usr/bin/redis-server';
@@ -218,4 +219,27 @@ export async function startPostgres(): Promise<PostgresServer> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The servers a suite started: there once its `beforeAll` has run. */
+export type SuiteServers = { postgres: PostgresServer; redis: RedisServer };
+
+/**
+ * Registers the start of PostgreSQL (and Redis, unless `redis: false`) in the calling `describe`'s
+ * `beforeAll` and their stop in its `afterAll`. Registered first, the stop runs after the suite's own
+ * `afterAll` hooks (Vitest runs after-hooks in reverse), so workers are gone before their servers are.
+ */
+export function useServers(options: { redis?: false | { persistent?: boolean } } = {}): SuiteServers {
+  const servers = {} as SuiteServers;
+  const { redis = {} } = options;
+  beforeAll(async () => {
+    const [postgres, started] = await Promise.all([startPostgres(), redis ? startRedis(redis) : undefined]);
+    servers.postgres = postgres;
+    if (started) servers.redis = started;
+  }, 30_000);
+  afterAll(async () => {
+    await servers.redis?.stop();
+    await servers.postgres?.stop();
+  }, 30_000);
+  return servers;
 }

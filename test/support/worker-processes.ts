@@ -1,11 +1,24 @@
 // Worker processes for the distributed-job tests (test/fixtures/scale/worker.ts), what their work tool
 // recorded, and the log checks the tests share.
-import { readFile } from 'node:fs/promises';
-import { expect } from 'vitest';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { type RunningChild, startScript } from './child-run.ts';
+import type { SuiteServers } from './servers.ts';
 
 const children: RunningChild[] = [];
+
+/**
+ * What a worker process is started with: the suite's Redis, the database at `url`, three tasks at a time on
+ * a model that takes 30 ms, and the queue, tool time and record file the suite chooses.
+ */
+export const workerSettings = (
+  servers: SuiteServers,
+  url: string,
+  choice: { queue: string; toolMs: number; record: string },
+) => ({ redis: servers.redis.url, postgres: url, concurrency: 3, modelMs: 30, ...choice });
 
 /** Starts a worker process and resolves once it takes jobs. */
 export function startWorkerProcess(settings: Record<string, unknown>): Promise<RunningChild> {
@@ -65,4 +78,22 @@ export async function killWorkerProcesses(): Promise<void> {
     child.kill('SIGKILL');
     await child.done.catch(() => undefined);
   }
+}
+
+/**
+ * Registers, in the calling `describe`, the file where the workers' tool records what it runs (`record`, in
+ * a fresh folder) and, at the end, the kill of every worker process before that folder is removed.
+ */
+export function useWorkerRecord(prefix: string): { file: string } {
+  const record = { file: '' };
+  let folder = '';
+  beforeAll(async () => {
+    folder = await mkdtemp(join(tmpdir(), `${prefix}-`));
+    record.file = join(folder, 'record');
+  });
+  afterAll(async () => {
+    await killWorkerProcesses();
+    await rm(folder, { recursive: true, force: true });
+  }, 30_000);
+  return record;
 }

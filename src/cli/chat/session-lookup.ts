@@ -2,7 +2,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { openRegularFile } from '../../core/regular-file.ts';
-import { sessionFileLocation } from '../../session/file-store.ts';
+import { sessionFileLocation } from '../../session/session-files.ts';
 import { CliError } from '../cli-error.ts';
 
 /** A session to open: the folder of its store and its id. */

@@ -3,7 +3,7 @@ import type { LiveEvent } from '../../actors/live-event.ts';
 import { systemClock } from '../../core/clock.ts';
 import type { McpServerStatus } from '../../mcp/tool-source.ts';
 import { scripted } from '../../providers/scripted.ts';
-import { sessionFilePath } from '../../session/file-store.ts';
+import { sessionFilePath } from '../../session/session-files.ts';
 import { codingTools } from '../../tools/coding-tools.ts';
 import {
   demoHook,

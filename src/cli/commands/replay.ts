@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { loadRecording } from '../../inspector/recorded-source.ts';
-import { sessionIdFromFile } from '../../session/file-store.ts';
+import { sessionIdFromFile } from '../../session/session-files.ts';
 import { isEvent, type LogEvent } from '../../session/types.ts';
 import { CliError } from '../cli-error.ts';
 import { type ReplaySourceFlags, readReplaySource } from '../replay-source.ts';

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { fileStore, sessionFileLocation, sessionFilePath } from '../../session/file-store.ts';
+import { fileStore } from '../../session/file-store.ts';
+import { sessionFileLocation, sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';

@@ -5,7 +5,7 @@ import { repair } from '../../session/repair.ts';
 import { type ResumePoint, resumePoint, subagentsToLoad } from '../../session/resume-point.ts';
 import { parseLoadedEvents } from '../../session/schema.ts';
 import type { LogEvent, SessionStore } from '../../session/types.ts';
-import type { AgentOrigin } from '../agent-plan.ts';
+import type { AgentOrigin } from '../agent-spec.ts';
 
 /**
  * The events of a stored session an agent is about to continue (`resume`) or start from (`fork`). A log

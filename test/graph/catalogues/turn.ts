@@ -7,6 +7,7 @@ import { maxStopRefusals } from '../../../src/machines/hook-events.ts';
 import type { StepOutcome } from '../../../src/machines/step.ts';
 import type { TurnEvent, TurnInput, turnMachine } from '../../../src/machines/turn.ts';
 import { emptyUsage } from '../../../src/providers/types.ts';
+import { type ChartPath, pathName } from '../support/model.ts';
 
 export type TurnSnapshot = SnapshotFrom<typeof turnMachine>;
 
@@ -195,3 +196,7 @@ export function labelTurnEvent(event: TurnEvent): string {
   const { outcome, unknownTools, usedTokens = 0 } = event.output;
   return `step:${outcome}${unknownTools > 0 ? '(unknown tool)' : ''}${usedTokens >= 800 ? '(full)' : ''}`;
 }
+
+/** A turn path's test name: its events as `labelTurnEvent` names them, then the state it reaches. */
+export const turnTestName = (path: ChartPath<typeof turnMachine>) =>
+  `${pathName(path, labelTurnEvent, { join: ' > ', empty: '(created)' })} → ${JSON.stringify(path.state.value)}`;

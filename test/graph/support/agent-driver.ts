@@ -10,7 +10,7 @@ import { createAgentSystem } from '../../../src/index.ts';
 import type { agentMachine } from '../../../src/machines/agent.ts';
 import type { AgentSystem } from '../../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../../src/runtime/options.ts';
-import { GateProvider, GateTool, settle } from '../../support/controllable.ts';
+import { GateProvider, GateTool, type PendingRequest, settle } from '../../support/controllable.ts';
 import { counterIds } from './driver.ts';
 import { GateStore } from './gate-store.ts';
 
@@ -192,6 +192,13 @@ export async function finishCompactingTurn(rig: AgentRig): Promise<void> {
     await settleAll();
   }
   expect(rig.turnRef, 'the turn that only compacts has ended').toBeUndefined();
+}
+
+/** The model request the running turn waits on (waits for it to arrive). */
+export async function openRequest(rig: AgentRig): Promise<PendingRequest> {
+  const open = () => rig.model.requests.find((request) => !request.finished && !request.aborted);
+  expect(await until(() => open() !== undefined), 'a model request is waiting').toBe(true);
+  return open()!;
 }
 
 /** Lets actors, store calls and stage promises run (they chain many microtasks). */

@@ -1,22 +1,10 @@
-// Pure helpers of the step chart's graph-path test: naming a path's events, how a path is set up in the
-// runtime, and the assistant messages a path must leave in the log.
-import type { SnapshotFrom } from 'xstate';
+// Pure helpers of the step chart's graph-path test: how a path is set up in the runtime, and the
+// assistant messages a path must leave in the log.
 import type { StepEvent, stepMachine } from '../../../src/machines/step.ts';
+import { type StepSnapshot, streamedSample } from '../catalogues/step.ts';
+import { type ChartPath, eventsOf } from './model.ts';
 
-type StepSnapshot = SnapshotFrom<typeof stepMachine>;
-
-/** The step has ended and reported (its actor waits in idle for the next one). */
-export const finished = (snapshot: StepSnapshot) => snapshot.matches('idle') && snapshot.context.step > 0;
-
-export function describeEvent(event: StepEvent): string {
-  if (event.type === 'model.error') return `model.error(${event.error.kind})`;
-  if (event.type === 'model.done') return event.toolCalls.length > 0 ? 'model.done(tools)' : 'model.done';
-  if (event.type === 'step.begin') return event.compaction ? 'step.begin(compaction)' : 'step.begin';
-  return event.type;
-}
-
-export type Path = { steps: { event: unknown; state: unknown }[] };
-export const eventsOf = (path: Path) => path.steps.slice(1).map((step) => step.event as StepEvent);
+type Path = ChartPath<typeof stepMachine>;
 
 /**
  * How the path is set up in the runtime. A path that summarises something needs a conversation before
@@ -30,15 +18,11 @@ export function setupOf(path: Path) {
   return { prepared, turn: prepared ? 3 : 1 };
 }
 
-/** The text the driver streams for `model.streaming` (the attempt's first delta). */
-export const streamedSample = 'Hi';
-
 /** What the step's assistant messages must be at the end of the path: text and whether interrupted. */
 export function expectedMessages(path: Path): [string, boolean][] {
   const messages: [string, boolean][] = [];
   let text = '';
-  for (const step of path.steps.slice(1)) {
-    const event = step.event as StepEvent;
+  for (const event of eventsOf(path) as StepEvent[]) {
     if (event.type === 'model.streaming') text += streamedSample;
     if (event.type === 'model.done') messages.push([text, false]);
     if (event.type === 'model.error' || event.type === 'retry.due') text = '';

@@ -16,6 +16,13 @@ export function settled<M extends AnyStateMachine>(table: EventTable<M>): EventT
   return out as EventTable<M>;
 }
 
+/** What every turn suite on the harness gives alike: the agent's cancel, and a flush that passes by itself. */
+export const harnessTurnStimuli = (harness: Harness) => ({
+  'turn.cancel': () => harness.agent.cancel(),
+  // The memory store flushes at once: `ending` passes by itself.
+  'log.flushed': () => undefined,
+});
+
 /** The model's current request answers with `text` and no tool calls. */
 export async function answerFinal(harness: Harness, text = 'Done.'): Promise<void> {
   (await currentRequest(harness)).answer(text);

@@ -1,0 +1,69 @@
+// A resumed recording is replayed one segment per process (recording-segments.ts). Where the recording's
+// process was killed, the replay's must fall silent at the same seq: its model and tools answer nothing
+// more, so nothing past the recording's end is asked for or written.
+import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
+
+/**
+ * Whether the process of a segment still runs. Once the replay reaches the point where the recording's
+ * process was killed, its model and tools answer nothing more (what it would write is not kept).
+ */
+export class SegmentLife {
+  alive = true;
+
+  end(): void {
+    this.alive = false;
+  }
+
+  /** Resolves when the segment has ended or `signal` fired. */
+  private gone(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal.aborted) return resolve();
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+
+  guard(tool: AnyTool): AnyTool {
+    return {
+      ...tool,
+      run: async (input, context) => {
+        if (!this.alive) {
+          await this.gone(context.signal);
+          return { content: 'the session was killed here in the recording', isError: true };
+        }
+        return tool.run(input, context);
+      },
+    };
+  }
+
+  stream(inner: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    if (this.alive) return inner.stream(request, signal);
+    // Nothing more comes: the stream ends once the runtime gives up on it (the replay disposes it).
+    const gone = this.gone(signal);
+    return {
+      [Symbol.asyncIterator]: () => ({
+        next: async (): Promise<IteratorResult<ModelEvent>> => {
+          await gone;
+          return { done: true, value: undefined };
+        },
+      }),
+    };
+  }
+}
+
+/** The segment's model: the recorded responses, named as the segment's provider and model were. */
+export function segmentModel(
+  responses: Provider,
+  config: Record<string, unknown>,
+  life: SegmentLife,
+): Provider {
+  const window = config.contextWindow;
+  return {
+    name: typeof config.provider === 'string' ? config.provider : responses.name,
+    model: typeof config.model === 'string' ? config.model : responses.model,
+    ...(typeof window === 'number' && Number.isInteger(window) && window > 0
+      ? { contextWindow: window }
+      : {}),
+    stream: (request, signal) => life.stream(responses, request, signal),
+  };
+}

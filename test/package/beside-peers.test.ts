@@ -1,0 +1,79 @@
+// agentchart installs beside what a project already has (issue 29): the newest openai, the OpenAI Agents
+// SDK (which brings openai 7 and zod 4 itself), and the AI SDK. `npm install` must resolve without
+// ERESOLVE, and `agentchart/openai` then runs on the project's openai 7, talking to a local wire server.
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { npm, packAgentchart, run } from '../../scripts/packed-package.ts';
+import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
+
+// Pinned, so the test installs the same tree every time (from the registry, as a user's install would).
+const peers = ['openai@7.60.0', '@openai/agents@0.20.0', 'ai@7.0.173', '@ai-sdk/openai@4.0.126', 'zod@4.6.7'];
+
+let work: string;
+let project: string;
+let install: { code: number; stdout: string; stderr: string };
+let server: OpenAIChatServer;
+
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'agentchart-beside-'));
+  const tarball = await packAgentchart(work);
+  project = join(work, 'project');
+  await mkdir(project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  install = await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...peers], {
+    cwd: project,
+  });
+  server = await startOpenAIChatServer();
+}, 300_000);
+
+afterAll(async () => {
+  await server?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('agentchart installed beside openai 7, @openai/agents and the AI SDK', () => {
+  it('installs with no conflict, agentchart and the Agents SDK sharing one openai', async () => {
+    expect(install.stderr).not.toContain('ERESOLVE');
+    expect(install.code, install.stderr).toBe(0);
+    const { stdout } = await run(npm, ['ls', 'openai', '--all', '--parseable'], { cwd: project });
+    const copies = stdout.split('\n').filter((path) => path.endsWith('/node_modules/openai'));
+    expect(copies).toEqual([join(project, 'node_modules/openai')]);
+    const version = JSON.parse(
+      await readFile(join(project, 'node_modules/openai/package.json'), 'utf8'),
+    ).version;
+    expect(version).toBe('7.60.0');
+  });
+
+  it('runs an agent on agentchart/openai with openai 7, next to the other SDKs', async () => {
+    server.reply({ turn: { text: ['Hello', ' from openai 7.'] } });
+    const program = [
+      "import { createAgentSystem } from 'agentchart';",
+      "import { openai } from 'agentchart/openai';",
+      "import { Agent } from '@openai/agents';",
+      "import { generateText } from 'ai';",
+      "import { VERSION } from 'openai/version';",
+      "const model = openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: process.env.WIRE_URL });",
+      'const system = createAgentSystem({ model, projectInstructions: false });',
+      'const agent = await system.createAgent();',
+      "const result = await agent.run('Say hello');",
+      'await system.dispose();',
+      'console.log(JSON.stringify({ openai: VERSION, reason: result.reason, text: result.text, others: [typeof Agent, typeof generateText] }));',
+    ].join('\n');
+    await writeFile(join(project, 'program.mjs'), program);
+    const env = { ...process.env, WIRE_URL: `${server.url}/v1` };
+    const ran = await run(process.execPath, ['program.mjs'], { cwd: project, env });
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual({
+      openai: '7.60.0',
+      reason: 'completed',
+      text: 'Hello from openai 7.',
+      others: ['function', 'function'],
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+});
