@@ -142,6 +142,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
         consult: hooks.consult,
         transcripts: hooks.transcripts,
         ...(hooks.flags.preTool === true ? { preTool: true } : {}),
+        ...(hooks.sessionStart ? { sessionStart: true } : {}),
       },
       // A replay's recorded model answers every request, whichever model a recorded hook chose.
       models: config.hookReplay ? {} : config.models,

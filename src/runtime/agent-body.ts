@@ -71,6 +71,7 @@ export class AgentBody implements PortSource {
   readonly provider: Provider;
   readonly gate: AgentPermissionGate;
   readonly originKind: AgentOrigin['kind'];
+  readonly startsServers: boolean;
   readonly environment: AgentEnvironment;
   readonly offer: AgentOffer;
   /** What the agent's actors work with, registered under `spec.key` (agent-logic.ts). */
@@ -97,6 +98,7 @@ export class AgentBody implements PortSource {
     ({ agentId: this.agentId, cwd: this.cwd, parent: this.parent } = spec);
     ({ provider: this.provider, gate: this.gate } = parts);
     this.originKind = parts.origin.kind;
+    this.startsServers = parts.mcp !== undefined;
     this.environment = new AgentEnvironment(parts.environment, {
       cwd: spec.cwd,
       model: parts.provider.model,

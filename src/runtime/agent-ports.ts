@@ -10,11 +10,12 @@ import type { PreStepHook, PreStepHookDeps } from '../actors/pre-step-hook.ts';
 import { requestChanges, routedProvider } from '../actors/request-hook.ts';
 import type { RevokeDeps } from '../actors/revoke.ts';
 import { runSessionStart } from '../actors/session-hooks.ts';
-import type { RunStage } from '../actors/setup-stage.ts';
+import type { StageRunner } from '../actors/setup-stage.ts';
 import type { LongOutputs, ToolCallDeps } from '../actors/tool-call.ts';
 import type { ToolCheckDeps } from '../actors/tool-check.ts';
 import type { UndoStageDeps } from '../actors/undo-stage.ts';
 import type { Clock } from '../core/clock.ts';
+import { extended } from '../core/extended.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
@@ -43,7 +44,7 @@ export type AgentPorts = {
   preStep: PreStepHookDeps;
   hooks: HookDeps;
   flush: LogFlushDeps;
-  stage: RunStage;
+  stage: StageRunner;
   undo: UndoStageDeps;
   closeServers: CloseServersDeps;
   revoke: RevokeDeps;
@@ -59,6 +60,8 @@ export type HostServices = {
     transcripts?: HookTranscripts | undefined;
     /** `preTool` hooks are consulted: they see calls that need approval before a headless denial. */
     preTool?: boolean;
+    /** `sessionStart` hooks are told when the agent is published (a top-level agent's). */
+    sessionStart?: boolean;
   };
   /** The models a `request` hook may send a step to, by name (none in a replay). */
   models: Readonly<Record<string, Provider>>;
@@ -78,6 +81,8 @@ export type PortSource = {
   provider: Provider;
   gate: AgentPermissionGate;
   originKind: AgentOrigin['kind'];
+  /** It starts MCP servers of its own (its servers stage has work a dispose can stop). */
+  startsServers: boolean;
   publish: Publish;
   offer: AgentOffer;
   skillFolders: SkillFolders;
@@ -165,11 +170,19 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
     },
     hooks,
     flush: { flush, onError },
-    stage: async (stage, signal) => {
-      const done = await body.runStage(stage, signal);
-      // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
-      if (stage !== 'publish') return done;
-      return { ...done, sessionStart: await runSessionStart(hooks, sessionSource[body.originKind], signal) };
+    stage: {
+      run: async (stage, signal) => {
+        const done = await body.runStage(stage, signal);
+        // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
+        if (stage !== 'publish') return done;
+        const sessionStart = await runSessionStart(hooks, sessionSource[body.originKind], signal);
+        return extended(done, { sessionStart });
+      },
+      // Only MCP servers starting and `sessionStart` hooks (never a subagent's) can be stopped by a dispose.
+      abortable: (stage) =>
+        stage === 'servers'
+          ? body.startsServers
+          : stage === 'publish' && host.hooks.sessionStart === true && body.parent === undefined,
     },
     undo: { undo: (stage) => body.undoStage(stage), onError },
     closeServers: { close: () => body.closeServers(), onError },
