@@ -2,6 +2,7 @@
 // decides what the agent runs with — model, clock, tools, permissions, limits, MCP servers, hooks —
 // writes it down as its spec, and hands the body the system's shared services.
 
+import { extended } from '../core/extended.ts';
 import { connectWithSdkLazily } from '../mcp/lazy-connect.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
@@ -116,7 +117,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
     provider: choices.provider,
     tools: choices.tools.map((tool) => tree.wrap(tool)),
     mcp: choices.mcp,
-    gate: new AgentPermissionGate({ ...choices.permissions, cwd: config.cwd }),
+    gate: new AgentPermissionGate(extended(choices.permissions, { cwd: config.cwd })),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
     ...(options.child ? {} : { skills: config.skills }),
     environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,

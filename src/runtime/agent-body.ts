@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import { extended } from '../core/extended.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { SetupStage } from '../machines/agent.ts';
@@ -239,17 +240,21 @@ export class AgentBody implements PortSource {
         .filter((part) => part !== '')
         .join('\n\n');
     }
+    // Object.assign rather than `{ ...a, b }` (same keys, same order): V8's slow path for fields added
+    // after a spread gives each object a map of its own (see core/extended.ts).
     if (parts.origin.kind === 'new') {
-      const config = { ...spec.startConfig, ...this.skills.startConfig(), ...instructionFiles, system };
+      const config = Object.assign({}, spec.startConfig, this.skills.startConfig(), instructionFiles, {
+        system,
+      });
       const start = { agentId: spec.agentId, ...(spec.parent ? { parent: spec.parent } : {}) };
       log.append({
         type: 'session.start',
-        data: { ...start, config: { ...config, ...offer.startConfig() } },
+        data: extended(start, { config: extended(config, offer.startConfig()) }),
       });
       await log.flush();
     } else if (parts.origin.kind === 'resume') {
       // They wait in memory for the first flush, so a rollback has nothing to remove.
-      logResumedSegment(log, { ...spec.startConfig, ...offer.startConfig() }, parts.origin.repaired);
+      logResumedSegment(log, extended(spec.startConfig, offer.startConfig()), parts.origin.repaired);
     }
     // The environment block follows the recorded (or new) prompt: the last one the log holds.
     this.environment.restore(log.events);

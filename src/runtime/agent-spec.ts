@@ -1,6 +1,7 @@
 // What an agent is, as data, before any of it exists: where its session comes from, what `session.start`
 // records about how it runs, and the agent chart's input. Pure: no resource, no callback, no clock. The
 // body (agent-body.ts) builds the agent from it; the handle (agent-handle.ts) is what the host holds.
+import { extended } from '../core/extended.ts';
 import type { AgentInput } from '../machines/agent.ts';
 import type { HookFlags } from '../machines/hook-events.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
@@ -114,7 +115,7 @@ function chartInput(parts: SpecParts, contextWindow: number): AgentInput {
     ...(parts.sessionEndHooks ? { sessionEndHooks: true } : {}),
     step: {
       model: parts.provider.model,
-      retry: { ...parts.retry, maxAttempts: limits.maxAttempts },
+      retry: extended(parts.retry, { maxAttempts: limits.maxAttempts }),
       maxParallelTools: limits.maxParallelTools,
       jitterKey: agentId,
       compactOnOverflow: compaction.enabled,

@@ -217,7 +217,8 @@ export class AgentSystem {
       }
     });
     const agent = new Agent({
-      ...parts,
+      ref: parts.ref,
+      nextId: parts.nextId,
       log,
       bus,
       release: () => {
