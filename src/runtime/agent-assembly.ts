@@ -116,7 +116,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
   return {
     origin,
     provider: choices.provider,
-    tools: choices.tools.map((tool) => tree.wrap(tool)),
+    tools: tree.tools.wrapAll(choices.tools),
     mcp: choices.mcp,
     gate: new AgentPermissionGate(extended(choices.permissions, { cwd: config.cwd })),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,

@@ -106,7 +106,8 @@ export class AgentBody implements PortSource {
       clock: parts.clock,
     });
     this.offer = new AgentOffer({
-      own: () => [...parts.tools, ...this.skills.tools],
+      // The very array the system gave while there are no skills: agents given it share one offer.
+      own: () => (this.skills.tools.length === 0 ? parts.tools : [...parts.tools, ...this.skills.tools]),
       mcp: parts.mcp,
       toolResults: parts.toolResults,
       gate: parts.gate,

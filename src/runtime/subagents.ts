@@ -1,4 +1,3 @@
-import { extended } from '../core/extended.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
@@ -7,7 +6,7 @@ import { emptyUsage, type Provider } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent } from '../session/types.ts';
-import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
+import type { AnyTool, SubagentResult } from '../tools/define-tool.ts';
 import type { Agent, RunResult } from './agent-handle.ts';
 import {
   type CreateAgentOptions,
@@ -15,6 +14,7 @@ import {
   type Limits,
   type SubagentLimits,
 } from './options.ts';
+import { type SpawnCall, SubagentTools } from './subagent-tools.ts';
 
 /** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
 export type ChildSpec = { parent: string; depth: number; permissions: PermissionSettings; limits: Limits };
@@ -63,7 +63,8 @@ export type AgentTreeDeps = {
 export class AgentTree {
   private readonly members = new Map<string, TreeMember>();
   private readonly children = new Map<string, Set<Agent>>();
-  private readonly wrapped = new WeakMap<AnyTool, AnyTool>();
+  /** Every tool of the system, as it runs: with `spawnSubagent` in its calls' context. */
+  readonly tools = new SubagentTools((call) => this.spawn(call));
   /** Child sessions to continue instead of starting, by parent and call: `${parentId} ${callId}`. */
   private readonly rejoins = new Map<string, string>();
   private readonly maxDepth: number;
@@ -130,45 +131,13 @@ export class AgentTree {
     await Promise.all(this.childrenOf(agentId).map((child) => child.dispose()));
   }
 
-  /** The tool as the runtime runs it: the same tool, with `spawnSubagent` in its context. */
-  wrap(tool: AnyTool): AnyTool {
-    let wrapped = this.wrapped.get(tool);
-    if (!wrapped) {
-      wrapped = {
-        name: tool.name,
-        description: tool.description,
-        input: tool.input,
-        ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
-        ...(tool.jsonSchema ? { jsonSchema: tool.jsonSchema } : {}),
-        access: tool.access,
-        concurrencySafe: tool.concurrencySafe,
-        timeoutMs: tool.timeoutMs,
-        run: (input, context) => tool.run(input, this.contextFor(context)),
-      };
-      this.wrapped.set(tool, wrapped);
-    }
-    return wrapped;
-  }
-
-  private contextFor(context: ToolContext): ToolContext {
-    return extended(context, {
-      spawnSubagent: (request: SubagentRequest) =>
-        this.spawn({ parentId: context.agentId, callId: context.callId, signal: context.signal, request }),
-    });
-  }
-
   /**
    * Starts a child of `parentId` for one tool call, runs `request.prompt` to the end of the child's turn
    * and disposes the child. When `signal` fires the child is cancelled (cause `parent`) and disposed. A call
    * that a resumed parent runs again continues its child's session (`rejoin`) and waits for the turn the
    * child was in to end, instead.
    */
-  async spawn(call: {
-    parentId: string;
-    callId: string;
-    signal: AbortSignal;
-    request: SubagentRequest;
-  }): Promise<SubagentResult> {
+  async spawn(call: SpawnCall): Promise<SubagentResult> {
     const { parentId, request } = call;
     const parent = this.members.get(parentId);
     if (!parent) throw new AgentStateError(`agent "${parentId}" is not live; it cannot start a subagent`);
