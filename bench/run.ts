@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { longSessionRows } from './long-session.ts';
+import { printTokenTable } from './token-economy.ts';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const cycles = Number(process.env.BENCH_CYCLES ?? 100_000);
@@ -173,6 +174,8 @@ console.log(`\nCLI start, agentchart --help: ${fixed(cli, 0)} ms (node -e '' alo
 console.log('\n| long session (compaction off while it grows) | cost |');
 console.log('|---|---|');
 for (const row of await longSessionRows()) console.log(row);
+console.log();
+await printTokenTable();
 console.log(
   `\nnode ${process.version}, medians of ${rounds} rounds in fresh processes (long-session rows: median of 3)`,
 );

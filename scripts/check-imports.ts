@@ -1,6 +1,6 @@
 // `npm run imports` (part of `npm test`): the layering of src/ as a rule the tools enforce, not a reviewer.
 // Every import inside src/ must go to the same folder or to a lower floor, and no module may reach itself
-// through its imports (no cycles). The floors, from the ground up, are explained in README "Architecture".
+// through its imports (no cycles). The floors, from the ground up, are explained in docs/architecture.md.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

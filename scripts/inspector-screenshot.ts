@@ -1,4 +1,4 @@
-// npm run screenshot: regenerates docs/inspector-charts.png, the README's picture of the inspector's
+// npm run screenshot: regenerates docs/inspector-charts.png, the picture of the inspector's
 // chart view — the parallel-batch fixture travelled to seq 12, where both lookups run side by side.
 // Needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium).
 import { loadRecording, RecordedSource } from '../src/inspector/recorded-source.ts';

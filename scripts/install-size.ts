@@ -1,13 +1,14 @@
 // `npm run install-size`: what installing agentchart costs a user, measured the way a user installs it
 // (`npm pack`, then `npm install <tarball>` into an empty project, from the npm registry), written into
-// README.md between the install-size markers. The README's figures come from this script, never typed.
+// docs/what-it-costs.md between the install-size markers. The page's figures come from this script,
+// never typed.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { npm, packWithFacts, run } from './packed-package.ts';
 
 const root = resolve(import.meta.dirname, '..');
-const readme = join(root, 'README.md');
+const page = join(root, 'docs/what-it-costs.md');
 const start = '<!-- install-size:start (npm run install-size writes this table) -->';
 const end = '<!-- install-size:end -->';
 
@@ -42,11 +43,11 @@ try {
     `| \`agentchart @anthropic-ai/sdk\` | | | ${mb(withAnthropic.megabytes)} | ${withAnthropic.packages} |`,
     end,
   ].join('\n');
-  const text = await readFile(readme, 'utf8');
+  const text = await readFile(page, 'utf8');
   const from = text.indexOf(start);
   const to = text.indexOf(end);
-  if (from < 0 || to < from) throw new Error(`README.md has no install-size markers (${start} … ${end})`);
-  await writeFile(readme, text.slice(0, from) + table + text.slice(to + end.length));
+  if (from < 0 || to < from) throw new Error(`${page} has no install-size markers (${start} … ${end})`);
+  await writeFile(page, text.slice(0, from) + table + text.slice(to + end.length));
   process.stdout.write(`${table}\n`);
 } finally {
   await rm(work, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 // The package as `npm pack` makes it, for what installs it into an empty project from the npm registry
-// as a user's install would: the package tests, and the install-size script that writes the README's table.
+// as a user's install would: the package tests, and the install-size script that writes the table in
+// docs/what-it-costs.md.
 import { execFile } from 'node:child_process';
 import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

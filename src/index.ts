@@ -54,7 +54,8 @@ export type {
   ToolSpec,
   Usage,
 } from './providers/types.ts';
-export { type ActorSnapshot, Agent, type AgentSnapshot, type RunResult } from './runtime/agent-handle.ts';
+export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-handle.ts';
+export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/jobs/run-job.ts';
 export type {
@@ -69,6 +70,7 @@ export type {
   SubagentLimits,
   ToolOutputOptions,
 } from './runtime/options.ts';
+export type { DeniedCall, RunError, RunErrorKind, RunResult } from './runtime/turn-result.ts';
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog, firstDivergence } from './session/compare-logs.ts';

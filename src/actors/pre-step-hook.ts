@@ -30,8 +30,9 @@ export type PreStepHookDeps = {
    */
   prepareStep?: (turn: number, step: number, signal: AbortSignal) => Promise<ToolsUpdate | undefined>;
   /**
-   * The `preStep` hooks given as a list (README "Hooks"): asked after the single function allows the step,
-   * as a waterfall whose decisions are logged; live they run, in a replay the log answers. Never rejects.
+   * The `preStep` hooks given as a list (docs/hooks-and-settings.md): asked after the single function
+   * allows the step, as a waterfall whose decisions are logged; live they run, in a replay the log
+   * answers. Never rejects.
    */
   consult: (turn: number, step: number, signal: AbortSignal) => Promise<HookDecidedData[]>;
 };

@@ -75,6 +75,7 @@ function finishedResult(job: Job, state: string, index: number): JobTaskResult |
         text: '',
         usage: emptyUsage,
         error: `not a task result: ${JSON.stringify(job.returnvalue)}`,
+        denied: [],
       };
     return { index, sessionId: job.id, ...value.data };
   }
@@ -86,6 +87,7 @@ function finishedResult(job: Job, state: string, index: number): JobTaskResult |
       text: '',
       usage: emptyUsage,
       error: job.failedReason,
+      denied: [],
     };
   return undefined;
 }
@@ -99,6 +101,7 @@ function gone(index: number, id: string): JobTaskResult {
     text: '',
     usage: emptyUsage,
     error: 'removed from the queue before it ran',
+    denied: [],
   };
 }
 

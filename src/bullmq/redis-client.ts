@@ -1,5 +1,6 @@
 import type { ConnectionOptions } from 'bullmq';
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import { ioredis } from './peers.ts';
 
 /**
  * A Redis client for what agentchart sends beside BullMQ (cancel flags and their pub/sub channel), on the
@@ -7,8 +8,11 @@ import { Redis, type RedisOptions } from 'ioredis';
  */
 export function clientFor(connection: ConnectionOptions | string): { client: Redis; owned: boolean } {
   if (typeof connection === 'string') return { client: redisFromUrl(connection), owned: true };
-  if (connection instanceof Redis) return { client: connection, owned: false };
-  return { client: new Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null }), owned: true };
+  if (connection instanceof ioredis.Redis) return { client: connection, owned: false };
+  return {
+    client: new ioredis.Redis({ ...(connection as RedisOptions), maxRetriesPerRequest: null }),
+    owned: true,
+  };
 }
 
 /**
@@ -17,5 +21,5 @@ export function clientFor(connection: ConnectionOptions | string): { client: Red
  * wait for Redis to come back instead.
  */
 export function redisFromUrl(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null });
+  return new ioredis.Redis(url, { maxRetriesPerRequest: null });
 }

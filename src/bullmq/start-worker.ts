@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { type ConnectionOptions, type Job, Worker, type WorkerOptions } from 'bullmq';
+import type { ConnectionOptions, Job, Worker, WorkerOptions } from 'bullmq';
 import { ConfigError } from '../errors/config-error.ts';
 import { emptyUsage } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import { runDurableTask } from '../runtime/jobs/durable-task.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
+import { bullmq } from './peers.ts';
 import { clientFor } from './redis-client.ts';
 import {
   cancelChannel,
@@ -67,7 +68,7 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
     const data = taskDataSchema.parse(job.data);
     const id = job.id!;
     if ((await redis.exists(cancelKey(place, id))) > 0)
-      return { reason: 'canceled', text: '', usage: emptyUsage };
+      return { reason: 'canceled', text: '', usage: emptyUsage, denied: [] };
     const result = await runDurableTask(
       system,
       {
@@ -85,10 +86,11 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
         },
       },
     );
-    return { reason: result.reason, text: result.text, usage: result.usage };
+    const { reason, text, usage, error, denied } = result;
+    return { reason, text, usage, ...(error ? { error: error.message } : {}), denied };
   };
 
-  const worker = new Worker(options.queue, processor, {
+  const worker = new bullmq.Worker(options.queue, processor, {
     ...options.worker,
     connection: (typeof options.connection === 'string' ? redis : options.connection) as ConnectionOptions,
     concurrency: options.concurrency ?? 1,

@@ -2,6 +2,7 @@
 // a finished task returns, the progress a worker reports, and where cancel requests travel.
 import { z } from 'zod/v4';
 import type { Usage } from '../providers/types.ts';
+import type { DeniedCall } from '../runtime/turn-result.ts';
 import { stopReasonSchema } from '../session/event-data-schemas.ts';
 import type { StopReason } from '../session/types.ts';
 
@@ -14,8 +15,17 @@ export const taskDataSchema = z.object({
 });
 export type TaskData = z.infer<typeof taskDataSchema>;
 
-/** What a worker returns for a task: its job's `returnvalue`. */
-export type TaskResult = { reason: StopReason; text: string; usage: Usage };
+/**
+ * What a worker returns for a task: its job's `returnvalue`. `error` is the message of the last turn's
+ * `RunResult.error`; `denied` its denied calls (a worker of an older version returned none).
+ */
+export type TaskResult = {
+  reason: StopReason;
+  text: string;
+  usage: Usage;
+  error?: string;
+  denied: DeniedCall[];
+};
 
 const count = z.number().nonnegative();
 /** A job's `returnvalue` as read back from Redis: checked before a follower trusts it. */
@@ -28,7 +38,20 @@ export const taskResultSchema = z.object({
     cacheReadTokens: count,
     cacheWriteTokens: count,
   }),
-}) satisfies z.ZodType<TaskResult>;
+  error: z.string().optional(),
+  denied: z
+    .array(
+      z.object({
+        callId: z.string(),
+        tool: z.string(),
+        input: z.unknown(),
+        by: z.enum(['rule', 'mode', 'session', 'host', 'user', 'headless', 'hook']),
+        reason: z.string(),
+        hook: z.string().optional(),
+      }),
+    )
+    .default([]),
+}) satisfies z.ZodType<TaskResult, unknown>;
 
 /** What a worker reports through `job.updateProgress` when a task's agent is live. */
 export type TaskProgress = { type: 'task.started'; sessionId: string; resumed: boolean; worker: string };

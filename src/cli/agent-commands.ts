@@ -157,7 +157,7 @@ export function addAgentCommands(program: Command, io: CliIo, setExitCode: (code
     .description("create or update the PostgreSQL store's tables (versioned)")
     .requiredOption('--postgres <url>', 'the PostgreSQL database')
     .action(async (flags: { postgres: string }) => {
-      const { migrateCommand } = await import('./commands/distributed.ts');
+      const { migrateCommand } = await import('./commands/migrate.ts');
       setExitCode(await migrateCommand(flags, io));
     });
 }

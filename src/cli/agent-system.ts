@@ -39,7 +39,11 @@ export type CliSystemOptions = {
   prompt: boolean;
 };
 
-/** What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode. */
+/**
+ * What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode,
+ * and nobody to approve (`approve: 'deny'`): a call that asks is denied, as a worker or a script wants.
+ * `cliAgentSystem` puts a person at the terminal in its place when there is one.
+ */
 export function cliSystemOptions(
   options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers' | 'hooks'>,
 ): AgentSystemOptions {
@@ -50,6 +54,7 @@ export function cliSystemOptions(
     store: options.store,
     cwd: options.cwd,
     permissionMode: options.mode,
+    approve: 'deny',
     ...(mcpServers && Object.keys(mcpServers).length > 0 ? { mcpServers } : {}),
     ...(hooks && Object.keys(hooks).length > 0 ? { hooks } : {}),
   };
@@ -100,7 +105,7 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
-    // Instruction files as Claude Code finds them, the user's own included (README, "Project instructions").
+    // Instruction files as Claude Code finds them, the user's own included (docs/instructions-and-skills.md).
     projectInstructions: { home: userHome(io.env) },
     environment: true,
   });

@@ -63,7 +63,8 @@ const demoWorkspace: Record<string, string> = {
     '}',
     '',
   ].join('\n'),
-  // A command hook in Claude Code's format (README "Hooks"): JSON on stdin, exit 2 blocks with stderr.
+  // A command hook in Claude Code's format (docs/hooks-and-settings.md): JSON on stdin, exit 2 blocks
+  // with stderr.
   '.agentchart/hooks/guard.mjs': [
     "import { readFileSync } from 'node:fs';",
     "const { tool_input } = JSON.parse(readFileSync(0, 'utf8'));",

@@ -5,7 +5,7 @@ import type { AgentSystem } from '../runtime/create-agent-system.ts';
 import { isEvent } from '../session/types.ts';
 import { type CliIo, line, personOut, wantsColor } from './terminal/io.ts';
 import { attachLiveView } from './terminal/live-view.ts';
-import { formatUsage } from './terminal/render.ts';
+import { formatDollars, formatUsage } from './terminal/render.ts';
 
 export type DriveOptions = {
   io: CliIo;
@@ -77,7 +77,8 @@ export async function driveSession(options: DriveOptions): Promise<number> {
     line(io.stdout, JSON.stringify(final));
   }
   line(ui);
-  line(ui, `Turn ${result.turn} ended: ${result.reason} · ${formatUsage(result.usage)}`);
+  const cost = result.costUsd !== undefined ? ` · ≈ ${formatDollars(result.costUsd)}` : '';
+  line(ui, `Turn ${result.turn} ended: ${result.reason} · ${formatUsage(result.usage)}${cost}`);
   const problem = await turnProblem(agent, result, options.providerName);
   if (problem) line(io.stderr, `agentchart: ${problem} [${result.reason}]`);
   line(ui, `Session log: ${options.sessionFile}`);

@@ -10,8 +10,12 @@ import { type CliIo, line } from './terminal/io.ts';
 const description =
   'Run a coding agent whose loop is a set of XState statecharts, with an append-only session log.';
 
-// Commands are loaded when they run, so `--help` or `replay` does not load the model SDKs.
-function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
+/**
+ * The command tree of `agentchart`: every command with its options (the doc checks read it to tell a
+ * real subcommand from a stale one). Commands are loaded when they run, so building it, `--help` or
+ * `replay` loads no model SDK.
+ */
+export function buildProgram(io: CliIo, setExitCode: (code: number) => void): Command {
   const program = new Command('agentchart')
     .description(description)
     .version(packageJson.version)

@@ -11,7 +11,7 @@ export type ProviderChoice = { provider: Provider; description: string } | { err
 
 const providerNames = ['anthropic', 'openai', 'openai-responses'] as const;
 
-// One line, as every CLI error is; the README's "Models" section has the longer version.
+// One line, as every CLI error is; docs/models.md has the longer version.
 const howToConfigure =
   'set ANTHROPIC_API_KEY (Anthropic), OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (a local OpenAI-compatible ' +
   'server: Ollama, vLLM, llama.cpp, LM Studio), or pass --provider anthropic|openai|openai-responses [--model NAME]; ' +

@@ -3,6 +3,8 @@
 import { z } from 'zod/v4';
 import { ConfigError } from '../errors/config-error.ts';
 import { describeValue } from '../errors/describe-value.ts';
+import type { Clock } from './clock.ts';
+import { nearestKey } from './nearest-key.ts';
 
 /** Zod's error option for a message that reads after the option's path: `limits.maxSteps must be …`. */
 export const must = (what: string) => ({ error: `must be ${what}` });
@@ -66,6 +68,12 @@ export function intact<T>(what: string, shape: z.ZodObject) {
   });
 }
 
+/** A clock the host passes in (`{ now, setTimer }`), kept as it is. */
+export const clockSchema = intact<Clock>(
+  'a Clock ({ now, setTimer })',
+  z.object({ now: hostFunction, setTimer: hostFunction }),
+);
+
 /** An issue whose message says all, without the `, got …` that follows the others. */
 export const plainIssue = (message: string, path: PropertyKey[] = []) =>
   ({ code: 'custom', message, path, params: { plain: true } }) as const;
@@ -91,16 +99,24 @@ export function parseHostValue<Schema extends z.ZodType>(
     throw new ConfigError(`${call}: the options could not be read`, { cause: error });
   }
   if (result.success) return result.data;
-  const lines = result.error.issues.map((issue) => describeIssue(issue, value, root));
+  const lines = result.error.issues.map((issue) => describeIssue(issue, { value, root, schema }));
   const more = lines.length > shownIssues ? ` (and ${lines.length - shownIssues} more)` : '';
   throw new ConfigError(`${call}: ${lines.slice(0, shownIssues).join('; ')}${more}`);
 }
 
-function describeIssue(issue: z.core.$ZodIssue, value: unknown, root: string): string {
+type Parsed = { value: unknown; root: string; schema: z.ZodType };
+
+function describeIssue(issue: z.core.$ZodIssue, { value, root, schema }: Parsed): string {
   const path = formatPath(issue.path);
   const subject = path === '' ? root : path;
   if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    const known = keysAt(schema, issue.path);
+    const keys = issue.keys
+      .map((key) => {
+        const near = nearestKey(key, known);
+        return near === undefined ? `"${key}"` : `"${key}" (did you mean "${near}"?)`;
+      })
+      .join(', ');
     const plural = issue.keys.length > 1 ? 's' : '';
     return subject === 'options'
       ? `unknown option${plural} ${keys}`
@@ -110,6 +126,44 @@ function describeIssue(issue: z.core.$ZodIssue, value: unknown, root: string): s
     return `${subject} ${issue.message}`;
   }
   return `${subject} ${issue.message}, got ${describeValue(valueAt(value, issue.path))}`;
+}
+
+type Definition = {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  innerType?: z.core.$ZodType;
+  in?: z.core.$ZodType;
+  element?: z.core.$ZodType;
+  valueType?: z.core.$ZodType;
+};
+
+/** The keys the object schema at `path` knows (none where the path leads to no object schema). */
+function keysAt(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  let definition: Definition | undefined = unwrapped(schema);
+  for (const key of path) {
+    if (definition === undefined) return [];
+    const next: z.core.$ZodType | undefined =
+      definition.type === 'object'
+        ? definition.shape?.[String(key)]
+        : definition.type === 'array'
+          ? definition.element
+          : definition.type === 'record'
+            ? definition.valueType
+            : undefined;
+    definition = next === undefined ? undefined : unwrapped(next);
+  }
+  return definition?.type === 'object' ? Object.keys(definition.shape ?? {}) : [];
+}
+
+/** Through `optional`, `nullable`, `default` and `pipe` to the schema that parses the value. */
+function unwrapped(schema: z.core.$ZodType): Definition {
+  let definition = schema._zod.def as Definition;
+  for (let depth = 0; depth < 8; depth++) {
+    const inner = definition.innerType ?? (definition.type === 'pipe' ? definition.in : undefined);
+    if (inner === undefined) break;
+    definition = inner._zod.def as Definition;
+  }
+  return definition;
 }
 
 function formatPath(path: readonly PropertyKey[]): string {

@@ -23,7 +23,10 @@ const commandSpec = z.strictObject({
   timeout: z.number().positive().max(3600).optional(),
   /** Exec form: `command` is the program, these its arguments; no shell. */
   args: z.array(z.string()).optional(),
-  /** Runs, but decides nothing (Claude Code does not wait for it; agentchart does: see README). */
+  /**
+   * Runs, but decides nothing (Claude Code does not wait for it; agentchart does: see
+   * docs/hooks-and-settings.md).
+   */
   async: z.boolean().optional(),
   asyncRewake: z
     .boolean()

@@ -202,9 +202,9 @@ export const turnSetup = setup({
       return stepDue(context) && compactionDue(usage, policy, tried);
     },
     anotherStep: ({ context }) => stepDue(context),
-    // The pre-step work (README "Hooks", "Environment") is due before every step when a hook or MCP servers
-    // ask for it, and otherwise only when the tools offered may have changed (a plan accepted,
-    // `agent.setPermissionMode`) or the turn's first step refreshes the environment block.
+    // The pre-step work (docs/hooks-and-settings.md, docs/instructions-and-skills.md) is due before every
+    // step when a hook or MCP servers ask for it, and otherwise only when the tools offered may have changed
+    // (a plan accepted, `agent.setPermissionMode`) or the turn's first step refreshes the environment block.
     preStepDue: ({ context }) => context.preStepEveryStep || context.toolsChanged,
     userMessageHooksDue: ({ context }) =>
       context.step.hooks?.userMessage === true && context.followups.length > 0,

@@ -1,26 +1,18 @@
-import pg from 'pg';
+import type { Pool } from 'pg';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { parseHostValue } from '../core/host-schema.ts';
 import { checkSessionId } from '../core/safe-id.ts';
 import { ConcurrencyError } from '../errors/concurrency-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from '../session/schema.ts';
 import type { LoadedSession, LogEvent, SessionLock, SessionStore } from '../session/types.ts';
+import { pg } from './peers.ts';
 import { AdvisoryLocks } from './pg-lock.ts';
 import { defaultRetry, type RetryPolicy, withRetry } from './pg-retry.ts';
 import { assertMigrated, migrate, type Tables, tablesIn } from './pg-schema.ts';
+import { type PgStoreOptions, pgStoreOptionsSchema } from './pg-store-options.ts';
 
-export type PgStoreOptions = {
-  /** The PostgreSQL schema that holds the tables (default `public`); a lowercase SQL identifier. */
-  schema?: string;
-  /** Apply missing migrations on first use instead of refusing an unmigrated database (default false). */
-  migrate?: boolean;
-  /** How long to wait for a server that is unreachable (bounded; see `RetryPolicy`). */
-  retry?: Partial<RetryPolicy>;
-  /** Pool size when the store makes its own pool from a connection string (default 10). */
-  poolSize?: number;
-  /** The clock retry pauses run on (default the system clock). */
-  clock?: Clock;
-};
+export type { PgStoreOptions } from './pg-store-options.ts';
 
 /** A `SessionStore` on PostgreSQL, plus what a server-backed store needs besides. */
 export interface PgStore extends SessionStore {
@@ -41,7 +33,11 @@ export interface PgStore extends SessionStore {
  * id outside the rule all stores share (`checkSessionId`) with a `ConfigError`, so what is stored comes
  * back from `list()` byte for byte (PostgreSQL text cannot hold a NUL, nor UTF-8 a lone surrogate).
  *
- * `pg` is an optional peer dependency: install it beside agentchart to use this subpath.
+ * `pg` is an optional peer dependency: install it beside agentchart to use this subpath (without it, importing
+ * `agentchart/postgres` throws a `ConfigError` saying so).
+ *
+ * @throws ConfigError when an option is unknown or wrong (`pgStore: unknown option "poolsize" (did you mean
+ * "poolSize"?)`), or `source` is neither a pool nor a connection string.
  *
  * @example
  * import { pgStore } from 'agentchart/postgres';
@@ -49,13 +45,13 @@ export interface PgStore extends SessionStore {
  * await store.migrate();                       // once per database (or `agentchart migrate`)
  * const system = createAgentSystem({ model, store });
  */
-export function pgStore(source: pg.Pool | string, options: PgStoreOptions = {}): PgStore {
-  return new PostgresSessionStore(source, options);
+export function pgStore(source: Pool | string, options: PgStoreOptions = {}): PgStore {
+  return new PostgresSessionStore(source, parseHostValue('pgStore', pgStoreOptionsSchema, options));
 }
 
 class PostgresSessionStore implements PgStore {
   readonly kind = 'postgres';
-  private readonly pool: pg.Pool;
+  private readonly pool: Pool;
   private readonly ownsPool: boolean;
   private readonly tables: Tables;
   private readonly retry: RetryPolicy;
@@ -67,7 +63,7 @@ class PostgresSessionStore implements PgStore {
   private readonly queues = new Map<string, Promise<unknown>>();
 
   constructor(
-    source: pg.Pool | string,
+    source: Pool | string,
     private readonly options: PgStoreOptions,
   ) {
     if (typeof source === 'string') {

@@ -1,30 +1,55 @@
 // What `aiSdk` accepts, checked where the options enter: an option it does not know is an error, never
 // silently ignored, and AI SDK tools (`tools`, as `streamText` takes them) are refused with the reason.
+import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import { z } from 'zod/v4';
+import type { Clock } from '../core/clock.ts';
+import { clockSchema, must, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { type AnthropicCacheOption, cacheControlSchema } from './anthropic-cache.ts';
 
-const knownOptions: ReadonlySet<string> = new Set([
-  'model',
-  'maxTokens',
-  'providerOptions',
-  'contextWindow',
-  'clock',
-]);
+const optionsSchema = z.strictObject(
+  {
+    model: z.custom<LanguageModelV4 | LanguageModelV3>(
+      (value) => typeof value === 'object' && value !== null,
+      must('an AI SDK language model'),
+    ),
+    maxTokens: positiveInteger.optional(),
+    providerOptions: z
+      .record(z.string(), z.record(z.string(), z.unknown()), must('an object of options by provider name'))
+      .optional(),
+    contextWindow: positiveInteger.optional(),
+    clock: clockSchema.optional(),
+    cacheControl: cacheControlSchema.optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
+  },
+  must('an object with a model'),
+);
 
-/** @throws ConfigError for `tools` (see `toolsRefusal`) and for any option `aiSdk` does not know. */
-export function checkAiSdkOptions(options: unknown): void {
+/** What `aiSdk` works with once its options are parsed. */
+export type ParsedAiSdkOptions = {
+  model: LanguageModelV4 | LanguageModelV3;
+  maxTokens?: number | undefined;
+  providerOptions?: SharedV4ProviderOptions | undefined;
+  contextWindow?: number | undefined;
+  clock?: Clock | undefined;
+  cacheControl?: AnthropicCacheOption | undefined;
+  prices?: unknown;
+};
+
+/**
+ * Parses `aiSdk`'s options once, where they enter.
+ *
+ * @throws ConfigError for `tools` (see `toolsRefusal`), for any option `aiSdk` does not know
+ * (`aiSdk: unknown option "maxToken" (did you mean "maxTokens"?)`) and for a value of the wrong type.
+ */
+export function parseAiSdkOptions(options: unknown): ParsedAiSdkOptions {
   if (options === null || typeof options !== 'object') {
     throw new ConfigError(`aiSdk: the options must be an object with a model, got ${typeof options}`);
   }
-  const given = Object.entries(options).filter(([, value]) => value !== undefined);
-  const tools = given.find(([key]) => key === 'tools');
-  if (tools) throw new ConfigError(toolsRefusal(tools[1]));
-  const unknown = given.map(([key]) => key).filter((key) => !knownOptions.has(key));
-  if (unknown.length > 0) {
-    const names = unknown.map((key) => `"${key}"`).join(', ');
-    throw new ConfigError(
-      `aiSdk: unknown option${unknown.length > 1 ? 's' : ''} ${names} (it takes ${[...knownOptions].join(', ')})`,
-    );
-  }
+  const { tools, ...rest } = options as Record<string, unknown>;
+  if (tools !== undefined) throw new ConfigError(toolsRefusal(tools));
+  return parseHostValue('aiSdk', optionsSchema, rest) as ParsedAiSdkOptions;
 }
 
 type GivenTool = { name: string; id?: string };

@@ -5,11 +5,20 @@
 import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import {
+  type AiSdkCache,
+  aiSdkCacheFor,
+  aiSdkCacheSetting,
+  aiSdkPrices,
+  withAnthropicMarks,
+  withOpenAIKey,
+} from './ai-sdk-cache.ts';
 import { classifyAiSdkError } from './ai-sdk-error.ts';
-import { checkAiSdkOptions } from './ai-sdk-options.ts';
+import { parseAiSdkOptions } from './ai-sdk-options.ts';
 import { toPrompt, toTools } from './ai-sdk-prompt.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
-import { resolveContextWindow } from './context-windows.ts';
+import type { AnthropicCacheOption } from './anthropic-cache.ts';
+import { type ModelPrices, parsePrices } from './prices.ts';
 import { abortedEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
@@ -27,6 +36,17 @@ export type AiSdkOptions = {
    * `{ anthropic: { thinking: { type: 'enabled', budgetTokens: 4000 } } }` or `{ openai: { store: false } }`.
    */
   providerOptions?: SharedV4ProviderOptions;
+  /**
+   * Prompt caching for the providers that have it: with an Anthropic model, `cacheControl` breakpoints on
+   * the tool list, the system message and the newest messages (default `{ ttl: '5m' }`); with an OpenAI
+   * model, the session id as `promptCacheKey`. `false` asks for neither.
+   */
+  cacheControl?: AnthropicCacheOption;
+  /**
+   * US dollars per million tokens, for the cost estimate. Default: the list prices agentchart knows for an
+   * `anthropic.*` or `openai.*` model of the vendor's own packages; none for other providers.
+   */
+  prices?: ModelPrices | false;
   /** The model's context window in tokens (a positive integer); without it, the runtime's default. */
   contextWindow?: number;
   /** Turns a `retry-after` HTTP date into a delay. */
@@ -56,8 +76,8 @@ export type AiSdkOptions = {
  * @throws ConfigError when the model implements another specification, `contextWindow` is not a
  * positive integer, `tools` is given (naming each tool and why), or an option is unknown.
  */
-export function aiSdk(options: AiSdkOptions): Provider {
-  checkAiSdkOptions(options);
+export function aiSdk(given: AiSdkOptions): Provider {
+  const options = parseAiSdkOptions(given);
   const model = options.model;
   const version = (model as { specificationVersion?: unknown }).specificationVersion;
   if (version !== 'v3' && version !== 'v4') {
@@ -65,7 +85,7 @@ export function aiSdk(options: AiSdkOptions): Provider {
       `aiSdk: the model implements specification ${String(version)}; agentchart reads v3 (AI SDK 5 and 6 providers) and v4 (AI SDK 7)`,
     );
   }
-  const contextWindow = resolveContextWindow('aiSdk', options.contextWindow, () => undefined);
+  const { contextWindow } = options;
   const context: StreamContext = {
     model,
     version,
@@ -73,11 +93,16 @@ export function aiSdk(options: AiSdkOptions): Provider {
     maxTokens: options.maxTokens ?? 8192,
     providerOptions: options.providerOptions,
     clock: options.clock ?? systemClock,
+    cache: aiSdkCacheFor(model.provider, options.cacheControl),
   };
+  const chosen = parsePrices('aiSdk', options.prices);
+  const prices = chosen ?? aiSdkPrices(model.provider, model.modelId, context.cache);
   return {
     name: 'ai-sdk',
     model: `${model.provider}/${model.modelId}`,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: aiSdkCacheSetting(context.cache),
+    ...(prices ? { prices } : {}),
     stream: (request, signal) => streamModel(context, request, signal),
   };
 }
@@ -89,6 +114,7 @@ type StreamContext = {
   maxTokens: number;
   providerOptions: SharedV4ProviderOptions | undefined;
   clock: Clock;
+  cache: AiSdkCache;
 };
 
 /** Streams one request. Never throws: failure is the last event. */
@@ -111,14 +137,13 @@ async function* streamModel(
     });
   signal.addEventListener('abort', stopReading, { once: true });
   try {
+    const { prompt, tools, providerOptions } = cachedCall(context, request);
     const callOptions = {
-      prompt: toPrompt(request, context),
+      prompt,
       maxOutputTokens: context.maxTokens,
       abortSignal: signal,
-      ...(request.tools.length > 0
-        ? { tools: toTools(request.tools), toolChoice: { type: 'auto' as const } }
-        : {}),
-      ...(context.providerOptions ? { providerOptions: context.providerOptions } : {}),
+      ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
+      ...(providerOptions ? { providerOptions } : {}),
     };
     // v3 and v4 call options agree on everything sent here.
     const { stream } = await (context.model as LanguageModelV4).doStream(callOptions);
@@ -145,4 +170,16 @@ async function* streamModel(
   }
   if (!signal.aborted) yield* state.finish();
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
+}
+
+/** The call's prompt, tools and provider options, with the caching the model's provider reads. */
+function cachedCall(context: StreamContext, request: ModelRequest) {
+  const prompt = toPrompt(request, context);
+  const tools = request.tools.length > 0 ? toTools(request.tools) : undefined;
+  const { cache } = context;
+  if (cache.kind === 'anthropic') {
+    return { ...withAnthropicMarks(prompt, tools, cache.ttl), providerOptions: context.providerOptions };
+  }
+  const key = cache.kind === 'openai' ? request.cacheKey : undefined;
+  return { prompt, tools, providerOptions: withOpenAIKey(context.providerOptions, key) };
 }

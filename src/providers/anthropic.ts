@@ -5,11 +5,15 @@ import type {
   MessageParam,
   ToolResultBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
+import { clockSchema, must, nonEmptyString, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { type AnthropicCacheOption, cacheControlSchema, withCacheBreakpoints } from './anthropic-cache.ts';
 import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
-import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
+import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
+import { anthropicPrices, type ModelPrices, parsePrices } from './prices.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
 
@@ -38,7 +42,37 @@ export type AnthropicOptions = {
    * use less of it). A positive integer; without it, the known window, else the runtime's default.
    */
   contextWindow?: number;
+  /**
+   * Prompt-cache breakpoints on the tool list, the system prompt and the newest messages of every
+   * request (default `{ ttl: '5m' }`); `{ ttl: '1h' }` keeps the prefix an hour (writing costs more);
+   * `false` sends no markers. Recorded in `session.start`.
+   */
+  cacheControl?: AnthropicCacheOption;
+  /** US dollars per million tokens, for the cost estimate; default Anthropic's list prices of known models. */
+  prices?: ModelPrices | false;
 };
+
+const text = z.string(must('a string'));
+
+/** What `anthropic` takes, parsed where it enters: an option it does not know is refused, not ignored. */
+const optionsSchema = z.strictObject(
+  {
+    model: nonEmptyString,
+    apiKey: text.optional(),
+    baseURL: text.optional(),
+    maxTokens: positiveInteger.optional(),
+    thinking: z.strictObject({ budgetTokens: positiveInteger }, must('an object')).optional(),
+    client: z
+      .custom<Anthropic>((value) => typeof value === 'object' && value !== null, must('an object'))
+      .optional(),
+    clock: clockSchema.optional(),
+    contextWindow: positiveInteger.optional(),
+    cacheControl: cacheControlSchema.optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
+  },
+  must('an object with a model'),
+);
 
 /**
  * Context windows of Claude models by id prefix. Every current Claude model reads 200,000 tokens; the
@@ -53,12 +87,12 @@ export const anthropicContextWindows: ContextWindowTable = [['claude', 200_000]]
  * @example
  * const model = anthropic({ model: 'claude-sonnet-4-5' }); // model.contextWindow === 200_000
  *
- * @throws ConfigError when `contextWindow` is not a positive integer, or the thinking budget is too big.
+ * @throws ConfigError when an option is unknown (`anthropic: unknown option "baseUrl" (did you mean
+ * "baseURL"?)`) or has a wrong type or range, or the thinking budget is not below `maxTokens`.
  */
-export function anthropic(options: AnthropicOptions): Provider {
-  const contextWindow = resolveContextWindow('anthropic', options.contextWindow, () =>
-    knownContextWindow(anthropicContextWindows, options.model),
-  );
+export function anthropic(given: AnthropicOptions): Provider {
+  const options = parseHostValue('anthropic', optionsSchema, given);
+  const contextWindow = options.contextWindow ?? knownContextWindow(anthropicContextWindows, options.model);
   const maxTokens = options.maxTokens ?? 8192;
   const budget = options.thinking?.budgetTokens;
   if (budget !== undefined && budget >= maxTokens) {
@@ -66,6 +100,9 @@ export function anthropic(options: AnthropicOptions): Provider {
       `anthropic: thinking.budgetTokens (${budget}) must be below maxTokens (${maxTokens})`,
     );
   }
+  const cache = promptCacheOf(options.cacheControl);
+  const chosen = parsePrices('anthropic', options.prices);
+  const prices = chosen ?? anthropicPrices(options.model, cache === false ? '5m' : cache.ttl);
   const clock = options.clock ?? systemClock;
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
@@ -81,7 +118,7 @@ export function anthropic(options: AnthropicOptions): Provider {
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     const state = new AnthropicStreamState();
     try {
-      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget });
+      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget, cache });
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
@@ -101,16 +138,33 @@ export function anthropic(options: AnthropicOptions): Provider {
     name: providerName,
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: cache,
+    ...(prices ? { prices } : {}),
     stream,
   };
+}
+
+function promptCacheOf(option: AnthropicCacheOption | undefined): false | { ttl: '5m' | '1h' } {
+  if (option === undefined) return { ttl: '5m' };
+  if (option === false) return false;
+  const ttl = option.ttl ?? '5m';
+  if (ttl !== '5m' && ttl !== '1h') {
+    throw new ConfigError(`anthropic: cacheControl.ttl must be '5m' or '1h', not ${JSON.stringify(ttl)}`);
+  }
+  return { ttl };
 }
 
 /** The Messages API request for a provider-neutral request. Exported for tests of the mapping. */
 export function toAnthropicParams(
   request: ModelRequest,
-  options: { model: string; maxTokens: number; budget?: number | undefined },
+  options: {
+    model: string;
+    maxTokens: number;
+    budget?: number | undefined;
+    cache?: false | { ttl?: '5m' | '1h' } | undefined;
+  },
 ): MessageCreateParamsStreaming {
-  return {
+  const params: MessageCreateParamsStreaming = {
     model: options.model,
     max_tokens: options.maxTokens,
     stream: true,
@@ -129,6 +183,7 @@ export function toAnthropicParams(
       ? { thinking: { type: 'enabled' as const, budget_tokens: options.budget } }
       : {}),
   };
+  return options.cache ? withCacheBreakpoints(params, options.cache) : params;
 }
 
 function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {

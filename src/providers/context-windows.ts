@@ -1,6 +1,5 @@
-// The context windows adapters know, and the `contextWindow` option every provider factory takes.
-import { z } from 'zod/v4';
-import { parseHostValue, positiveInteger } from '../core/host-schema.ts';
+// The context windows adapters know (a factory's `contextWindow` option, parsed with its other options,
+// wins over them).
 
 /**
  * Known windows of one vendor's models, by model id prefix: `[prefix, tokens]`. A model id matches a
@@ -19,30 +18,4 @@ export function knownContextWindow(table: ContextWindowTable, model: string): nu
     if (matches && (best === undefined || prefix.length > best[0].length)) best = entry;
   }
   return best?.[1];
-}
-
-const optionSchema = z.object({ contextWindow: positiveInteger.optional() });
-
-/**
- * The `contextWindow` option of a provider factory, parsed where it enters: a positive integer of
- * tokens, or absent. Anything else is a `ConfigError` naming the factory
- * (`anthropic: contextWindow must be a positive integer, got 0`).
- *
- * @throws ConfigError when the value is not a positive integer.
- */
-export function parseContextWindow(factory: string, value: unknown): number | undefined {
-  // Read once here: a getter on the host's options object is not asked twice.
-  return parseHostValue(factory, optionSchema, { contextWindow: value }).contextWindow;
-}
-
-/**
- * The window a provider reports: the host's option first, then what the adapter knows of the model;
- * undefined when neither says (the runtime then assumes `defaultContextWindow`).
- */
-export function resolveContextWindow(
-  factory: string,
-  option: unknown,
-  known: () => number | undefined,
-): number | undefined {
-  return parseContextWindow(factory, option) ?? known();
 }

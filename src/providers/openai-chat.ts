@@ -22,7 +22,24 @@ export type OpenAIContext = {
   clock: Clock;
   /** The API key in use (given, or read by the SDK), to be taken out of error messages. */
   secrets: () => (string | null | undefined)[];
+  cache?: OpenAICache;
 };
+
+/** OpenAI's prompt-cache fields: `key` true sends the request's session key, a string that key. */
+export type OpenAICache = { key: boolean | string; retention?: 'in_memory' | '24h' };
+
+/** `prompt_cache_key` and `prompt_cache_retention` of one request (Chat and Responses name them alike). */
+export function promptCacheFields(
+  request: Pick<ModelRequest, 'cacheKey'>,
+  cache: OpenAICache | undefined,
+): { prompt_cache_key?: string; prompt_cache_retention?: 'in_memory' | '24h' } {
+  if (!cache) return {};
+  const key = cache.key === true ? request.cacheKey : cache.key === false ? undefined : cache.key;
+  return {
+    ...(key !== undefined && key !== '' ? { prompt_cache_key: key } : {}),
+    ...(cache.retention ? { prompt_cache_retention: cache.retention } : {}),
+  };
+}
 
 /** Streams one request through Chat Completions. Never throws: failure is the last event. */
 export async function* streamChat(
@@ -50,7 +67,7 @@ export async function* streamChat(
 /** The Chat Completions request for a provider-neutral request. Exported for tests of the mapping. */
 export function toChatParams(
   request: ModelRequest,
-  context: Pick<OpenAIContext, 'model' | 'maxTokens' | 'maxTokensField'>,
+  context: Pick<OpenAIContext, 'model' | 'maxTokens' | 'maxTokensField' | 'cache'>,
 ): ChatCompletionCreateParamsStreaming {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
@@ -64,6 +81,7 @@ export function toChatParams(
     stream: true,
     stream_options: { include_usage: true },
     [context.maxTokensField]: context.maxTokens,
+    ...promptCacheFields(request, context.cache),
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((tool) => ({

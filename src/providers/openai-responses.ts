@@ -1,5 +1,5 @@
 import type { ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { OpenAIContext } from './openai-chat.ts';
+import { type OpenAIContext, promptCacheFields } from './openai-chat.ts';
 import { type OutputItem, providerName, ResponsesStreamState } from './openai-responses-stream.ts';
 import { redactProviderError } from './secrets.ts';
 import { errorEvent, finishEvents, stringifyToolInput } from './sse-common.ts';
@@ -33,7 +33,7 @@ export async function* streamResponses(
 /** The Responses API request for a provider-neutral request. Exported for tests of the mapping. */
 export function toResponsesParams(
   request: ModelRequest,
-  context: Pick<OpenAIContext, 'model' | 'maxTokens' | 'reasoning'>,
+  context: Pick<OpenAIContext, 'model' | 'maxTokens' | 'reasoning' | 'cache'>,
 ): ResponseCreateParamsStreaming {
   return {
     model: context.model,
@@ -43,6 +43,7 @@ export function toResponsesParams(
     ...(request.system !== '' ? { instructions: request.system } : {}),
     input: toInput(request.messages),
     max_output_tokens: context.maxTokens,
+    ...promptCacheFields(request, context.cache),
     ...(request.tools.length > 0
       ? {
           tools: request.tools.map((tool) => ({

@@ -1,11 +1,21 @@
 import type OpenAI from 'openai';
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { type ContextWindowTable, knownContextWindow, resolveContextWindow } from './context-windows.ts';
-import { type OpenAIContext, streamChat } from './openai-chat.ts';
+import {
+  clockSchema,
+  must,
+  nonEmptyString,
+  oneOf,
+  parseHostValue,
+  positiveInteger,
+} from '../core/host-schema.ts';
+import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
+import { type OpenAICache, type OpenAIContext, streamChat } from './openai-chat.ts';
 import { nestBareErrorBodies } from './openai-error-body.ts';
 import { streamResponses } from './openai-responses.ts';
 import { loadPeerPackage } from './peer-package.ts';
-import type { ModelEvent, ModelRequest, Provider } from './types.ts';
+import { type ModelPrices, openaiPrices, parsePrices } from './prices.ts';
+import type { ModelEvent, ModelRequest, PromptCacheSetting, Provider } from './types.ts';
 
 const { default: OpenAIClient } = await loadPeerPackage('openai', () => import('openai'));
 
@@ -45,7 +55,50 @@ export type OpenAIOptions = {
    * `--max-model-len`), not the model's nominal one.
    */
   contextWindow?: number;
+  /**
+   * `prompt_cache_key`, which routes a session's requests to the same prompt cache: `true` sends the
+   * session id, a string sends that key, `false` none. Default: `true` when the server is OpenAI's own,
+   * `false` behind another `baseURL` (a compatible server may refuse a field it does not know).
+   */
+  promptCacheKey?: boolean | string;
+  /** `prompt_cache_retention`: how long OpenAI keeps a cached prefix (`24h` or `in_memory`). Not sent by default. */
+  promptCacheRetention?: 'in_memory' | '24h';
+  /** US dollars per million tokens, for the cost estimate; default OpenAI's list prices, on OpenAI's own server. */
+  prices?: ModelPrices | false;
 };
+
+const text = z.string(must('a string'));
+
+/** What `openai` takes, parsed where it enters: a JavaScript caller's misspelt `baseUrl` is refused. */
+const optionsSchema = z.strictObject(
+  {
+    model: nonEmptyString,
+    apiKey: text.optional(),
+    baseURL: text.optional(),
+    api: oneOf(['chat', 'responses']).optional(),
+    maxTokens: positiveInteger.optional(),
+    maxTokensField: oneOf(['max_tokens', 'max_completion_tokens']).optional(),
+    reasoning: z
+      .strictObject(
+        {
+          effort: oneOf(['minimal', 'low', 'medium', 'high']).optional(),
+          summary: oneOf(['auto', 'concise', 'detailed']).optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    client: z
+      .custom<OpenAI>((value) => typeof value === 'object' && value !== null, must('an object'))
+      .optional(),
+    clock: clockSchema.optional(),
+    contextWindow: positiveInteger.optional(),
+    promptCacheKey: z.union([z.boolean(), text], must('a boolean or a string')).optional(),
+    promptCacheRetention: oneOf(['in_memory', '24h']).optional(),
+    // Checked by `parsePrices`, which says what prices are.
+    prices: z.unknown().optional(),
+  },
+  must('an object with a model'),
+);
 
 /**
  * Context windows of OpenAI's models by id prefix, as OpenAI documents them. Used only when the adapter
@@ -98,12 +151,14 @@ function isOpenAIItself(baseURL: string | undefined): boolean {
  *   model: 'qwen3:8b', baseURL: 'http://localhost:11434/v1', apiKey: 'ollama', contextWindow: 40_960,
  * });
  *
- * @throws ConfigError when `contextWindow` is not a positive integer.
+ * @throws ConfigError when an option is unknown (`openai: unknown option "baseUrl" (did you mean
+ * "baseURL"?)`) or has a wrong type or range (`contextWindow` not a positive integer).
  */
-export function openai(options: OpenAIOptions): Provider {
-  const contextWindow = resolveContextWindow('openai', options.contextWindow, () =>
-    isOpenAIItself(options.baseURL) ? knownContextWindow(openaiContextWindows, options.model) : undefined,
-  );
+export function openai(given: OpenAIOptions): Provider {
+  const options = parseHostValue('openai', optionsSchema, given);
+  const contextWindow =
+    options.contextWindow ??
+    (isOpenAIItself(options.baseURL) ? knownContextWindow(openaiContextWindows, options.model) : undefined);
   let client = options.client;
   // Built lazily so a missing key surfaces as a classified stream error, not a constructor crash.
   const getClient = () => {
@@ -115,6 +170,10 @@ export function openai(options: OpenAIOptions): Provider {
     });
     return client;
   };
+  const cache: OpenAICache = {
+    key: options.promptCacheKey ?? isOpenAIItself(options.baseURL),
+    ...(options.promptCacheRetention ? { retention: options.promptCacheRetention } : {}),
+  };
   const context: OpenAIContext = {
     client: getClient,
     model: options.model,
@@ -124,16 +183,29 @@ export function openai(options: OpenAIOptions): Provider {
     clock: options.clock ?? systemClock,
     // The key the SDK used: given, or read by the SDK from OPENAI_API_KEY.
     secrets: () => [options.apiKey, client?.apiKey],
+    cache,
   };
   const api = options.api ?? 'chat';
+  const chosen = parsePrices('openai', options.prices);
+  // Behind another server the same name may be another model at another price: no guess.
+  const prices = chosen ?? (isOpenAIItself(options.baseURL) ? openaiPrices(options.model) : undefined);
   return {
     name: 'openai',
     model: options.model,
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    promptCache: promptCacheSetting(cache),
+    ...(prices ? { prices } : {}),
     stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
       return api === 'responses'
         ? streamResponses(context, request, signal)
         : streamChat(context, request, signal);
     },
   };
+}
+
+/** What `session.start` records of the cache fields: whose key, and the retention asked for. */
+function promptCacheSetting(cache: OpenAICache): PromptCacheSetting {
+  if (cache.key === false && !cache.retention) return false;
+  const key = cache.key === true ? 'session id' : cache.key === false ? 'none' : 'given';
+  return { key, ...(cache.retention ? { retention: cache.retention } : {}) };
 }

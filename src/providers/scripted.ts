@@ -1,11 +1,14 @@
+import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { ProviderError, type ProviderErrorKind } from '../errors/provider-error.ts';
-import { parseContextWindow } from './context-windows.ts';
+import { clockSchema, flag, must, oneOf, parseHostValue, positiveInteger } from '../core/host-schema.ts';
+import { ProviderError, type ProviderErrorKind, providerErrorKinds } from '../errors/provider-error.ts';
+import { type ModelPrices, modelPricesSchema } from './prices.ts';
 import type {
   Citation,
   ModelEvent,
   ModelRequest,
   ModelStopReason,
+  PromptCacheSetting,
   Provider,
   ProviderPart,
   Usage,
@@ -37,6 +40,10 @@ export type ScriptedOptions = {
   model?: string;
   /** The context window the model reports (a positive integer of tokens); default none. */
   contextWindow?: number;
+  /** What it says of prompt caching (a replay says what the recorded provider said); default nothing. */
+  promptCache?: PromptCacheSetting;
+  /** Prices for a cost estimate (a replay reports the recording's); default none. */
+  prices?: ModelPrices;
 };
 
 /** A deterministic provider for tests and the demo: it is not a model, and it says so in its name. */
@@ -47,17 +54,74 @@ export interface ScriptedProvider extends Provider {
   assertConsumed(): void;
 }
 
+const optionsSchema = z.strictObject(
+  {
+    chunkSize: positiveInteger.optional(),
+    clock: clockSchema.optional(),
+    model: z.string(must('a string')).optional(),
+    contextWindow: positiveInteger.optional(),
+    promptCache: z
+      .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
+      .optional(),
+    prices: modelPricesSchema.optional(),
+  },
+  must('an object'),
+);
+
+// The keys of a step are checked (a misspelt `toolcalls` would answer with nothing); its values are left
+// to the runtime, which reads a scripted answer as it reads any model's (tests script malformed ones).
+const list = z.array(z.unknown(), must('an array'));
+const stepSchema = z.strictObject(
+  {
+    text: z.string(must('a string')).optional(),
+    toolCalls: z
+      .array(
+        z.strictObject(
+          { id: z.unknown().optional(), name: z.unknown().optional(), input: z.unknown().optional() },
+          must('an object'),
+        ),
+        must('an array'),
+      )
+      .optional(),
+    usage: z.unknown().optional(),
+    delayMs: z.unknown().optional(),
+    stopReason: z.unknown().optional(),
+    providerParts: list.optional(),
+    citations: list.optional(),
+    error: z
+      .strictObject(
+        {
+          kind: oneOf(providerErrorKinds),
+          retryAfterMs: z.unknown().optional(),
+          message: z.unknown().optional(),
+        },
+        must('an object'),
+      )
+      .optional(),
+    held: flag.optional(),
+  },
+  must('a script step or a function'),
+);
+const entriesSchema = z.array(z.unknown(), must('an array of script steps'));
+
 /**
  * A provider that answers request N with script entry N. For tests and the demo only.
  *
  * @example
  * const model = scripted([{ toolCalls: [{ name: 'read_file', input: { path: 'a.ts' } }] }, { text: 'Done.' }]);
  *
- * @throws ConfigError when `contextWindow` is not a positive integer.
+ * @throws ConfigError when a step or an option has an unknown key (`scripted: entries[0] has an unknown
+ * key "toolcalls" (did you mean "toolCalls"?)`) or an option a wrong value (`contextWindow` not a
+ * positive integer).
  */
-export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}): ScriptedProvider {
-  const contextWindow = parseContextWindow('scripted', options.contextWindow);
-  const chunkSize = Math.max(1, options.chunkSize ?? 8);
+export function scripted(entries: ScriptEntry[], given: ScriptedOptions = {}): ScriptedProvider {
+  // The script is kept as given (a test may add entries later); its steps are checked now.
+  const options = parseHostValue('scripted', optionsSchema, given);
+  parseHostValue('scripted', entriesSchema, entries, 'entries');
+  for (const [index, entry] of entries.entries())
+    if (typeof entry !== 'function') parseHostValue('scripted', stepSchema, entry, `entries[${index}]`);
+  const { contextWindow } = options;
+  const chunkSize = options.chunkSize ?? 8;
   const clock = options.clock ?? systemClock;
   const requests: ModelRequest[] = [];
   let callIndex = 0;
@@ -119,6 +183,8 @@ export function scripted(entries: ScriptEntry[], options: ScriptedOptions = {}):
     name: 'scripted',
     model: options.model ?? 'scripted',
     ...(contextWindow !== undefined ? { contextWindow } : {}),
+    ...(options.promptCache !== undefined ? { promptCache: options.promptCache } : {}),
+    ...(options.prices !== undefined ? { prices: options.prices } : {}),
     requests,
     stream,
     assertConsumed() {

@@ -63,7 +63,29 @@ export type ModelMessage =
  * must not change it: its arrays are shared with the projection cache (copying them for every step
  * would cost time proportional to the whole conversation).
  */
-export type ModelRequest = { system: string; tools: readonly ToolSpec[]; messages: readonly ModelMessage[] };
+export type ModelRequest = {
+  system: string;
+  tools: readonly ToolSpec[];
+  messages: readonly ModelMessage[];
+  /**
+   * The same for every request of a session (its id): vendors that cache by key (OpenAI's
+   * `prompt_cache_key`) route the session's requests to the same cache with it.
+   */
+  cacheKey?: string;
+};
+
+/** US dollars per million tokens, by how the vendor bills them (see `providers/prices.ts`). */
+export type ModelPrices = {
+  input: number;
+  output: number;
+  /** Input read from the prompt cache. */
+  cacheRead: number;
+  /** Input written to the prompt cache (OpenAI writes at the input price; Anthropic by lifetime). */
+  cacheWrite: number;
+};
+
+/** What a provider says of its prompt caching: plain values, recorded in `session.start`. */
+export type PromptCacheSetting = false | Readonly<Record<string, string>>;
 
 /** Why the model stopped. Vendors' reasons are mapped onto these by each adapter. */
 export const modelStopReasons = [
@@ -107,6 +129,16 @@ export interface Provider {
    * runtime assumes `defaultContextWindow`.
    */
   readonly contextWindow?: number;
+  /**
+   * How the adapter asks its vendor to cache the request prefix (breakpoints and their lifetime, a cache
+   * key), as `session.start` records it; `false` when it asks for nothing, absent when it cannot say.
+   */
+  readonly promptCache?: PromptCacheSetting;
+  /**
+   * What its tokens cost (US dollars per million), for the estimate `/cost` and the run result show;
+   * absent when the adapter does not know the model's prices. Recorded in `session.start`.
+   */
+  readonly prices?: ModelPrices;
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
 }
 

@@ -150,7 +150,8 @@ async function replaySegment(
     ...defaultsFrom(segment.config),
     ...setup,
     ...(setup.tools ? { tools: setup.tools.map((tool) => alive.guard(tool)) } : {}),
-    ...(approve !== undefined ? { approve } : {}),
+    // Nobody approved in a recording that asked nobody: its asks were denied (headless), and are again.
+    approve: approve ?? 'deny',
     model: segmentModel(shared.responses, segment.config, alive),
     clock: shared.clock,
     ids: shared.ids,

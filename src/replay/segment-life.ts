@@ -1,7 +1,10 @@
 // A resumed recording is replayed one segment per process (recording-segments.ts). Where the recording's
 // process was killed, the replay's must fall silent at the same seq: its model and tools answer nothing
 // more, so nothing past the recording's end is asked for or written.
+
+import { recordedPrices } from '../providers/prices.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../providers/types.ts';
+import { recordedPromptCache } from '../session/replay-provider.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 
 /**
@@ -58,12 +61,16 @@ export function segmentModel(
   life: SegmentLife,
 ): Provider {
   const window = config.contextWindow;
+  const promptCache = recordedPromptCache(config);
+  const prices = recordedPrices(config);
   return {
     name: typeof config.provider === 'string' ? config.provider : responses.name,
     model: typeof config.model === 'string' ? config.model : responses.model,
     ...(typeof window === 'number' && Number.isInteger(window) && window > 0
       ? { contextWindow: window }
       : {}),
+    ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(prices !== undefined ? { prices } : {}),
     stream: (request, signal) => life.stream(responses, request, signal),
   };
 }

@@ -101,6 +101,8 @@ export function recordedModel(events: readonly LogEvent[], clock: ReplayClock): 
     name: typeof config.provider === 'string' ? config.provider : inner.name,
     model: inner.model,
     ...(inner.contextWindow !== undefined ? { contextWindow: inner.contextWindow } : {}),
+    ...(inner.promptCache !== undefined ? { promptCache: inner.promptCache } : {}),
+    ...(inner.prices !== undefined ? { prices: inner.prices } : {}),
     stream: (request, signal) => inner.stream(request, signal),
   };
 }

@@ -144,7 +144,7 @@ export class AgentBody implements PortSource {
       } catch {
         // Failure-tolerant by contract: the model keeps the last block it was given.
       }
-      if (systemChanged) this.offer.composeSystem(this.environment.text);
+      if (systemChanged) this.offer.composeSystem(this.environment.systemText);
     }
     // A turn starts from the names and hash its agent had at setup: its first step always gets the
     // current ones, so a change made in an earlier turn (a plan accepted, the environment) is recorded.
@@ -257,9 +257,9 @@ export class AgentBody implements PortSource {
       // They wait in memory for the first flush, so a rollback has nothing to remove.
       logResumedSegment(log, extended(spec.startConfig, offer.startConfig()), parts.origin.repaired);
     }
-    // The environment block follows the recorded (or new) prompt: the last one the log holds.
+    // The last environment block the log holds (an older session carries it after the prompt).
     this.environment.restore(log.events);
-    offer.setSystem(system, this.environment.text);
+    offer.setSystem(system, this.environment.systemText);
     return { toolNames: [...offer.tools.keys()], systemHash: offer.systemHash };
   }
 

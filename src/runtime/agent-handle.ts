@@ -9,47 +9,35 @@ import type { PermissionMode } from '../permissions/modes.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { CancelCause, LogEvent } from '../session/types.ts';
+import type { AgentHandleParts } from './agent-handle-parts.ts';
+import { type AgentStream, createAgentStream, type StartTurn } from './agent-stream.ts';
 import {
   type AgentSnapshot,
   contextUsageOf,
   describeActor,
   machineContexts,
-  type RunResult,
   stateName,
   toolBatchOf,
 } from './agent-view.ts';
 import {
+  approveEvent,
   approveSchema,
   cancelSchema,
   compactSchema,
+  denyEvent,
   denySchema,
   eventsSchema,
   messageSchema,
   permissionModeCallSchema,
   turnSchema,
 } from './call-schemas.ts';
-import type { LiveBus } from './live-bus.ts';
 import { modeSwitch } from './mode-switch.ts';
+import type { RunResult } from './turn-result.ts';
 import { TurnWaiters } from './turn-waiters.ts';
 
-export type { ActorSnapshot, AgentSnapshot, RunResult } from './agent-view.ts';
-
-/** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
-export type AgentHandleParts = {
-  ref: AnyActorRef;
-  log: SessionLog;
-  bus: LiveBus;
-  /** The host's id generator, checked: a bad id is a ConfigError naming the call that needed it. */
-  nextId: (call: string) => string;
-  /** Gives back what the launch took (the actor, the ports, the system's record of the agent). */
-  release: () => void;
-  /** The MCP servers the agent started (none for a subagent: it uses its parent's). */
-  servers: () => McpServerStatus[];
-  /** The permission mode calls are decided in now (the agent's permission gate). */
-  mode: () => PermissionMode;
-  /** The loosest mode this agent may be switched to: a subagent's parent's mode now; none for others. */
-  modeCeiling: () => PermissionMode | undefined;
-};
+export type { AgentStream, AgentStreamEvent } from './agent-stream.ts';
+export type { ActorSnapshot, AgentSnapshot } from './agent-view.ts';
+export type { DeniedCall, RunError, RunErrorKind, RunResult } from './turn-result.ts';
 
 /** A live agent. Obtain one from `system.createAgent()`, `resumeAgent()` or `forkAgent()`. */
 export class Agent {
@@ -73,13 +61,34 @@ export class Agent {
   }
 
   /**
-   * Queues `message` as a follow-up and resolves when the turn that answers it has ended. Like every
-   * call that returns a promise, it rejects (never throws) on a bad argument.
+   * Queues `message` as a follow-up and resolves when the turn that answers it has ended: its `reason`,
+   * last `text`, `usage`, `turn`, the `error` that stopped it when it did not complete, and the calls
+   * `denied` in it (see `RunResult`). Like every call that returns a promise, it rejects (never throws) on a
+   * bad argument, and when the agent is disposed before the turn ends.
    */
   run(message: string): Promise<RunResult> {
+    return this.runTurn(message, 'run');
+  }
+
+  /**
+   * Runs `message` as `run()` does and yields the turn that answers it: step boundaries, text deltas, tool
+   * calls and results, then `turn.end` with the result (see `AgentStream`). The iteration rejects when the
+   * turn cannot start or the agent is disposed during it; leaving the loop early stops the events, not the
+   * turn. Example: `for await (const text of agent.stream('Fix it').text) process.stdout.write(text)`.
+   */
+  stream(message: string): AgentStream {
+    const start: StartTurn = (onQueued) => this.runTurn(message, 'stream', onQueued);
+    return createAgentStream({ agentId: this.id, bus: this.parts.bus, start, maxBuffered: 10_000 });
+  }
+
+  private runTurn(message: string, method: string, onQueued?: (id: string) => void): Promise<RunResult> {
+    // The waiter exists before the message is sent: an idle agent claims it synchronously.
     return new Promise((resolve, reject) => {
-      // The waiter exists before the message is sent: an idle agent claims it synchronously.
-      this.queue('agent.followup', message, (id) => this.waiters.forInput(id, resolve, reject), 'run');
+      const wait = (id: string) => {
+        onQueued?.(id);
+        this.waiters.forInput(id, resolve, reject);
+      };
+      this.queue('agent.followup', message, wait, method);
     });
   }
 
@@ -121,13 +130,7 @@ export class Agent {
   ): void {
     const parsed = parseHostValue('agent.approve', approveSchema, { callId, options });
     this.assertLive('approve');
-    toolBatchOf(this.ref)?.send({
-      type: 'tool.approve',
-      callId: parsed.callId,
-      ...(parsed.options?.remember ? { remember: parsed.options.remember } : {}),
-      ...(parsed.options?.rule !== undefined ? { rule: parsed.options.rule.trim() } : {}),
-      ...(parsed.options?.mode !== undefined ? { mode: parsed.options.mode } : {}),
-    });
+    toolBatchOf(this.ref)?.send(approveEvent(parsed));
   }
 
   /** The permission mode the agent's calls are decided in now. */
@@ -140,8 +143,8 @@ export class Agent {
    * now on use it, and the next step offers the tools it allows (in `plan`, `exit_plan_mode` too). `by`
    * is `'host'` (default) or `'user'` when a person chose it (the chat's `/mode`); a replay gives either
    * again at the same place. A resumed session keeps the last mode its log recorded; the current mode again
-   * logs nothing. A subagent cannot be switched looser than its parent's mode now (`ConfigError`); a parent
-   * switched stricter takes its live subagents down with it. Example: `agent.setPermissionMode('plan')`.
+   * logs nothing. A subagent cannot be switched looser than its parent's mode now, nor any agent into a mode
+   * where its tools ask with no approver (`ConfigError`s); a parent switched stricter takes its subagents.
    */
   setPermissionMode(mode: PermissionMode, options?: { by?: 'host' | 'user' }): void {
     const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, {
@@ -149,9 +152,9 @@ export class Agent {
       ...(options !== undefined ? { options } : {}),
     });
     this.assertLive('setPermissionMode');
-    const { mode: from, modeCeiling } = this.parts;
+    const { mode: from, modeCeiling, checkMode: check } = this.parts;
     const by = parsed.options?.by ?? 'host';
-    const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by });
+    const entry = modeSwitch({ from: from(), to: parsed.mode, ceiling: modeCeiling(), by, check });
     if (entry !== undefined) this.sessionLog.append(entry);
   }
 
@@ -159,11 +162,7 @@ export class Agent {
   deny(callId: string, reason?: string): void {
     const parsed = parseHostValue('agent.deny', denySchema, { callId, reason });
     this.assertLive('deny');
-    toolBatchOf(this.ref)?.send({
-      type: 'tool.deny',
-      callId: parsed.callId,
-      ...(parsed.reason !== undefined ? { reason: parsed.reason } : {}),
-    });
+    toolBatchOf(this.ref)?.send(denyEvent(parsed));
   }
 
   /**

@@ -20,7 +20,7 @@ import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
-import type { Provider } from '../providers/types.ts';
+import type { Provider, ToolSpec } from '../providers/types.ts';
 import { planCompaction } from '../session/compaction-plan.ts';
 import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
@@ -141,10 +141,16 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
       flush,
       buildRequest: () => {
         const all = events();
-        return requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        const request = requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        // One key per session: vendors that cache by key keep the session's prefix in one place.
+        return { ...request, cacheKey: agentId };
       },
       publish,
-      planCompaction: (instructions) => planned(events(), host.compaction, instructions),
+      planCompaction: (instructions) =>
+        planned(events(), host.compaction, instructions, {
+          ...body.offer.projectOptions(),
+          cacheKey: agentId,
+        }),
       compactionProvider: host.compaction.model ?? provider,
     },
     toolCall: {
@@ -202,6 +208,7 @@ function planned(
   events: readonly LogEvent[],
   config: HostServices['compaction'],
   instructions: string | undefined,
+  prefix: { system: string; tools: readonly ToolSpec[]; cacheKey: string },
 ): PlannedCompaction | undefined {
   const plan = planCompaction(events, config);
   if (plan === undefined) return undefined;
@@ -209,7 +216,11 @@ function planned(
   return {
     replaces: plan.replaces,
     tokensBefore: lastContextUse(events).usedTokens,
-    request: compactionRequest(events, plan, all === '' ? {} : { instructions: all }),
+    // The conversation's own prompt and tools: the summary request reads the steps' cached prefix.
+    request: {
+      ...compactionRequest(events, plan, { ...prefix, ...(all === '' ? {} : { instructions: all }) }),
+      cacheKey: prefix.cacheKey,
+    },
   };
 }
 

@@ -52,7 +52,7 @@ export type SpecParts = {
   agentId: string;
   key: string;
   origin: AgentOrigin;
-  provider: Pick<Provider, 'name' | 'model' | 'contextWindow'>;
+  provider: Pick<Provider, 'name' | 'model' | 'contextWindow' | 'promptCache' | 'prices'>;
   instructions: string;
   parent?: string | undefined;
   cwd: string;
@@ -84,6 +84,10 @@ export function agentSpec(parts: SpecParts): AgentSpec {
       model: provider.model,
       // The window accounting and automatic compaction used: a replay reports the same one.
       contextWindow,
+      // The prefix caching its requests asked for: a replay sends the same markers.
+      ...(provider.promptCache !== undefined ? { promptCache: provider.promptCache } : {}),
+      // What its tokens cost then: the estimate of a replay or a later `/cost` uses the same prices.
+      ...(provider.prices !== undefined ? { prices: provider.prices } : {}),
       cwd,
       permissionMode,
       limits,

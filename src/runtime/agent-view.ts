@@ -1,31 +1,11 @@
-// What the agent handle reports about its agent: the result of a turn, read from the log, and the state of
-// its actors.
+// What the agent handle reports about its agent: the state of its actors (the result of a turn, read from
+// the log, is in turn-result.ts).
 import type { AnyActorRef } from 'xstate';
 import type { ContextUsage } from '../machines/compaction-types.ts';
 import type { TurnContext } from '../machines/turn-types.ts';
-import { emptyUsage, type Usage } from '../providers/types.ts';
-import { isEvent, type LogEvent, type StopReason } from '../session/types.ts';
-
-/** What `agent.run()` resolves with: how the turn that answered ended, its last text and what it cost. */
-export type RunResult = { reason: StopReason; text: string; usage: Usage; turn: number };
 
 /** The state of one actor and its children, as `agent.snapshot()` reports it. */
 export type ActorSnapshot = { id: string; value: unknown; status: string; children: ActorSnapshot[] };
-
-/** The result of the turn that `end` closed: its reason and cost, and the last text the model gave in it. */
-export function turnResult(events: readonly LogEvent[], end: LogEvent & { type: 'turn.end' }): RunResult {
-  let text = '';
-  for (let i = events.lastIndexOf(end) - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (event.turn !== undefined && event.turn !== end.turn) break;
-    if (event.turn === end.turn && isEvent(event, 'assistant.message')) {
-      text = event.data.text;
-      break;
-    }
-  }
-  const data = end.data as { reason: StopReason; usage?: Usage };
-  return { reason: data.reason, text, usage: data.usage ?? emptyUsage, turn: end.turn ?? 0 };
-}
 
 /** `ready.idle`, `disposing.flushing`, …: a state value as one dotted name. */
 export function stateName(value: unknown): string {

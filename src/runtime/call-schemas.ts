@@ -94,6 +94,22 @@ export const denySchema = z.strictObject({
   reason: z.string(must('a string')).optional(),
 });
 
+/** The `tool.deny` event that `agent.deny(callId, reason)` sends, from its parsed arguments. */
+export function denyEvent({ callId, reason }: z.output<typeof denySchema>) {
+  return { type: 'tool.deny' as const, callId, ...(reason !== undefined ? { reason } : {}) };
+}
+
+/** The `tool.approve` event that `agent.approve(callId, options)` sends, from its parsed arguments. */
+export function approveEvent({ callId, options = {} }: z.output<typeof approveSchema>) {
+  return {
+    type: 'tool.approve' as const,
+    callId,
+    ...(options.remember ? { remember: options.remember } : {}),
+    ...(options.rule !== undefined ? { rule: options.rule.trim() } : {}),
+    ...(options.mode !== undefined ? { mode: options.mode } : {}),
+  };
+}
+
 /** `agent.compact(options)`. */
 export const compactSchema = z.strictObject({
   options: z.strictObject({ instructions: nonEmptyString.optional() }, must('an object')).optional(),

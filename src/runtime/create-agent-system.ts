@@ -11,6 +11,7 @@ import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } f
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
+import { checkApprover } from './approver-check.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
@@ -84,6 +85,7 @@ export class AgentSystem {
       workspaces: new WorkspaceCheck(),
       toolResults: config.toolResults ? new RecordedResults(config.toolResults) : undefined,
     };
+    this.checkApprover('createAgentSystem', {});
     this.host.start();
   }
 
@@ -94,6 +96,7 @@ export class AgentSystem {
   async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
     const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
     this.assertOpen();
+    this.checkApprover('createAgent', parsed);
     const agentId = parsed.id ?? this.services.config.nextId('createAgent');
     return this.launch({ agentId, origin: { kind: 'new' }, options: parsed });
   }
@@ -107,6 +110,7 @@ export class AgentSystem {
   async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
+    this.checkApprover('resumeAgent', options);
     return this.resumeSession(sessionId, options);
   }
 
@@ -114,6 +118,7 @@ export class AgentSystem {
   async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
+    this.checkApprover('forkAgent', options);
     const events = await loadSession(this.store, sessionId, 'fork');
     const newId = options.id ?? this.services.config.nextId('forkAgent');
     const seed = forkEvents(events, {
@@ -229,9 +234,36 @@ export class AgentSystem {
       servers: () => body.parts.mcp?.servers() ?? [],
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),
+      checkMode: (mode) =>
+        checkApprover({
+          call: 'agent.setPermissionMode',
+          tools: body.parts.tools,
+          mcpServers: (body.parts.mcp?.servers() ?? []).map((status) => status.server),
+          config: this.services.config,
+          mode,
+          preToolHooks: this.services.hooks.flags.preTool === true,
+        }),
     });
     this.agents.add(agent);
     return agent;
+  }
+
+  /**
+   * Tools that would ask where nobody can answer are refused (see `AgentSystemOptions.approve`): the
+   * system's, or an agent's own (`tools` replace the system's, `mcpServers` add to them); `handleOf`
+   * checks an agent's tools in the mode it is switched to.
+   */
+  private checkApprover(call: string, own: Pick<CreateAgentOptions, 'tools' | 'mcpServers'>): void {
+    const { config, hooks } = this.services;
+    // An agent with neither tools nor servers of its own has the system's, checked at creation.
+    if (call !== 'createAgentSystem' && own.tools === undefined && own.mcpServers === undefined) return;
+    checkApprover({
+      call,
+      tools: own.tools ?? config.tools,
+      mcpServers: Object.keys({ ...config.mcpServers, ...own.mcpServers }),
+      config,
+      preToolHooks: hooks.flags.preTool === true,
+    });
   }
 
   private assertOpen(): void {

@@ -1,11 +1,11 @@
 // Schemas for the objects and values a host hands over that more than one public call accepts: a
-// provider, a store, a clock, a permission mode and its rules, a folder path. `createAgentSystem`'s
+// provider, a store, a permission mode and its rules, a folder path. `createAgentSystem`'s
 // options and the agent calls (call-schemas.ts) word a bad one alike because they share these.
 import { z } from 'zod/v4';
-import type { Clock } from '../core/clock.ts';
 import { hostFunction, intact, must, nonEmptyString, oneOf, positiveInteger } from '../core/host-schema.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
+import { modelPricesSchema } from '../providers/prices.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionStore } from '../session/types.ts';
 
@@ -15,6 +15,11 @@ export const providerSchema = intact<Provider>(
     name: nonEmptyString,
     model: z.string(must('a string')),
     contextWindow: positiveInteger.optional(),
+    // What it says of its prompt caching goes into session.start as it is: plain strings only.
+    promptCache: z
+      .union([z.literal(false), z.record(z.string(), z.string())], must('false or an object of strings'))
+      .optional(),
+    prices: modelPricesSchema.optional(),
     stream: hostFunction,
   }),
 );
@@ -42,11 +47,6 @@ export const storeSchema = intact<SessionStore>(
     lock: hostFunction.optional(),
     outputsFolder: hostFunction.optional(),
   }),
-);
-
-export const clockSchema = intact<Clock>(
-  'a Clock ({ now, setTimer })',
-  z.object({ now: hostFunction, setTimer: hostFunction }),
 );
 
 /** A path on this machine; a NUL byte would be cut off by the operating system, so it is refused here. */

@@ -1,5 +1,5 @@
 // Where instruction files are looked for, and how one is read: bounded, and never by opening a FIFO or a
-// device (README, "Project instructions").
+// device (docs/instructions-and-skills.md).
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { openRegularFile } from '../core/regular-file.ts';

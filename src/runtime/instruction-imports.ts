@@ -1,6 +1,7 @@
-// The `@path` imports of an instruction file, found as Claude Code finds them (README, "Project
-// instructions"): `@` at the start of a line or after white space, then the path up to the next white space
-// (`\ ` keeps a space in it), never inside a fenced code block or an inline code span.
+// The `@path` imports of an instruction file, found as Claude Code finds them
+// (docs/instructions-and-skills.md, "Project instructions"): `@` at the start of a line or after white
+// space, then the path up to the next white space (`\ ` keeps a space in it), never inside a fenced code
+// block or an inline code span.
 
 // A path after `@`: anything but white space and backslashes, or an escaped space.
 const importPattern = /(?:^|\s)@((?:[^\s\\]|\\ )+)/g;

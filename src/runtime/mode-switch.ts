@@ -4,13 +4,15 @@ import type { LogEntry } from '../session/types.ts';
 
 /**
  * The `mode.changed` entry that switching from `from` to `to` logs, or `undefined` when the agent is in
- * `to` already. A subagent's `ceiling` is its parent's mode now: switching it looser is a `ConfigError`.
+ * `to` already. A subagent's `ceiling` is its parent's mode now: switching it looser is a `ConfigError`;
+ * so is a mode `check` refuses (tools that would ask where nobody can answer).
  */
 export function modeSwitch(change: {
   from: PermissionMode;
   to: PermissionMode;
   ceiling: PermissionMode | undefined;
   by: 'host' | 'user';
+  check: (mode: PermissionMode) => void;
 }): LogEntry | undefined {
   const { from, to, ceiling, by } = change;
   if (ceiling !== undefined && stricterMode(to, ceiling) !== to) {
@@ -19,5 +21,7 @@ export function modeSwitch(change: {
         `("${ceiling}"); a subagent never runs looser than its parent`,
     );
   }
-  return from === to ? undefined : { type: 'mode.changed', data: { from, to, by } };
+  if (from === to) return undefined;
+  change.check(to);
+  return { type: 'mode.changed', data: { from, to, by } };
 }

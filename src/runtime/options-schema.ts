@@ -61,7 +61,10 @@ export type SystemConfig = {
   hookReplay: LogEvent[] | undefined;
   /** The models a `request` hook may switch a step to, by name. */
   models: Record<string, Provider>;
+  /** Who answers a call that asks; `undefined`: nobody (it is denied). */
   approve: Approver | undefined;
+  /** The host said `approve: 'deny'`: nobody answers, on purpose (no check that nothing asks). */
+  denyAsks: boolean;
   /** Read the instruction files (with the user's when `home` is given), take them from a recording, or none. */
   projectInstructions: InstructionSetting;
   /** Results longer than `maxChars` are saved to a file and shown cut. */
@@ -173,7 +176,8 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     toolResults: recorded.toolResults,
     subagentReplay: parsed.replay?.subagents,
     models: parsed.models ?? {},
-    approve: parsed.approve,
+    approve: parsed.approve === 'deny' ? undefined : parsed.approve,
+    denyAsks: parsed.approve === 'deny',
     projectInstructions: instructionsConfig(parsed.projectInstructions, recorded.instructions, root),
     toolOutput: { maxChars: parsed.toolOutput?.maxChars ?? defaultMaxOutputChars },
     subagents: {

@@ -33,7 +33,7 @@ export const defaultLimits: Limits = {
 };
 
 /**
- * The host's hooks (README "Hooks"): `preStep` is one function; every other point takes a list of
+ * The host's hooks (docs/hooks-and-settings.md): `preStep` is one function; every other point takes a list of
  * functions, named hooks or command hooks, run in order as a waterfall.
  */
 export type Hooks = Omit<PointHooks, 'preStep'> & {
@@ -72,14 +72,24 @@ export type AgentSystemOptions = {
   clock?: Clock;
   hooks?: Hooks;
   /**
-   * Other models a `request` hook may send a step's request to, by name (README "Hooks"); the hook answers
-   * `model` with one of these names (or the agent's own model's name). Not used in a replay, which answers
-   * every request from the recording.
+   * Other models a `request` hook may send a step's request to, by name (docs/hooks-and-settings.md); the
+   * hook answers `model` with one of these names (or the agent's own model's name). Not used in a replay,
+   * which answers every request from the recording.
    */
   models?: Record<string, Provider>;
-  approve?: Approver;
   /**
-   * Instruction files in the system prompt (README, "Project instructions"), default true: `AGENTS.md`,
+   * Who answers a call the permission mode or a rule asks about: a function (see `Approver`), `'manual'`
+   * (the host answers through `agent.approve()` / `agent.deny()`), or `'deny'`: nobody, on purpose — every
+   * such call is denied with the reason, headless, and the turn's `RunResult.denied` lists it. Without this
+   * option, tools that would ask (`write_file` and `bash` in `default` mode, `bash` in `accept-edits`, an
+   * `ask` rule, a plan in `plan` mode, an MCP server's tools in `default` mode) are a `ConfigError` at
+   * `createAgentSystem` (at `createAgent`, `resumeAgent`, `forkAgent` for their own `tools` and servers, at
+   * `agent.setPermissionMode` for the new mode), unless a `preTool` hook may answer them: a forgotten
+   * approver would otherwise deny every such call while `run()` still says `completed`.
+   */
+  approve?: Approver | 'deny';
+  /**
+   * Instruction files in the system prompt (docs/instructions-and-skills.md), default true: `AGENTS.md`,
    * `CLAUDE.md`, `.claude/CLAUDE.md` and `CLAUDE.local.md` in every folder from the repository root down to
    * the workspace, with their `@path` imports. `{ home }` also reads the user's `~/.agentchart/AGENTS.md` and
    * `~/.claude/CLAUDE.md` in that home folder (the CLI passes `HOME`); without it no file of the user's is
@@ -90,45 +100,45 @@ export type AgentSystemOptions = {
   subagents?: SubagentLimits;
   /** How long a tool result the model reads whole may be. */
   toolOutput?: ToolOutputOptions;
-  /** How long sessions are compacted (see README, "Long sessions"). */
+  /** How long sessions are compacted (see docs/long-sessions.md). */
   compaction?: CompactionOptions;
   /**
    * MCP servers whose tools every top-level agent gets as `mcp__<server>__<tool>`, in the shape of Claude
    * Code's `.mcp.json`: `{ command, args?, env?, cwd? }` (stdio) or `{ url, headers? }` (Streamable HTTP,
-   * falling back to HTTP+SSE). Each agent starts its own; subagents share their parent's. See README,
-   * "MCP servers".
+   * falling back to HTTP+SSE). Each agent starts its own; subagents share their parent's. See
+   * docs/mcp.md.
    */
   mcpServers?: McpServers;
   /**
-   * Read settings files (README, "Settings"): `'workspace'` reads `~/.agentchart/settings.json` and the
-   * workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.agentchart/settings.json`, which
-   * are never trusted: their MCP servers and hooks are left out, and their permissions may only be stricter
-   * (deny and ask rules and a stricter `defaultMode` apply; allow rules and a looser mode are in
+   * Read settings files (docs/hooks-and-settings.md): `'workspace'` reads `~/.agentchart/settings.json` and
+   * the workspace's `.claude/settings.json`, `.claude/settings.local.json` and `.agentchart/settings.json`,
+   * which are never trusted: their MCP servers and hooks are left out, and their permissions may only be
+   * stricter (deny and ask rules and a stricter `defaultMode` apply; allow rules and a looser mode are in
    * `system.settings.untrustedPermissions`, not in force). A rule or a matcher naming no tool (the host's
-   * `tools` count) is a `ConfigError`; what is only a warning is in `system.settings.warnings`. A path reads that
-   * one file, trusted wholly: name the workspace's file by path to trust it.
-   * Their `permissions` add to `permissions` (a deny rule always wins), `defaultMode` applies when
-   * `permissionMode` is not given, and `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError`
-   * naming the file and the field. Without this option the library reads no settings file.
+   * `tools` count) is a `ConfigError`; what is only a warning is in `system.settings.warnings`. A path reads
+   * that one file, trusted wholly: name the workspace's file by path to trust it. Their `permissions` add to
+   * `permissions` (a deny rule always wins), `defaultMode` applies when `permissionMode` is not given, and
+   * `mcpServers` add to `mcpServers`. A bad file throws a `ConfigError` naming the file and the field.
+   * Without this option the library reads no settings file.
    */
   settings?: 'workspace' | string;
   /**
-   * Skills (README, "Skills"): `true` finds SKILL.md folders in the user's `~/.claude/skills/` and
-   * `~/.agentchart/skills/` and the workspace's `.claude/skills/` and `.agentchart/skills/` (a name found
+   * Skills (docs/instructions-and-skills.md): `true` finds SKILL.md folders in the user's `~/.claude/skills/`
+   * and `~/.agentchart/skills/` and the workspace's `.claude/skills/` and `.agentchart/skills/` (a name found
    * first wins); `{ folders }` looks in exactly those folders. The system prompt lists each skill's name and
    * description, and the `skill` tool loads one. Default: none. In a `replay`, where a recorded skill missing
    * on this machine is looked for by name.
    */
   skills?: boolean | { folders: string[] };
   /**
-   * Tell the model where it works (README, "Environment"): a block in the system prompt with the workspace,
-   * platform, today's date (from `clock`), model, and git branch and short status, gathered before the
-   * first step of every turn and logged (`environment`) when it changed. Default false in the library (a
+   * Tell the model where it works (docs/instructions-and-skills.md): a block in the system prompt with the
+   * workspace, platform, today's date (from `clock`), model, and git branch and short status, gathered before
+   * the first step of every turn and logged (`environment`) when it changed. Default false in the library (a
    * host's prompt stays as it wrote it, and its tests stay the same on every machine); the CLI turns it on.
    */
   environment?: boolean;
   /**
-   * Re-run a recorded session (`replaySession` sets this; see README "Testing your agents"): what the log
+   * Re-run a recorded session (`replaySession` sets this; see docs/sessions-and-replay.md): what the log
    * recorded answers instead of this machine. No instruction file is read (`session.start` records the
    * files the recording read; the recorded prompt holds their text); the skill catalogue is the recorded
    * one (a recorded skill folder that is not here is found in the replay's workspace at the same place, or

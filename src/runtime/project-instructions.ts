@@ -1,6 +1,7 @@
-// The project's instruction files, found as Claude Code finds its memory files (README, "Project
-// instructions"): the user's own, then AGENTS.md, CLAUDE.md, .claude/CLAUDE.md and CLAUDE.local.md in every
-// folder from the repository root down to the workspace, each followed by the files it imports with `@path`.
+// The project's instruction files, found as Claude Code finds its memory files
+// (docs/instructions-and-skills.md): the user's own, then AGENTS.md, CLAUDE.md, .claude/CLAUDE.md and
+// CLAUDE.local.md in every folder from the repository root down to the workspace, each followed by the files
+// it imports with `@path`.
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { LogEvent } from '../session/types.ts';

@@ -2,13 +2,20 @@
 // refused with its path. options-schema.ts parses with it and fills in the defaults (`SystemConfig`).
 import { z } from 'zod/v4';
 import type { IdGenerator } from '../core/clock.ts';
-import { count, flag, milliseconds, must, nonEmptyString, positiveInteger } from '../core/host-schema.ts';
+import {
+  clockSchema,
+  count,
+  flag,
+  milliseconds,
+  must,
+  nonEmptyString,
+  positiveInteger,
+} from '../core/host-schema.ts';
 import { mcpServersSchema } from '../mcp/server-config.ts';
 import { minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { hooksOptionSchema } from './hooks-option.ts';
 import {
-  clockSchema,
   pathSchema,
   permissionModeSchema,
   permissionRulesSchema,
@@ -72,9 +79,9 @@ export const systemOptionsSchema = z.strictObject(
     clock: clockSchema.optional(),
     hooks: hooksOptionSchema.optional(),
     approve: z
-      .custom<Approver>(
-        (value) => typeof value === 'function' || value === 'manual',
-        must('a function or "manual"'),
+      .custom<Approver | 'deny'>(
+        (value) => typeof value === 'function' || value === 'manual' || value === 'deny',
+        must('a function, "manual" or "deny"'),
       )
       .optional(),
     projectInstructions: z

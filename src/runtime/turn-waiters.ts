@@ -2,7 +2,7 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import type { CompactResult } from '../machines/compaction-types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent, type LogEvent } from '../session/types.ts';
-import { type RunResult, turnResult } from './agent-view.ts';
+import { type RunResult, turnResult } from './turn-result.ts';
 
 type Waiter = { resolve: (result: RunResult) => void; reject: (error: Error) => void; turn?: number };
 
@@ -69,6 +69,18 @@ export class TurnWaiters {
       for (const id of event.data.ids) {
         const waiter = this.waiters.get(id);
         if (waiter) waiter.turn = event.turn;
+      }
+    } else if (isEvent(event, 'inbox.cleared')) {
+      // No turn will answer input a cancel cleared: its caller learns so instead of waiting for ever.
+      const flushed = this.log.flush();
+      for (const id of event.data.ids) {
+        const waiter = this.waiters.get(id);
+        if (!waiter) continue;
+        this.waiters.delete(id);
+        const error = new AgentStateError(
+          `input ${id} of agent ${this.log.sessionId} was cleared by agent.cancel({ clearInbox: true }) before a turn answered it`,
+        );
+        flushed.then(() => waiter.reject(error), waiter.reject);
       }
     } else if (isEvent(event, 'turn.end')) {
       const result = turnResult(this.log.events, event);

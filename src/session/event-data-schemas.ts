@@ -164,7 +164,7 @@ export const logEventDataSchemas = {
   'session.end': z.object({ reason: z.literal('disposed') }),
   'session.resumed': z.object({ config: z.record(z.string(), z.unknown()) }),
   'cancel.requested': z.object({ by: cancelCause, clearInbox: z.boolean().optional() }),
-  environment: z.object({ text: z.string() }),
+  environment: z.object({ text: z.string(), placement: z.literal('message').optional() }),
   'mode.changed': z.object({
     from: z.string(),
     to: z.string(),

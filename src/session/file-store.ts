@@ -1,5 +1,7 @@
 import { access, mkdir, open, readdir, rm, truncate } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { z } from 'zod/v4';
+import { flag, must, oneOf, parseHostValue } from '../core/host-schema.ts';
 import { checkSessionId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type Durability, FileAppender } from './file-appender.ts';
@@ -39,10 +41,21 @@ export type FileStore = SessionStore & {
  * A load cuts off only a last line torn by a crash (no newline, after a valid session), and only while
  * holding the session's lock (taken for that moment when nobody holds it); any other damage is a `LogFormatError` naming the file and
  * line, and the file is left as it is. A path that is not a usable session file is a `ConfigError`.
+ *
+ * @throws ConfigError when `dir` is not a path or an option is unknown or wrong
+ * (`fileStore: unknown option "durabilty" (did you mean "durability"?)`).
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): FileStore {
-  return new FileSessionStore(dir, options);
+  parseHostValue('fileStore', folderSchema, dir, 'dir');
+  return new FileSessionStore(dir, parseHostValue('fileStore', optionsSchema, options));
 }
+
+const folderMessage = must('the path of a folder (a non-empty string without NUL bytes)');
+const folderSchema = z.string(folderMessage).regex(/^[^\0]+$/, folderMessage);
+const optionsSchema = z.strictObject(
+  { durability: oneOf(['flush', 'fsync']).optional(), fsync: flag.optional() },
+  must('an object'),
+);
 
 /** Creates `dir` (and its parents); a file in the way is a `ConfigError`. */
 async function ensureDir(dir: string, action: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { z } from 'zod/v4';
+import { must, parseHostValue } from '../core/host-schema.ts';
 import { checkSessionId } from '../core/safe-id.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { formatLogLine, parseLogLine, validateSequence } from './schema.ts';
@@ -11,8 +13,11 @@ import type { LoadedSession, LogEvent, SessionLock, SessionStore } from './types
  * append as one string: a string per line cost ~24 bytes more each), so both stores
  * behave alike: a loaded event never aliases an appended one, `undefined` fields disappear, and `load`
  * validates and refuses newer format versions the same way.
+ *
+ * @throws ConfigError when given options: it takes none (`memoryStore: unknown option "dir"`).
  */
-export function memoryStore(): SessionStore {
+export function memoryStore(options: Record<string, never> = {}): SessionStore {
+  parseHostValue('memoryStore', z.strictObject({}, must('an object, and it takes no options')), options);
   const sessions = new Map<string, string[]>();
   const locked = new Set<string>();
 

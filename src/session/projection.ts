@@ -5,7 +5,7 @@ import { isEvent, type LogEvent, type LogEventOf } from './types.ts';
 /** The text that opens the user message standing in for a compacted range. */
 export const summaryPrefix = '[Summary of earlier conversation]\n';
 
-export type ProjectOptions = { system: string; tools: ToolSpec[] };
+export type ProjectOptions = { system: string; tools: readonly ToolSpec[] };
 
 type ToolMessage = Extract<ModelMessage, { role: 'tool' }>;
 // An assistant message reserves one slot per tool call, filled when (and if) its result shows up.
@@ -17,6 +17,8 @@ type Slot = { entry: Entry; index: number; call: ToolCallRequest };
  *
  * - `user.message` → a user message (the inbox channel does not matter to the model);
  * - `assistant.message` → an assistant message (an interrupted one keeps its text, loses its calls);
+ * - `environment` placed as a message → a user message with the block (an older session's block follows
+ *   the system prompt instead, which the caller composes);
  * - `tool.result` → a tool message placed right after its assistant message, in the order of that
  *   message's tool calls; a call with no result yet gets none, and a result that matches no visible
  *   call is dropped (vendors reject orphan results);
@@ -43,6 +45,8 @@ export function project(events: readonly LogEvent[], options: ProjectOptions): M
       entries.push({ message: { role: 'user', content: event.data.content } });
     } else if (isEvent(event, 'assistant.message')) {
       entries.push(assistantEntry(event, slots));
+    } else if (isEvent(event, 'environment') && event.data.placement === 'message') {
+      entries.push({ message: { role: 'user', content: event.data.text } });
     } else if (isEvent(event, 'tool.result')) {
       const slot = slots.get(event.data.callId);
       if (!slot?.entry.results || slot.entry.results[slot.index]) continue;

@@ -1,5 +1,9 @@
+import { z } from 'zod/v4';
 import type { Clock } from '../core/clock.ts';
+import { clockSchema, must, parseHostValue } from '../core/host-schema.ts';
+import { recordedPrices } from '../providers/prices.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../providers/scripted.ts';
+import type { PromptCacheSetting } from '../providers/types.ts';
 import { isEvent, type LogEvent } from './types.ts';
 
 /**
@@ -37,6 +41,11 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
   return steps;
 }
 
+const optionsSchema = z.strictObject(
+  { clock: clockSchema.optional(), model: z.string(must('a string')).optional() },
+  must('an object'),
+);
+
 /**
  * A provider that answers with the responses recorded in `events`, so a session can be re-run through
  * the real runtime without a model, reporting the context window the recording had. With the same inputs,
@@ -44,8 +53,10 @@ export function recordedResponses(events: readonly LogEvent[]): ScriptStep[] {
  */
 export function replay(
   events: readonly LogEvent[],
-  options: { clock?: Clock; model?: string } = {},
+  given: { clock?: Clock; model?: string } = {},
 ): ScriptedProvider {
+  parseHostValue('replay', z.array(z.unknown(), must('an array of log events')), events, 'events');
+  const options = parseHostValue('replay', optionsSchema, given);
   const start = events[0];
   const config =
     start && isEvent(start, 'session.start')
@@ -54,11 +65,27 @@ export function replay(
   const model = options.model ?? (typeof config.model === 'string' ? config.model : 'replay');
   // The recorded window, so automatic compaction happens at the same steps as in the recording.
   const window = config.contextWindow;
+  const startConfig = start && isEvent(start, 'session.start') ? start.data.config : {};
+  const promptCache = recordedPromptCache(startConfig);
+  const prices = recordedPrices(startConfig);
   return scripted(recordedResponses(events), {
     model,
+    ...(promptCache !== undefined ? { promptCache } : {}),
+    ...(prices !== undefined ? { prices } : {}),
     ...(typeof window === 'number' && Number.isInteger(window) && window > 0
       ? { contextWindow: window }
       : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
+}
+
+/** The prompt caching a recording's provider said it asked for (`session.start`), if it said so. */
+export function recordedPromptCache(config: Record<string, unknown>): PromptCacheSetting | undefined {
+  const value = config.promptCache;
+  if (value === false) return false;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  return entries.every(([, field]) => typeof field === 'string')
+    ? (Object.fromEntries(entries) as Record<string, string>)
+    : undefined;
 }

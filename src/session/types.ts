@@ -42,7 +42,7 @@ export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
-/** Every hook point, in the order a session meets them (README "Hooks"). */
+/** Every hook point, in the order a session meets them (docs/hooks-and-settings.md). */
 export const hookPoints = [
   'sessionStart',
   'userMessage',
@@ -135,8 +135,8 @@ export type LogEventData = {
   'assistant.attempt': { error: ProviderErrorData; attempt: number; retryInMs?: number };
   'tool.call': { callId: string; name: string; input: unknown };
   /**
-   * What one hook answered at one hook point (see README "Hooks"). Whatever a hook changes that the model
-   * sees is here (`input`, `content`, `message`), so replay and resume read it instead of running the hook.
+   * What one hook answered at one hook point (docs/hooks-and-settings.md). Whatever a hook changes that the
+   * model sees is here (`input`, `content`, `message`): replay and resume read it, not run the hook again.
    */
   'hook.decided': HookDecidedData;
   /** The call passed validation and permission and began running; repair tells `unknown` from `not_started` by it. */
@@ -199,8 +199,12 @@ export type LogEventData = {
    * The first event the resumed process writes; the repair of what a crash left open follows it.
    */
   'session.resumed': { config: Record<string, unknown> };
-  /** The environment block of the system prompt from this turn on (logged when it changed). */
-  environment: { text: string };
+  /**
+   * The environment block from this turn on (logged when it changed, or a compaction hid the last one).
+   * `placement: 'message'`: the model reads it as a user message here, so the system prompt (the cached
+   * prefix) never changes; without it (older sessions) it follows the system prompt, as they sent it.
+   */
+  environment: { text: string; placement?: 'message' };
   /**
    * The agent's permission mode changed: `by: 'plan'` when the host accepted the plan of the
    * `exit_plan_mode` call `callId`; `by: 'host'` through `agent.setPermissionMode`; `by: 'user'` when a

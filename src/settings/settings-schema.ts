@@ -2,11 +2,12 @@
 // Claude Code's keys it does not use are taken off before parsing (claude-code-keys.ts) and listed by
 // `agentchart config`; any other key is refused, with the nearest known key suggested.
 import { z } from 'zod/v4';
+import { nearestKey } from '../core/nearest-key.ts';
 import { hooksSettingsSchema } from '../hooks/settings-schema.ts';
 import { mcpServersFileSchema } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
-import { nearestKey, notUsedPermissionKeys, notUsedSettingsKeys } from './claude-code-keys.ts';
+import { notUsedPermissionKeys, notUsedSettingsKeys } from './claude-code-keys.ts';
 import { serverListSchema } from './mcp-server-filter.ts';
 
 const rule = z.string().superRefine((text, context) => {
@@ -75,9 +76,9 @@ const sandboxSchema = z.looseObject({ enabled: z.boolean().optional() }).superRe
 export const settingsSchema = z.strictObject({
   $schema: z.string().optional(),
   permissions: permissionsSchema.optional(),
-  /** MCP servers by name, in `.mcp.json`'s shape (see README "MCP servers"). */
+  /** MCP servers by name, in `.mcp.json`'s shape (see docs/mcp.md). */
   mcpServers: mcpServersFileSchema.optional(),
-  /** Command hooks by Claude Code event name (see README "Hooks"). */
+  /** Command hooks by Claude Code event name (see docs/hooks-and-settings.md). */
   hooks: hooksSettingsSchema.optional(),
   /** `true`: the settings files' command hooks do not run (the host's own still do). */
   disableAllHooks: z.boolean().optional(),

@@ -4,6 +4,8 @@
 // a name of nothing is an error; a pattern (a rule's `*` glob, a matcher's regular expression) that matches
 // no tool today, or a name under an MCP server that is not configured, is a warning (servers come and go
 // with trust flags, and their tools are only known once connected).
+
+import { nearestKey } from '../core/nearest-key.ts';
 import { toolMatcher } from '../hooks/command-hook.ts';
 import { exitPlanModeName } from '../permissions/modes.ts';
 import { namesTool, parseRule } from '../permissions/rules.ts';
@@ -13,7 +15,6 @@ import {
   isClaudeOnlyTool,
   toolsOfClaudeName,
 } from '../tools/claude-code-names.ts';
-import { nearestKey } from './claude-code-keys.ts';
 import type { LoadedSettings } from './settings-types.ts';
 
 /** The tools a system has besides the built-in ones (a host's own), and the MCP servers it configures. */

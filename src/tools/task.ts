@@ -1,10 +1,13 @@
 import { z } from 'zod/v4';
+import { must, parseHostValue, timeoutMs } from '../core/host-schema.ts';
 import { defineTool, type SubagentResult, type Tool, type ToolOutput } from './define-tool.ts';
 
 export type TaskToolOptions = {
   /** How long one subagent may run before the call is stopped (default 30 minutes). */
   timeoutMs?: number;
 };
+
+const optionsSchema = z.strictObject({ timeoutMs: timeoutMs.optional() }, must('an object'));
 
 const taskInput = z.object({
   description: z.string().min(1).describe('A short label for the task, 3-5 words.'),
@@ -33,7 +36,8 @@ export type TaskInput = z.output<typeof taskInput>;
  * @example
  * const system = createAgentSystem({ model, tools: [...codingTools(), taskTool()] });
  */
-export function taskTool(options: TaskToolOptions = {}): Tool<TaskInput> {
+export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
+  const options = parseHostValue('taskTool', optionsSchema, given);
   return defineTool({
     name: 'task',
     description:

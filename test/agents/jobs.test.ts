@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { jobCommand } from '../../src/cli/commands/job.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
@@ -11,7 +12,16 @@ import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/typ
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { Job, JobProgress } from '../../src/runtime/jobs/run-job.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
-import { counterIds, echoTool, firstUser, routedModel, tickingClock, until } from '../support/crash-kit.ts';
+import { defineTool } from '../../src/tools/define-tool.ts';
+import {
+  counterIds,
+  echoTool,
+  firstUser,
+  routedModel,
+  stepIndex,
+  tickingClock,
+  until,
+} from '../support/crash-kit.ts';
 
 const systems: AgentSystem[] = [];
 const dirs: string[] = [];
@@ -151,7 +161,7 @@ describe('runJob', () => {
       signal: AbortSignal.abort(),
     }).result;
     expect(aborted).toEqual([
-      { index: 0, sessionId: undefined, reason: 'canceled', text: '', usage: expect.any(Object) },
+      { index: 0, sessionId: undefined, reason: 'canceled', text: '', usage: expect.any(Object), denied: [] },
     ]);
   });
 
@@ -213,6 +223,46 @@ describe('jobCommand (agentchart job FILE.json)', () => {
       '[1/2] task 0 completed · session id1 · done one',
       '[2/2] task 1 completed · session id4 · done two',
       'agentchart: 2 task(s): 2 completed · 20 input / 10 output tokens',
+      '',
+    ]);
+  });
+
+  it('shows the calls a task had denied in its line, its result and the summary', async () => {
+    const file = await jobFile({ tasks: [{ prompt: 'one' }, { prompt: 'two' }], concurrency: 1 });
+    const { io, out } = capture();
+    // Every task tries to deploy, which asks in default mode; nobody answers: approve: 'deny'.
+    const deploy = defineTool({
+      name: 'deploy',
+      description: 'Deploy the site.',
+      access: 'exec',
+      input: z.object({}),
+      run: async () => 'deployed',
+    });
+    const model = routedModel({}, (request) =>
+      stepIndex(request) === 0
+        ? { toolCalls: [{ id: `d-${firstUser(request)}`, name: 'deploy', input: {} }] }
+        : { text: 'could not deploy' },
+    );
+    const system = makeSystem({ model, tools: [deploy], permissionMode: 'default', approve: 'deny' });
+    expect(await jobCommand(file, { io, system, json: true })).toBe(0);
+    const reason =
+      'exec access needs approval in default mode; nobody can approve it in this session (headless), so it was denied';
+    const results = out()
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text));
+    expect(results.map((result) => [result.reason, result.denied])).toEqual(
+      ['one', 'two'].map((task) => [
+        'completed',
+        [{ callId: `d-${task}`, tool: 'deploy', input: {}, by: 'headless', reason }],
+      ]),
+    );
+    const { io: plain, err } = capture();
+    await jobCommand(file, { io: plain, system, json: true });
+    expect(err().split('\n').slice(1)).toEqual([
+      '[1/2] task 0 completed · session id7 · 1 call denied (deploy) · could not deploy',
+      '[2/2] task 1 completed · session id10 · 1 call denied (deploy) · could not deploy',
+      'agentchart: 2 task(s): 2 completed · 2 calls denied (deploy ×2) in 2 task(s) · 40 input / 20 output tokens',
       '',
     ]);
   });

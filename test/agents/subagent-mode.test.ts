@@ -60,6 +60,8 @@ describe('a subagent and its parent’s permission mode', () => {
       clock: tickingClock(),
       projectInstructions: false,
       permissionMode: 'bypass',
+      // Plan mode, where the parent goes, asks the host to accept a plan: nobody does here.
+      approve: 'deny',
     });
     parent = await system.createAgent({ id: 'parent' });
     parent.setPermissionMode('accept-edits');

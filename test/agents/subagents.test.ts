@@ -195,12 +195,12 @@ describe('subagent permissions never exceed the parent', () => {
     ]);
   });
 
-  it('headless (no approver), a subagent cannot ask either: its ask means deny', async () => {
+  it("headless (approve: 'deny'), a subagent cannot ask either: its ask means deny", async () => {
     const model = routedModel({
       parent: [{ toolCalls: [task('child')] }, { text: 'ok' }],
       child: [{ toolCalls: [{ name: 'run_it', input: { path: 'build' } }] }, { text: 'child ok' }],
     });
-    const sys = makeSystem({ model, tools, permissionMode: 'accept-edits' });
+    const sys = makeSystem({ model, tools, permissionMode: 'accept-edits', approve: 'deny' });
     const parent = await sys.createAgent({ id: 'parent' });
     expect(await parent.run('parent')).toMatchObject({ reason: 'completed', text: 'ok' });
     const childId = String(only(parent.log(), 'agent.spawned')[0]?.data.childSessionId);
@@ -230,6 +230,7 @@ describe('subagent permissions never exceed the parent', () => {
       tools,
       permissionMode: 'default',
       subagents: { permissionMode: 'plan' },
+      approve: 'deny',
     });
     const parent = await sys.createAgent({ id: 'parent' });
     await parent.run('parent');
@@ -259,6 +260,7 @@ describe('subagent permissions never exceed the parent', () => {
       tools,
       permissionMode: 'default',
       subagents: { permissionMode: 'bypass' },
+      approve: 'deny',
     });
     const p = await loose.createAgent({ id: 'p' });
     await p.run('p');

@@ -55,14 +55,23 @@ describe('agentchart compact FILE', () => {
     // The raw events stay: the log only grew.
     expect(log.slice(0, before.length)).toEqual(before);
     const summarising = server.requests.at(-1)!.body as { tools?: unknown; messages: { content: string }[] };
-    expect(summarising.tools).toBeUndefined();
-    expect(JSON.stringify(summarising.messages)).toContain('Keep the numbers.');
+    // The conversation's own tools and messages come first (the cached prefix), then the ask.
+    const lastStep = server.requests.at(-2)!.body as { tools?: unknown; messages: unknown[] };
+    expect(summarising.tools).toEqual(lastStep.tools);
+    expect(JSON.stringify(summarising.messages.at(-1))).toContain('Keep the numbers.');
 
     server.reply({ turn: { text: ['Four.'] } });
     expect((await runCli(['resume', file, 'fourth'], { env })).code).toBe(0);
     const next = server.requests.at(-1)!.body.messages as { role: string; content: string }[];
     const user = next.filter((message) => message.role === 'user').map((message) => message.content);
-    expect(user).toEqual([`${summaryPrefix}They said first; I said One.`, 'second', 'third', 'fourth']);
+    // The compaction hid the environment block, so the next turn logged it again, after its prompt.
+    expect(user.at(-1)?.startsWith('# Environment\n')).toBe(true);
+    expect(user.slice(0, -1)).toEqual([
+      `${summaryPrefix}They said first; I said One.`,
+      'second',
+      'third',
+      'fourth',
+    ]);
   });
 
   it('takes a session id of the workspace, as resume does', async () => {

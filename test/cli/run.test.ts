@@ -101,6 +101,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       text: 'First answer.',
       usage: expect.objectContaining({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) }),
       turn: 1,
+      denied: [],
       sessionId: 'mine',
       durationMs: expect.any(Number),
     });
@@ -110,7 +111,7 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       'turn.start',
       'inbox.claimed',
       'user.message',
-      // The CLI tells the model where it works (README, "Environment").
+      // The CLI tells the model where it works (docs/instructions-and-skills.md, "Environment").
       'environment',
       'step.start',
       'assistant.message',
@@ -145,8 +146,12 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
       [2, 'completed'],
     ]);
     const lastRequest = server.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    // The environment block is a user message where it was logged (once: the workspace did not change).
+    const isBlock = (content: unknown) => String(content).startsWith('# Environment\n');
+    const conversation = lastRequest.filter((message) => message.role !== 'system');
+    expect(conversation.filter((message) => isBlock(message.content))).toHaveLength(1);
     expect(
-      lastRequest.filter((message) => message.role !== 'system').map((message) => message.content),
+      conversation.filter((message) => !isBlock(message.content)).map((message) => message.content),
     ).toEqual(['hello', 'First answer.', 'and again']);
   });
 
@@ -197,8 +202,10 @@ describe('agentchart run and resume against a local OpenAI-compatible server', (
     const sessionId = logs[0]!.slice(0, -'.jsonl'.length);
     expect(run.stdout.split('\n')).toEqual([
       'agentchart: job jobs.json: 1 task(s), 4 at a time',
-      `[1/1] task 0 completed · session ${sessionId} · Not allowed to write.`,
-      expect.stringMatching(/^agentchart: 1 task\(s\): 1 completed · \d+ input \/ \d+ output tokens$/),
+      `[1/1] task 0 completed · session ${sessionId} · 1 call denied (write_file) · Not allowed to write.`,
+      expect.stringMatching(
+        /^agentchart: 1 task\(s\): 1 completed · 1 call denied \(write_file\) in 1 task\(s\) · \d+ input \/ \d+ output tokens$/,
+      ),
       '',
     ]);
     const log = await readLog(join(testSessionsFolder(workspace), logs[0]!));

@@ -212,6 +212,7 @@ describe("createAgentSystem({ settings: 'workspace' })", () => {
       cwd: world.workspace,
       projectInstructions: false,
       settings,
+      approve: 'deny',
     });
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('go');

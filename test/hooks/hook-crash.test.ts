@@ -1,6 +1,6 @@
-// A process that stops while a hook runs: what resume does with the session it left (README "Durable
-// waits"). The crash is the log as it stood while the hook waited, copied to a fresh store and resumed
-// by a new system.
+// A process that stops while a hook runs: what resume does with the session it left
+// (docs/sessions-and-replay.md, "Durable waits"). The crash is the log as it stood while the hook waited,
+// copied to a fresh store and resumed by a new system.
 import { describe, expect, it } from 'vitest';
 import type { Hooks } from '../../src/hooks/hook-types.ts';
 import { createAgentSystem } from '../../src/index.ts';

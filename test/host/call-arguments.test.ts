@@ -82,7 +82,7 @@ describe('createAgent, resumeAgent and forkAgent reject bad arguments before doi
     [
       'createAgent({ instruction: "typo" })',
       (s) => s.createAgent(loose({ instruction: 'typo' })),
-      'createAgent: unknown option "instruction"',
+      'createAgent: unknown option "instruction" (did you mean "instructions"?)',
     ],
     ['resumeAgent(5)', (s) => s.resumeAgent(loose(5)), `resumeAgent: sessionId must be ${id}, got 5`],
     [
@@ -285,7 +285,7 @@ describe('defineTool checks the definition', () => {
     [
       'a misspelt key',
       { ...good, timeout: 5 },
-      'defineTool("weather"): definition has an unknown key "timeout"',
+      'defineTool("weather"): definition has an unknown key "timeout" (did you mean "timeoutMs"?)',
     ],
     [
       'an input JSON Schema cannot express',

@@ -180,7 +180,7 @@ describe('options that crashed or wedged a running agent', () => {
         case: 'limits.maxAttempts NaN',
         threw: refused('limits.maxAttempts must be a positive integer, got NaN'),
       },
-      { case: 'approve: true', threw: refused('approve must be a function or "manual", got true') },
+      { case: 'approve: true', threw: refused('approve must be a function, "manual" or "deny", got true') },
       { case: 'the valid options these were made from', ran: 'max_steps' },
     ]);
   });

@@ -119,7 +119,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'a misspelt permissions key',
     withModel({ permissions: { denny: ['bash'] } }),
-    'permissions has an unknown key "denny"',
+    'permissions has an unknown key "denny" (did you mean "deny"?)',
   ],
   ...limitKeys.flatMap((key) =>
     badCounts.map(([value, shown]): [string, () => unknown, string] => [
@@ -128,7 +128,11 @@ const cases: [string, () => unknown, string][] = [
       `limits.${key} must be a positive integer, got ${shown}`,
     ]),
   ),
-  ['a misspelt limit', withModel({ limits: { maxStep: 3 } }), 'limits has an unknown key "maxStep"'],
+  [
+    'a misspelt limit',
+    withModel({ limits: { maxStep: 3 } }),
+    'limits has an unknown key "maxStep" (did you mean "maxSteps"?)',
+  ],
   ...['baseDelayMs', 'maxDelayMs'].flatMap((key) =>
     [
       [Number.NaN, 'NaN'],
@@ -147,8 +151,12 @@ const cases: [string, () => unknown, string][] = [
     withModel({ retry: { maxAttempts: 3 } }),
     'retry has an unknown key "maxAttempts"',
   ],
-  ['approve: true', withModel({ approve: true }), 'approve must be a function or "manual", got true'],
-  ['approve: "auto"', withModel({ approve: 'auto' }), 'approve must be a function or "manual", got "auto"'],
+  ['approve: true', withModel({ approve: true }), 'approve must be a function, "manual" or "deny", got true'],
+  [
+    'approve: "auto"',
+    withModel({ approve: 'auto' }),
+    'approve must be a function, "manual" or "deny", got "auto"',
+  ],
   ['ids that is not a function', withModel({ ids: 'abc' }), 'ids must be a function, got "abc"'],
   [
     'one tool instead of a list',
@@ -195,7 +203,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'a misspelt hook',
     withModel({ hooks: { prestep: () => undefined } }),
-    'hooks has an unknown key "prestep"',
+    'hooks has an unknown key "prestep" (did you mean "preStep"?)',
   ],
   ['cwd that is a number', withModel({ cwd: 5 }), 'cwd must be a non-empty string without NUL bytes, got 5'],
   ['an empty cwd', withModel({ cwd: '' }), 'cwd must be a non-empty string without NUL bytes, got ""'],
@@ -227,7 +235,7 @@ const cases: [string, () => unknown, string][] = [
       [{ instructions: '' }, 'compaction.instructions must be a non-empty string, got ""'],
       [{ model: 'haiku' }, `compaction.model must be ${provider}, got "haiku"`],
       [{ enabled: 'yes' }, 'compaction.enabled must be true or false, got "yes"'],
-      [{ treshold: 0.5 }, 'compaction has an unknown key "treshold"'],
+      [{ treshold: 0.5 }, 'compaction has an unknown key "treshold" (did you mean "threshold"?)'],
     ] as const
   ).map(([compaction, message]): [string, () => unknown, string] => [
     `compaction ${JSON.stringify(compaction)}`,
@@ -237,7 +245,7 @@ const cases: [string, () => unknown, string][] = [
   [
     'a misspelt option (it would silently drop deny rules)',
     withModel({ permisions: { deny: ['bash'] } }),
-    'unknown option "permisions"',
+    'unknown option "permisions" (did you mean "permissions"?)',
   ],
 ];
 

@@ -117,6 +117,7 @@ describe('time travel on sessions users record', () => {
         ]),
         tools: codingTools(),
         cwd,
+        approve: 'deny',
       },
       (agent) => agent.run('leave a note'),
     );

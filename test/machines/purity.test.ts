@@ -1,4 +1,4 @@
-// The charts are pure (README "Architecture"): that is a rule the tools enforce, not a sentence. Biome's
+// The charts are pure (docs/architecture.md): that is a rule the tools enforce, not a sentence. Biome's
 // `noRestrictedGlobals` denies the clock, timers, `process` and friends in src/machines/** (biome.json),
 // a check here denies `Math.random` (Biome cannot name a member), and XState's own machine building
 // resolves every chart: each target, initial state and referenced implementation.

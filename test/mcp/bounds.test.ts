@@ -53,6 +53,7 @@ describe('a server that fails after the handshake', () => {
       cwd: await tempDir('mcp-cwd'),
       projectInstructions: false,
       mcpServers: { lister: faultServer(logFile, { FAULT_LIST: 'exit' }) },
+      approve: 'deny',
     });
     try {
       const error = await system.createAgent({ id: 'a' }).catch((caught: unknown) => caught);

@@ -127,7 +127,7 @@ describe.each(transports)('server-everything over $name', ({ config }) => {
     }
   });
 
-  it('maps readOnlyHint to read access: without an approver a write tool is denied, a rule allows it', async () => {
+  it("maps readOnlyHint to read access: with approve: 'deny' a write tool is denied, a rule allows it", async () => {
     const script = [
       {
         toolCalls: [
@@ -137,7 +137,10 @@ describe.each(transports)('server-everything over $name', ({ config }) => {
       },
       { text: 'Done.' },
     ];
-    const headless = await mcpRig({ everything: config() }, script, { permissionMode: 'default' });
+    const headless = await mcpRig({ everything: config() }, script, {
+      permissionMode: 'default',
+      approve: 'deny',
+    });
     const allowed = await mcpRig({ everything: config() }, script, {
       permissionMode: 'default',
       permissions: { allow: ['mcp__everything__*'] },

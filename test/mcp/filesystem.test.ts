@@ -74,6 +74,7 @@ describe('server-filesystem', () => {
     const dir = await realpath(await tempDir('fs'));
     const rig = await mcpRig({ fs: filesystemStdio(dir) }, [{ text: 'Planned.' }], {
       permissionMode: 'plan',
+      approve: 'deny',
     });
     try {
       await rig.agent.run('Plan.');

@@ -27,6 +27,7 @@ async function twoServers(secondStart: 'exit' | 'hang') {
     cwd: dir,
     projectInstructions: false,
     mcpServers: { first: faultServer(first), second: faultServer(second, { FAULT_START: secondStart }) },
+    approve: 'deny',
   });
   return { first, second, store, system };
 }

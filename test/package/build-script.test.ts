@@ -86,6 +86,20 @@ describe('scripts/build.mjs', () => {
     expect(await tscRuns()).toBe(3);
   });
 
+  it('with --check only says whether dist/ is up to date, and never compiles', async () => {
+    const check = () =>
+      exec(process.execPath, ['scripts/build.mjs', '--check'], { cwd: project }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+      );
+    expect(await check()).toEqual({ code: 1, stdout: 'dist/ is not built from src/ as it is\n' });
+    await build();
+    expect(await check()).toEqual({ code: 0, stdout: 'dist/ is up to date with src/\n' });
+    await writeFile(join(project, 'src/index.ts'), 'export const one = 4;\n');
+    expect(await check()).toEqual({ code: 1, stdout: 'dist/ is not built from src/ as it is\n' });
+    expect(await tscRuns()).toBe(1);
+  });
+
   it('removes what an earlier build left before compiling', async () => {
     await build();
     await writeFile(join(project, 'dist/stale.js'), '');

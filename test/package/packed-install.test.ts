@@ -1,6 +1,7 @@
 // The package as a user installs it: `npm pack`, then `npm install <tarball>` into an empty project (from
 // the npm registry, as a user's install would). The command runs from dist/ with no TypeScript loader in
-// the tree, the model SDKs are optional (a missing one is named with its install command), and a project
+// the tree, the model SDKs and the Redis and PostgreSQL clients are optional (a missing one is named with
+// its install command), and a project
 // on zod 3 installs it and defines tools with zod 3 schemas.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -94,6 +95,36 @@ describe('the packed package, installed into an empty project', () => {
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim()).toBe(
       'agentchart: agentchart/openai needs the package openai, which is not installed; install it with: npm install openai@"^6.49.0 || ^7.0.0" [config]',
+    );
+  });
+
+  it('names the missing Redis and PostgreSQL clients of agentchart/bullmq and agentchart/postgres', async () => {
+    const errorOf = async (subpath: string) => {
+      await writeFile(
+        join(project, 'peer.mjs'),
+        `try { await import('${subpath}'); console.log('loaded'); } catch (e) { console.log(e.name, e.code, e.message); }`,
+      );
+      return (await run(process.execPath, ['peer.mjs'], { cwd: project })).stdout.trim();
+    };
+    expect(await errorOf('agentchart/bullmq')).toBe(
+      'ConfigError config agentchart/bullmq needs the packages bullmq and ioredis, which are not installed; ' +
+        'install them with: npm install bullmq@"^6.7.0" ioredis@"^6.0.0"',
+    );
+    expect(await errorOf('agentchart/postgres')).toBe(
+      'ConfigError config agentchart/postgres needs the package pg, which is not installed; ' +
+        'install it with: npm install pg@"^8.23.1"',
+    );
+    // `migrate` needs only pg: it is named alone.
+    const cli = await run(
+      npm,
+      ['exec', '--', 'agentchart', 'migrate', '--postgres', 'postgres://127.0.0.1:9/x'],
+      {
+        cwd: project,
+      },
+    );
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim()).toBe(
+      'agentchart: agentchart/postgres needs the package pg, which is not installed; install it with: npm install pg@"^8.23.1" [config]',
     );
   });
 

@@ -1,6 +1,7 @@
 // The peer dependencies are imported the way their stated ranges need: zod through `zod/v4` (which zod
-// 3.25+ and zod 4 both ship, so a zod 3 project can install agentchart), and the model SDKs only as types
-// or through loadPeerPackage (so a missing SDK is one clear error, and only where it is used).
+// 3.25+ and zod 4 both ship, so a zod 3 project can install agentchart), and the model SDKs and the Redis
+// and PostgreSQL clients only as types or through the peer loader (so a missing package is one clear error,
+// and only where it is used).
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,11 +23,19 @@ describe('imports of peer dependencies in src/', () => {
     expect(bare).toEqual([]);
   });
 
-  it('loads the model SDKs at run time only through loadPeerPackage', async () => {
-    const valueImport = /^import (?!type )[^;]*from '(@anthropic-ai\/sdk|openai)(\/[^']*)?';/m;
+  it('loads the model SDKs and the Redis and PostgreSQL clients only through the peer loader', async () => {
+    const valueImport =
+      /^import (?!type )[^;]*from '(@anthropic-ai\/sdk|openai|bullmq|ioredis|pg)(\/[^']*)?';/m;
     const offenders = (await sources()).filter(({ text }) => valueImport.test(text)).map(({ file }) => file);
     expect(offenders).toEqual([]);
-    const loaders = (await sources()).filter(({ text }) => /loadPeerPackage\(\s*'/.test(text));
-    expect(loaders.map(({ file }) => file).sort()).toEqual(['providers/anthropic.ts', 'providers/openai.ts']);
+    const loaders = (await sources()).filter(
+      ({ file, text }) => file !== 'providers/peer-package.ts' && /loadPeerPackages?\(/.test(text),
+    );
+    expect(loaders.map(({ file }) => file).sort()).toEqual([
+      'bullmq/peers.ts',
+      'postgres/peers.ts',
+      'providers/anthropic.ts',
+      'providers/openai.ts',
+    ]);
   });
 });

@@ -53,6 +53,8 @@ describe("Claude Code's tool names in permission rules", () => {
       cwd: workspace,
       projectInstructions: false,
       settings: 'team.json',
+      // Every call here is decided by a rule: nobody is asked.
+      approve: 'deny',
     });
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('go');

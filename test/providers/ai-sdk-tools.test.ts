@@ -66,9 +66,8 @@ describe('aiSdk({ tools })', () => {
   });
 
   it('refuses an option it does not know instead of ignoring it', () => {
-    expect(refusal({ model, temperature: 0, toolChoice: 'auto' }).message).toBe(
-      'aiSdk: unknown options "temperature", "toolChoice" ' +
-        '(it takes model, maxTokens, providerOptions, contextWindow, clock)',
+    expect(refusal({ model, temperature: 0, toolChoice: 'auto', maxToken: 5 }).message).toBe(
+      'aiSdk: unknown options "temperature", "toolChoice", "maxToken" (did you mean "maxTokens"?)',
     );
   });
 

@@ -61,6 +61,8 @@ describe('anthropic request', () => {
       baseURL: server.url,
       maxTokens: 4096,
       thinking: { budgetTokens: 2048 },
+      // The breakpoints have their own test (prompt-cache.test.ts): here, the request without them.
+      cacheControl: false,
     });
     server.reply({ turn: { text: ['ok'] } });
     await collect(

@@ -52,7 +52,13 @@ const requestBody = (index: number) => server.requests[index]!.body as Entry;
 
 describe('continuing after a recorded response', () => {
   it('Anthropic pause_turn: the next request sends the paused message’s blocks back verbatim, in order', async () => {
-    const provider = anthropic({ model: 'claude-recorded', apiKey: 'test-key', baseURL: server.url });
+    // The blocks go back as logged; the cache markers have their own test (prompt-cache.test.ts).
+    const provider = anthropic({
+      model: 'claude-recorded',
+      apiKey: 'test-key',
+      baseURL: server.url,
+      cacheControl: false,
+    });
     const { log, reason } = await run(
       provider,
       'anthropic/pause-turn.sse',

@@ -57,6 +57,7 @@ describe('replay of job sessions', () => {
       cwd: workspace,
       store: fileStore(logs),
       projectInstructions: false,
+      approve: 'deny',
     });
     // Each task its own scripted model: tasks run side by side, so one shared script would be raced.
     const task = (index: number) => ({
@@ -71,7 +72,10 @@ describe('replay of job sessions', () => {
     });
     const results = await system.runJob({ tasks: [task(0), task(1)], concurrency: 2 }).result;
     await system.dispose();
-    expect(results.map((result) => result.reason)).toEqual(['completed', 'completed']);
+    expect(results.map((result) => [result.reason, result.denied.map((call) => call.callId)])).toEqual([
+      ['completed', ['w0']],
+      ['completed', ['w1']],
+    ]);
     await rm(workspace, { recursive: true, force: true });
 
     const files = await sessionFiles(logs);

@@ -21,7 +21,7 @@ function approvalTrail(log: readonly LogEvent[]): string[] {
     });
 }
 
-async function setup(approve: Approver | undefined) {
+async function setup(approve: Approver | 'deny') {
   const model = new GateProvider();
   const shell = new GateTool('shell', { safe: false, access: 'exec' });
   const system = createAgentSystem({
@@ -30,7 +30,7 @@ async function setup(approve: Approver | undefined) {
     ids: counterIds(),
     projectInstructions: false,
     permissionMode: 'default',
-    ...(approve ? { approve } : {}),
+    approve,
   });
   const agent = await system.createAgent({ id: 'a' });
   return { model, shell, system, agent };
@@ -127,8 +127,8 @@ describe('approvals', () => {
     await system.dispose();
   });
 
-  it('headless (no approver): ask means deny, and the model is told why', async () => {
-    const { model, shell, system, agent } = await setup(undefined);
+  it("headless (approve: 'deny'): ask means deny, and the model is told why", async () => {
+    const { model, shell, system, agent } = await setup('deny');
     const run = agent.run('go');
     (await model.request(0)).answer('', [call('c1', 'ls')]);
     const second = await model.request(1);

@@ -52,11 +52,17 @@ describe('agent.compact()', () => {
     expect(log.at(-2)!.data).toMatchObject({ trigger: 'manual', summary: 'Both questions answered.' });
     const request = model.requests[2]!;
     expect(isCompactionRequest(request)).toBe(true);
-    expect(request.tools).toEqual([]);
-    const content = (request.messages[0] as { content: string }).content;
-    expect(content).toContain('[User]\nQuestion one\n\n[Assistant]\nOne.');
-    expect(content).toContain('Also follow these instructions: Keep file names.\nMention the questions.');
-    expect(content).not.toContain('Question two');
+    // The steps' own prompt, tools and messages, then the ask: the vendor's cache reads that prefix.
+    expect(request.system).toBe(model.requests[1]!.system);
+    expect(request.tools).toEqual(model.requests[1]!.tools);
+    expect(request.messages.slice(0, -1)).toEqual([
+      { role: 'user', content: 'Question one' },
+      { role: 'assistant', text: 'One.', toolCalls: [] },
+    ]);
+    const ask = (request.messages.at(-1) as { content: string }).content;
+    expect(ask.endsWith('Also follow these instructions: Keep file names.\nMention the questions.')).toBe(
+      true,
+    );
     await agent.whenIdle();
     expect(agent.log()).toHaveLength(log.length);
     await system.dispose();

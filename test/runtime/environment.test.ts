@@ -71,10 +71,17 @@ describe('the environment block', () => {
       ' M a.txt',
       '?? new.txt',
     ]);
-    expect(model.requests.map((request) => request.system)).toEqual([
-      `Be brief.\n\n${clean}`,
-      `Be brief.\n\n${dirty}`,
-      `Be brief.\n\n${dirty}`,
+    // The system prompt never changes: each block is a user message where it was logged, so every
+    // request starts with the previous one (the vendor's cache reads that prefix).
+    expect(model.requests.map((request) => request.system)).toEqual(['Be brief.', 'Be brief.', 'Be brief.']);
+    expect(model.requests.at(-1)!.messages).toEqual([
+      { role: 'user', content: 'first' },
+      { role: 'user', content: clean },
+      { role: 'assistant', text: 'one', toolCalls: [] },
+      { role: 'user', content: 'second' },
+      { role: 'user', content: dirty },
+      { role: 'assistant', text: 'two', toolCalls: [] },
+      { role: 'user', content: 'third' },
     ]);
     // Logged before the request that carries it, and only when it changed (not in turn 3).
     expect(environments(agent.log())).toEqual([
@@ -87,8 +94,7 @@ describe('the environment block', () => {
       .log()
       .filter((event) => event.type === 'step.start')
       .map((event) => event.data.systemHash);
-    expect(new Set(hashes).size).toBe(2);
-    expect(hashes[1]).toBe(hashes[2]);
+    expect(new Set(hashes).size).toBe(1);
     // session.start records the prompt without the block; the block lives in the log's events.
     expect((agent.log()[0]!.data.config as { system: string }).system).toBe('Be brief.');
     const recorded = agent.log();
@@ -109,7 +115,7 @@ describe('the environment block', () => {
     await agent.run('first');
     await host.dispose();
     const none = block(workspace, ['Git: not a git repository']);
-    expect(first.requests[0]!.system.endsWith(`\n\n${none}`)).toBe(true);
+    expect(first.requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: none });
 
     const second = scripted([{ text: 'two' }, { text: 'three' }]);
     const again = system(second, store);
@@ -118,6 +124,7 @@ describe('the environment block', () => {
     git(workspace, 'init', '-q', '-b', 'trunk');
     await resumed.run('third');
     expect(second.requests[0]!.system).toBe(first.requests[0]!.system);
+    expect(second.requests[0]!.messages.slice(0, 2)).toEqual(first.requests[0]!.messages);
     expect(environments(resumed.log())).toEqual([
       [1, none],
       [3, block(workspace, ['Git: a repository on branch trunk (no commits yet)', 'Git status: clean'])],

@@ -44,6 +44,7 @@ describe('inbox through the public API', () => {
       text: 'First.',
       usage: { inputTokens: 1, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0 },
       turn: 1,
+      denied: [],
     });
     (await model.request(1)).answer('Second.');
     expect(await second).toMatchObject({ reason: 'completed', text: 'Second.', turn: 2 });

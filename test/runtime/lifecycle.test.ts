@@ -107,7 +107,7 @@ describe('creation rolls back on a real failure at each stage', () => {
 });
 
 describe('run, whenIdle and dispose', () => {
-  it('run() resolves with reason, text, usage and turn', async () => {
+  it('run() resolves with reason, text, usage, turn and the calls denied (none)', async () => {
     const { model, system } = setup();
     const agent = await system.createAgent({ id: 'a' });
     const run = agent.run('hi');
@@ -117,6 +117,7 @@ describe('run, whenIdle and dispose', () => {
       text: 'Hello.',
       usage: { inputTokens: 7, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0 },
       turn: 1,
+      denied: [],
     });
     await system.dispose();
   });

@@ -91,6 +91,7 @@ describe('a tool result longer than the cap', () => {
       cwd: workspace,
       tools: [dump, readFileTool()],
       permissionMode: 'plan',
+      approve: 'deny',
       toolOutput: { maxChars: 5_000 },
     });
     const agent = await system.createAgent({ id: 'a1' });

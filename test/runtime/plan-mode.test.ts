@@ -149,6 +149,7 @@ describe('plan mode', () => {
       cwd: workspace,
       projectInstructions: false,
       permissionMode: 'plan',
+      approve: 'deny',
     });
     const alone = await headless.createAgent({ id: 'h' });
     await alone.run('go');

@@ -83,7 +83,13 @@ describe('project instructions in the system prompt', () => {
       { toolCalls: [{ id: 'r1', name: 'read_file', input: { path: 'docs/local.md' } }] },
       { text: 'Read it.' },
     ]);
-    const system = createAgentSystem({ ...options, model, tools: codingTools(), ids: counterIds() });
+    const system = createAgentSystem({
+      ...options,
+      model,
+      tools: codingTools(),
+      approve: 'deny',
+      ids: counterIds(),
+    });
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('Read the local notes');
     const recorded = agent.log();

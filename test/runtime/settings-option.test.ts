@@ -119,6 +119,7 @@ describe('createAgentSystem({ settings })', () => {
       projectInstructions: false,
       settings: file,
       permissionMode: 'plan',
+      approve: 'deny',
     });
     const planned = await hostMode.createAgent({ id: 'b' });
     expect(planned.log()[0]!.data.config).toMatchObject({ permissionMode: 'plan' });
@@ -135,6 +136,8 @@ describe('createAgentSystem({ settings })', () => {
       cwd: workspace,
       projectInstructions: false,
       settings: 'workspace',
+      // The workspace's plan mode asks the host to accept a plan: nobody does here.
+      approve: 'deny',
     });
     expect(system.settings?.permissions.defaultMode).toBe('plan');
     expect(system.settings?.untrustedMcpServers).toEqual(['theirs']);

@@ -199,6 +199,7 @@ describe('names and descriptions Claude Code accepts', () => {
     const system = createAgentSystem({
       model,
       tools: codingTools(),
+      approve: 'deny',
       cwd: root,
       projectInstructions: false,
       skills: { folders: [skills] },

@@ -181,6 +181,7 @@ describe('skills in an agent', () => {
     const system = createAgentSystem({
       model,
       tools: codingTools(),
+      approve: 'deny',
       cwd: workspace,
       projectInstructions: false,
       skills: { folders: [join(home, 'skills')] },
@@ -205,6 +206,7 @@ describe('skills in an agent', () => {
     const store = memoryStore();
     const options = {
       tools: codingTools(),
+      approve: 'deny',
       cwd: workspace,
       store,
       ids: counterIds(),

@@ -77,30 +77,33 @@ describe('smoke', () => {
   });
 });
 
-describe('the README library example', () => {
-  it('streams deltas from events() while run() answers, and the loop ends at turn.end', async () => {
+describe("the README's streaming example", () => {
+  it('streams the text with agent.stream, and its result says what happened', async () => {
     const system = createAgentSystem({
-      model: scripted([{ text: 'Fixed the off-by-one in sum().' }], { chunkSize: 6 }),
+      model: scripted(
+        [
+          { text: 'Running them.', toolCalls: [{ id: 'c1', name: 'echo', input: { text: 'npm test' } }] },
+          { text: 'Fixed the off-by-one in sum().' },
+        ],
+        { chunkSize: 6 },
+      ),
       tools: [echo],
       permissionMode: 'accept-edits',
       approve: async ({ tool }) => (tool === 'bash' ? 'allow' : 'deny'),
       projectInstructions: false,
     });
     const agent = await system.createAgent({ instructions: 'You fix failing tests.' });
-    const events = agent.events();
-    const answer = agent.run('Fix the failing test');
+    const stream = agent.stream('Fix the failing test');
     let streamed = '';
-    for await (const event of events) {
-      if (event.type === 'model.delta') streamed += event.text;
-      if (event.type === 'log' && event.event.type === 'turn.end') break;
-    }
-    const result = await answer;
-    expect(streamed).toBe('Fixed the off-by-one in sum().');
+    for await (const text of stream.text) streamed += text;
+    const result = await stream.result;
+    expect(streamed).toBe('Running them.\n\nFixed the off-by-one in sum().');
     expect(result).toEqual({
       reason: 'completed',
       text: 'Fixed the off-by-one in sum().',
-      usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      usage: { inputTokens: 20, outputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0 },
       turn: 1,
+      denied: [],
     });
     await system.dispose();
   });

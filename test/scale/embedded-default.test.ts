@@ -47,9 +47,10 @@ describe('the embedded default', () => {
     expect(users.map((file) => relative(src, file)).sort()).toEqual([
       'bullmq/enqueue-job.ts',
       'bullmq/follow-job.ts',
+      'bullmq/peers.ts',
       'bullmq/redis-client.ts',
       'bullmq/start-worker.ts',
-      'cli/commands/distributed.ts',
+      'postgres/peers.ts',
       'postgres/pg-lock.ts',
       'postgres/pg-schema.ts',
       'postgres/pg-store.ts',

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { emptyUsage } from '../../src/providers/types.ts';
 import { planCompaction } from '../../src/session/compaction-plan.ts';
-import { compactionRequest, isCompactionRequest } from '../../src/session/compaction-request.ts';
+import {
+  compactionRequest,
+  isCompactionRequest,
+  summaryInstruction,
+} from '../../src/session/compaction-request.ts';
 import { project } from '../../src/session/projection.ts';
 import type { LogEvent, LogEventData, LogEventType } from '../../src/session/types.ts';
 
@@ -176,7 +180,9 @@ describe('planCompaction', () => {
 });
 
 describe('compactionRequest', () => {
-  it('puts the planned part of the conversation into one transcript, earlier summaries included, with no tools', () => {
+  const tools = [{ name: 't', description: 'A tool.', inputSchema: { type: 'object' } }];
+
+  it("is the conversation's own prefix up to the planned range's end, earlier summaries included, then the ask", () => {
     const log = new Log();
     log.wholeTurn('one', 1);
     const two = log.wholeTurn('two', 0);
@@ -184,32 +190,31 @@ describe('compactionRequest', () => {
     log.wholeTurn('three', 0);
     log.startTurn('four');
     const plan = planCompaction(log.events, { keepRecentTurns: 2 })!;
-    const request = compactionRequest(log.events, plan, { instructions: 'Be brief.' });
+    const request = compactionRequest(log.events, plan, { instructions: 'Be brief.', system: 'S', tools });
     expect(isCompactionRequest(request)).toBe(true);
-    expect(request.tools).toEqual([]);
-    expect(request.messages).toHaveLength(1);
-    const content = (request.messages[0] as { content: string }).content;
-    expect(
-      content.startsWith(
-        '<conversation>\n[Summary of earlier conversation]\nTurn one happened.\n\n[User]\ntwo\n\n[Assistant]\nanswer 1\n</conversation>',
-      ),
-    ).toBe(true);
-    expect(content.endsWith('Also follow these instructions: Be brief.')).toBe(true);
+    expect(request.system).toBe('S');
+    expect(request.tools).toBe(tools);
+    // What every step of the conversation sent first: the request differs only after it.
+    const conversation = project(log.events, { system: 'S', tools }).messages;
+    const prefix = request.messages.slice(0, -1);
+    expect(prefix).toEqual(conversation.slice(0, prefix.length));
+    expect(prefix.map((message) => (message.role === 'user' ? message.content : message.role))).toEqual([
+      '[Summary of earlier conversation]\nTurn one happened.',
+      'two',
+      'assistant',
+    ]);
+    const ask = request.messages.at(-1) as { role: string; content: string };
+    expect(ask.role).toBe('user');
+    expect(ask.content.startsWith(summaryInstruction)).toBe(true);
+    expect(ask.content.endsWith('Also follow these instructions: Be brief.')).toBe(true);
   });
 
-  it('cuts long tool output to its head and tail', () => {
+  it('a step request is not a compaction request, whatever its system prompt says', () => {
     const log = new Log();
-    log.startTurn('read');
-    log.step(1, 1);
-    const result = log.events.find((event) => event.type === 'tool.result')!;
-    (result.data as { content: string }).content = `${'a'.repeat(3_000)}${'b'.repeat(3_000)}`;
-    log.step(2, 0);
-    log.endTurn();
-    log.startTurn('next');
-    const request = compactionRequest(log.events, planCompaction(log.events, { keepRecentTurns: 1 })!);
-    const content = (request.messages[0] as { content: string }).content;
-    expect(content).toContain(
-      `[Result of t]\n${'a'.repeat(2_000)}\n[… 2000 characters left out …]\n${'b'.repeat(2_000)}`,
-    );
+    log.wholeTurn('one', 0);
+    log.startTurn('two');
+    const step = project(log.events, { system: summaryInstruction, tools });
+    expect(isCompactionRequest(step)).toBe(false);
+    expect(isCompactionRequest({ messages: [] })).toBe(false);
   });
 });

@@ -82,6 +82,7 @@ describe("Claude Code's published settings files", () => {
       projectInstructions: false,
       settings: claudeSettings.strict,
       permissions: { allow: ['Bash(echo:*)'] },
+      approve: 'deny',
     });
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('go');
@@ -107,6 +108,7 @@ describe("Claude Code's published settings files", () => {
       cwd: workspace,
       projectInstructions: false,
       settings: claudeSettings.lax,
+      approve: 'deny',
     });
     const agent = await system.createAgent({ id: 'a' });
     agent.setPermissionMode('bypass');
@@ -138,6 +140,7 @@ describe("Claude Code's published settings files", () => {
       cwd: workspace,
       projectInstructions: false,
       settings: claudeSettings.sentry,
+      approve: 'deny',
     });
     expect(system.settings?.notUsed.map((value) => value.key)).toEqual([
       'enableAllProjectMcpServers',

@@ -80,6 +80,7 @@ export function waitSystem(options: {
     clock: tickingClock(),
     projectInstructions: false,
     permissionMode: 'default',
-    ...(options.approve ? { approve: options.approve } : {}),
+    // Without a host to ask, headless on purpose: what asks is denied.
+    approve: options.approve ?? 'deny',
   });
 }

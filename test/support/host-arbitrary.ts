@@ -77,9 +77,11 @@ export const optionsPlanArbitrary = fc.record({
       .tuple(fc.constantFrom('baseDelayMs', 'maxDelayMs'), badDelays)
       .map(([key, value]) => ({ [key]: value })),
   ),
-  approve: field(
-    answerArbitrary.map((answer) => ({ answer })),
-    fc.constantFrom(true, 'auto', 'allow', 5),
+  // Never absent: without an approver, write_note asking in most modes is a ConfigError (approver-check.test).
+  approve: fc.oneof(
+    { weight: 6, arbitrary: good(fc.constant('deny')) },
+    { weight: 13, arbitrary: good(answerArbitrary.map((answer) => ({ answer }))) },
+    { weight: 1, arbitrary: bad(fc.constantFrom(true, 'auto', 'allow', 5)) },
   ),
   ids: field(
     fc.oneof(

@@ -94,11 +94,11 @@ describe('bash and the host environment', () => {
       attempt('bash'),
     ]).toEqual([
       'codingTools: bash.env.allow must be an array of variable names or patterns, got "OPENAI_API_KEY"',
-      'codingTools: bash.env has an unknown key "alow"',
+      'codingTools: bash.env has an unknown key "alow" (did you mean "allow"?)',
       'codingTools: bash.env.withhold[0] must be a variable name or a pattern with *, without "=" or NUL, got "A=B"',
       'codingTools: bash.killGraceMs must be a whole number of milliseconds from 0 to 2147483647, got NaN',
       'codingTools: grep.maxLines must be a positive integer, got 0',
-      'codingTools: unknown option "bsah"',
+      'codingTools: unknown option "bsah" (did you mean "bash"?)',
       'codingTools: options must be an object, got "bash"',
     ]);
   });

@@ -1,4 +1,5 @@
 import { type PermissionMode, permissionModes } from '../../permissions/modes.ts';
+import { recordedPrices } from '../../providers/prices.ts';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
 import { isEvent } from '../../session/types.ts';
@@ -43,7 +44,7 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
     case 'quit':
       return chat.exit();
     case 'cost':
-      chat.say(`This session so far: ${formatUsage(sessionUsage(chat.agent))}`);
+      chat.say(costReport(chat.agent));
       return;
     case 'states':
       if (argument !== 'on' && argument !== 'off') return chat.say('Usage: /states on|off');
@@ -80,6 +81,22 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
     default:
       chat.say(`Unknown command /${name}. /help lists the commands.`);
   }
+}
+
+/**
+ * `/cost`: the session's tokens with the cache split, the share of input read from the cache, and the
+ * estimated price when the session recorded its model's prices.
+ */
+export function costReport(agent: Agent): string {
+  const usage = sessionUsage(agent);
+  const start = agent.log()[0];
+  const config = start && isEvent(start, 'session.start') ? start.data.config : {};
+  const prices = recordedPrices(config);
+  const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const share =
+    input > 0 ? ` · ${Math.round((usage.cacheReadTokens / input) * 100)}% of input read from cache` : '';
+  const unknown = prices ? '' : ` (no prices known for ${String(config.model)}: tokens only)`;
+  return `This session so far: ${formatUsage(usage, prices)}${share}${unknown}`;
 }
 
 /** The tokens of every turn of the session so far (from the log's `turn.end` events). */

@@ -24,7 +24,7 @@ export type ConfigFlags = {
 export async function configCommand(flags: ConfigFlags, io: CliIo): Promise<number> {
   const cwd = await workspaceOf(io, flags.cwd);
   const settings = await cliSettings(io, cwd, flags);
-  // The files `run` would put in the system prompt (README, "Project instructions").
+  // The files `run` would put in the system prompt (docs/instructions-and-skills.md).
   const {
     files: instructionFiles,
     skipped,

@@ -1,9 +1,9 @@
-// `agentchart worker`, `agentchart job FILE --redis --postgres` and `agentchart migrate`: tasks on BullMQ
-// workers, sessions in PostgreSQL. Loaded only when asked for, so the embedded CLI never loads bullmq or pg.
+// `agentchart worker` and `agentchart job FILE --redis --postgres`: tasks on BullMQ workers, sessions in
+// PostgreSQL. Loaded only when asked for, so the embedded CLI never loads bullmq or pg.
 import { basename, resolve } from 'node:path';
-import { Queue } from 'bullmq';
 import { enqueueJob } from '../../bullmq/enqueue-job.ts';
 import { followJob } from '../../bullmq/follow-job.ts';
+import { bullmq } from '../../bullmq/peers.ts';
 import { redisFromUrl } from '../../bullmq/redis-client.ts';
 import { startWorker } from '../../bullmq/start-worker.ts';
 import { fnv1a } from '../../core/hash.ts';
@@ -91,7 +91,7 @@ export async function distributedJobCommand(
   const ui = personOut(io, flags.json);
   const connection = redisFromUrl(urls.redis);
   connection.on('error', () => {});
-  const queue = new Queue(flags.queue ?? defaultQueue, { connection });
+  const queue = new bullmq.Queue(flags.queue ?? defaultQueue, { connection });
   queue.on('error', () => {});
   const stop = new AbortController();
   const onInterrupt = () =>
@@ -120,22 +120,5 @@ export async function distributedJobCommand(
     process.off('SIGINT', onInterrupt);
     await queue.close();
     connection.disconnect();
-  }
-}
-
-/** `agentchart migrate --postgres URL`: creates or updates the store's tables. */
-export async function migrateCommand(flags: { postgres?: string }, io: CliIo): Promise<number> {
-  if (flags.postgres === undefined)
-    throw new CliError('agentchart migrate needs --postgres URL', { exitCode: 2 });
-  const store = pgStore(flags.postgres);
-  try {
-    const { from, to } = await store.migrate();
-    line(
-      io.stdout,
-      from === to ? `agentchart: schema already at v${to}` : `agentchart: migrated schema v${from} → v${to}`,
-    );
-    return 0;
-  } finally {
-    await store.close();
   }
 }

@@ -154,19 +154,31 @@ export function progressLine(result: JobTaskResult, finished: number, total: num
   const detail = result.error ?? result.text.replace(/\s+/g, ' ').trim();
   const excerpt = detail.length > 72 ? `${detail.slice(0, 71)}…` : detail;
   const session = result.sessionId ? ` · session ${result.sessionId}` : '';
-  return `[${String(finished).padStart(width)}/${total}] task ${result.index} ${result.reason}${session}${excerpt ? ` · ${excerpt}` : ''}`;
+  const denied = result.denied.length > 0 ? ` · ${deniedCalls(result.denied)}` : '';
+  return `[${String(finished).padStart(width)}/${total}] task ${result.index} ${result.reason}${session}${denied}${excerpt ? ` · ${excerpt}` : ''}`;
 }
 
-/** `N tasks: 7 completed, 1 model_error` with tokens, reasons in first-seen order. */
+/** `N tasks: 7 completed, 1 model_error` with tokens, reasons in first-seen order, and the denied calls. */
 export function summary(results: readonly JobTaskResult[]): string {
   const counts = new Map<string, number>();
   let inputTokens = 0;
   let outputTokens = 0;
+  const denied = results.flatMap((result) => result.denied);
   for (const result of results) {
     counts.set(result.reason, (counts.get(result.reason) ?? 0) + 1);
     inputTokens += result.usage.inputTokens;
     outputTokens += result.usage.outputTokens;
   }
   const parts = [...counts].map(([reason, count]) => `${count} ${reason}`).join(', ');
-  return `agentchart: ${results.length} task(s): ${parts} · ${inputTokens} input / ${outputTokens} output tokens`;
+  const withDenied = results.filter((result) => result.denied.length > 0).length;
+  const deniedPart = denied.length > 0 ? ` · ${deniedCalls(denied)} in ${withDenied} task(s)` : '';
+  return `agentchart: ${results.length} task(s): ${parts}${deniedPart} · ${inputTokens} input / ${outputTokens} output tokens`;
+}
+
+/** `2 calls denied (bash ×2)`: how many, and of which tools. */
+function deniedCalls(denied: readonly { tool: string }[]): string {
+  const tools = new Map<string, number>();
+  for (const { tool } of denied) tools.set(tool, (tools.get(tool) ?? 0) + 1);
+  const named = [...tools].map(([tool, count]) => (count > 1 ? `${tool} ×${count}` : tool)).join(', ');
+  return `${denied.length} ${denied.length === 1 ? 'call' : 'calls'} denied (${named})`;
 }

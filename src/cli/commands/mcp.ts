@@ -67,6 +67,8 @@ async function probe(server: string, config: McpServerConfig, cwd: string): Prom
     cwd,
     projectInstructions: false,
     mcpServers: { [server]: config },
+    // Only listed, never called: nobody needs to answer for its tools.
+    approve: 'deny',
   });
   try {
     const agent = await system.createAgent({ id: 'mcp-list' });

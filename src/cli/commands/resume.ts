@@ -1,9 +1,9 @@
-import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent, RunResult } from '../../runtime/agent-handle.ts';
 import { loadResumePoint } from '../../runtime/resume/stored-session.ts';
+import { turnResult } from '../../runtime/turn-result.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
-import { isEvent, type StopReason } from '../../session/types.ts';
+import { isEvent } from '../../session/types.ts';
 import type { AgentFlags } from '../agent-flags.ts';
 import { cliAgentSystem } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';
@@ -121,13 +121,8 @@ function lastResult(agent: Agent, from: number): RunResult {
         .slice(from, index)
         .findLast((candidate) => isEvent(candidate, 'assistant.message') && candidate.turn === event.turn)
         ?.data.text ?? '';
-    const data = event.data as { reason: StopReason; usage?: Usage };
-    return {
-      reason: data.reason,
-      text: String(text),
-      usage: data.usage ?? emptyUsage,
-      turn: event.turn ?? 0,
-    };
+    // The text of this process's part of the turn: a turn the repair closed has none of its own.
+    return { ...turnResult(events, event), text: String(text) };
   }
   throw new CliError('the resumed session ended without running a turn');
 }

@@ -1,4 +1,5 @@
 import type { LiveEvent } from '../../actors/live-event.ts';
+import { estimateCost, type ModelPrices, recordedPrices } from '../../providers/prices.ts';
 import type { Usage } from '../../providers/types.ts';
 import { contextTokens } from '../../session/context-tokens.ts';
 import { isEvent, type LogEvent, type LogEventData } from '../../session/types.ts';
@@ -52,13 +53,24 @@ export function summarizeToolInput(name: string, input: unknown, width = 80): st
   return truncate(summary.replaceAll('\n', ' ⏎ '), width);
 }
 
-/** `in 120 · out 45` plus cache counters when there are any. */
-export function formatUsage(usage: Usage | undefined): string {
+/**
+ * `tokens in 120 · cache write 0 · cache read 900 · out 45 · ≈ $0.0012`: input apart from the cache, the
+ * cache split (when the session used the cache), output, and the estimate when the prices are known.
+ */
+export function formatUsage(usage: Usage | undefined, prices?: ModelPrices): string {
   if (!usage) return 'no usage reported';
-  const parts = [`in ${usage.inputTokens}`, `out ${usage.outputTokens}`];
-  if (usage.cacheReadTokens > 0) parts.push(`cache read ${usage.cacheReadTokens}`);
-  if (usage.cacheWriteTokens > 0) parts.push(`cache write ${usage.cacheWriteTokens}`);
+  const parts = [`in ${usage.inputTokens}`];
+  if (usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) {
+    parts.push(`cache write ${usage.cacheWriteTokens}`, `cache read ${usage.cacheReadTokens}`);
+  }
+  parts.push(`out ${usage.outputTokens}`);
+  if (prices) parts.push(`≈ ${formatDollars(estimateCost(usage, prices))}`);
   return `tokens ${parts.join(' · ')}`;
+}
+
+/** Dollars with four decimals under a dollar (agent steps cost fractions of a cent), else two. */
+export function formatDollars(dollars: number): string {
+  return dollars < 1 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`;
 }
 
 /**
@@ -72,6 +84,8 @@ export class TranscriptRenderer {
   private readonly stepsInTurn = new Map<number, number>();
   /** How full the context is: from `context.usage` live, or from the log (the window in session.start). */
   private context: { used: number; window: number | undefined } = { used: 0, window: undefined };
+  /** The prices the session recorded, for the estimate on each turn's line. */
+  private prices: ModelPrices | undefined;
 
   private readonly painted: ReturnType<typeof painter>;
 
@@ -133,6 +147,7 @@ export class TranscriptRenderer {
       const { config } = event.data;
       const described = `${String(config.provider)}/${String(config.model)}, mode ${String(config.permissionMode)}`;
       if (typeof config.contextWindow === 'number') this.context.window = config.contextWindow;
+      this.prices = recordedPrices(config);
       this.print(this.paint('dim', `session ${event.data.agentId} (${described})`));
     } else if (isEvent(event, 'inbox.queued')) {
       this.print(
@@ -176,7 +191,7 @@ export class TranscriptRenderer {
       this.print(
         this.paint(
           style,
-          `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage)}${this.contextNote()}`,
+          `■ turn ${event.turn} ended: ${why} · ${steps} steps · ${formatUsage(usage, this.prices)}${this.contextNote()}`,
         ),
       );
     } else if (isEvent(event, 'compaction')) {

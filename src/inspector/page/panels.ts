@@ -95,7 +95,8 @@ async function decide(agentId, callId, verb, body) {
 export function decisionButtons(agentId, callId, toolName) {
   const box = el('span', 'decide');
   const button = (label, action) => { const b = el('button', '', label); b.dataset.decide = label; b.onclick = action; return b; };
-  // A plan is accepted with the mode to go on in (README "Plan mode"); denying keeps the agent planning.
+  // A plan is accepted with the mode to go on in (docs/tools-and-permissions.md, "Plan mode"); denying
+  // keeps the agent planning.
   if (toolName === 'exit_plan_mode') return add(box,
     button('accept plan', () => decide(agentId, callId, 'approve', { mode: 'default' })),
     button('accept, allow edits', () => decide(agentId, callId, 'approve', { mode: 'accept-edits' })),

@@ -8,17 +8,25 @@ import { addUsage, emptyUsage, type Usage } from '../../providers/types.ts';
 import { pendingInbox } from '../../session/repair.ts';
 import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../../session/types.ts';
 import type { Agent } from '../agent-handle.ts';
-import { turnResult } from '../agent-view.ts';
 import type { CreateAgentOptions } from '../options.ts';
+import { type DeniedCall, type RunError, turnResult } from '../turn-result.ts';
 
 /** What a durable task is: its id (the session id), its prompt, and optional instructions. */
 export type DurableTask = { id: string; prompt: string; instructions?: string };
 
 /**
- * How the task ended: the stop reason and text of its last turn, and the usage of all its turns (a
- * continued task paid for the interrupted ones too). `resumed`: a session of this task already existed.
+ * How the task ended: the stop reason, text, `error` and `denied` calls of its last turn (as `RunResult`
+ * has them), and the usage of all its turns (a continued task paid for the interrupted ones too).
+ * `resumed`: a session of this task already existed.
  */
-export type DurableTaskResult = { reason: StopReason; text: string; usage: Usage; resumed: boolean };
+export type DurableTaskResult = {
+  reason: StopReason;
+  text: string;
+  usage: Usage;
+  error?: RunError;
+  denied: DeniedCall[];
+  resumed: boolean;
+};
 
 /** What running a durable task needs from an agent system. */
 export type DurableTaskHost = {
@@ -71,7 +79,7 @@ export async function runDurableTask(
     const after = taskState(agent.log());
     if (after.kind === 'done') return { ...after.result, resumed };
     // Only a cancel before anything ran gets here: nothing of the task ran in this start.
-    return { reason: 'canceled', text: '', usage: after.usage, resumed };
+    return { reason: 'canceled', text: '', usage: after.usage, denied: [], resumed };
   } finally {
     options.signal?.removeEventListener('abort', cancel);
     await agent.dispose();
@@ -95,8 +103,8 @@ export function taskState(events: readonly LogEvent[]): TaskState {
   const asked = events.some((event) => isEvent(event, 'inbox.queued'));
   if (!last) return { kind: asked && pendingInbox(events).length > 0 ? 'interrupted' : 'new', usage };
   if (last.data.reason === 'interrupted') return { kind: 'interrupted', usage };
-  const { reason, text } = turnResult(events, last);
-  return { kind: 'done', usage, result: { reason, text, usage } };
+  const { reason, text, error, denied } = turnResult(events, last);
+  return { kind: 'done', usage, result: { reason, text, usage, ...(error ? { error } : {}), denied } };
 }
 
 /** A live agent on the task's session: a new one, or the stored session resumed. */

@@ -3,6 +3,7 @@
 import type { Usage } from '../../providers/types.ts';
 import type { StopReason } from '../../session/types.ts';
 import type { CreateAgentOptions } from '../options.ts';
+import type { DeniedCall } from '../turn-result.ts';
 
 /** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
 export type JobTask = { prompt: string } & CreateAgentOptions;
@@ -10,6 +11,7 @@ export type JobTask = { prompt: string } & CreateAgentOptions;
 /**
  * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
  * created or broke (then `error` says why). A task cancelled before it started has no `sessionId`.
+ * A task that `completed` with calls `denied` did its work without them: check `denied`.
  */
 export type JobTaskResult = {
   index: number;
@@ -17,8 +19,10 @@ export type JobTaskResult = {
   reason: StopReason | 'failed';
   text: string;
   usage: Usage;
-  /** The error message, for `failed` and `model_error`. */
+  /** Why the task did not complete: for `failed`, and the message of `RunResult.error` for a turn that stopped. */
   error?: string;
+  /** The calls of the task's turn that were denied, by whom and why (`RunResult.denied`); empty when none. */
+  denied: DeniedCall[];
 };
 
 /** Counters that come with every progress event. */

@@ -3,7 +3,6 @@ import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { emptyUsage } from '../../providers/types.ts';
-import { isEvent } from '../../session/types.ts';
 import type { Agent, RunResult } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
@@ -140,21 +139,12 @@ function ended(
   reason: JobTaskResult['reason'],
   error?: string,
 ): JobTaskResult {
-  return { index, sessionId, reason, text: '', usage: emptyUsage, ...(error !== undefined ? { error } : {}) };
+  const why = error !== undefined ? { error } : {};
+  return { index, sessionId, reason, text: '', usage: emptyUsage, ...why, denied: [] };
 }
 
 function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
-  const result: JobTaskResult = {
-    index,
-    sessionId: agent.id,
-    reason: run.reason,
-    text: run.text,
-    usage: run.usage,
-  };
-  if (run.reason === 'model_error') {
-    const end = agent.log().findLast((event) => isEvent(event, 'turn.end') && event.turn === run.turn);
-    const error = end && isEvent(end, 'turn.end') ? end.data.error : undefined;
-    if (error) result.error = error.message;
-  }
-  return result;
+  const { reason, text, usage, error, denied } = run;
+  const why = error !== undefined ? { error: error.message } : {};
+  return { index, sessionId: agent.id, reason, text, usage, ...why, denied };
 }

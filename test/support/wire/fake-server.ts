@@ -23,7 +23,8 @@ export type WireAction =
  * A local HTTP server on 127.0.0.1 that answers requests from a queue of scripted actions.
  *
  * Contract: requests are answered in arrival order with the queued actions; with the queue empty it
- * answers 500; every request body is recorded, parsed as JSON; `close` cuts open streams.
+ * asks `respond` (given to `startFakeServer`) or answers 500; every request body is recorded, parsed as
+ * JSON; `close` cuts open streams.
  */
 export interface FakeServer {
   readonly url: string;
@@ -34,7 +35,13 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFakeServer(): Promise<FakeServer> {
+/**
+ * Starts the server. `respond` answers the requests the queue has nothing for, from what they ask (for
+ * concurrent clients, whose arrival order is not fixed); `undefined` from it is the 500 of an empty queue.
+ */
+export async function startFakeServer(
+  respond?: (request: RecordedRequest) => WireAction | undefined,
+): Promise<FakeServer> {
   const requests: RecordedRequest[] = [];
   const queue: WireAction[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
@@ -43,17 +50,19 @@ export async function startFakeServer(): Promise<FakeServer> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      requests.push({
+      const recorded: RecordedRequest = {
         method: request.method ?? '',
         path: request.url ?? '',
         headers: request.headers,
         body: text === '' ? {} : (JSON.parse(text) as Record<string, unknown>),
-      });
-      const action = queue.shift() ?? {
-        type: 'http',
-        status: 500,
-        body: { error: { type: 'api_error', message: 'fake server: no scripted response left' } },
       };
+      requests.push(recorded);
+      const action = queue.shift() ??
+        respond?.(recorded) ?? {
+          type: 'http',
+          status: 500,
+          body: { error: { type: 'api_error', message: 'fake server: no scripted response left' } },
+        };
       perform(action, response);
       for (const waiter of waiters.filter((entry) => requests.length >= entry.count)) waiter.resolve();
     });

@@ -1,4 +1,10 @@
-import { type FakeServer, sse, startFakeServer, type WireAction } from './fake-server.ts';
+import {
+  type FakeServer,
+  type RecordedRequest,
+  sse,
+  startFakeServer,
+  type WireAction,
+} from './fake-server.ts';
 import { openaiHttpError } from './openai-errors.ts';
 import { openaiOverflowAction, openaiOverflowError } from './overflow.ts';
 import {
@@ -14,8 +20,14 @@ import {
 /** A fake OpenAI Chat Completions API: the SDK (baseURL `${url}/v1`) posts to `/v1/chat/completions`. */
 export type OpenAIChatServer = FakeServer & { reply(reply: WireReply): void };
 
-export async function startOpenAIChatServer(): Promise<OpenAIChatServer> {
-  const server = await startFakeServer();
+/** `respond` answers the requests no queued reply is left for, from their bodies (see `startFakeServer`). */
+export async function startOpenAIChatServer(
+  respond?: (request: RecordedRequest) => WireReply | undefined,
+): Promise<OpenAIChatServer> {
+  const server = await startFakeServer((request) => {
+    const reply = respond?.(request);
+    return reply === undefined ? undefined : openaiChatAction(reply);
+  });
   return Object.assign(server, {
     reply: (reply: WireReply) => server.enqueue(openaiChatAction(reply)),
   });
