@@ -113,7 +113,8 @@ function describesItself(schema: StandardSchema): boolean {
   return '_zod' in schema || typeof props.jsonSchema?.input === 'function';
 }
 
-const optionsSchema = z.strictObject(outputFields, must('an object')).superRefine((options, context) => {
+/** The output options checked as a whole: the schema must be one the model can be shown. */
+export const outputOptionsSchema = z.strictObject(outputFields, must('an object')).superRefine((options, context) => {
   if (options.output === undefined) {
     for (const key of ['jsonSchema', 'maxOutputRetries'] as const)
       if (options[key] !== undefined) context.addIssue(plainIssue('only goes with output', [key]));
@@ -133,7 +134,7 @@ export function parseOutputOptions(
   extra: readonly string[] = [],
 ): TypedOutput | undefined {
   const picked = pick(given, extra);
-  const options = parseHostValue(call, optionsSchema, picked) as OutputOptions;
+  const options = parseHostValue(call, outputOptionsSchema, picked) as OutputOptions;
   if (options.output === undefined) return undefined;
   const schema = describedSchema(options) as Record<string, unknown>;
   const maxRetries = options.maxOutputRetries ?? defaultMaxOutputRetries;
