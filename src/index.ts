@@ -72,11 +72,13 @@ export type {
   ToolOutputOptions,
 } from './runtime/options.ts';
 export type {
+  CompletedRun,
   DeniedCall,
   RunError,
   RunErrorKind,
   RunResult,
   RunResultFields,
+  StoppedRun,
 } from './runtime/turn-result.ts';
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';

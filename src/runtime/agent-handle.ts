@@ -38,7 +38,7 @@ import { TurnWaiters } from './turn-waiters.ts';
 
 export type { AgentStream, AgentStreamEvent } from './agent-stream.ts';
 export type { ActorSnapshot, AgentSnapshot } from './agent-view.ts';
-export type { DeniedCall, RunError, RunErrorKind, RunResult, RunResultFields } from './turn-result.ts';
+export type { DeniedCall, RunError, RunErrorKind, RunResult } from './turn-result.ts';
 
 /** A live agent. Obtain one from `system.createAgent()`, `resumeAgent()` or `forkAgent()`. */
 export class Agent {

@@ -56,9 +56,17 @@ export type DeniedCall = {
  * if (result.error) console.error(`${result.error.kind}: ${result.error.message}`);
  * for (const call of result.denied) console.warn(`${call.tool} denied by ${call.by}: ${call.reason}`);
  */
-export type RunResult<Output = unknown> =
-  | (RunResultFields & { reason: 'completed'; output: Output })
-  | (RunResultFields & { reason: Exclude<StopReason, 'completed'>; output?: undefined });
+export type RunResult<Output = unknown> = CompletedRun<Output> | StoppedRun;
+
+/** A `RunResult` whose turn completed: for a typed run, `output` is the answer its schema gave. */
+export type CompletedRun<Output = unknown> = RunResultFields & {
+  reason: 'completed';
+  /** The final answer, parsed and validated by the run's `output` schema (absent for a free-text run). */
+  output: Output;
+};
+
+/** A `RunResult` whose turn did not complete (`error` says why, unless it was cancelled): no `output`. */
+export type StoppedRun = RunResultFields & { reason: Exclude<StopReason, 'completed'>; output?: undefined };
 
 /** What every `RunResult` has, however its turn ended. */
 export type RunResultFields = {
