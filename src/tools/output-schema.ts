@@ -114,15 +114,17 @@ function describesItself(schema: StandardSchema): boolean {
 }
 
 /** The output options checked as a whole: the schema must be one the model can be shown. */
-export const outputOptionsSchema = z.strictObject(outputFields, must('an object')).superRefine((options, context) => {
-  if (options.output === undefined) {
-    for (const key of ['jsonSchema', 'maxOutputRetries'] as const)
-      if (options[key] !== undefined) context.addIssue(plainIssue('only goes with output', [key]));
-    return;
-  }
-  const described = describedSchema(options);
-  if (typeof described === 'string') context.addIssue(plainIssue(described, ['output']));
-});
+export const outputOptionsSchema = z
+  .strictObject(outputFields, must('an object'))
+  .superRefine((options, context) => {
+    if (options.output === undefined) {
+      for (const key of ['jsonSchema', 'maxOutputRetries'] as const)
+        if (options[key] !== undefined) context.addIssue(plainIssue('only goes with output', [key]));
+      return;
+    }
+    const described = describedSchema(options);
+    if (typeof described === 'string') context.addIssue(plainIssue(described, ['output']));
+  });
 
 /**
  * Parses the output options of `call` (a ConfigError names what is wrong); `undefined` for a run that asks
