@@ -36,7 +36,9 @@ const shape = (agent: Agent) =>
     .log()
     .slice(1)
     .map((event) =>
-      event.type === 'output.checked' ? `output.checked:${event.data.valid ? 'valid' : 'invalid'}` : event.type,
+      event.type === 'output.checked'
+        ? `output.checked:${event.data.valid ? 'valid' : 'invalid'}`
+        : event.type,
     );
 
 type Verdict = { failing: string[]; total: number };
@@ -59,7 +61,9 @@ function handMadeSchema(options: { describes: boolean }) {
       vendor: 'by-hand',
       validate,
       types: undefined as unknown as { input: unknown; output: Verdict },
-      ...(options.describes ? { jsonSchema: { input: () => verdictJsonSchema, output: () => verdictJsonSchema } } : {}),
+      ...(options.describes
+        ? { jsonSchema: { input: () => verdictJsonSchema, output: () => verdictJsonSchema } }
+        : {}),
     },
   };
 }
@@ -155,7 +159,9 @@ describe('agent.run with output', () => {
     ]);
     const result = await agent.run('Go', { output: verdict });
     expect(result.output).toEqual({ failing: [], total: 0 });
-    expect(shape(agent).filter((type) => type.startsWith('output.checked'))).toEqual(['output.checked:valid']);
+    expect(shape(agent).filter((type) => type.startsWith('output.checked'))).toEqual([
+      'output.checked:valid',
+    ]);
   });
 
   it('gives a queued plain follow-up its own turn after a typed one, and two typed runs a turn each', async () => {
@@ -177,7 +183,10 @@ describe('agent.run with output', () => {
   });
 
   it('takes a Standard Schema that is not zod, describing itself through Standard JSON Schema', async () => {
-    const { agent, model } = await agentWith([{ json: { failing: 'x' } }, { json: { failing: ['x'], total: 1 } }]);
+    const { agent, model } = await agentWith([
+      { json: { failing: 'x' } },
+      { json: { failing: ['x'], total: 1 } },
+    ]);
     const result = await agent.run('Go', { output: handMadeSchema({ describes: true }) });
     expect(result.output).toEqual({ failing: ['x'], total: 1 });
     if (result.reason === 'completed') expectTypeOf(result.output).toEqualTypeOf<Verdict>();
@@ -200,8 +209,7 @@ describe('agent.run with output', () => {
     const { agent } = await agentWith([{ json: { failing: [] } }, { json: { failing: [], total: 3 } }]);
     const result = await agent.run('Go', { output: { ...verdictJsonSchema, type: 'object' } });
     expect(result.output).toEqual({ failing: [], total: 3 });
-    if (result.reason === 'completed')
-      expectTypeOf(result.output).toEqualTypeOf<Record<string, unknown>>();
+    if (result.reason === 'completed') expectTypeOf(result.output).toEqualTypeOf<Record<string, unknown>>();
   });
 
   it('refuses an answer whose schema throws, and tells the model why', async () => {
@@ -251,7 +259,9 @@ describe('bad output options, as a plain JavaScript caller sends them', () => {
 
   it('refuses a value that is no schema', async () => {
     expect(await bad({ output: 42 })).toMatch(/^agent\.run: output must be a Standard Schema .* got 42$/);
-    expect(await bad({ output: { properties: {} } })).toMatch(/^agent\.run: output must be a Standard Schema/);
+    expect(await bad({ output: { properties: {} } })).toMatch(
+      /^agent\.run: output must be a Standard Schema/,
+    );
   });
 
   it('refuses a Standard Schema without a JSON Schema, saying what to pass', async () => {
