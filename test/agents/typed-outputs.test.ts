@@ -12,10 +12,12 @@ import { expectReplay, readRecordingTree } from '../../src/replay/expect-replay.
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import { fileStore } from '../../src/session/file-store.ts';
+import { memoryStore } from '../../src/session/memory-store.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { taskTool } from '../../src/tools/task.ts';
-import { counterIds, echoTool, firstUser, routedModel, tickingClock } from '../support/crash-kit.ts';
+import { GateTool } from '../support/controllable.ts';
+import { counterIds, echoTool, firstUser, routedModel, tickingClock, until } from '../support/crash-kit.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 
 const systems: AgentSystem[] = [];
@@ -224,5 +226,37 @@ describe('job tasks with typed output', () => {
     expect(() =>
       system.runJob({ tasks: [{ prompt: 'a', output: z.number() as never }], concurrency: 1 }),
     ).toThrow(/^runJob: tasks\[0\]\.output must describe a JSON object/);
+  });
+});
+
+describe('a typed run left queued when its process ended', () => {
+  it('runs in the resumed session, checked against the JSON Schema its log recorded', async () => {
+    const store = memoryStore();
+    const gate = new GateTool('wait');
+    // Routed by the first user message ('first'), and by the answers so far: the resumed turn comes after one.
+    const model = routedModel({
+      first: [
+        { toolCalls: [{ name: 'wait', input: { value: 'x' } }] },
+        { json: { files: ['a.ts'], count: 'one' } },
+        { json: { files: ['a.ts'], count: 1 } },
+      ],
+    });
+    const agent = await makeSystem({ model, tools: [gate.tool], store }).createAgent({ id: 'a' });
+    void agent.run('first').catch(() => undefined);
+    await until(() => gate.running.size === 1, 'the tool to run');
+    const typed = agent.run('count files', { output: findings });
+    await agent.dispose();
+    await expect(typed).rejects.toThrow(/disposed before input/);
+
+    const resumed = await makeSystem({ model, store }).resumeAgent('a');
+    const result = await resumed.whenTurnEnds(2);
+    expect(result).toMatchObject({ reason: 'completed', output: { files: ['a.ts'], count: 1 } });
+    const start = resumed.log().find((event) => event.turn === 2 && isEvent(event, 'turn.start'));
+    expect(start?.data).toEqual({ output: { schema: findingsSchema, maxRetries: 2 } });
+    const failed = resumed.log().find((event) => isEvent(event, 'output.checked') && !event.data.valid);
+    expect(failed?.data.error).toBe(
+      // No zod here: the host's schema went with its process; the logged JSON Schema decides.
+      'the answer does not match the schema:\n✖ Instance type "string" is invalid. Expected "integer".\n  → at count',
+    );
   });
 });
