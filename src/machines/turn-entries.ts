@@ -41,7 +41,9 @@ export function turnContext(input: TurnInput): TurnContext {
       request: input.compactRequest,
       serving: undefined,
     },
-    output: input.output ? { request: input.output, failures: 0, accepted: false } : undefined,
+    output: input.output
+      ? { request: input.output, failures: input.output.failures ?? 0, accepted: false }
+      : undefined,
   };
 }
 

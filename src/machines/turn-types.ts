@@ -42,8 +42,11 @@ export type TurnInput = AgentKeyed & {
   output?: TurnOutputRequest;
 };
 
-/** A typed run's output (`OutputSpec`) and the follow-up that asked for it, whose check decides. */
-export type TurnOutputRequest = OutputSpec & { inboxId: string };
+/**
+ * A typed run's output (`OutputSpec`) and the follow-up that asked for it, whose check decides; `failures`:
+ * the checks that already failed in this turn (a turn a stopped process left waiting), default none.
+ */
+export type TurnOutputRequest = OutputSpec & { inboxId: string; failures?: number };
 
 /**
  * A typed turn's checks, in one field (see `compacting`): what it asks for, how many final answers failed

@@ -54,21 +54,22 @@ export function outputFeedback(error: string): string {
 }
 
 /**
- * The output turn `turn` asks for, as its `turn.start` recorded it, with the typed follow-up it answers
- * (a resumed turn goes on checking its answer; `inboxId` is empty when the log does not say whose it was).
+ * The output turn `turn` asks for, as its `turn.start` recorded it, with the typed follow-up it answers and
+ * the checks that already failed in it: a resumed turn goes on checking its answers, its retries counted
+ * from where it was (`inboxId` is empty when the log does not say whose run it was).
  */
 export function outputOfTurn(
   events: readonly LogEvent[],
   turn: number,
-): (OutputSpec & { inboxId: string }) | undefined {
-  const start = events.find((event) => event.turn === turn && isEvent(event, 'turn.start'));
+): (OutputSpec & { inboxId: string; failures: number }) | undefined {
+  const ofTurn = events.filter((event) => event.turn === turn);
+  const start = ofTurn.find((event) => isEvent(event, 'turn.start'));
   const output = start && isEvent(start, 'turn.start') ? start.data.output : undefined;
   if (output === undefined) return undefined;
-  const claimed = new Set(
-    events.flatMap((event) => (event.turn === turn && isEvent(event, 'inbox.claimed') ? event.data.ids : [])),
-  );
+  const claimed = new Set(ofTurn.flatMap((event) => (isEvent(event, 'inbox.claimed') ? event.data.ids : [])));
   const typed = events.find(
     (event) => isEvent(event, 'inbox.queued') && event.data.output && claimed.has(event.data.id),
   );
-  return { ...output, inboxId: typed && isEvent(typed, 'inbox.queued') ? typed.data.id : '' };
+  const failures = ofTurn.filter((event) => isEvent(event, 'output.checked') && !event.data.valid).length;
+  return { ...output, inboxId: typed && isEvent(typed, 'inbox.queued') ? typed.data.id : '', failures };
 }

@@ -313,6 +313,11 @@ describe('turn chart (pure transitions)', () => {
       attempt: 2,
     });
     expect(turnEnd(valid.actions)).toMatchObject({ reason: 'completed' });
+    // A turn resumed after a failed check counts it: with one retry allowed, the next failure ends it.
+    const resumed = input({ output: { ...output, failures: 1 } });
+    const ended = run([{ type: 'turn.begin' }, stepDone('final'), invalid], resumed);
+    expect(logged(ended.actions).at(-2)?.data).toEqual({ valid: false, attempt: 2, error: 'not JSON' });
+    expect(turnEnd(ended.actions)).toMatchObject({ reason: 'invalid_output' });
     // A free-text turn never checks.
     expect(run([{ type: 'turn.begin' }, stepDone('final')]).snapshot.value).toBe('ending');
   });
