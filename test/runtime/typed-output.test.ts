@@ -5,6 +5,7 @@
 // plain JSON Schema; bad options come as a plain JavaScript caller would send them.
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
+import { z as z3 } from 'zod3';
 import { type Agent, ConfigError, createAgentSystem } from '../../src/index.ts';
 import { type ScriptEntry, type ScriptedProvider, scripted } from '../../src/testing.ts';
 
@@ -203,6 +204,21 @@ describe('agent.run with output', () => {
     const result = await agent.run('Go', { output: schema, jsonSchema: verdictJsonSchema as never });
     expect(result.output).toEqual({ failing: [], total: 2 });
     expect(model.requests[0]?.output).toEqual({ schema: verdictJsonSchema });
+  });
+
+  it('takes a zod 3 schema with its JSON Schema beside it, typed by zod 3', async () => {
+    const { agent, model } = await agentWith([
+      { json: { failing: [], total: 'x' } },
+      { json: { failing: [], total: 4 } },
+    ]);
+    const zod3 = z3.object({ failing: z3.array(z3.string()), total: z3.number().int() });
+    const result = await agent.run('Go', { output: zod3, jsonSchema: verdictJsonSchema as never });
+    expect(result.output).toEqual({ failing: [], total: 4 });
+    if (result.reason === 'completed') expectTypeOf(result.output).toEqualTypeOf<Verdict>();
+    expect(model.requests[0]?.output).toEqual({ schema: verdictJsonSchema });
+    expect(await agentWith([]).then(({ agent }) => agent.run('Go', { output: zod3 }).catch(String))).toMatch(
+      /^ConfigError: agent\.run: output cannot describe itself as JSON Schema \(a zod schema without Standard JSON Schema\)/,
+    );
   });
 
   it('takes a plain JSON Schema and checks the answer with it', async () => {
