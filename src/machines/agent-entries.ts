@@ -16,6 +16,7 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     agentKey: context.agentKey,
     turn,
     followups: taken.filter((item) => !isNextStepItem(item)),
+    ...outputOf(taken),
     nextStep: taken.filter(isNextStepItem),
     limits: context.limits,
     preStepEveryStep: context.preStepEveryStep,
@@ -26,4 +27,10 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     compactionTried,
     ...(compactRequest ? { compactRequest } : {}),
   };
+}
+
+/** The output a typed follow-up among `taken` asks of the turn (`takenByTurn` lets at most one in). */
+function outputOf(taken: readonly InboxItem[]): Pick<TurnInput, 'output'> {
+  const typed = taken.find((item) => item.channel === 'followup' && item.output !== undefined);
+  return typed?.output ? { output: { ...typed.output, inboxId: typed.id } } : {};
 }

@@ -9,9 +9,16 @@ import { maxStopRefusals } from './hook-events.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { type StepResumeEvent, stepMachine } from './step.ts';
-import { claimEntries, stepDue, stepRecord } from './turn-entries.ts';
+import { claimEntries, outputCheckedEntry, stepDue, stepRecord } from './turn-entries.ts';
 import { screenedEntries, screenedFollowups, stopEntries } from './turn-hooks.ts';
-import type { TurnCompactedEvent, TurnContext, TurnEvent, TurnInput, TurnOutput } from './turn-types.ts';
+import type {
+  OutputCheckInput,
+  TurnCompactedEvent,
+  TurnContext,
+  TurnEvent,
+  TurnInput,
+  TurnOutput,
+} from './turn-types.ts';
 
 export const turnSetup = setup({
   types: {} as { context: TurnContext; events: TurnEvent; input: TurnInput; output: TurnOutput },
@@ -31,6 +38,7 @@ export const turnSetup = setup({
     stopHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number; refusals: number }>(
       () => {},
     ),
+    outputCheck: fromCallback<{ type: 'noop' }, OutputCheckInput>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -151,6 +159,22 @@ export const turnSetup = setup({
       for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
       enqueue.assign({ reason: 'completed' });
     }),
+    /** The check of the final answer is logged first: the model reads a failed one as its next message. */
+    logOutputCheck: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'output.checked');
+      enqueue({ type: 'log', params: outputCheckedEntry(context, event) });
+    }),
+    acceptOutput: assign({ output: ({ context }) => ({ ...context.output!, accepted: true }) }),
+    /** The answer failed its check and retries are left: the model answers again in another step. */
+    retryOutput: assign({
+      output: ({ context }) => ({ ...context.output!, failures: context.output!.failures + 1 }),
+      lastOutcome: 'continue' as const,
+    }),
+    /** The answer failed its check once more than the retries allow: the turn ends `invalid_output`. */
+    rejectOutput: assign({
+      output: ({ context }) => ({ ...context.output!, failures: context.output!.failures + 1 }),
+      reason: 'invalid_output' as const,
+    }),
     recordStep: assign(({ context, event }) => {
       assertEvent(event, 'step.done');
       return stepRecord(context, event.output);
@@ -222,5 +246,14 @@ export const turnSetup = setup({
       return event.refusal !== undefined;
     },
     notServingRequest: ({ context }) => context.compacting.serving?.trigger !== 'manual',
+    /** A typed turn's model gave a final answer that has not been checked yet. */
+    outputDue: ({ context }) =>
+      context.output !== undefined && !context.output.accepted && context.lastOutcome === 'final',
+    outputValid: ({ event }) => {
+      assertEvent(event, 'output.checked');
+      return event.valid;
+    },
+    outputRetriesLeft: ({ context }) =>
+      (context.output?.failures ?? 0) < (context.output?.request.maxRetries ?? 0),
   },
 });

@@ -3,7 +3,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, HookDecidedData, McpToolEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, HookDecidedData, McpToolEntry, OutputSpec, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -38,7 +38,33 @@ export type TurnInput = AgentKeyed & {
   compactionTried?: boolean;
   /** A compaction the host asked for; this turn runs it before its next step. */
   compactRequest?: CompactRequest;
+  /** The output a typed follow-up asks of this turn: its final answer is checked before the turn completes. */
+  output?: TurnOutputRequest;
 };
+
+/**
+ * A typed run's output (`OutputSpec`) and the follow-up that asked for it, whose check decides; `failures`:
+ * the checks that already failed in this turn (a turn a stopped process left waiting), default none.
+ */
+export type TurnOutputRequest = OutputSpec & { inboxId: string; failures?: number };
+
+/**
+ * A typed turn's checks, in one field (see `compacting`): what it asks for, how many final answers failed
+ * their check, and whether the latest one passed (a new step's answer is checked again).
+ */
+export type TurnOutputState = { request: TurnOutputRequest; failures: number; accepted: boolean };
+
+/** What the output check is asked: the final answer of `step`, checked as the `attempt`-th of the turn. */
+export type OutputCheckInput = AgentKeyed & {
+  turn: number;
+  step: number;
+  attempt: number;
+  inboxId: string;
+  schema: Record<string, unknown>;
+};
+
+/** A check of the final answer against the turn's output schema (`valid`, or why not in `error`). */
+export type OutputCheckedEvent = { type: 'output.checked'; valid: boolean; error?: string };
 
 /**
  * Continues a turn that a stopped process left waiting (see `resumePoint`): its step `step` had its answer
@@ -66,6 +92,7 @@ export type TurnEvent =
   | { type: 'log.flushed' }
   /** The tools offered may have changed (the permission mode did): the next step's pre-step work is due. */
   | { type: 'tools.changed' }
+  | OutputCheckedEvent
   | HookTurnEvent;
 
 /**
@@ -98,7 +125,7 @@ export type TurnCompactedEvent = { type: 'turn.compacted'; result: CompactResult
 
 export type TurnContext = Omit<
   TurnInput,
-  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest'
+  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest' | 'output'
 > & {
   stepCount: number;
   /** The tools offered may have changed since the last pre-step work (`tools.changed`). */
@@ -118,6 +145,8 @@ export type TurnContext = Omit<
    * an object with about 18 or more properties as a slow dictionary, which made each copy ~20× dearer.
    */
   compacting: TurnCompaction;
+  /** A typed turn's output checks; undefined for free text. */
+  output: TurnOutputState | undefined;
 };
 
 export type TurnCompaction = {

@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import { turnContext, turnEndEntry, turnOutput } from './turn-entries.ts';
+import { turnContext, turnEndEntry, turnOutput, turnStartEntry } from './turn-entries.ts';
 import { turnSetup as chart } from './turn-setup.ts';
 import { waitState } from './wait-state.ts';
 
@@ -58,7 +58,8 @@ const compactionStates = {
  * window past the threshold; the step actor then runs a compaction instead of a step.
  *
  * The flow: `created` → `starting` → (`screening`) → `deciding`, which loops through (the compaction
- * states) and `preStep` → `stepping` → `deciding`, until it ends through (`stopping`) → `ending` → `done`.
+ * states) and `preStep` → `stepping` → `deciding`, until it ends through (`checkingOutput`, a typed turn's
+ * check of its final answer, which may send it round again) → (`stopping`) → `ending` → `done`.
  * The drawn chart (`diagrams/turn.mmd`) lists the states in the order they are declared here, so
  * `stopping` stays beside `screening` (the other hook wait at the turn's edges) where the drawing has it.
  */
@@ -82,10 +83,7 @@ export const turnMachine = chart.createMachine({
       },
     },
     starting: {
-      entry: [
-        { type: 'log', params: ({ context }) => ({ type: 'turn.start', turn: context.turn, data: {} }) },
-        'spawnStep',
-      ],
+      entry: [{ type: 'log', params: ({ context }) => turnStartEntry(context) }, 'spawnStep'],
       always: [
         { guard: 'userMessageHooksDue', target: 'screening' },
         { target: 'deciding', actions: 'claimFollowups' },
@@ -173,10 +171,33 @@ export const turnMachine = chart.createMachine({
         { guard: 'stepLimit', target: 'ending', actions: assign({ reason: 'max_steps' as const }) },
         { guard: 'compactionDue', target: 'compactionBegins' },
         { guard: 'anotherStep', target: 'preStep' },
+        { guard: 'outputDue', target: 'checkingOutput' },
         { guard: 'stopHooksDue', target: 'stopping' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
     },
+    // A typed turn's final answer is checked against its output schema: valid, it may end the turn; invalid,
+    // the model is told why and answers again, until the retries run out and the turn ends `invalid_output`.
+    checkingOutput: waitState(chart, {
+      src: 'outputCheck',
+      id: 'check',
+      input: ({ context: { agentKey, turn, stepCount, output } }) => ({
+        agentKey,
+        turn,
+        step: stepCount,
+        attempt: output!.failures + 1,
+        inboxId: output!.request.inboxId,
+        schema: output!.request.schema,
+      }),
+      on: {
+        'output.checked': [
+          { guard: 'outputValid', target: 'deciding', actions: ['logOutputCheck', 'acceptOutput'] },
+          { guard: 'outputRetriesLeft', target: 'deciding', actions: ['logOutputCheck', 'retryOutput'] },
+          { target: 'ending', actions: ['logOutputCheck', 'rejectOutput'] },
+        ],
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
+    }),
     // `turn.end` is durable before the agent hears the turn is over.
     ending: waitState(chart, {
       src: 'logFlush',

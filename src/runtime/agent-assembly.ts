@@ -19,6 +19,7 @@ import { type AgentOrigin, type AgentSpec, agentSpec } from './agent-spec.ts';
 import { type HookConsultation, recordedHooks } from './hook-consultation.ts';
 import { type CreateAgentOptions, defaultInstructions, type Limits } from './options.ts';
 import type { SystemConfig } from './options-schema.ts';
+import { OutputChecks } from './output-checks.ts';
 import type { RecordedSubagent } from './replay/subagent-replay.ts';
 import type { SavedOutputFolders } from './saved-outputs.ts';
 import type { AgentTree, ChildSpec, TreeMember } from './subagents.ts';
@@ -150,6 +151,9 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
       models: config.hookReplay ? {} : config.models,
       longOutputs: system.savedOutputs.forSession(agentId, config.toolOutput.maxChars),
       compaction: config.compaction,
+      // A replay answers each check with the recorded verdict: a replayed subagent from its own log, a
+      // subagent without one checks live (the recording of its parent says nothing of its answers).
+      outputs: new OutputChecks(options.child ? recorded?.events : config.hookReplay),
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await tree.disposeChildren(agentId);

@@ -3,6 +3,7 @@ import type { McpServerStatus } from '../mcp/tool-source.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { LiveBus } from './live-bus.ts';
+import type { OutputChecks } from './output-checks.ts';
 
 /** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
 export type AgentHandleParts = {
@@ -21,4 +22,6 @@ export type AgentHandleParts = {
   modeCeiling: () => PermissionMode | undefined;
   /** Throws the `ConfigError` of a mode in which the agent's tools would ask and nobody can answer. */
   checkMode: (mode: PermissionMode) => void;
+  /** The checks of the agent's typed runs: a run registers its schema here before it is queued. */
+  outputs: OutputChecks;
 };

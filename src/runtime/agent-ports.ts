@@ -6,6 +6,7 @@ import { base, type HookDeps } from '../actors/hook.ts';
 import type { Publish } from '../actors/live-event.ts';
 import type { LogFlushDeps } from '../actors/log-flush.ts';
 import type { ModelCallDeps, PlannedCompaction } from '../actors/model-call.ts';
+import type { OutputCheckDeps } from '../actors/output-check.ts';
 import type { PreStepHook, PreStepHookDeps } from '../actors/pre-step-hook.ts';
 import { requestChanges, routedProvider } from '../actors/request-hook.ts';
 import type { RevokeDeps } from '../actors/revoke.ts';
@@ -26,6 +27,7 @@ import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import { currentOutputFormat } from '../session/typed-turns.ts';
 import { isEvent, type LogEntry, type LogEvent } from '../session/types.ts';
 import type { SkillFolders } from '../tools/skill-files.ts';
 import type { AgentOffer } from './agent-offer.ts';
@@ -33,6 +35,7 @@ import type { AgentOrigin } from './agent-spec.ts';
 import type { HookTranscripts } from './hook-transcripts.ts';
 import { LingeringRuns } from './lingering-runs.ts';
 import type { CompactionConfig } from './options-schema.ts';
+import type { OutputChecks } from './output-checks.ts';
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
 export type AgentPorts = {
@@ -43,6 +46,7 @@ export type AgentPorts = {
   approval: ApprovalDeps;
   preStep: PreStepHookDeps;
   hooks: HookDeps;
+  outputCheck: OutputCheckDeps;
   flush: LogFlushDeps;
   stage: StageRunner;
   undo: UndoStageDeps;
@@ -68,6 +72,8 @@ export type HostServices = {
   /** The cap on results the model reads whole, and where longer ones are saved. */
   longOutputs: LongOutputs;
   compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
+  /** The agent's typed runs and how their answers are checked (live, or from a recording). */
+  outputs: OutputChecks;
   /** Called after dispose flushed the log: disposes the agent's children and unregisters it. */
   revoke: () => Promise<void>;
 };
@@ -142,8 +148,10 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
       buildRequest: () => {
         const all = events();
         const request = requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        // A typed turn's requests ask for its output format, as its `turn.start` recorded it.
+        const output = currentOutputFormat(all);
         // One key per session: vendors that cache by key keep the session's prefix in one place.
-        return { ...request, cacheKey: agentId };
+        return { ...request, cacheKey: agentId, ...(output ? { output } : {}) };
       },
       publish,
       planCompaction: (instructions) =>
@@ -175,6 +183,7 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
         hooks.consult('preStep')(base(hooks, 'preStep', { turn, step }), { value: {} }, signal),
     },
     hooks,
+    outputCheck: { check: (input) => host.outputs.check(input, events()) },
     flush: { flush, onError },
     stage: {
       run: async (stage, signal) => {

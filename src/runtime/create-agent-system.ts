@@ -232,6 +232,7 @@ export class AgentSystem {
         tree.remove(agentId);
       },
       servers: () => body.parts.mcp?.servers() ?? [],
+      outputs: body.parts.host.outputs,
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),
       checkMode: (mode) =>

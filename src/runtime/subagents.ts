@@ -2,18 +2,19 @@ import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { PermissionSettings } from '../permissions/gate.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
-import { emptyUsage, type Provider } from '../providers/types.ts';
+import type { Provider } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import { isEvent } from '../session/types.ts';
 import type { AnyTool, SubagentResult } from '../tools/define-tool.ts';
-import type { Agent, RunResult } from './agent-handle.ts';
+import { outputOptionsOf } from '../tools/output-schema.ts';
+import type { Agent } from './agent-handle.ts';
 import {
   type CreateAgentOptions,
   defaultSubagentLimits,
   type Limits,
   type SubagentLimits,
 } from './options.ts';
+import { lastTurnOf, logSpawned, runChild } from './subagent-runs.ts';
 import { type SpawnCall, SubagentTools } from './subagent-tools.ts';
 
 /** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
@@ -167,7 +168,8 @@ export class AgentTree {
       logSpawned(parent.log, call.callId, child.id);
       // The link is durable before the child works: a resumed parent finds a child that was left waiting.
       await parent.log.flush();
-      const result = await runChild(child, () => child.run(request.prompt), call.signal);
+      const typed = outputOptionsOf(request);
+      const result = await runChild(child, () => child.run(request.prompt, typed), call.signal);
       await this.reachRecordedPosition(parentId, call, 'tool.result');
       return result;
     } finally {
@@ -219,50 +221,5 @@ export class AgentTree {
       );
     }
     return offered.filter((tool) => names.includes(tool.name));
-  }
-}
-
-/** Writes `agent.spawned` at the turn and step of the call that started the child. */
-function logSpawned(log: SessionLog, callId: string, childSessionId: string): void {
-  const events = log.events;
-  let at: { turn?: number; step?: number } = {};
-  for (let i = events.length - 1; i >= 0; i--) {
-    const event = events[i]!;
-    if (isEvent(event, 'tool.call') && event.data.callId === callId) {
-      at = {
-        ...(event.turn !== undefined ? { turn: event.turn } : {}),
-        ...(event.step !== undefined ? { step: event.step } : {}),
-      };
-      break;
-    }
-  }
-  log.append({ type: 'agent.spawned', ...at, data: { childSessionId, callId } });
-}
-
-/** The child's latest turn: the one a resumed child continues, or ended in. */
-function lastTurnOf(child: Agent): number {
-  return child.log().reduce((highest, event) => Math.max(highest, event.turn ?? 0), 0);
-}
-
-async function runChild(
-  child: Agent,
-  work: () => Promise<RunResult>,
-  signal: AbortSignal,
-): Promise<SubagentResult> {
-  if (signal.aborted) return { sessionId: child.id, reason: 'canceled', text: '', usage: emptyUsage };
-  const onAbort = () => {
-    try {
-      child.cancel('parent');
-    } catch (error) {
-      // A child that is already going away needs no cancel; anything else is a real fault.
-      if (!AgentStateError.isInstance(error)) throw error;
-    }
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const result = await work();
-    return { sessionId: child.id, reason: result.reason, text: result.text, usage: result.usage };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }

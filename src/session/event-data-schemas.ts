@@ -58,7 +58,13 @@ export const stopReasonSchema = z.enum([
   'blocked',
   'max_tokens',
   'interrupted',
+  'invalid_output',
 ]);
+/** What a typed run asks of its turn's final answer (`OutputSpec`). */
+const outputSpec = z.object({
+  schema: z.record(z.string(), z.unknown()),
+  maxRetries: count,
+});
 
 /**
  * The data schema of every event type. The `satisfies` clause makes the compiler check that each
@@ -71,10 +77,15 @@ export const logEventDataSchemas = {
     forkOf: z.object({ sessionId: z.string(), atSeq: count }).optional(),
     config: z.record(z.string(), z.unknown()),
   }),
-  'inbox.queued': z.object({ id: z.string(), channel: inboxChannel, message: z.string() }),
+  'inbox.queued': z.object({
+    id: z.string(),
+    channel: inboxChannel,
+    message: z.string(),
+    output: outputSpec.optional(),
+  }),
   'inbox.claimed': z.object({ ids: z.array(z.string()) }),
   'inbox.cleared': z.object({ ids: z.array(z.string()) }),
-  'turn.start': z.record(z.string(), z.never()),
+  'turn.start': z.object({ output: outputSpec.optional() }),
   'step.start': z.object({ model: z.string(), toolNames: z.array(z.string()), systemHash: z.string() }),
   'user.message': z.object({ channel: inboxChannel, content: z.string(), inboxId: z.string().optional() }),
   'assistant.message': z.object({
@@ -127,6 +138,11 @@ export const logEventDataSchemas = {
     error: z.string().optional(),
   }),
   'step.end': z.object({ toolResults: count }),
+  'output.checked': z.object({
+    valid: z.boolean(),
+    attempt: z.number().int().positive(),
+    error: z.string().optional(),
+  }),
   'turn.end': z.object({
     reason: stopReasonSchema,
     usage,

@@ -153,8 +153,8 @@ export function pendingInbox(events: readonly LogEvent[]): PendingInboxItem[] {
   const pending: PendingInboxItem[] = [];
   for (const event of events) {
     if (isEvent(event, 'inbox.queued') && !done.has(event.data.id)) {
-      const { id, channel, message } = event.data;
-      pending.push({ id, channel, message, seq: event.seq });
+      const { id, channel, message, output } = event.data;
+      pending.push({ id, channel, message, ...(output ? { output } : {}), seq: event.seq });
     }
   }
   return pending;

@@ -1,5 +1,15 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
+import type {
+  Citation,
+  ModelStopReason,
+  OutputFormat,
+  ProviderPart,
+  ToolCallRequest,
+  Usage,
+} from '../providers/types.ts';
+import type { HookDecidedData } from './hook-decisions.ts';
+
+export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from './hook-decisions.ts';
 
 /** The version of the log format this build writes. Readers refuse newer versions. */
 export const LOG_FORMAT_VERSION = 1;
@@ -35,75 +45,20 @@ export type StopReason =
   | 'model_error'
   | 'blocked'
   | 'max_tokens'
-  | 'interrupted';
+  | 'interrupted'
+  | 'invalid_output';
 
 export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 
+/**
+ * What a typed run (`agent.run(prompt, { output })`) asks of the turn that answers it: a final answer that
+ * is JSON matching `schema` (a JSON Schema of an object, as the model is shown it), and how many times a
+ * final answer that does not may be fed back to the model before the turn ends `invalid_output`.
+ */
+export type OutputSpec = OutputFormat & { maxRetries: number };
+
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
-
-/** Every hook point, in the order a session meets them (docs/hooks-and-settings.md). */
-export const hookPoints = [
-  'sessionStart',
-  'userMessage',
-  'preStep',
-  'request',
-  'requestError',
-  'preTool',
-  'postTool',
-  'stop',
-  'subagentStop',
-  'preCompact',
-  'sessionEnd',
-] as const;
-
-export type HookPoint = (typeof hookPoints)[number];
-
-/**
- * How one hook answered: `pass` (no opinion), `modify` (changed the value and nothing else), a decision
- * (`allow`, `ask`, `deny` for tools; `block` elsewhere), or a failure (`error` threw or exited non-zero,
- * `timeout`, `invalid` answered something unreadable), which is no opinion except at `preTool` (deny).
- */
-export type HookOutcome =
-  | 'pass'
-  | 'modify'
-  | 'allow'
-  | 'ask'
-  | 'deny'
-  | 'block'
-  | 'error'
-  | 'timeout'
-  | 'invalid';
-
-export type HookDecidedData = {
-  point: HookPoint;
-  /** Which hook: a function's name (or `<point>[<index>]`), or a command hook's command line. */
-  hook: string;
-  outcome: HookOutcome;
-  reason?: string;
-  /** The tool call the hook was about (`preTool`, `postTool`). */
-  callId?: string;
-  /** `preTool`: the tool input as this hook rewrote it. */
-  input?: unknown;
-  /** `postTool`: the tool result as this hook replaced or annotated it; `preTool`: context for the result. */
-  content?: string;
-  /** `userMessage`: the message as this hook rewrote it. */
-  message?: string;
-  /** `userMessage`: the queued input the hook was about. */
-  inboxId?: string;
-  /** `requestError`: the failed attempt the hook was about. */
-  attempt?: number;
-  /** `requestError`: retry after this many milliseconds (a block gives up instead). */
-  delayMs?: number;
-  /** `request`: the system prompt of the step's request as this hook left it. */
-  system?: string;
-  /** `request`: the tools the step's request offers, by name, as this hook left them. */
-  tools?: string[];
-  /** `request`: the model the step's request goes to, by name, as this hook left it. */
-  model?: string;
-  /** What the hook told the person (Claude Code's `systemMessage`); the model never reads it. */
-  systemMessage?: string;
-};
 
 /** The data of each event type: the contract between writers, readers and `project()`. */
 export type LogEventData = {
@@ -113,10 +68,12 @@ export type LogEventData = {
     forkOf?: { sessionId: string; atSeq: number };
     config: Record<string, unknown>;
   };
-  'inbox.queued': { id: string; channel: InboxChannel; message: string };
+  /** `output`: the follow-up is a typed run's, whose turn must end with a valid answer (see `OutputSpec`). */
+  'inbox.queued': { id: string; channel: InboxChannel; message: string; output?: OutputSpec };
   'inbox.claimed': { ids: string[] };
   'inbox.cleared': { ids: string[] };
-  'turn.start': Record<string, never>;
+  /** `output`: every request of the turn asks for this format, and its final answer is checked against it. */
+  'turn.start': { output?: OutputSpec };
   'step.start': { model: string; toolNames: string[]; systemHash: string };
   'user.message': { channel: InboxChannel; content: string; inboxId?: string };
   'assistant.message': {
@@ -154,6 +111,11 @@ export type LogEventData = {
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
   'step.end': { toolResults: number };
+  /**
+   * The final answer of step `step` checked against the turn's output schema (`attempt` counts the answers
+   * checked in the turn). An invalid one is shown to the model, `error` and all, as the next user message.
+   */
+  'output.checked': { valid: boolean; attempt: number; error?: string };
   'turn.end': {
     reason: StopReason;
     usage: Usage;

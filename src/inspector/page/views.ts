@@ -92,6 +92,7 @@ export function renderTranscript(box) {
       case 'tool.result': { const t = tools.get(d.callId); if (t) { t.buttons?.remove(); t.pill.replaceWith(badge(d.outcome)); t.card.appendChild(resultText(d.content)); } break; }
       case 'session.start': prices = recordedPrices(d.config); break;
       case 'turn.end': add(box, add(el('div', 'note turn-end'), document.createTextNode('Turn ' + e.turn + ' ended: '), badge(d.reason), document.createTextNode(d.usage ? ' · ' + usageText(d.usage, prices) : ''))); break;
+      case 'output.checked': box.appendChild(el('div', 'note ' + (d.valid ? '' : 'warn'), 'output check ' + d.attempt + (d.valid ? ': passed' : ' failed: ' + d.error))); break;
       case 'agent.spawned': box.appendChild(el('div', 'note', 'spawned subagent ' + d.childSessionId)); break;
       case 'compaction': box.appendChild(add(el('details', 'compaction'), el('summary', '', 'Compacted events ' + d.replaces[0] + '–' + d.replaces[1] + ' (' + d.trigger + ')'), el('pre', '', d.summary))); break;
       case 'session.end': box.appendChild(el('div', 'divider', 'Session ended')); break;
