@@ -50,6 +50,7 @@ export type {
   ModelMessage,
   ModelRequest,
   ModelStopReason,
+  OutputFormat,
   Provider,
   ToolSpec,
   Usage,
@@ -71,7 +72,15 @@ export type {
   SubagentLimits,
   ToolOutputOptions,
 } from './runtime/options.ts';
-export type { DeniedCall, RunError, RunErrorKind, RunResult } from './runtime/turn-result.ts';
+export type {
+  CompletedRun,
+  DeniedCall,
+  RunError,
+  RunErrorKind,
+  RunResult,
+  RunResultFields,
+  StoppedRun,
+} from './runtime/turn-result.ts';
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog, firstDivergence } from './session/compare-logs.ts';
@@ -120,6 +129,12 @@ export {
   type ToolContext,
   type ToolOutput,
 } from './tools/define-tool.ts';
+export {
+  defaultMaxOutputRetries,
+  type OutputOf,
+  type OutputOptions,
+  type OutputSchema,
+} from './tools/output-schema.ts';
 export { type SavedOutputs, savedOutputRoot } from './tools/saved-output.ts';
 export type { SkillEntry } from './tools/skill-files.ts';
-export { taskTool } from './tools/task.ts';
+export { type TaskToolOptions, taskTool } from './tools/task.ts';

@@ -58,7 +58,7 @@ describe('real machines', () => {
   // agent: creating.servers and disposing.closing are the MCP stages.
   // step: 10 since a cancel after streamed text waits in `interrupting` for the text, and request hooks
   // and request-error hooks wait in `hookingRequest` and `hookingError`.
-  const expectedCounts: Record<string, number> = { agent: 19, turn: 15, step: 10, 'tool-batch': 10 };
+  const expectedCounts: Record<string, number> = { agent: 19, turn: 16, step: 10, 'tool-batch': 10 };
 
   for (const [name, machine] of real) {
     it(`${name}: every state node is declared once and the syntax checks pass`, () => {

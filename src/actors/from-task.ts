@@ -20,7 +20,9 @@ const neverAborted = new AbortController().signal;
  *
  * With `abortOn`, the task can be told to stop waiting: the signal `run` gets aborts when the actor
  * receives an event of that type (the task still answers, with whatever it made of the abort) or is
- * stopped before it answered. Without it the signal never aborts.
+ * stopped before it answered. Without it the signal never aborts. `abortOn` may also be decided per
+ * input (`undefined`: this task has nothing to stop), so a task with nothing to abort costs no
+ * controller: Node 20's AbortSignal is ~1.3 kB that outlives the young generation.
  *
  * @example
  * const flush = fromTask(({ agentKey }: AgentKeyed) => logOf(agentKey).flush(), () => ({ type: 'log.flushed' }));
@@ -28,11 +30,13 @@ const neverAborted = new AbortController().signal;
 export function fromTask<Input, Value, Event extends { type: string }, Abort extends string = never>(
   run: (input: Input, signal: AbortSignal) => Value | PromiseLike<Value>,
   toEvent: (result: TaskResult<Value>, input: Input) => Event | undefined,
-  options: { abortOn?: Abort } = {},
+  options: { abortOn?: Abort | ((input: Input) => Abort | undefined) } = {},
 ) {
+  const { abortOn } = options;
   return fromCallback<{ type: 'noop' } | { type: Abort }, Input>(({ input, sendBack, receive }) => {
-    const controller = options.abortOn === undefined ? undefined : new AbortController();
-    if (controller) receive((event) => event.type === options.abortOn && controller.abort());
+    const abortType = typeof abortOn === 'function' ? abortOn(input) : abortOn;
+    const controller = abortType === undefined ? undefined : new AbortController();
+    if (controller) receive((event) => event.type === abortType && controller.abort());
     let live = true;
     let running = true;
     const answer = (result: TaskResult<Value>) => {

@@ -4,6 +4,7 @@
 // logs the same from the recorded decisions. `sessionEnd` is the wait of the agent's `disposing.endingSession` state: bounded in time, and
 // whatever happens it answers, so dispose goes on.
 
+import { extended } from '../core/extended.ts';
 import { timeLimit } from '../core/time-limit.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { HookDecidedData } from '../hooks/hook-types.ts';
@@ -29,7 +30,7 @@ export async function runSessionStart(
 ): Promise<HookDecidedData[]> {
   // A subagent's session is part of its parent's (Claude Code asks SubagentStop, not the session hooks).
   if (deps.parent !== undefined) return [];
-  const told = { ...base(deps, 'sessionStart', { turn: 0, step: 0 }), source };
+  const told = extended(base(deps, 'sessionStart', { turn: 0, step: 0 }), { source });
   try {
     // Claude Code's SessionStart matcher selects by source (`startup`, `resume`, ...).
     return await deps.consult('sessionStart')(told, { matchOn: source, value: {} }, signal);
@@ -45,7 +46,7 @@ export function createSessionEndHookActor(depsOf: DependenciesOf<HookDeps>) {
     depsOf,
     async (deps, _input, signal) => {
       if (deps.parent !== undefined) return { type: 'hook.sessionEnd', decisions: [] };
-      const told = { ...base(deps, 'sessionEnd', { turn: 0, step: 0 }), reason: 'disposed' };
+      const told = extended(base(deps, 'sessionEnd', { turn: 0, step: 0 }), { reason: 'disposed' });
       const bounded = timeLimit(signal, sessionEndLimitMs);
       try {
         return {

@@ -6,8 +6,16 @@ import { runWaterfall } from './waterfall.ts';
 
 /** Runs the hooks of each point in order. */
 export function liveConsult(table: HookTable): (point: HookPoint) => HookConsult {
-  return (point) => (input, subject, signal) => runWaterfall(table[point] ?? [], input, subject, signal);
+  return (point) => {
+    const entries = table[point];
+    // A point without hooks decides nothing: no waterfall to run (the session points are asked at every
+    // setup and dispose, hooks or not).
+    if (entries === undefined || entries.length === 0) return noDecisions;
+    return (input, subject, signal) => runWaterfall(entries, input, subject, signal);
+  };
 }
+
+const noDecisions: HookConsult = () => Promise.resolve([]);
 
 /** What one consultation is known by in a log: its point, turn, step and the call or input it was about. */
 function consultKey(

@@ -1,5 +1,6 @@
 // Pure helpers of the agent chart: what starts a turn, and the input a turn starts with. Kept beside the
 // chart so the chart file reads as states.
+import { extended } from '../core/extended.ts';
 import type { AgentContext } from './agent-types.ts';
 import { type InboxItem, isNextStepItem } from './inbox.ts';
 import type { TurnInput } from './turn-types.ts';
@@ -15,14 +16,21 @@ export function turnInput(context: AgentContext, turn: number, taken: readonly I
     agentKey: context.agentKey,
     turn,
     followups: taken.filter((item) => !isNextStepItem(item)),
+    ...outputOf(taken),
     nextStep: taken.filter(isNextStepItem),
     limits: context.limits,
     preStepEveryStep: context.preStepEveryStep,
     toolsChanged: context.toolsChanged || context.preStepAtTurnStart === true,
-    step: { ...context.step, toolNames: context.toolNames, systemHash: context.systemHash },
+    step: extended(context.step, { toolNames: context.toolNames, systemHash: context.systemHash }),
     compaction,
     contextUsage,
     compactionTried,
     ...(compactRequest ? { compactRequest } : {}),
   };
+}
+
+/** The output a typed follow-up among `taken` asks of the turn (`takenByTurn` lets at most one in). */
+function outputOf(taken: readonly InboxItem[]): Pick<TurnInput, 'output'> {
+  const typed = taken.find((item) => item.channel === 'followup' && item.output !== undefined);
+  return typed?.output ? { output: { ...typed.output, inboxId: typed.id } } : {};
 }

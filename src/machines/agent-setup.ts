@@ -6,7 +6,7 @@ import { hasWakingInput, turnInput } from './agent-entries.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } from './agent-types.ts';
 import { sessionStartContext } from './hook-events.ts';
-import { isNextStepItem, itemOf, queuedEntry } from './inbox.ts';
+import { isNextStepItem, itemOf, queuedEntry, takenByTurn } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { turnMachine } from './turn.ts';
 
@@ -161,7 +161,7 @@ export const agentSetup = setup({
      */
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
-      const taken = hasWakingInput(context) ? context.inbox : [];
+      const taken = hasWakingInput(context) ? takenByTurn(context.inbox) : [];
       enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
       enqueue.sendTo('turn', { type: 'turn.begin' });
       const inbox = context.inbox.filter((item) => !taken.includes(item));
@@ -175,9 +175,10 @@ export const agentSetup = setup({
     }),
     /** Continues the turn a stopped process left waiting; next-step input queued meanwhile is its own. */
     resumeTurn: enqueueActions(({ context, enqueue }) => {
-      const { turn, ...resume } = context.resume!;
+      const { turn, output, ...resume } = context.resume!;
       const taken = context.inbox.filter(isNextStepItem);
-      enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
+      const input = { ...turnInput(context, turn, taken), ...(output ? { output } : {}) };
+      enqueue.spawnChild('turn', { id: 'turn', input });
       enqueue.sendTo('turn', { type: 'turn.resume', ...resume });
       const inbox = context.inbox.filter((item) => !taken.includes(item));
       enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, resume: undefined });

@@ -4,7 +4,13 @@ import type { AgentKeyed } from './agent-key.ts';
 import type { CompactionPolicy, CompactRequest, CompactResult, ContextUsage } from './compaction-types.ts';
 import type { InboxEvent, InboxItem, MailEvent } from './inbox.ts';
 import type { StepSettings } from './step-types.ts';
-import type { TurnCompactedEvent, TurnDoneEvent, TurnLimits, TurnResumeEvent } from './turn-types.ts';
+import type {
+  TurnCompactedEvent,
+  TurnDoneEvent,
+  TurnLimits,
+  TurnOutputRequest,
+  TurnResumeEvent,
+} from './turn-types.ts';
 
 /**
  * The ordered stages of creating an agent. Each one that completes can be undone. `servers` starts the
@@ -39,7 +45,7 @@ export type AgentInput = AgentKeyed & {
 };
 
 /** Where a waiting turn continues (from `resumePoint`): its number and what `turn.resume` carries. */
-export type TurnResume = Omit<TurnResumeEvent, 'type'> & { turn: number };
+export type TurnResume = Omit<TurnResumeEvent, 'type'> & { turn: number; output?: TurnOutputRequest };
 
 export type AgentEvent =
   | {

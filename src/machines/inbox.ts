@@ -1,8 +1,9 @@
-import type { InboxChannel, LogEntry, MailKind } from '../session/types.ts';
+import type { InboxChannel, LogEntry, MailKind, OutputSpec } from '../session/types.ts';
 
 /**
  * A message waiting for a turn (`followup`) or a step (`steer`, `inject`). Mail from another agent of the
- * tree names its sender (`from`) and what it is (`kind`: a message, or a background child's result).
+ * tree names its sender (`from`) and what it is (`kind`: a message, or a background child's result); a
+ * typed run's follow-up carries the output its turn must end with.
  */
 export type InboxItem = {
   id: string;
@@ -10,6 +11,7 @@ export type InboxItem = {
   message: string;
   from?: string;
   kind?: MailKind;
+  output?: OutputSpec;
 };
 
 /** Steer and inject wait for the next step; followup waits for the next turn. */
@@ -19,7 +21,7 @@ export function isNextStepItem(item: InboxItem): boolean {
 
 /** Input for the agent's inbox, as the agent API sends it to the agent chart. */
 export type InboxEvent =
-  | { type: 'agent.followup'; id: string; message: string }
+  | { type: 'agent.followup'; id: string; message: string; output?: OutputSpec }
   | { type: 'agent.steer'; id: string; message: string }
   | { type: 'agent.inject'; id: string; message: string };
 
@@ -32,10 +34,16 @@ export type MailEvent = { type: 'agent.mail'; id: string; from: string; kind: Ma
 const channels = { 'agent.followup': 'followup', 'agent.steer': 'steer', 'agent.inject': 'inject' } as const;
 
 /** The inbox item an inbox event (or mail) queues. */
-export const itemOf = (event: InboxEvent | MailEvent): InboxItem =>
-  event.type === 'agent.mail'
-    ? { id: event.id, channel: 'steer', message: event.message, from: event.from, kind: event.kind }
-    : { id: event.id, channel: channels[event.type], message: event.message };
+export const itemOf = (event: InboxEvent | MailEvent): InboxItem => {
+  if (event.type === 'agent.mail')
+    return { id: event.id, channel: 'steer', message: event.message, from: event.from, kind: event.kind };
+  return {
+    id: event.id,
+    channel: channels[event.type],
+    message: event.message,
+    ...(event.type === 'agent.followup' && event.output ? { output: event.output } : {}),
+  };
+};
 
 /** The log entry that records an item as queued, so a restart still has it. */
 export const queuedEntry = (item: InboxItem): LogEntry => ({
@@ -46,9 +54,20 @@ export const queuedEntry = (item: InboxItem): LogEntry => ({
     message: item.message,
     ...(item.from !== undefined ? { from: item.from } : {}),
     ...(item.kind !== undefined ? { kind: item.kind } : {}),
+    ...(item.output ? { output: item.output } : {}),
   },
 });
 
 /** The senders whose final results are among `items` (the turn has heard from them). */
 export const resultSenders = (items: readonly InboxItem[]): string[] =>
   items.flatMap((item) => (item.kind === 'result' && item.from !== undefined ? [item.from] : []));
+
+/**
+ * The queued input a turn takes: everything, except that a typed follow-up ends what the turn takes of the
+ * follow-ups (the one after it waits for the next turn), so no turn answers two output formats.
+ */
+export function takenByTurn(inbox: readonly InboxItem[]): InboxItem[] {
+  const typed = inbox.findIndex((item) => item.channel === 'followup' && item.output !== undefined);
+  if (typed === -1) return [...inbox];
+  return inbox.filter((item, index) => index <= typed || item.channel !== 'followup');
+}

@@ -7,6 +7,7 @@ import type { InboxItem } from './inbox.ts';
 import type { StepOutput } from './step-types.ts';
 import {
   noCompaction,
+  type OutputCheckedEvent,
   type TurnContext,
   type TurnInput,
   type TurnOutput,
@@ -32,8 +33,7 @@ export function turnContext(input: TurnInput): TurnContext {
     cancelCause: undefined,
     reason: undefined,
     error: undefined,
-    vetoReason: undefined,
-    stopRefusals: 0,
+    hookVerdicts: { vetoReason: undefined, stopRefusals: 0 },
     compacting: {
       policy: input.compaction ?? noCompaction,
       usage: input.contextUsage ?? unknownContext,
@@ -41,7 +41,24 @@ export function turnContext(input: TurnInput): TurnContext {
       request: input.compactRequest,
       serving: undefined,
     },
+    output: input.output
+      ? { request: input.output, failures: input.output.failures ?? 0, accepted: false }
+      : undefined,
   };
+}
+
+/** `turn.start`, with the output format of a typed turn: every request of the turn reads it from here. */
+export function turnStartEntry(context: TurnContext): LogEntry {
+  const output = context.output?.request;
+  const data = output ? { output: { schema: output.schema, maxRetries: output.maxRetries } } : {};
+  return { type: 'turn.start', turn: context.turn, data };
+}
+
+/** The check of step `stepCount`'s final answer; `attempt` counts the answers checked in the turn. */
+export function outputCheckedEntry(context: TurnContext, event: OutputCheckedEvent): LogEntry {
+  const attempt = (context.output?.failures ?? 0) + 1;
+  const data = { valid: event.valid, attempt, ...(event.error !== undefined ? { error: event.error } : {}) };
+  return { type: 'output.checked', turn: context.turn, step: context.stepCount, data };
 }
 
 /** What a finished step changes: its outcome and cost, the unknown-tool streak and the context it used. */
@@ -54,6 +71,8 @@ export function stepRecord(context: TurnContext, output: StepOutput): Partial<Tu
     // A step counts towards the limit only when every call it made named an unknown tool.
     consecutiveUnknown:
       output.toolCalls > 0 && output.unknownTools === output.toolCalls ? context.consecutiveUnknown + 1 : 0,
+    // A new answer is checked again (a `stop` hook refused the one that passed, or steering came in).
+    ...(context.output?.accepted ? { output: { ...context.output, accepted: false } } : {}),
     compacting: {
       ...context.compacting,
       usage: answered
@@ -101,7 +120,9 @@ export function turnEndEntry(context: TurnContext): LogEntry {
       usage: context.usage,
       ...(context.cancelCause ? { cause: context.cancelCause } : {}),
       ...(context.reason === 'model_error' && context.error ? { error: context.error } : {}),
-      ...(context.vetoReason !== undefined ? { vetoReason: context.vetoReason } : {}),
+      ...(context.hookVerdicts.vetoReason !== undefined
+        ? { vetoReason: context.hookVerdicts.vetoReason }
+        : {}),
     },
   };
 }

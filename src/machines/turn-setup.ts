@@ -1,6 +1,7 @@
 // The turn chart's setup: the actors it spawns (placeholders the runtime replaces through `provide()`),
 // and the named actions and guards its states refer to. The state tree is in `turn.ts`.
 import { assertEvent, assign, enqueueActions, fromCallback, setup, spawnChild } from 'xstate';
+import { extended } from '../core/extended.ts';
 import { addUsage } from '../providers/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import { compactionDue, compactResultOf } from './compaction-types.ts';
@@ -9,9 +10,16 @@ import { resultSenders } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { parentOf } from './parent.ts';
 import { type StepResumeEvent, stepMachine } from './step.ts';
-import { claimEntries, stepDue, stepRecord } from './turn-entries.ts';
+import { claimEntries, outputCheckedEntry, stepDue, stepRecord } from './turn-entries.ts';
 import { screenedEntries, screenedFollowups, stopEntries } from './turn-hooks.ts';
-import type { TurnCompactedEvent, TurnContext, TurnEvent, TurnInput, TurnOutput } from './turn-types.ts';
+import type {
+  OutputCheckInput,
+  TurnCompactedEvent,
+  TurnContext,
+  TurnEvent,
+  TurnInput,
+  TurnOutput,
+} from './turn-types.ts';
 
 export const turnSetup = setup({
   types: {} as { context: TurnContext; events: TurnEvent; input: TurnInput; output: TurnOutput },
@@ -31,6 +39,7 @@ export const turnSetup = setup({
     stopHook: fromCallback<{ type: 'noop' }, AgentKeyed & { turn: number; step: number; refusals: number }>(
       () => {},
     ),
+    outputCheck: fromCallback<{ type: 'noop' }, OutputCheckInput>(() => {}),
   },
   actions: {
     log: logNothing,
@@ -91,7 +100,7 @@ export const turnSetup = setup({
     // One step actor serves every step of the turn; `step.begin` starts each one.
     spawnStep: spawnChild('step', {
       id: 'step',
-      input: ({ context }) => ({ ...context.step, agentKey: context.agentKey, turn: context.turn }),
+      input: ({ context }) => extended(context.step, { agentKey: context.agentKey, turn: context.turn }),
     }),
     /** A turn a stopped process left waiting: its step resumes where the log says, nothing logged twice. */
     resumeStep: enqueueActions(({ event, enqueue }) => {
@@ -124,9 +133,12 @@ export const turnSetup = setup({
       enqueue.assign({ step: { ...context.step, toolNames, systemHash } });
     }),
     /** The `preStep` hooks vetoed the step: the turn ends `blocked` with their reason. */
-    vetoStep: assign(({ event }) => {
+    vetoStep: assign(({ context, event }) => {
       assertEvent(event, 'hook.veto');
-      return { vetoReason: event.reason, reason: 'blocked' as const };
+      return {
+        hookVerdicts: { ...context.hookVerdicts, vetoReason: event.reason },
+        reason: 'blocked' as const,
+      };
     }),
     claimPending: enqueueActions(({ context, enqueue }) => {
       for (const entry of claimEntries(context.turn, context.pending))
@@ -141,16 +153,18 @@ export const turnSetup = setup({
       enqueue.assign({ followups: screenedFollowups(context.followups, event.messages) });
     }),
     /** Every follow-up was blocked: the turn ends `blocked` with the first reason. */
-    blockTurn: assign(({ event }) => {
+    blockTurn: assign(({ context, event }) => {
       assertEvent(event, 'hook.userMessage');
       const blocked = event.messages.find((message) => message.blocked);
-      return { reason: 'blocked' as const, vetoReason: blocked?.blocked?.reason ?? 'blocked by a hook' };
+      const vetoReason = blocked?.blocked?.reason ?? 'blocked by a hook';
+      return { reason: 'blocked' as const, hookVerdicts: { ...context.hookVerdicts, vetoReason } };
     }),
     /** The stop hooks refused the end of the turn: their message is logged and starts another step. */
     refuseStop: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'hook.stop');
       for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
-      enqueue.assign({ stopRefusals: context.stopRefusals + 1, lastOutcome: 'continue' });
+      const stopRefusals = context.hookVerdicts.stopRefusals + 1;
+      enqueue.assign({ hookVerdicts: { ...context.hookVerdicts, stopRefusals }, lastOutcome: 'continue' });
     }),
     /** The `preCompact` hooks are observers: their decisions are logged and the compaction runs. */
     logPreCompact: enqueueActions(({ context, event, enqueue }) => {
@@ -165,6 +179,22 @@ export const turnSetup = setup({
       assertEvent(event, 'hook.stop');
       for (const entry of stopEntries(context, event)) enqueue({ type: 'log', params: entry });
       enqueue.assign({ reason: 'completed' });
+    }),
+    /** The check of the final answer is logged first: the model reads a failed one as its next message. */
+    logOutputCheck: enqueueActions(({ context, event, enqueue }) => {
+      assertEvent(event, 'output.checked');
+      enqueue({ type: 'log', params: outputCheckedEntry(context, event) });
+    }),
+    acceptOutput: assign({ output: ({ context }) => ({ ...context.output!, accepted: true }) }),
+    /** The answer failed its check and retries are left: the model answers again in another step. */
+    retryOutput: assign({
+      output: ({ context }) => ({ ...context.output!, failures: context.output!.failures + 1 }),
+      lastOutcome: 'continue' as const,
+    }),
+    /** The answer failed its check once more than the retries allow: the turn ends `invalid_output`. */
+    rejectOutput: assign({
+      output: ({ context }) => ({ ...context.output!, failures: context.output!.failures + 1 }),
+      reason: 'invalid_output' as const,
     }),
     recordStep: assign(({ context, event }) => {
       assertEvent(event, 'step.done');
@@ -233,11 +263,20 @@ export const turnSetup = setup({
     stopHooksDue: ({ context }) =>
       context.step.hooks?.stop === true &&
       context.lastOutcome === 'final' &&
-      context.stopRefusals < maxStopRefusals,
+      context.hookVerdicts.stopRefusals < maxStopRefusals,
     stopRefused: ({ event }) => {
       assertEvent(event, 'hook.stop');
       return event.refusal !== undefined;
     },
     notServingRequest: ({ context }) => context.compacting.serving?.trigger !== 'manual',
+    /** A typed turn's model gave a final answer that has not been checked yet. */
+    outputDue: ({ context }) =>
+      context.output !== undefined && !context.output.accepted && context.lastOutcome === 'final',
+    outputValid: ({ event }) => {
+      assertEvent(event, 'output.checked');
+      return event.valid;
+    },
+    outputRetriesLeft: ({ context }) =>
+      (context.output?.failures ?? 0) < (context.output?.request.maxRetries ?? 0),
   },
 });

@@ -3,7 +3,7 @@ import type { ProviderErrorData } from '../errors/provider-error.ts';
 import type { Usage } from '../providers/types.ts';
 import type { StepAnswer } from '../session/log-position.ts';
 import type { ResumeCall } from '../session/resume-point.ts';
-import type { CancelCause, HookDecidedData, McpToolEntry, StopReason } from '../session/types.ts';
+import type { CancelCause, HookDecidedData, McpToolEntry, OutputSpec, StopReason } from '../session/types.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type {
   CompactionOrder,
@@ -38,7 +38,33 @@ export type TurnInput = AgentKeyed & {
   compactionTried?: boolean;
   /** A compaction the host asked for; this turn runs it before its next step. */
   compactRequest?: CompactRequest;
+  /** The output a typed follow-up asks of this turn: its final answer is checked before the turn completes. */
+  output?: TurnOutputRequest;
 };
+
+/**
+ * A typed run's output (`OutputSpec`) and the follow-up that asked for it, whose check decides; `failures`:
+ * the checks that already failed in this turn (a turn a stopped process left waiting), default none.
+ */
+export type TurnOutputRequest = OutputSpec & { inboxId: string; failures?: number };
+
+/**
+ * A typed turn's checks, in one field (see `compacting`): what it asks for, how many final answers failed
+ * their check, and whether the latest one passed (a new step's answer is checked again).
+ */
+export type TurnOutputState = { request: TurnOutputRequest; failures: number; accepted: boolean };
+
+/** What the output check is asked: the final answer of `step`, checked as the `attempt`-th of the turn. */
+export type OutputCheckInput = AgentKeyed & {
+  turn: number;
+  step: number;
+  attempt: number;
+  inboxId: string;
+  schema: Record<string, unknown>;
+};
+
+/** A check of the final answer against the turn's output schema (`valid`, or why not in `error`). */
+export type OutputCheckedEvent = { type: 'output.checked'; valid: boolean; error?: string };
 
 /**
  * Continues a turn that a stopped process left waiting (see `resumePoint`): its step `step` had its answer
@@ -70,6 +96,7 @@ export type TurnEvent =
   | { type: 'agents.heard'; id: string }
   /** The tools offered may have changed (the permission mode did): the next step's pre-step work is due. */
   | { type: 'tools.changed' }
+  | OutputCheckedEvent
   | HookTurnEvent;
 
 /**
@@ -102,7 +129,7 @@ export type TurnCompactedEvent = { type: 'turn.compacted'; result: CompactResult
 
 export type TurnContext = Omit<
   TurnInput,
-  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest'
+  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest' | 'output'
 > & {
   stepCount: number;
   /**
@@ -119,14 +146,22 @@ export type TurnContext = Omit<
   cancelCause: CancelCause | undefined;
   reason: StopReason | undefined;
   error: ProviderErrorData | undefined;
-  vetoReason: string | undefined;
-  /** How many times this turn's `stop` hooks refused its end (bounded by `maxStopRefusals`). */
-  stopRefusals: number;
+  /** What the turn's hooks decided about its edges, in one field (see `compacting`). */
+  hookVerdicts: TurnHookVerdicts;
   /**
    * Everything about compaction, in one field: XState copies the context on every `assign`, and V8 keeps
    * an object with about 18 or more properties as a slow dictionary, which made each copy ~20× dearer.
    */
   compacting: TurnCompaction;
+  /** A typed turn's output checks; undefined for free text. */
+  output: TurnOutputState | undefined;
+};
+
+export type TurnHookVerdicts = {
+  /** Why a `userMessage` or `preStep` hook blocked the turn (`turn.end.vetoReason`). */
+  vetoReason: string | undefined;
+  /** How many times this turn's `stop` hooks refused its end (bounded by `maxStopRefusals`). */
+  stopRefusals: number;
 };
 
 export type TurnCompaction = {

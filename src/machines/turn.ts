@@ -1,5 +1,5 @@
 import { assign } from 'xstate';
-import { turnContext, turnEndEntry, turnOutput } from './turn-entries.ts';
+import { turnContext, turnEndEntry, turnOutput, turnStartEntry } from './turn-entries.ts';
 import { turnSetup as chart } from './turn-setup.ts';
 import { waitState } from './wait-state.ts';
 
@@ -58,9 +58,11 @@ const compactionStates = {
  * window past the threshold; the step actor then runs a compaction instead of a step.
  *
  * The flow: `created` → `starting` → (`screening`) → `deciding`, which loops through (the compaction
- * states) and `preStep` → `stepping` → `deciding`, until it ends through (`stopping`) → `ending` → `done`.
+ * states) and `preStep` → `stepping` → `deciding`, until it ends through (`checkingOutput`, a typed turn's
+ * check of its final answer, which may send it round again) → (`stopping`) → `ending` → `done`.
  * When the model is done while background children it started have not reported, the turn rests in
- * `waitingForAgents` until their results (or messages) come in, and then decides again.
+ * `waitingForAgents` until their results (or messages) come in, and then decides again: a typed turn's
+ * answer is checked only once it waits for nobody, since what the children report starts another step.
  * The drawn chart (`diagrams/turn.mmd`) lists the states in the order they are declared here, so
  * `stopping` stays beside `screening` (the other hook wait at the turn's edges) where the drawing has it.
  */
@@ -86,10 +88,7 @@ export const turnMachine = chart.createMachine({
       },
     },
     starting: {
-      entry: [
-        { type: 'log', params: ({ context }) => ({ type: 'turn.start', turn: context.turn, data: {} }) },
-        'spawnStep',
-      ],
+      entry: [{ type: 'log', params: ({ context }) => turnStartEntry(context) }, 'spawnStep'],
       always: [
         { guard: 'userMessageHooksDue', target: 'screening' },
         { target: 'deciding', actions: 'claimFollowups' },
@@ -117,11 +116,11 @@ export const turnMachine = chart.createMachine({
     stopping: waitState(chart, {
       src: 'stopHook',
       id: 'hook',
-      input: ({ context: { agentKey, turn, stepCount, stopRefusals } }) => ({
+      input: ({ context: { agentKey, turn, stepCount, hookVerdicts } }) => ({
         agentKey,
         turn,
         step: stepCount,
-        refusals: stopRefusals,
+        refusals: hookVerdicts.stopRefusals,
       }),
       on: {
         'hook.stop': [
@@ -163,7 +162,7 @@ export const turnMachine = chart.createMachine({
     },
     // Tried in order: what ends the turn, then a compaction the host asked for, then the limits, then a
     // compaction the window asks for before the next step, then the step, then the background children
-    // the turn still waits for.
+    // the turn still waits for, then the check of a typed turn's final answer.
     deciding: {
       always: [
         { guard: 'canceled', target: 'ending', actions: assign({ reason: 'canceled' as const }) },
@@ -179,6 +178,7 @@ export const turnMachine = chart.createMachine({
         { guard: 'compactionDue', target: 'compactionBegins' },
         { guard: 'anotherStep', target: 'preStep' },
         { guard: 'owesAgents', target: 'waitingForAgents' },
+        { guard: 'outputDue', target: 'checkingOutput' },
         { guard: 'stopHooksDue', target: 'stopping' },
         { target: 'ending', actions: assign({ reason: 'completed' as const }) },
       ],
@@ -192,6 +192,28 @@ export const turnMachine = chart.createMachine({
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
+    // A typed turn's final answer is checked against its output schema: valid, it may end the turn; invalid,
+    // the model is told why and answers again, until the retries run out and the turn ends `invalid_output`.
+    checkingOutput: waitState(chart, {
+      src: 'outputCheck',
+      id: 'check',
+      input: ({ context: { agentKey, turn, stepCount, output } }) => ({
+        agentKey,
+        turn,
+        step: stepCount,
+        attempt: output!.failures + 1,
+        inboxId: output!.request.inboxId,
+        schema: output!.request.schema,
+      }),
+      on: {
+        'output.checked': [
+          { guard: 'outputValid', target: 'deciding', actions: ['logOutputCheck', 'acceptOutput'] },
+          { guard: 'outputRetriesLeft', target: 'deciding', actions: ['logOutputCheck', 'retryOutput'] },
+          { target: 'ending', actions: ['logOutputCheck', 'rejectOutput'] },
+        ],
+        'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
+      },
+    }),
     // `turn.end` is durable before the agent hears the turn is over.
     ending: waitState(chart, {
       src: 'logFlush',

@@ -2,7 +2,12 @@
 // agentchart provider, so the providers people already use with the AI SDK (Google, Bedrock, Mistral, Groq,
 // Ollama, …) run agents without an adapter of their own. Only types come from `@ai-sdk/provider` (an
 // optional peer dependency): the model object brings its own code.
-import type { LanguageModelV3, LanguageModelV4, SharedV4ProviderOptions } from '@ai-sdk/provider';
+import type {
+  JSONSchema7,
+  LanguageModelV3,
+  LanguageModelV4,
+  SharedV4ProviderOptions,
+} from '@ai-sdk/provider';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import {
@@ -18,9 +23,10 @@ import { parseAiSdkOptions } from './ai-sdk-options.ts';
 import { toPrompt, toTools } from './ai-sdk-prompt.ts';
 import { AiSdkStreamState, type StreamPart } from './ai-sdk-stream.ts';
 import type { AnthropicCacheOption } from './anthropic-cache.ts';
+import { outputFormatName } from './output-format.ts';
 import { type ModelPrices, parsePrices } from './prices.ts';
 import { abortedEvent, finishEvents } from './sse-common.ts';
-import type { ModelEvent, ModelRequest, Provider } from './types.ts';
+import type { ModelEvent, ModelRequest, OutputFormat, Provider } from './types.ts';
 
 export type AiSdkOptions = {
   /**
@@ -144,6 +150,8 @@ async function* streamModel(
       abortSignal: signal,
       ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
       ...(providerOptions ? { providerOptions } : {}),
+      // A typed turn's format: the model's provider asks its vendor for it as it can (or warns it cannot).
+      ...(request.output ? { responseFormat: responseFormatOf(request.output) } : {}),
     };
     // v3 and v4 call options agree on everything sent here.
     const { stream } = await (context.model as LanguageModelV4).doStream(callOptions);
@@ -170,6 +178,10 @@ async function* streamModel(
   }
   if (!signal.aborted) yield* state.finish();
   yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage });
+}
+
+function responseFormatOf(output: OutputFormat) {
+  return { type: 'json' as const, schema: output.schema as JSONSchema7, name: outputFormatName };
 }
 
 /** The call's prompt, tools and provider options, with the caching the model's provider reads. */

@@ -3,6 +3,7 @@
 // block closes; vendor content (thinking, server tools, citations' raw form, compaction) becomes provider
 // parts when the message ends; usage counters are cumulative.
 import type { RawMessageStreamEvent, StopReason } from '@anthropic-ai/sdk/resources/messages';
+import { finalAnswerTool } from './anthropic-output.ts';
 import { parseToolInput, tokenCount } from './sse-common.ts';
 import type { Citation, ModelEvent, ModelStopReason, ProviderPart, Usage } from './types.ts';
 
@@ -19,14 +20,28 @@ const plainTypes: ReadonlySet<string> = new Set(['text', 'thinking', 'redacted_t
 // Blocks whose input arrives as JSON deltas (or whole in `content_block_start` when there are none).
 const inputTypes: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use']);
 
-/** Folds the raw Messages stream into model events, one raw event at a time. */
+/**
+ * Folds the raw Messages stream into model events, one raw event at a time. With `finalAnswer` (a typed
+ * turn asked through the final-answer tool), a call of that tool is the answer: its input becomes the
+ * message's text (and its block a text block, should the message go back block for block), not a call.
+ */
 export class AnthropicStreamState {
   stopReason: ModelStopReason | undefined;
+  private answered = false;
+  private otherCalls = 0;
   private readonly open = new Map<number, OpenBlock>();
   private readonly content = new Map<number, ContentBlock>();
   private readonly citations: Citation[] = [];
   private counts: Partial<Usage> | undefined;
   private textLength = 0;
+
+  constructor(private readonly options: { finalAnswer?: boolean } = {}) {}
+
+  /** The stop reason, with a turn that stopped only to give its final answer ended as `end_turn`. */
+  answeredStopReason(): ModelStopReason | undefined {
+    const onlyAnswered = this.answered && this.otherCalls === 0;
+    return onlyAnswered && this.stopReason === 'tool_use' ? 'end_turn' : this.stopReason;
+  }
 
   *handle(event: RawMessageStreamEvent): Generator<ModelEvent> {
     switch (event.type) {
@@ -110,12 +125,25 @@ export class AnthropicStreamState {
     const block = open.block;
     // The input arrives as JSON deltas, or whole in the start event when there are none.
     if (inputTypes.has(block.type) && open.json.trim() !== '') block.input = parseToolInput(open.json);
+    if (block.type === 'tool_use' && this.options.finalAnswer && block.name === finalAnswerTool) {
+      yield* this.answer(index, block.input ?? {});
+      return;
+    }
     this.content.set(index, block);
     if (block.type === 'text') this.readCitations(block, open.textStart);
     if (block.type === 'tool_use') {
+      this.otherCalls++;
       const input = block.input ?? {};
       yield { type: 'tool_call', call: { id: String(block.id), name: String(block.name), input } };
     }
+  }
+
+  /** The final-answer tool's input as the message's text: JSON (a raw string when it was not JSON). */
+  private *answer(index: number, input: unknown): Generator<ModelEvent> {
+    const text = typeof input === 'string' ? input : JSON.stringify(input);
+    this.answered = true;
+    this.content.set(index, { type: 'text', text });
+    yield* this.text(text);
   }
 
   private *text(text: string): Generator<ModelEvent> {

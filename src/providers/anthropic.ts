@@ -1,26 +1,30 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  ContentBlockParam,
-  MessageCreateParamsStreaming,
-  MessageParam,
-  ToolResultBlockParam,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
 import { clockSchema, must, nonEmptyString, parseHostValue, positiveInteger } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import { type AnthropicCacheOption, cacheControlSchema, withCacheBreakpoints } from './anthropic-cache.ts';
-import { AnthropicStreamState, type ContentBlock, providerName } from './anthropic-stream.ts';
+import { toAnthropicMessages } from './anthropic-messages.ts';
+import {
+  type SchemaTransform,
+  type StructuredOutputs,
+  structuredOutputsFor,
+  withOutputFormat,
+} from './anthropic-output.ts';
+import { AnthropicStreamState, providerName } from './anthropic-stream.ts';
 import { type ContextWindowTable, knownContextWindow } from './context-windows.ts';
 import { loadPeerPackage } from './peer-package.ts';
 import { anthropicPrices, type ModelPrices, parsePrices } from './prices.ts';
 import { errorEvent, finishEvents } from './sse-common.ts';
-import type { ModelEvent, ModelMessage, ModelRequest, Provider, ProviderPart } from './types.ts';
+import type { ModelEvent, ModelRequest, Provider } from './types.ts';
 
-const { default: AnthropicClient } = await loadPeerPackage(
+const [{ default: AnthropicClient }, { transformJSONSchema }] = await loadPeerPackage(
   '@anthropic-ai/sdk',
-  () => import('@anthropic-ai/sdk'),
+  () => Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/lib/transform-json-schema')]),
 );
+
+export { type StructuredOutputs, structuredOutputModels } from './anthropic-output.ts';
 
 export type AnthropicOptions = {
   /** For example `claude-sonnet-4-5`. */
@@ -50,6 +54,12 @@ export type AnthropicOptions = {
   cacheControl?: AnthropicCacheOption;
   /** US dollars per million tokens, for the cost estimate; default Anthropic's list prices of known models. */
   prices?: ModelPrices | false;
+  /**
+   * How a typed run's output is asked for: `'native'`, the API's structured outputs
+   * (`output_config.format`), or `'tool'`, a final-answer tool whose input is the answer. Default: native
+   * for the models that have structured outputs (`structuredOutputModels`), the tool for the others.
+   */
+  structuredOutputs?: StructuredOutputs;
 };
 
 const text = z.string(must('a string'));
@@ -70,6 +80,7 @@ const optionsSchema = z.strictObject(
     cacheControl: cacheControlSchema.optional(),
     // Checked by `parsePrices`, which says what prices are.
     prices: z.unknown().optional(),
+    structuredOutputs: z.enum(['native', 'tool'], must('"native" or "tool"')).optional(),
   },
   must('an object with a model'),
 );
@@ -115,10 +126,14 @@ export function anthropic(given: AnthropicOptions): Provider {
     return client;
   };
 
+  const outputs = structuredOutputsFor(options.model, options.structuredOutputs);
+
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
-    const state = new AnthropicStreamState();
+    let state = new AnthropicStreamState();
     try {
-      const params = toAnthropicParams(request, { model: options.model, maxTokens, budget, cache });
+      const mapping = { model: options.model, maxTokens, budget, cache, outputs, transform };
+      const { params, finalAnswer } = toAnthropicRequest(request, mapping);
+      state = new AnthropicStreamState({ finalAnswer });
       const events = await getClient().messages.create(params, { signal, maxRetries: 0 });
       for await (const event of events) yield* state.handle(event);
     } catch (error) {
@@ -131,7 +146,7 @@ export function anthropic(given: AnthropicOptions): Provider {
       return;
     }
     if (!signal.aborted) yield* state.finish();
-    yield* finishEvents({ signal, stopReason: state.stopReason, usage: state.usage() });
+    yield* finishEvents({ signal, stopReason: state.answeredStopReason(), usage: state.usage() });
   }
 
   return {
@@ -154,15 +169,41 @@ function promptCacheOf(option: AnthropicCacheOption | undefined): false | { ttl:
   return { ttl };
 }
 
-/** The Messages API request for a provider-neutral request. Exported for tests of the mapping. */
+const transform = transformJSONSchema as SchemaTransform;
+
+type ParamsOptions = {
+  model: string;
+  maxTokens: number;
+  budget?: number | undefined;
+  cache?: false | { ttl?: '5m' | '1h' } | undefined;
+  /** How a typed turn's output is asked for (default: the final-answer tool). */
+  outputs?: StructuredOutputs;
+  transform?: SchemaTransform;
+};
+
+/**
+ * The request's parameters, and whether a call of the final-answer tool is the answer (a typed turn asked
+ * through the tool). Exported for tests of the mapping.
+ */
+export function toAnthropicRequest(
+  request: ModelRequest,
+  options: ParamsOptions,
+): { params: MessageCreateParamsStreaming; finalAnswer: boolean } {
+  if (!request.output) return { params: toAnthropicParams(request, options), finalAnswer: false };
+  const how = { mode: options.outputs ?? 'tool', transform: options.transform ?? transform };
+  // The format goes in before the cache breakpoints: the final-answer tool is the last tool, marked with them.
+  const plain = toAnthropicParams(request, { ...options, cache: false });
+  const { params, mode } = withOutputFormat(plain, request.output, how);
+  return {
+    params: options.cache ? withCacheBreakpoints(params, options.cache) : params,
+    finalAnswer: mode === 'tool',
+  };
+}
+
+/** The Messages API request for a provider-neutral request (its output format aside). Exported for tests. */
 export function toAnthropicParams(
   request: ModelRequest,
-  options: {
-    model: string;
-    maxTokens: number;
-    budget?: number | undefined;
-    cache?: false | { ttl?: '5m' | '1h' } | undefined;
-  },
+  options: ParamsOptions,
 ): MessageCreateParamsStreaming {
   const params: MessageCreateParamsStreaming = {
     model: options.model,
@@ -184,100 +225,4 @@ export function toAnthropicParams(
       : {}),
   };
   return options.cache ? withCacheBreakpoints(params, options.cache) : params;
-}
-
-function toAnthropicMessages(messages: readonly ModelMessage[]): MessageParam[] {
-  const result: MessageParam[] = [];
-  for (const message of messages) {
-    const previous = result.at(-1);
-    if (message.role === 'tool') {
-      const block: ToolResultBlockParam = {
-        type: 'tool_result',
-        tool_use_id: message.callId,
-        content: message.content,
-        ...(message.isError ? { is_error: true } : {}),
-      };
-      // Results of one assistant turn travel together in one user message.
-      if (
-        previous?.role === 'user' &&
-        Array.isArray(previous.content) &&
-        endsWithToolResult(previous.content)
-      ) {
-        previous.content.push(block);
-      } else {
-        result.push({ role: 'user', content: [block] });
-      }
-    } else if (message.role === 'user') {
-      if (previous?.role === 'user' && Array.isArray(previous.content)) {
-        previous.content.push({ type: 'text', text: message.content });
-      } else {
-        result.push({ role: 'user', content: [{ type: 'text', text: message.content }] });
-      }
-    } else {
-      const content = assistantContent(message);
-      // The API refuses an empty assistant turn (an interrupted message with nothing in it). A message that
-      // continues a paused one (`pause_turn`) joins it: together they are one turn of the assistant.
-      if (content.length === 0) continue;
-      if (previous?.role === 'assistant' && Array.isArray(previous.content))
-        previous.content.push(...content);
-      else result.push({ role: 'assistant', content });
-    }
-  }
-  return result;
-}
-
-function endsWithToolResult(content: ContentBlockParam[]): boolean {
-  return content.at(-1)?.type === 'tool_result';
-}
-
-function assistantContent(message: Extract<ModelMessage, { role: 'assistant' }>): ContentBlockParam[] {
-  const parts = (message.providerParts ?? []).filter((part) => part.provider === providerName);
-  if (parts.some((part) => part.type !== 'thinking' && part.type !== 'redacted_thinking')) {
-    return orderedContent(message, parts);
-  }
-  const content: ContentBlockParam[] = [];
-  for (const part of message.providerParts ?? []) {
-    // Thinking blocks go back verbatim and first; parts of another vendor mean nothing here.
-    if (part.provider === providerName && (part.type === 'thinking' || part.type === 'redacted_thinking')) {
-      content.push(part.data as ContentBlockParam);
-    }
-  }
-  if (message.text !== '') content.push({ type: 'text', text: message.text });
-  for (const call of message.toolCalls) {
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
-  }
-  return content;
-}
-
-/**
- * A message the adapter logged block for block (server tools, citations, compaction): the blocks go back
- * verbatim and in their order, as the API requires to continue after `pause_turn`. Tool calls take their
- * input from the log (what the runtime ran), and empty text blocks, which the API refuses, are left out.
- */
-function orderedContent(
-  message: Extract<ModelMessage, { role: 'assistant' }>,
-  parts: readonly ProviderPart[],
-): ContentBlockParam[] {
-  const calls = new Map(message.toolCalls.map((call) => [call.id, call]));
-  const content: ContentBlockParam[] = [];
-  for (const part of parts) {
-    const block = part.data as ContentBlock;
-    if (block.type === 'text' && block.text === '') continue;
-    if (block.type !== 'tool_use') {
-      content.push(block as unknown as ContentBlockParam);
-      continue;
-    }
-    const call = calls.get(String(block.id));
-    if (!call) continue;
-    calls.delete(call.id);
-    content.push({ ...block, input: objectInput(call.input) } as unknown as ContentBlockParam);
-  }
-  for (const call of calls.values()) {
-    content.push({ type: 'tool_use', id: call.id, name: call.name, input: objectInput(call.input) });
-  }
-  return content;
-}
-
-function objectInput(input: unknown): object {
-  return typeof input === 'object' && input !== null ? input : {};
 }

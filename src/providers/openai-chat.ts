@@ -7,8 +7,16 @@ import type {
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { Clock } from '../core/clock.ts';
 import { Sources } from './openai-chat-sources.ts';
+import { isStrictSchema, outputFormatName } from './output-format.ts';
 import { errorEvent, finishEvents, parseToolInput, stringifyToolInput, tokenCount } from './sse-common.ts';
-import type { ModelEvent, ModelMessage, ModelRequest, ModelStopReason, Usage } from './types.ts';
+import type {
+  ModelEvent,
+  ModelMessage,
+  ModelRequest,
+  ModelStopReason,
+  OutputFormat,
+  Usage,
+} from './types.ts';
 
 /** What the Chat and Responses streamers need from the factory. */
 export type OpenAIContext = {
@@ -90,6 +98,16 @@ export function toChatParams(
           })),
         }
       : {}),
+    ...(request.output ? { response_format: responseFormatOf(request.output) } : {}),
+  };
+}
+
+/** A typed turn's format as Chat Completions' structured outputs (`response_format`, a JSON Schema). */
+function responseFormatOf(output: OutputFormat) {
+  const { schema } = output;
+  return {
+    type: 'json_schema' as const,
+    json_schema: { name: outputFormatName, schema, strict: isStrictSchema(schema) },
   };
 }
 

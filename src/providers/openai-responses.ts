@@ -1,6 +1,7 @@
 import type { ResponseCreateParamsStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
 import { type OpenAIContext, promptCacheFields } from './openai-chat.ts';
 import { type OutputItem, providerName, ResponsesStreamState } from './openai-responses-stream.ts';
+import { isStrictSchema, outputFormatName } from './output-format.ts';
 import { redactProviderError } from './secrets.ts';
 import { errorEvent, finishEvents, stringifyToolInput } from './sse-common.ts';
 import type { ModelEvent, ModelMessage, ModelRequest, ProviderPart, ToolCallRequest } from './types.ts';
@@ -57,6 +58,19 @@ export function toResponsesParams(
       : {}),
     ...(context.reasoning
       ? { reasoning: context.reasoning, include: ['reasoning.encrypted_content' as const] }
+      : {}),
+    // A typed turn's format as the Responses API's structured outputs.
+    ...(request.output
+      ? {
+          text: {
+            format: {
+              type: 'json_schema' as const,
+              name: outputFormatName,
+              schema: request.output.schema,
+              strict: isStrictSchema(request.output.schema),
+            },
+          },
+        }
       : {}),
   };
 }

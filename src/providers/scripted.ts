@@ -1,6 +1,14 @@
 import { z } from 'zod/v4';
 import { type Clock, systemClock } from '../core/clock.ts';
-import { clockSchema, flag, must, oneOf, parseHostValue, positiveInteger } from '../core/host-schema.ts';
+import {
+  clockSchema,
+  flag,
+  must,
+  oneOf,
+  parseHostValue,
+  plainIssue,
+  positiveInteger,
+} from '../core/host-schema.ts';
 import { ProviderError, type ProviderErrorKind, providerErrorKinds } from '../errors/provider-error.ts';
 import { type ModelPrices, modelPricesSchema } from './prices.ts';
 import type {
@@ -17,6 +25,8 @@ import type {
 /** One scripted model response. `error` after `text` fails the stream mid-way, after the text. */
 export type ScriptStep = {
   text?: string;
+  /** An answer given as JSON: the text is `JSON.stringify(json)` (for typed runs; not with `text`). */
+  json?: unknown;
   toolCalls?: { id?: string; name: string; input: unknown }[];
   usage?: Partial<Usage>;
   /** Wait this long on the injected clock before answering (and between chunks when `chunkDelayMs`). */
@@ -71,37 +81,42 @@ const optionsSchema = z.strictObject(
 // The keys of a step are checked (a misspelt `toolcalls` would answer with nothing); its values are left
 // to the runtime, which reads a scripted answer as it reads any model's (tests script malformed ones).
 const list = z.array(z.unknown(), must('an array'));
-const stepSchema = z.strictObject(
-  {
-    text: z.string(must('a string')).optional(),
-    toolCalls: z
-      .array(
-        z.strictObject(
-          { id: z.unknown().optional(), name: z.unknown().optional(), input: z.unknown().optional() },
+const stepSchema = z
+  .strictObject(
+    {
+      text: z.string(must('a string')).optional(),
+      json: z.unknown().optional(),
+      toolCalls: z
+        .array(
+          z.strictObject(
+            { id: z.unknown().optional(), name: z.unknown().optional(), input: z.unknown().optional() },
+            must('an object'),
+          ),
+          must('an array'),
+        )
+        .optional(),
+      usage: z.unknown().optional(),
+      delayMs: z.unknown().optional(),
+      stopReason: z.unknown().optional(),
+      providerParts: list.optional(),
+      citations: list.optional(),
+      error: z
+        .strictObject(
+          {
+            kind: oneOf(providerErrorKinds),
+            retryAfterMs: z.unknown().optional(),
+            message: z.unknown().optional(),
+          },
           must('an object'),
-        ),
-        must('an array'),
-      )
-      .optional(),
-    usage: z.unknown().optional(),
-    delayMs: z.unknown().optional(),
-    stopReason: z.unknown().optional(),
-    providerParts: list.optional(),
-    citations: list.optional(),
-    error: z
-      .strictObject(
-        {
-          kind: oneOf(providerErrorKinds),
-          retryAfterMs: z.unknown().optional(),
-          message: z.unknown().optional(),
-        },
-        must('an object'),
-      )
-      .optional(),
-    held: flag.optional(),
-  },
-  must('a script step or a function'),
-);
+        )
+        .optional(),
+      held: flag.optional(),
+    },
+    must('a script step or a function'),
+  )
+  .refine((step) => step.text === undefined || step.json === undefined, {
+    ...plainIssue('gives its answer as text or as json, not both'),
+  });
 const entriesSchema = z.array(z.unknown(), must('an array of script steps'));
 
 /**
@@ -137,7 +152,7 @@ export function scripted(entries: ScriptEntry[], given: ScriptedOptions = {}): S
       );
       return;
     }
-    const step = typeof entry === 'function' ? entry(request) : entry;
+    const step = answerOf(typeof entry === 'function' ? entry(request) : entry);
     if (step.delayMs && !(await sleep(clock, step.delayMs, signal))) {
       yield aborted();
       return;
@@ -193,6 +208,13 @@ export function scripted(entries: ScriptEntry[], given: ScriptedOptions = {}): S
       }
     },
   };
+}
+
+/** A step whose answer is given as JSON, as the text a model would have written. */
+function answerOf(step: ScriptStep): ScriptStep {
+  if (step.json === undefined) return step;
+  const { json, ...rest } = step;
+  return { ...rest, text: JSON.stringify(json) };
 }
 
 function failure(kind: ProviderErrorKind, message: string, retryAfterMs?: number): ModelEvent {

@@ -59,6 +59,14 @@ export type ModelMessage =
   | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
 
 /**
+ * The JSON a turn's final answer must be: `schema` is a JSON Schema (draft-07, no `$schema`) of an object.
+ * Adapters ask for it the way their API can (OpenAI's `json_schema` response format, Anthropic's
+ * `output_config.format` or a final-answer tool, the AI SDK's `responseFormat`); the runtime checks the
+ * answer either way.
+ */
+export type OutputFormat = { schema: Record<string, unknown> };
+
+/**
  * The provider-neutral request of one step: a pure projection of the session log. Providers read it and
  * must not change it: its arrays are shared with the projection cache (copying them for every step
  * would cost time proportional to the whole conversation).
@@ -72,6 +80,8 @@ export type ModelRequest = {
    * `prompt_cache_key`) route the session's requests to the same cache with it.
    */
   cacheKey?: string;
+  /** The format the turn's final answer must have (a typed run); absent for free text. */
+  output?: OutputFormat;
 };
 
 /** US dollars per million tokens, by how the vendor bills them (see `providers/prices.ts`). */

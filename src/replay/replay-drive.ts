@@ -6,6 +6,7 @@ import { messageOf } from '../errors/describe-value.ts';
 import { isPermissionMode } from '../permissions/modes.ts';
 import type { Agent } from '../runtime/agent-handle.ts';
 import type { LogEvent } from '../session/types.ts';
+import type { JsonSchemaObject } from '../tools/tool-input.ts';
 import type { ReplayClock } from './replay-clock.ts';
 import type { ReplayInput } from './replay-inputs.ts';
 
@@ -145,7 +146,13 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
   switch (input.kind) {
     case 'message':
       prime(input.id);
-      if (input.channel === 'followup') agent.followup(input.message);
+      // A typed run is given again with the JSON Schema it logged; the replay answers its checks with the
+      // recorded verdicts, and the run's result is the log's, read by the replay, not this promise.
+      if (input.output) {
+        const { schema, maxRetries } = input.output;
+        const typed = { output: schema as JsonSchemaObject, maxOutputRetries: maxRetries };
+        agent.run(input.message, typed).catch(() => undefined);
+      } else if (input.channel === 'followup') agent.followup(input.message);
       else if (input.channel === 'steer') agent.steer(input.message);
       else agent.inject(input.message);
       return;

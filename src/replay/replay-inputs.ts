@@ -2,7 +2,7 @@
 // inputs a replay must give the runtime again, each at the log position where the recording shows it.
 import type { ApprovalAnswer } from '../actors/approval.ts';
 import { isPermissionMode } from '../permissions/modes.ts';
-import { isEvent, type LogEvent } from '../session/types.ts';
+import { isEvent, type LogEvent, type OutputSpec } from '../session/types.ts';
 
 /** One thing done to the agent from outside, due when the replayed log holds exactly `atLength` events. */
 export type ReplayInput =
@@ -12,6 +12,8 @@ export type ReplayInput =
       channel: 'followup' | 'steer' | 'inject';
       id: string;
       message: string;
+      /** A typed run's follow-up: the output it asked for, as the recording logged it. */
+      output?: OutputSpec;
     }
   | { kind: 'compact'; atLength: number }
   | {
@@ -44,8 +46,8 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
   events.forEach((event, index) => {
     // Mail from another agent of the tree is not outside input: the replayed sender sends it again.
     if (isEvent(event, 'inbox.queued') && event.data.from === undefined) {
-      const { channel, id, message } = event.data;
-      inputs.push({ kind: 'message', atLength: index, channel, id, message });
+      const { channel, id, message, output } = event.data;
+      inputs.push({ kind: 'message', atLength: index, channel, id, message, ...(output ? { output } : {}) });
     } else if (isEvent(event, 'compaction') && event.data.trigger === 'manual') {
       // The `preCompact` hooks' decisions come between the turn's start and its compaction.
       let start = index - 1;

@@ -2,6 +2,7 @@
 // decides what the agent runs with — model, clock, tools, permissions, limits, MCP servers, hooks —
 // writes it down as its spec, and hands the body the system's shared services.
 
+import { extended } from '../core/extended.ts';
 import { connectWithSdkLazily } from '../mcp/lazy-connect.ts';
 import { McpServerSet } from '../mcp/mcp-servers.ts';
 import { RecordedMcpServers } from '../mcp/recorded-servers.ts';
@@ -11,6 +12,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import type { Provider } from '../providers/types.ts';
 import { mailGatedModel } from '../recorded/mail-gate.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
+import type { SessionLog } from '../session/session-log.ts';
 import type { LogEvent } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { AgentBody, type AgentRegistry, type BodyParts } from './agent-body.ts';
@@ -20,6 +22,7 @@ import type { ChildSpec, TreeMember } from './child-launch.ts';
 import { type HookConsultation, recordedHooks } from './hook-consultation.ts';
 import { type CreateAgentOptions, defaultInstructions, type Limits } from './options.ts';
 import type { SystemConfig } from './options-schema.ts';
+import { OutputChecks } from './output-checks.ts';
 import type { RecordedSubagent } from './replay/subagent-replay.ts';
 import type { SavedOutputFolders } from './saved-outputs.ts';
 import type { AgentTree } from './subagents.ts';
@@ -127,9 +130,9 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
   return {
     origin,
     provider: choices.provider,
-    tools: choices.tools.map((tool) => tree.wrap(tool)),
+    tools: tree.tools.wrapAll(choices.tools),
     mcp: choices.mcp,
-    gate: new AgentPermissionGate({ ...choices.permissions, cwd: config.cwd }),
+    gate: new AgentPermissionGate(extended(choices.permissions, { cwd: config.cwd })),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
     ...(options.child ? {} : { skills: config.skills }),
     environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,
@@ -143,7 +146,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
       config.hookReplay || config.toolResults ? Promise.resolve() : system.workspaces.check(folder),
     // In the tree before the agent's first turn can run a `task` call (a resumed one does at once).
     members: {
-      join: (joined) => tree.add(agentId, treeMember(joined, choices, options), rejoinsOf(origin)),
+      join: (joined) => tree.add(agentId, new BodyMember(joined, choices, options), rejoinsOf(origin)),
       leave: () => tree.remove(agentId),
     },
     host: {
@@ -155,12 +158,16 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
         consult: hooks.consult,
         transcripts: hooks.transcripts,
         ...(hooks.flags.preTool === true ? { preTool: true } : {}),
+        ...(hooks.sessionStart ? { sessionStart: true } : {}),
       },
       // A replay's recorded model answers every request, whichever model a recorded hook chose.
       models: config.hookReplay ? {} : config.models,
       longOutputs: system.savedOutputs.forSession(agentId, config.toolOutput.maxChars),
       compaction: config.compaction,
       releaseChildren: () => system.background.release(agentId),
+      // A replay answers each check with the recorded verdict: a replayed subagent from its own log, a
+      // subagent without one checks live (the recording of its parent says nothing of its answers).
+      outputs: new OutputChecks(options.child ? recorded?.events : config.hookReplay),
       revoke: async () => {
         // Children end with their parent's tool call; one that outlived it still goes before the parent.
         await tree.disposeChildren(agentId);
@@ -172,27 +179,39 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
 
 /**
  * What the tree reads of a member when a subagent starts: MCP tool lists and the mode change while the
- * agent lives, so the member is handed over with getters (a spread would read each one once, here).
+ * agent lives, so they are getters (a spread would read each one once, here), on the class: an object
+ * literal with its own getters is a slow dictionary, made in ~3 µs, and V8 keeps it past young collections.
  */
-function treeMember(body: AgentBody, choices: Choices, options: LaunchOptions): TreeMember {
-  const { tools, mcp, permissions } = choices;
-  const { gate } = body;
-  return {
-    depth: options.child?.depth ?? 0,
-    get tools() {
-      return [...tools, ...(mcp?.tools() ?? [])];
-    },
-    get toolNames() {
-      return [...body.offer.tools.keys()];
-    },
-    provider: body.provider,
-    // The mode now: a subagent starts no looser than its parent runs at that moment.
-    get permissions() {
-      return { ...permissions, mode: gate.mode, readOnlyFolders: gate.readOnlyFolders };
-    },
-    ...(options.child ? { parent: options.child.parent } : {}),
-    log: body.requireLog(),
-  };
+class BodyMember implements TreeMember {
+  readonly depth: number;
+  readonly provider: Provider;
+  readonly parent?: string;
+  readonly log: SessionLog;
+
+  constructor(
+    private readonly body: AgentBody,
+    private readonly choices: Choices,
+    options: LaunchOptions,
+  ) {
+    this.depth = options.child?.depth ?? 0;
+    this.provider = body.provider;
+    if (options.child) this.parent = options.child.parent;
+    this.log = body.requireLog();
+  }
+
+  get tools(): readonly AnyTool[] {
+    return [...this.choices.tools, ...(this.choices.mcp?.tools() ?? [])];
+  }
+
+  get toolNames(): readonly string[] {
+    return [...this.body.offer.tools.keys()];
+  }
+
+  /** The mode now: a subagent starts no looser than its parent runs at that moment. */
+  get permissions(): PermissionSettings {
+    const { gate } = this.body;
+    return extended(this.choices.permissions, { mode: gate.mode, readOnlyFolders: gate.readOnlyFolders });
+  }
 }
 
 /** A resumed agent's calls whose subagent was left waiting: running them again continues that child. */

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.ts';
+import { extended } from '../core/extended.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
 import type { SetupStage } from '../machines/agent.ts';
@@ -71,6 +72,7 @@ export class AgentBody implements PortSource {
   readonly provider: Provider;
   readonly gate: AgentPermissionGate;
   readonly originKind: AgentOrigin['kind'];
+  readonly startsServers: boolean;
   readonly environment: AgentEnvironment;
   readonly offer: AgentOffer;
   /** What the agent's actors work with, registered under `spec.key` (agent-logic.ts). */
@@ -97,13 +99,15 @@ export class AgentBody implements PortSource {
     ({ agentId: this.agentId, cwd: this.cwd, parent: this.parent } = spec);
     ({ provider: this.provider, gate: this.gate } = parts);
     this.originKind = parts.origin.kind;
+    this.startsServers = parts.mcp !== undefined;
     this.environment = new AgentEnvironment(parts.environment, {
       cwd: spec.cwd,
       model: parts.provider.model,
       clock: parts.clock,
     });
     this.offer = new AgentOffer({
-      own: () => [...parts.tools, ...this.skills.tools],
+      // The very array the system gave while there are no skills: agents given it share one offer.
+      own: () => (this.skills.tools.length === 0 ? parts.tools : [...parts.tools, ...this.skills.tools]),
       mcp: parts.mcp,
       toolResults: parts.toolResults,
       gate: parts.gate,
@@ -237,17 +241,21 @@ export class AgentBody implements PortSource {
         .filter((part) => part !== '')
         .join('\n\n');
     }
+    // Object.assign rather than `{ ...a, b }` (same keys, same order): V8's slow path for fields added
+    // after a spread gives each object a map of its own (see core/extended.ts).
     if (parts.origin.kind === 'new') {
-      const config = { ...spec.startConfig, ...this.skills.startConfig(), ...instructionFiles, system };
+      const config = Object.assign({}, spec.startConfig, this.skills.startConfig(), instructionFiles, {
+        system,
+      });
       const start = { agentId: spec.agentId, ...(spec.parent ? { parent: spec.parent } : {}) };
       log.append({
         type: 'session.start',
-        data: { ...start, config: { ...config, ...offer.startConfig() } },
+        data: extended(start, { config: extended(config, offer.startConfig()) }),
       });
       await log.flush();
     } else if (parts.origin.kind === 'resume') {
       // They wait in memory for the first flush, so a rollback has nothing to remove.
-      logResumedSegment(log, { ...spec.startConfig, ...offer.startConfig() }, parts.origin.repaired);
+      logResumedSegment(log, extended(spec.startConfig, offer.startConfig()), parts.origin.repaired);
     }
     // The last environment block the log holds (an older session carries it after the prompt).
     this.environment.restore(log.events);

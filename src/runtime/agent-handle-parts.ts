@@ -4,6 +4,7 @@ import type { PermissionMode } from '../permissions/modes.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { ChildAgent } from './background/child-agent.ts';
 import type { LiveBus } from './live-bus.ts';
+import type { OutputChecks } from './output-checks.ts';
 
 /** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
 export type AgentHandleParts = {
@@ -24,4 +25,6 @@ export type AgentHandleParts = {
   checkMode: (mode: PermissionMode) => void;
   /** The background children the agent started (`spawn_agent`), oldest first. */
   children: () => ChildAgent[];
+  /** The checks of the agent's typed runs: a run registers its schema here before it is queued. */
+  outputs: OutputChecks;
 };

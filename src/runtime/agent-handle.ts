@@ -8,6 +8,7 @@ import type { PermissionMode } from '../permissions/modes.ts';
 import { type PendingQuestion, pendingQuestions } from '../session/resume-point.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { CancelCause, LogEvent } from '../session/types.ts';
+import type { OutputOf, OutputOptions, OutputSchema } from '../tools/output-schema.ts';
 import type { AgentHandleParts } from './agent-handle-parts.ts';
 import { AgentInbox } from './agent-inbox.ts';
 import { type AgentStream, createAgentStream, type StartTurn } from './agent-stream.ts';
@@ -53,9 +54,9 @@ export class Agent {
     ({ ref: this.ref, log: this.sessionLog } = parts);
     this.id = parts.log.sessionId;
     this.waiters = new TurnWaiters(parts.log);
-    const { ref, nextId } = parts;
+    const { ref, outputs, nextId } = parts;
     const disposing = () => this.disposing !== undefined;
-    this.inbox = new AgentInbox({ id: this.id, ref, nextId, waiters: this.waiters, disposing });
+    this.inbox = new AgentInbox({ id: this.id, ref, waiters: this.waiters, outputs, nextId, disposing });
     parts.ref.on('compaction.settled', (event: AgentEmitted) => this.waiters.settleCompaction(event.result));
   }
 
@@ -69,20 +70,36 @@ export class Agent {
    * last `text`, `usage`, `turn`, the `error` that stopped it when it did not complete, and the calls
    * `denied` in it (see `RunResult`). Like every call that returns a promise, it rejects (never throws) on a
    * bad argument, and when the agent is disposed before the turn ends.
+   *
+   * With `output` (a zod 4 schema, another Standard Schema, or a JSON Schema of an object) the run is
+   * typed: every request of its turn asks the model for JSON of that shape, the final answer is validated,
+   * an answer that fails is fed back to the model up to `maxOutputRetries` times (default 2), and a
+   * completed result has `output`, typed by the schema; past the retries the turn ends `invalid_output`.
+   *
+   * @example
+   * const result = await agent.run('Which tests fail?', { output: z.object({ failing: z.array(z.string()) }) });
+   * if (result.reason === 'completed') console.log(result.output.failing);
    */
-  run(message: string): Promise<RunResult> {
-    return this.inbox.runTurn(message, 'run');
+  run<Schema extends OutputSchema = never>(
+    message: string,
+    options?: OutputOptions<Schema>,
+  ): Promise<RunResult<OutputOf<Schema>>> {
+    return this.inbox.run(message, 'run', options) as Promise<RunResult<OutputOf<Schema>>>;
   }
 
   /**
-   * Runs `message` as `run()` does and yields the turn that answers it: step boundaries, text deltas, tool
-   * calls and results, then `turn.end` with the result (see `AgentStream`). The iteration rejects when the
-   * turn cannot start or the agent is disposed during it; leaving the loop early stops the events, not the
-   * turn. Example: `for await (const text of agent.stream('Fix it').text) process.stdout.write(text)`.
+   * Runs `message` as `run()` does (typed by `output` too) and yields the turn that answers it: step
+   * boundaries, text deltas, tool calls and results, then `turn.end` with the result (see `AgentStream`).
+   * The iteration rejects when the turn cannot start or the agent is disposed during it; leaving the loop
+   * early stops the events, not the turn. Example: `for await (const text of agent.stream('Fix it').text)`.
    */
-  stream(message: string): AgentStream {
-    const start: StartTurn = (onQueued) => this.inbox.runTurn(message, 'stream', onQueued);
-    return createAgentStream({ agentId: this.id, bus: this.parts.bus, start, maxBuffered: 10_000 });
+  stream<Schema extends OutputSchema = never>(
+    message: string,
+    options?: OutputOptions<Schema>,
+  ): AgentStream<OutputOf<Schema>> {
+    const start: StartTurn = (onQueued) => this.inbox.run(message, 'stream', options, onQueued);
+    const stream = createAgentStream({ agentId: this.id, bus: this.parts.bus, start, maxBuffered: 10_000 });
+    return stream as AgentStream<OutputOf<Schema>>;
   }
 
   /** Queues input for the next turn and wakes an idle agent. Returns the inbox id. */

@@ -12,6 +12,7 @@ import {
 } from '../actors/hook.ts';
 import { createLogFlushActor } from '../actors/log-flush.ts';
 import { createModelCallActor } from '../actors/model-call.ts';
+import { createOutputCheckActor } from '../actors/output-check.ts';
 import { createPreStepHookActor } from '../actors/pre-step-hook.ts';
 import { createReleaseChildrenActor } from '../actors/release-children.ts';
 import { createRequestHookActor } from '../actors/request-hook.ts';
@@ -65,6 +66,7 @@ const ioActors = {
     userMessageHook: reads(createUserMessageHookActor, 'hooks'),
     stopHook: reads(createStopHookActor, 'hooks'),
     preCompactHook: reads(createPreCompactHookActor, 'hooks'),
+    outputCheck: reads(createOutputCheckActor, 'outputCheck'),
   },
   agent: {
     logFlush: reads(createLogFlushActor, 'flush'),

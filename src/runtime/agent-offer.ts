@@ -43,6 +43,8 @@ export class AgentOffer {
    */
   private exitPlanModeTool: AnyTool | undefined;
   private projectOptionsMemo: { system: string; tools: ToolSpec[] } | undefined;
+  /** Set when the specs are a shared offer's (worked out once for all its agents). */
+  private shared: SharedOffer | undefined;
 
   constructor(private readonly sources: OfferSources) {}
 
@@ -53,13 +55,24 @@ export class AgentOffer {
   offer(): void {
     const { sources } = this;
     const mode = sources.gate.mode;
-    const own = [...sources.own(), ...(sources.mcp?.tools() ?? [])];
+    const given = sources.own();
+    const mcpTools = sources.mcp?.tools() ?? [];
     const recorded = sources.toolResults;
-    const all = recorded ? own.map((tool) => recorded.wrap(tool, sources.log)) : own;
-    const offered = toolsOfferedInMode(all, mode);
-    if (mode === 'plan' && !sources.isChild) {
-      this.exitPlanModeTool ??= planAcceptanceTool(sources.gate, sources.log);
-      offered.push(this.exitPlanModeTool);
+    const planTool = mode === 'plan' && !sources.isChild;
+    // Agents that offer the very same list (a system's tools, no MCP, no recording, not planning) share
+    // what it offers: the list, the specs the model reads, and their JSON for the system hash.
+    const shared = mcpTools.length === 0 && !recorded && !planTool ? sharedOffer(given, mode) : undefined;
+    let offered: readonly AnyTool[];
+    if (shared) offered = shared.tools;
+    else {
+      const own = mcpTools.length === 0 ? given : [...given, ...mcpTools];
+      const all = recorded ? own.map((tool) => recorded.wrap(tool, sources.log)) : own;
+      const list = toolsOfferedInMode(all, mode);
+      if (planTool) {
+        this.exitPlanModeTool ??= planAcceptanceTool(sources.gate, sources.log);
+        list.push(this.exitPlanModeTool);
+      }
+      offered = list;
     }
     this.offeredMode = mode;
     this.tools.clear();
@@ -67,13 +80,15 @@ export class AgentOffer {
       if (this.tools.has(tool.name)) throw new ConfigError(`two tools are named "${tool.name}"`);
       this.tools.set(tool.name, tool);
     }
-    this.specs = offered.map(describeTool);
+    this.specs = shared ? shared.specs : offered.map(describeTool);
+    this.shared = shared;
   }
 
   /** Takes back every tool offered (the tools stage's undo). */
   withdraw(): void {
     this.tools.clear();
     this.specs = [];
+    this.shared = undefined;
   }
 
   /** Sets the prompt the session started with; `environment` is the block that follows it (may be ''). */
@@ -132,8 +147,53 @@ export class AgentOffer {
   }
 
   private rehash(): void {
-    this.systemHash = hashText(`${this.system}\n${JSON.stringify(this.specs)}`);
+    const { shared, system } = this;
+    if (shared === undefined) {
+      this.systemHash = hashText(`${system}\n${JSON.stringify(this.specs)}`);
+      return;
+    }
+    if (shared.hashed?.system !== system)
+      shared.hashed = { system, hash: hashText(`${system}\n${shared.json}`) };
+    this.systemHash = shared.hashed.hash;
   }
+}
+
+/** What one list of tools offers in one mode: the same for every agent that offers that list. */
+type SharedOffer = {
+  tools: readonly AnyTool[];
+  specs: ToolSpec[];
+  json: string;
+  /** The last system prompt hashed with these specs, and its hash (agents mostly share one prompt). */
+  hashed?: { system: string; hash: string };
+};
+
+const sharedOffers = new WeakMap<readonly AnyTool[], Map<PermissionMode, SharedOffer>>();
+
+/**
+ * The offer of `tools` in `mode`, worked out once for every agent given that very array (a system's tools,
+ * see `SubagentTools.wrapAll`). A list that cannot be offered (two tools of one name, an input JSON Schema
+ * cannot describe) is not kept: each agent's offer fails as it would on its own.
+ */
+function sharedOffer(tools: readonly AnyTool[], mode: PermissionMode): SharedOffer | undefined {
+  let byMode = sharedOffers.get(tools);
+  const known = byMode?.get(mode);
+  if (known) return known;
+  const offered = toolsOfferedInMode(tools, mode);
+  if (new Set(offered.map((tool) => tool.name)).size !== offered.length) return undefined;
+  let specs: ToolSpec[];
+  try {
+    specs = offered.map(describeTool);
+  } catch {
+    // Thrown again, with its ConfigError, by the agent's own offer.
+    return undefined;
+  }
+  const shared = { tools: offered, specs, json: JSON.stringify(specs) };
+  if (byMode === undefined) {
+    byMode = new Map();
+    sharedOffers.set(tools, byMode);
+  }
+  byMode.set(mode, shared);
+  return shared;
 }
 
 /** A tool built without `defineTool` may have an input schema JSON Schema cannot express. */

@@ -6,16 +6,18 @@ import { base, type HookDeps } from '../actors/hook.ts';
 import type { Publish } from '../actors/live-event.ts';
 import type { LogFlushDeps } from '../actors/log-flush.ts';
 import type { ModelCallDeps, PlannedCompaction } from '../actors/model-call.ts';
+import type { OutputCheckDeps } from '../actors/output-check.ts';
 import type { PreStepHook, PreStepHookDeps } from '../actors/pre-step-hook.ts';
 import type { ReleaseChildrenDeps } from '../actors/release-children.ts';
 import { requestChanges, routedProvider } from '../actors/request-hook.ts';
 import type { RevokeDeps } from '../actors/revoke.ts';
 import { runSessionStart } from '../actors/session-hooks.ts';
-import type { RunStage } from '../actors/setup-stage.ts';
+import type { StageRunner } from '../actors/setup-stage.ts';
 import type { LongOutputs, ToolCallDeps } from '../actors/tool-call.ts';
 import type { ToolCheckDeps } from '../actors/tool-check.ts';
 import type { UndoStageDeps } from '../actors/undo-stage.ts';
 import type { Clock } from '../core/clock.ts';
+import { extended } from '../core/extended.ts';
 import { messageOf } from '../errors/describe-value.ts';
 import type { SetupStage } from '../machines/agent.ts';
 import type { ToolsUpdate } from '../machines/turn-types.ts';
@@ -26,6 +28,7 @@ import { compactionRequest } from '../session/compaction-request.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { ProjectionCache } from '../session/projection-cache.ts';
 import type { SessionLog } from '../session/session-log.ts';
+import { currentOutputFormat } from '../session/typed-turns.ts';
 import { isEvent, type LogEntry, type LogEvent } from '../session/types.ts';
 import type { SkillFolders } from '../tools/skill-files.ts';
 import type { AgentOffer } from './agent-offer.ts';
@@ -33,6 +36,7 @@ import type { AgentOrigin } from './agent-spec.ts';
 import type { HookTranscripts } from './hook-transcripts.ts';
 import { LingeringRuns } from './lingering-runs.ts';
 import type { CompactionConfig } from './options-schema.ts';
+import type { OutputChecks } from './output-checks.ts';
 
 /** Everything the actors of one agent work with: its session, tools, permissions and host callbacks. */
 export type AgentPorts = {
@@ -43,8 +47,9 @@ export type AgentPorts = {
   approval: ApprovalDeps;
   preStep: PreStepHookDeps;
   hooks: HookDeps;
+  outputCheck: OutputCheckDeps;
   flush: LogFlushDeps;
-  stage: RunStage;
+  stage: StageRunner;
   undo: UndoStageDeps;
   closeServers: CloseServersDeps;
   revoke: RevokeDeps;
@@ -61,12 +66,16 @@ export type HostServices = {
     transcripts?: HookTranscripts | undefined;
     /** `preTool` hooks are consulted: they see calls that need approval before a headless denial. */
     preTool?: boolean;
+    /** `sessionStart` hooks are told when the agent is published (a top-level agent's). */
+    sessionStart?: boolean;
   };
   /** The models a `request` hook may send a step to, by name (none in a replay). */
   models: Readonly<Record<string, Provider>>;
   /** The cap on results the model reads whole, and where longer ones are saved. */
   longOutputs: LongOutputs;
   compaction: Pick<CompactionConfig, 'keepRecentTurns' | 'instructions' | 'model'>;
+  /** The agent's typed runs and how their answers are checked (live, or from a recording). */
+  outputs: OutputChecks;
   /** Called after dispose flushed the log: disposes the agent's children and unregisters it. */
   revoke: () => Promise<void>;
   /** Cancels and disposes the agent's background children (on a cancel, and before its session ends). */
@@ -82,6 +91,8 @@ export type PortSource = {
   provider: Provider;
   gate: AgentPermissionGate;
   originKind: AgentOrigin['kind'];
+  /** It starts MCP servers of its own (its servers stage has work a dispose can stop). */
+  startsServers: boolean;
   publish: Publish;
   offer: AgentOffer;
   skillFolders: SkillFolders;
@@ -141,8 +152,10 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
       buildRequest: () => {
         const all = events();
         const request = requestChanges(all, projection.project(all, body.offer.projectOptions()));
+        // A typed turn's requests ask for its output format, as its `turn.start` recorded it.
+        const output = currentOutputFormat(all);
         // One key per session: vendors that cache by key keep the session's prefix in one place.
-        return { ...request, cacheKey: agentId };
+        return { ...request, cacheKey: agentId, ...(output ? { output } : {}) };
       },
       publish,
       planCompaction: (instructions) =>
@@ -174,12 +187,21 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
         hooks.consult('preStep')(base(hooks, 'preStep', { turn, step }), { value: {} }, signal),
     },
     hooks,
+    outputCheck: { check: (input) => host.outputs.check(input, events()) },
     flush: { flush, onError },
-    stage: async (stage, signal) => {
-      const done = await body.runStage(stage, signal);
-      // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
-      if (stage !== 'publish') return done;
-      return { ...done, sessionStart: await runSessionStart(hooks, sessionSource[body.originKind], signal) };
+    stage: {
+      run: async (stage, signal) => {
+        const done = await body.runStage(stage, signal);
+        // The agent is set up once it is published: the `sessionStart` hooks are told then, before any turn.
+        if (stage !== 'publish') return done;
+        const sessionStart = await runSessionStart(hooks, sessionSource[body.originKind], signal);
+        return extended(done, { sessionStart });
+      },
+      // Only MCP servers starting and `sessionStart` hooks (never a subagent's) can be stopped by a dispose.
+      abortable: (stage) =>
+        stage === 'servers'
+          ? body.startsServers
+          : stage === 'publish' && host.hooks.sessionStart === true && body.parent === undefined,
     },
     undo: { undo: (stage) => body.undoStage(stage), onError },
     closeServers: { close: () => body.closeServers(), onError },

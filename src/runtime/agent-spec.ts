@@ -1,6 +1,7 @@
 // What an agent is, as data, before any of it exists: where its session comes from, what `session.start`
 // records about how it runs, and the agent chart's input. Pure: no resource, no callback, no clock. The
 // body (agent-body.ts) builds the agent from it; the handle (agent-handle.ts) is what the host holds.
+import { extended } from '../core/extended.ts';
 import type { AgentInput } from '../machines/agent.ts';
 import type { HookFlags } from '../machines/hook-events.ts';
 import type { RetryPolicy } from '../machines/retry-policy.ts';
@@ -9,6 +10,7 @@ import { contextWindowOf, type Provider } from '../providers/types.ts';
 import { lastContextUse } from '../session/context-tokens.ts';
 import { nextTurnNumber, pendingInbox } from '../session/repair.ts';
 import type { ResumePoint } from '../session/resume-point.ts';
+import { outputOfTurn } from '../session/typed-turns.ts';
 import type { LogEvent, SessionLock } from '../session/types.ts';
 import type { Limits } from './options.ts';
 import type { CompactionConfig } from './options-schema.ts';
@@ -111,14 +113,14 @@ function chartInput(parts: SpecParts, contextWindow: number): AgentInput {
     agentId,
     agentKey: parts.key,
     lastTurn: nextTurnNumber(events) - 1,
-    inbox: pendingInbox(events).map(({ id, channel, message }) => ({ id, channel, message })),
+    inbox: pendingInbox(events).map(({ seq: _seq, ...item }) => item),
     limits,
     preStepEveryStep: parts.preStepEveryStep,
     preStepAtTurnStart: parts.preStepAtTurnStart,
     ...(parts.sessionEndHooks ? { sessionEndHooks: true } : {}),
     step: {
       model: parts.provider.model,
-      retry: { ...parts.retry, maxAttempts: limits.maxAttempts },
+      retry: extended(parts.retry, { maxAttempts: limits.maxAttempts }),
       maxParallelTools: limits.maxParallelTools,
       jitterKey: agentId,
       compactOnOverflow: compaction.enabled,
@@ -137,7 +139,9 @@ function resumeOf(origin: AgentOrigin): Pick<AgentInput, 'resume'> {
   const point = origin.kind === 'resume' ? origin.point : undefined;
   if (point?.kind !== 'waiting') return {};
   const { turn, step, usage, consecutiveUnknown, answer, calls } = point;
-  return { resume: { turn, step, usage, consecutiveUnknown, answer, calls } };
+  // A typed turn goes on checking its final answer against the format its `turn.start` recorded.
+  const output = outputOfTurn(origin.kind === 'resume' ? origin.events : [], turn);
+  return { resume: { turn, step, usage, consecutiveUnknown, answer, calls, ...(output ? { output } : {}) } };
 }
 
 /** What of the compaction option a log can hold (the summarising model is a provider, not a value). */

@@ -14,7 +14,7 @@ import type { RunResult } from './turn-result.ts';
  * (one model request and the tools it called), as the AI SDK's `start-step`/`finish-step` parts do;
  * `turn.end` is always last and carries what `run()` resolves with.
  */
-export type AgentStreamEvent =
+export type AgentStreamEvent<Output = unknown> =
   | { type: 'step.start'; turn: number; step: number }
   /** A piece of the model's text. A step whose request failed and is retried streams its text again. */
   | { type: 'text.delta'; turn: number; step: number; text: string }
@@ -33,20 +33,20 @@ export type AgentStreamEvent =
       content: string;
     }
   | { type: 'step.end'; turn: number; step: number }
-  | { type: 'turn.end'; result: RunResult };
+  | { type: 'turn.end'; result: RunResult<Output> };
 
 /**
  * One turn, streamed. Iterate it for events, or `.text` for the text alone; it has one consumer (the
- * events or `.text`, not both). `result` resolves as `run()` does.
+ * events or `.text`, not both). `result` resolves as `run()` does (with `output` for a typed stream).
  */
-export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
+export interface AgentStream<Output = unknown> extends AsyncIterable<AgentStreamEvent<Output>> {
   /**
    * The model's text as it arrives. Unlike the AI SDK's `textStream`, which runs the texts of consecutive
    * steps together, the text of a step that follows one with text starts after a blank line (`\n\n`).
    */
   readonly text: AsyncIterable<string>;
   /** What `agent.run()` would resolve with; rejects as the iteration does. */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
 }
 
 /** How a stream's turn is started: queue the message, learn its inbox id, and wait for its result. */

@@ -91,7 +91,7 @@ export class AgentSystem {
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
       loadLog: (id) => loadSession(this.store, id, 'resume').catch(() => undefined),
     });
-    tree.offerBackground((call) => toolPort(background, this.clock, call));
+    tree.tools.offerBackground((call) => toolPort(background, this.clock, call));
     this.services = {
       config,
       hooks: hookConsultation(config),
@@ -244,7 +244,8 @@ export class AgentSystem {
       }
     });
     const agent = new Agent({
-      ...parts,
+      ref: parts.ref,
+      nextId: parts.nextId,
       log,
       bus,
       release: () => {
@@ -255,6 +256,7 @@ export class AgentSystem {
       },
       children: () => background.childrenOf(agentId),
       servers: () => body.parts.mcp?.servers() ?? [],
+      outputs: body.parts.host.outputs,
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),
       checkMode: (mode) =>

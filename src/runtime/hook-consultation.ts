@@ -17,6 +17,8 @@ export type HookConsultation = {
   consult: HookDeps['consult'];
   /** The chart points that wait for hooks. */
   flags: HookFlags;
+  /** Creation tells `sessionStart` hooks (a top-level agent's): its publish stage has something to abort. */
+  sessionStart: boolean;
   /** Dispose waits for `sessionEnd` hooks (a top-level agent's; subagents are not told). */
   sessionEnd: boolean;
   /** Resolves once every process a command hook left running has been stopped. */
@@ -34,6 +36,7 @@ export function hookConsultation(config: SystemConfig): HookConsultation {
   return {
     consult: liveConsult(table),
     flags: hookFlagsOf(has),
+    sessionStart: has('sessionStart'),
     sessionEnd: has('sessionEnd'),
     settled: () => sweeps.settled().then(() => transcripts.dispose()),
     transcripts,
@@ -47,6 +50,7 @@ export function recordedHooks(events: readonly LogEvent[]): HookConsultation {
   return {
     consult: recordedConsult(events),
     flags: hookFlagsOf(has),
+    sessionStart: has('sessionStart'),
     sessionEnd: has('sessionEnd'),
     settled: () => Promise.resolve(),
   };

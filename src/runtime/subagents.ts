@@ -1,10 +1,9 @@
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
-import { emptyUsage } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
-import type { BackgroundAgentsPort } from '../tools/background-port.ts';
-import type { AnyTool, SubagentRequest, SubagentResult, ToolContext } from '../tools/define-tool.ts';
-import type { Agent, RunResult } from './agent-handle.ts';
+import type { SubagentResult } from '../tools/define-tool.ts';
+import { outputOptionsOf } from '../tools/output-schema.ts';
+import type { Agent } from './agent-handle.ts';
 import {
   type ChildLaunch,
   type ChildRequest,
@@ -19,15 +18,10 @@ import {
   type Limits,
   type SubagentLimits,
 } from './options.ts';
+import { lastTurnOf, runChild } from './subagent-runs.ts';
+import { type SpawnCall, SubagentTools } from './subagent-tools.ts';
 
 export type { ChildSpec, TreeMember } from './child-launch.ts';
-
-/** Gives a tool call of `agentId` the background agents capability (`spawn_agent` and the others). */
-export type BackgroundFor = (call: {
-  agentId: string;
-  callId: string;
-  signal: AbortSignal;
-}) => BackgroundAgentsPort;
 
 export type AgentTreeDeps = {
   /** The session id of the child that call `callId` of `parentId` starts (a replay gives the recorded one). */
@@ -57,12 +51,15 @@ export type AgentTreeDeps = {
 export class AgentTree {
   private readonly members = new Map<string, TreeMember>();
   private readonly children = new Map<string, Set<Agent>>();
-  private readonly wrapped = new WeakMap<AnyTool, AnyTool>();
+  /**
+   * Every tool of the system, as it runs: with `spawnSubagent` in its calls' context (and, once the system
+   * offers them, `backgroundAgents`).
+   */
+  readonly tools = new SubagentTools((call) => this.spawn(call));
   /** Child sessions to continue instead of starting, by parent and call: `${parentId} ${callId}`. */
   private readonly rejoins = new Map<string, string>();
   private readonly maxDepth: number;
   private readonly maxSteps: number;
-  private background: BackgroundFor | undefined;
 
   constructor(private readonly deps: AgentTreeDeps) {
     this.maxDepth = deps.subagents?.maxDepth ?? defaultSubagentLimits.maxDepth;
@@ -86,11 +83,6 @@ export class AgentTree {
     this.members.delete(agentId);
     this.children.delete(agentId);
     for (const key of this.rejoins.keys()) if (key.startsWith(`${agentId} `)) this.rejoins.delete(key);
-  }
-
-  /** Tool calls get the background agents capability from now on (the system wires it once). */
-  offerBackground(background: BackgroundFor): void {
-    this.background = background;
   }
 
   /** The live member `agentId`, if it is one. */
@@ -161,47 +153,13 @@ export class AgentTree {
     await Promise.all(this.childrenOf(agentId).map((child) => child.dispose()));
   }
 
-  /** The tool as the runtime runs it: the same tool, with `spawnSubagent` in its context. */
-  wrap(tool: AnyTool): AnyTool {
-    let wrapped = this.wrapped.get(tool);
-    if (!wrapped) {
-      wrapped = {
-        name: tool.name,
-        description: tool.description,
-        input: tool.input,
-        ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
-        ...(tool.jsonSchema ? { jsonSchema: tool.jsonSchema } : {}),
-        access: tool.access,
-        concurrencySafe: tool.concurrencySafe,
-        timeoutMs: tool.timeoutMs,
-        run: (input, context) => tool.run(input, this.contextFor(context)),
-      };
-      this.wrapped.set(tool, wrapped);
-    }
-    return wrapped;
-  }
-
-  private contextFor(context: ToolContext): ToolContext {
-    const { agentId, callId, signal } = context;
-    return {
-      ...context,
-      spawnSubagent: (request) => this.spawn({ parentId: agentId, callId, signal, request }),
-      ...(this.background ? { backgroundAgents: this.background({ agentId, callId, signal }) } : {}),
-    };
-  }
-
   /**
    * Starts a child of `parentId` for one tool call, runs `request.prompt` to the end of the child's turn
    * and disposes the child. When `signal` fires the child is cancelled (cause `parent`) and disposed. A call
    * that a resumed parent runs again continues its child's session (`rejoin`) and waits for the turn the
    * child was in to end, instead.
    */
-  async spawn(call: {
-    parentId: string;
-    callId: string;
-    signal: AbortSignal;
-    request: SubagentRequest;
-  }): Promise<SubagentResult> {
+  async spawn(call: SpawnCall): Promise<SubagentResult> {
     const { parentId, request } = call;
     const rejoin = this.rejoins.get(`${parentId} ${call.callId}`);
     this.rejoins.delete(`${parentId} ${call.callId}`);
@@ -217,7 +175,8 @@ export class AgentTree {
       logSpawned(parent.log, call.callId, child.id);
       // The link is durable before the child works: a resumed parent finds a child that was left waiting.
       await parent.log.flush();
-      const result = await runChild(child, () => child.run(request.prompt), call.signal);
+      const typed = outputOptionsOf(request);
+      const result = await runChild(child, () => child.run(request.prompt, typed), call.signal);
       await this.reachRecordedPosition(parentId, call, 'tool.result');
       return result;
     } finally {
@@ -235,33 +194,5 @@ export class AgentTree {
     const at = this.deps.recordedAt?.(parentId, call.callId, type);
     const log = this.members.get(parentId)?.log;
     if (at !== undefined && log) await logReaches(log, at, call.signal);
-  }
-}
-
-/** The child's latest turn: the one a resumed child continues, or ended in. */
-function lastTurnOf(child: Agent): number {
-  return child.log().reduce((highest, event) => Math.max(highest, event.turn ?? 0), 0);
-}
-
-async function runChild(
-  child: Agent,
-  work: () => Promise<RunResult>,
-  signal: AbortSignal,
-): Promise<SubagentResult> {
-  if (signal.aborted) return { sessionId: child.id, reason: 'canceled', text: '', usage: emptyUsage };
-  const onAbort = () => {
-    try {
-      child.cancel('parent');
-    } catch (error) {
-      // A child that is already going away needs no cancel; anything else is a real fault.
-      if (!AgentStateError.isInstance(error)) throw error;
-    }
-  };
-  signal.addEventListener('abort', onAbort, { once: true });
-  try {
-    const result = await work();
-    return { sessionId: child.id, reason: result.reason, text: result.text, usage: result.usage };
-  } finally {
-    signal.removeEventListener('abort', onAbort);
   }
 }

@@ -4,6 +4,7 @@
 import type { ProviderErrorData, ProviderErrorKind } from '../errors/provider-error.ts';
 import { estimateCost, recordedPrices } from '../providers/prices.ts';
 import { emptyUsage, type Usage } from '../providers/types.ts';
+import { finalAnswerOf, parseAnswer } from '../session/typed-turns.ts';
 import { isEvent, type LogEvent, type LogEventData, type StopReason } from '../session/types.ts';
 
 /**
@@ -46,13 +47,29 @@ export type DeniedCall = {
  * neither completed nor was cancelled (a cancel is the host's own doing, told by `reason: 'canceled'`).
  * `denied` lists the calls of the turn that were denied, in the order they were decided (empty when none).
  *
+ * A typed run (`run(prompt, { output: schema })`) that completed has `output`: the final answer, parsed
+ * and validated by the schema, typed by it (`z.infer<typeof schema>` for zod); a turn that did not
+ * complete has none (`reason: 'invalid_output'` when the answer never passed its check).
+ *
  * @example
  * const result = await agent.run('Fix the failing test');
  * if (result.error) console.error(`${result.error.kind}: ${result.error.message}`);
  * for (const call of result.denied) console.warn(`${call.tool} denied by ${call.by}: ${call.reason}`);
  */
-export type RunResult = {
-  reason: StopReason;
+export type RunResult<Output = unknown> = CompletedRun<Output> | StoppedRun;
+
+/** A `RunResult` whose turn completed: for a typed run, `output` is the answer its schema gave. */
+export type CompletedRun<Output = unknown> = RunResultFields & {
+  reason: 'completed';
+  /** The final answer, parsed and validated by the run's `output` schema (absent for a free-text run). */
+  output: Output;
+};
+
+/** A `RunResult` whose turn did not complete (`error` says why, unless it was cancelled): no `output`. */
+export type StoppedRun = RunResultFields & { reason: Exclude<StopReason, 'completed'>; output?: undefined };
+
+/** What every `RunResult` has, however its turn ended. */
+export type RunResultFields = {
   text: string;
   /** The turn's tokens: input apart from the cache, cache writes, cache reads, output. */
   usage: Usage;
@@ -75,6 +92,7 @@ export function turnResult(events: readonly LogEvent[], end: LogEvent & { type: 
   const usage = data.usage ?? emptyUsage;
   const start = events[0];
   const prices = start && isEvent(start, 'session.start') ? recordedPrices(start.data.config) : undefined;
+  const output = data.reason === 'completed' ? acceptedOutput(turn, end.turn ?? 0) : undefined;
   return {
     reason: data.reason,
     text: typeof text === 'string' ? text : '',
@@ -83,7 +101,19 @@ export function turnResult(events: readonly LogEvent[], end: LogEvent & { type: 
     ...(prices ? { costUsd: estimateCost(usage, prices) } : {}),
     ...(error !== undefined ? { error } : {}),
     denied: deniedCalls(turn),
-  };
+    ...output,
+  } as RunResult;
+}
+
+/**
+ * A typed turn's output as the log holds it: the final answer's JSON, when its last check passed. (A live
+ * run gives the value its schema returned instead; this is what a resumed agent's `whenTurnEnds` reads.)
+ */
+function acceptedOutput(turn: readonly LogEvent[], number: number): { output: unknown } | undefined {
+  const check = turn.findLast((event) => isEvent(event, 'output.checked'));
+  if (!check || !isEvent(check, 'output.checked') || !check.data.valid) return undefined;
+  const parsed = parseAnswer(finalAnswerOf(turn, number) ?? '');
+  return parsed.ok ? { output: parsed.value } : undefined;
 }
 
 /** The events of `end`'s turn, up to `end`: back to its `turn.start` (events of no turn included). */
@@ -125,7 +155,22 @@ function runError(turn: readonly LogEvent[], data: LogEventData['turn.end']): Ru
         message: 'the process stopped before the turn ended; resuming the session closed it',
         retryable: true,
       };
+    case 'invalid_output':
+      return invalidOutput(turn);
   }
+}
+
+/** Why a typed turn's answers never passed their check: how many failed, and what the last one lacked. */
+function invalidOutput(turn: readonly LogEvent[]): RunError {
+  const failed = turn.filter((event) => isEvent(event, 'output.checked') && event.data.valid === false);
+  const last = failed.at(-1);
+  const why = last && isEvent(last, 'output.checked') ? last.data.error : undefined;
+  return stopped(
+    'invalid_output',
+    `the model's final answer failed its output check ${failed.length} times, the retries allowed ` +
+      `(maxOutputRetries: ${Math.max(0, failed.length - 1)}) included; the last check said: ` +
+      `${why ?? 'it does not match the output schema'}`,
+  );
 }
 
 function stopped(kind: RunErrorKind, message: string): RunError {

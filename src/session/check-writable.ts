@@ -11,11 +11,16 @@ import { LOG_FORMAT_VERSION, type LogEvent } from './types.ts';
  * fails at write time instead of leaving a log that never loads.
  */
 export function checkWritable(event: LogEvent): void {
-  const where = `event ${String(event.seq)} ("${String(event.type)}") cannot be written`;
   const problem = envelopeProblem(event) ?? jsonProblem(event.data, 0);
-  if (problem !== undefined) throw new LogFormatError(`${where}: ${problem}`);
+  if (problem !== undefined) throw new LogFormatError(`${cannotWrite(event)}: ${problem}`);
   const data = logEventDataSchemas[event.type].safeParse(event.data);
-  if (!data.success) throw new LogFormatError(`${where}: bad data\n${z.prettifyError(data.error)}`);
+  if (!data.success)
+    throw new LogFormatError(`${cannotWrite(event)}: bad data\n${z.prettifyError(data.error)}`);
+}
+
+/** The start of the message about an event that cannot be written (built only when one cannot). */
+function cannotWrite(event: LogEvent): string {
+  return `event ${String(event.seq)} ("${String(event.type)}") cannot be written`;
 }
 
 const isCount = (value: unknown) => typeof value === 'number' && Number.isInteger(value) && value >= 0;

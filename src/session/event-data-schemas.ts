@@ -59,7 +59,13 @@ export const stopReasonSchema = z.enum([
   'blocked',
   'max_tokens',
   'interrupted',
+  'invalid_output',
 ]);
+/** What a typed run asks of its turn's final answer (`OutputSpec`). */
+const outputSpec = z.object({
+  schema: z.record(z.string(), z.unknown()),
+  maxRetries: count,
+});
 
 /**
  * The data schema of every event type. The `satisfies` clause makes the compiler check that each
@@ -78,10 +84,11 @@ export const logEventDataSchemas = {
     message: z.string(),
     from: z.string().optional(),
     kind: mailKind.optional(),
+    output: outputSpec.optional(),
   }),
   'inbox.claimed': z.object({ ids: z.array(z.string()) }),
   'inbox.cleared': z.object({ ids: z.array(z.string()) }),
-  'turn.start': z.record(z.string(), z.never()),
+  'turn.start': z.object({ output: outputSpec.optional() }),
   'step.start': z.object({ model: z.string(), toolNames: z.array(z.string()), systemHash: z.string() }),
   'user.message': z.object({ channel: inboxChannel, content: z.string(), inboxId: z.string().optional() }),
   'assistant.message': z.object({
@@ -134,6 +141,11 @@ export const logEventDataSchemas = {
     error: z.string().optional(),
   }),
   'step.end': z.object({ toolResults: count }),
+  'output.checked': z.object({
+    valid: z.boolean(),
+    attempt: z.number().int().positive(),
+    error: z.string().optional(),
+  }),
   'turn.end': z.object({
     reason: stopReasonSchema,
     usage,

@@ -1,5 +1,6 @@
 import type { ModelMessage, ModelRequest, ToolCallRequest, ToolSpec } from '../providers/types.ts';
 import { compactionCoverage, isHidden } from './compaction-ranges.ts';
+import { outputFeedback } from './typed-turns.ts';
 import { isEvent, type LogEvent, type LogEventOf } from './types.ts';
 
 /** The text that opens the user message standing in for a compacted range. */
@@ -19,6 +20,7 @@ type Slot = { entry: Entry; index: number; call: ToolCallRequest };
  * - `assistant.message` → an assistant message (an interrupted one keeps its text, loses its calls);
  * - `environment` placed as a message → a user message with the block (an older session's block follows
  *   the system prompt instead, which the caller composes);
+ * - `output.checked` that failed → a user message saying why the final answer was not accepted;
  * - `tool.result` → a tool message placed right after its assistant message, in the order of that
  *   message's tool calls; a call with no result yet gets none, and a result that matches no visible
  *   call is dropped (vendors reject orphan results);
@@ -47,6 +49,9 @@ export function project(events: readonly LogEvent[], options: ProjectOptions): M
       entries.push(assistantEntry(event, slots));
     } else if (isEvent(event, 'environment') && event.data.placement === 'message') {
       entries.push({ message: { role: 'user', content: event.data.text } });
+    } else if (isEvent(event, 'output.checked') && !event.data.valid) {
+      const why = event.data.error ?? 'it does not match the required schema';
+      entries.push({ message: { role: 'user', content: outputFeedback(why) } });
     } else if (isEvent(event, 'tool.result')) {
       const slot = slots.get(event.data.callId);
       if (!slot?.entry.results || slot.entry.results[slot.index]) continue;

@@ -153,9 +153,9 @@ export function pendingInbox(events: readonly LogEvent[]): PendingInboxItem[] {
   const pending: PendingInboxItem[] = [];
   for (const event of events) {
     if (isEvent(event, 'inbox.queued') && !done.has(event.data.id)) {
-      const { id, channel, message, from, kind } = event.data;
+      const { id, channel, message, from, kind, output } = event.data;
       const mail = { ...(from !== undefined ? { from } : {}), ...(kind !== undefined ? { kind } : {}) };
-      pending.push({ id, channel, message, ...mail, seq: event.seq });
+      pending.push({ id, channel, message, ...mail, ...(output ? { output } : {}), seq: event.seq });
     }
   }
   return pending;

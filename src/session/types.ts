@@ -1,6 +1,15 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
-import type { HookDecidedData } from './hook-decision.ts';
+import type {
+  Citation,
+  ModelStopReason,
+  OutputFormat,
+  ProviderPart,
+  ToolCallRequest,
+  Usage,
+} from '../providers/types.ts';
+import type { HookDecidedData } from './hook-decisions.ts';
+
+export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from './hook-decisions.ts';
 
 /** The version of the log format this build writes. Readers refuse newer versions. */
 export const LOG_FORMAT_VERSION = 1;
@@ -36,17 +45,23 @@ export type StopReason =
   | 'model_error'
   | 'blocked'
   | 'max_tokens'
-  | 'interrupted';
+  | 'interrupted'
+  | 'invalid_output';
 
 /** What one agent's mail to another is: a message, or a background child's final result. */
 export type MailKind = 'message' | 'result';
 
 export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
 
+/**
+ * What a typed run (`agent.run(prompt, { output })`) asks of the turn that answers it: a final answer that
+ * is JSON matching `schema` (a JSON Schema of an object, as the model is shown it), and how many times a
+ * final answer that does not may be fed back to the model before the turn ends `invalid_output`.
+ */
+export type OutputSpec = OutputFormat & { maxRetries: number };
+
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
-
-export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from './hook-decision.ts';
 
 /** The data of each event type: the contract between writers, readers and `project()`. */
 export type LogEventData = {
@@ -59,12 +74,21 @@ export type LogEventData = {
   /**
    * Input queued for a turn or step. Mail from another agent of the tree (a background child's message
    * or final result, a parent's message) names its sender in `from` (the sender's session id) and has
-   * the id of the sender's `message.sent`; `kind: 'result'` marks a child's final result.
+   * the id of the sender's `message.sent`; `kind: 'result'` marks a child's final result. `output`: the
+   * follow-up is a typed run's, whose turn must end with a valid answer (see `OutputSpec`).
    */
-  'inbox.queued': { id: string; channel: InboxChannel; message: string; from?: string; kind?: MailKind };
+  'inbox.queued': {
+    id: string;
+    channel: InboxChannel;
+    message: string;
+    from?: string;
+    kind?: MailKind;
+    output?: OutputSpec;
+  };
   'inbox.claimed': { ids: string[] };
   'inbox.cleared': { ids: string[] };
-  'turn.start': Record<string, never>;
+  /** `output`: every request of the turn asks for this format, and its final answer is checked against it. */
+  'turn.start': { output?: OutputSpec };
   'step.start': { model: string; toolNames: string[]; systemHash: string };
   'user.message': { channel: InboxChannel; content: string; inboxId?: string };
   'assistant.message': {
@@ -102,6 +126,11 @@ export type LogEventData = {
   };
   'tool.result': { callId: string; outcome: ToolOutcome; content: string; error?: string };
   'step.end': { toolResults: number };
+  /**
+   * The final answer of step `step` checked against the turn's output schema (`attempt` counts the answers
+   * checked in the turn). An invalid one is shown to the model, `error` and all, as the next user message.
+   */
+  'output.checked': { valid: boolean; attempt: number; error?: string };
   'turn.end': {
     reason: StopReason;
     usage: Usage;

@@ -4,6 +4,7 @@ import { messageOf } from '../errors/describe-value.ts';
 import type { ToolSpec, Usage } from '../providers/types.ts';
 import type { StopReason } from '../session/types.ts';
 import type { BackgroundAgentsPort } from './background-port.ts';
+import type { OutputOptions } from './output-schema.ts';
 import type { SavedOutputs } from './saved-output.ts';
 import type { SkillFolders } from './skill-files.ts';
 import {
@@ -67,8 +68,11 @@ export type ToolContext = {
   skillFolders?: SkillFolders | undefined;
 };
 
-/** What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn. */
-export type SubagentRequest = {
+/**
+ * What a tool asks of `ToolContext.spawnSubagent`: one prompt, run by a child agent to the end of its turn;
+ * with `output` (see `OutputOptions`), a typed run whose final answer must match that schema.
+ */
+export type SubagentRequest = OutputOptions & {
   /** A short label for the host (3-5 words). */
   description: string;
   prompt: string;
@@ -78,8 +82,17 @@ export type SubagentRequest = {
   instructions?: string;
 };
 
-/** How a subagent's turn ended: its session id, stop reason, final text and token usage. */
-export type SubagentResult = { sessionId: string; reason: StopReason; text: string; usage: Usage };
+/**
+ * How a subagent's turn ended: its session id, stop reason, final text and token usage; for a typed run
+ * that completed, `output` is the value its schema gave (and `text` the JSON the child answered with).
+ */
+export type SubagentResult = {
+  sessionId: string;
+  reason: StopReason;
+  text: string;
+  usage: Usage;
+  output?: unknown;
+};
 
 /** A tool the model can call. Build one with `defineTool`. */
 export interface Tool<Input = unknown> {

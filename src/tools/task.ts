@@ -1,13 +1,18 @@
 import { z } from 'zod/v4';
 import { must, parseHostValue, timeoutMs } from '../core/host-schema.ts';
 import { defineTool, type SubagentResult, type Tool, type ToolOutput } from './define-tool.ts';
+import { type OutputOptions, outputFields, parseOutputOptions } from './output-schema.ts';
 
-export type TaskToolOptions = {
+/**
+ * How the host defines the `task` tool. With `output`, every subagent it starts is a typed run: its final
+ * answer must be JSON matching the schema (the host's, never the model's), and the caller reads that JSON.
+ */
+export type TaskToolOptions = OutputOptions & {
   /** How long one subagent may run before the call is stopped (default 30 minutes). */
   timeoutMs?: number;
 };
 
-const optionsSchema = z.strictObject({ timeoutMs: timeoutMs.optional() }, must('an object'));
+const optionsSchema = z.strictObject({ timeoutMs: timeoutMs.optional(), ...outputFields }, must('an object'));
 
 const taskInput = z.object({
   description: z.string().min(1).describe('A short label for the task, 3-5 words.'),
@@ -38,12 +43,19 @@ export type TaskInput = z.output<typeof taskInput>;
  */
 export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
   const options = parseHostValue('taskTool', optionsSchema, given);
+  // Checked now, so a schema that cannot be described fails here, not at the model's first call.
+  const typed = parseOutputOptions('taskTool', given, ['timeoutMs']);
+  const { output, jsonSchema, maxOutputRetries } = options as OutputOptions;
+  const outputOptions = typed ? { output, jsonSchema, maxOutputRetries } : {};
+  const answers = typed
+    ? ` Its final answer is JSON matching this schema: ${JSON.stringify(typed.spec.schema)}`
+    : '';
   return defineTool({
     name: 'task',
     description:
       'Start a subagent to carry out a self-contained task (research, a focused change, a check) and get ' +
       'its final answer back. The subagent starts with an empty conversation: put everything it needs ' +
-      'in `prompt`. Several task calls in one response run in parallel.',
+      `in \`prompt\`. Several task calls in one response run in parallel.${answers}`,
     input: taskInput,
     access: 'none',
     concurrencySafe: true,
@@ -56,6 +68,7 @@ export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
         };
       }
       const result = await context.spawnSubagent({
+        ...withoutUndefined(outputOptions),
         description: input.description,
         prompt: input.prompt,
         ...(input.tools !== undefined ? { tools: input.tools } : {}),
@@ -64,6 +77,10 @@ export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
       return taskOutput(result);
     },
   });
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 /** What the model reads: the child's final text, with the stop reason when the child did not complete. */

@@ -121,7 +121,7 @@ function pointerPath(pointer: string): string[] {
 }
 
 /** Issues in the shape zod's `prettifyError` gives, so every kind of schema reads the same to the model. */
-function issueLines(issues: readonly Issue[]): string {
+export function issueLines(issues: readonly Issue[]): string {
   return issues
     .map((issue) => {
       const path = (issue.path ?? []).map((part) =>
@@ -152,7 +152,7 @@ export function describeToolInput(
   return copy;
 }
 
-function ownJsonSchema(schema: ToolInputSchema): Record<string, unknown> {
+export function ownJsonSchema(schema: ToolInputSchema): Record<string, unknown> {
   if (isZod4(schema))
     return z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as Record<string, unknown>;
   if (isStandard(schema)) {

@@ -160,6 +160,38 @@ describe('fromTask with abortOn', () => {
     expect(signal?.aborted).toBe(false);
   });
 
+  it('decided per input: a task told it has nothing to stop gets a signal that never aborts', async () => {
+    const signals = new Map<string, AbortSignal>();
+    const task = fromTask(
+      (input: string, given: AbortSignal) => {
+        signals.set(input, given);
+        return new Promise<string>(() => {});
+      },
+      (): Reported => ({ type: 'task.reported', text: 'never' }),
+      { abortOn: (input: string) => (input === 'abortable' ? ('task.abort' as const) : undefined) },
+    );
+    const parentWith = (input: string) =>
+      createActor(
+        setup({
+          types: {} as { context: { heard: string[] }; events: Reported | { type: 'abort' } },
+          actors: { task },
+        }).createMachine({
+          context: { heard: [] },
+          invoke: { id: 'task', src: 'task', input },
+          on: { abort: { actions: sendTo('task', { type: 'task.abort' }) } },
+        }),
+      ).start();
+    const abortable = parentWith('abortable');
+    const plain = parentWith('plain');
+    await settled();
+    abortable.send({ type: 'abort' });
+    plain.send({ type: 'abort' });
+    expect({
+      abortable: signals.get('abortable')?.aborted,
+      plain: signals.get('plain')?.aborted,
+    }).toEqual({ abortable: true, plain: false });
+  });
+
   it('without abortOn the signal never aborts, even when the task is stopped', async () => {
     let signal: AbortSignal | undefined;
     const task = fromTask<string, unknown, Reported>(

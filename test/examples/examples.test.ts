@@ -348,4 +348,35 @@ describe.concurrent('examples/', { timeout: 60_000 }, () => {
       expect(server.requests).toHaveLength(2);
     },
   );
+
+  exampleTest(
+    'typed-result.ts: a zod schema for the answer; a wrong answer goes back with the reason, then fits',
+    async ({ expect, workspace, wire }) => {
+      const server = await wire((request) =>
+        messagesOf(request).length <= 2
+          ? {
+              turn: {
+                text: ['{"severity":"urgent","component":"session","summary":"Logged out on rotate"}'],
+              },
+            }
+          : {
+              turn: { text: ['{"severity":"high","component":"session","summary":"Logged out on rotate"}'] },
+            },
+      );
+      const run = await runExample('typed-result.ts', { cwd: workspace, env: modelEnv(server) });
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(linesOf(run.stdout)).toEqual(['HIGH · session · Logged out on rotate']);
+      expect(server.requests).toHaveLength(2);
+      // The schema went to the server as OpenAI's structured output, and the refusal back to the model.
+      const format = server.requests[0]!.body.response_format as {
+        type: string;
+        json_schema: { schema: object };
+      };
+      expect(format.type).toBe('json_schema');
+      expect(format.json_schema.schema).toMatchObject({
+        properties: { severity: { enum: ['low', 'medium', 'high'] } },
+      });
+      expect(lastText(server.requests[1]!)).toContain('severity');
+    },
+  );
 });

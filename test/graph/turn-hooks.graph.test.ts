@@ -23,7 +23,7 @@ const graph = chartModel(turnMachine, {
     JSON.stringify([
       value,
       context.stepCount,
-      context.stopRefusals,
+      context.hookVerdicts.stopRefusals,
       context.cancelCause ?? null,
       context.reason ?? null,
     ]),
@@ -80,7 +80,7 @@ describe('turn chart graph paths with userMessage and stop hooks', () => {
       const refusals = harness.agent
         .log()
         .filter((event) => event.type === 'user.message' && !event.data.inboxId);
-      expect(refusals).toHaveLength(expected.context.stopRefusals);
+      expect(refusals).toHaveLength(expected.context.hookVerdicts.stopRefusals);
       await disposeAndCheck(harness);
       expect(hooks.stillRunning()).toEqual([]);
       if (harness.run && !over) expect((await harness.run).reason).toBe('canceled');

@@ -265,4 +265,60 @@ describe('turn chart (pure transitions)', () => {
     expect(snapshot.output?.reason).toBe('canceled');
     expect(snapshot.output?.unclaimed.map((item) => item.id)).toEqual(['s1', 'i1']);
   });
+
+  it("checks a typed turn's final answer: logged, fed back while retries last, then invalid_output", () => {
+    const output = { schema: { type: 'object' }, maxRetries: 1, inboxId: 'f1' };
+    const typed = input({ output });
+    const start = run([{ type: 'turn.begin' }], typed);
+    expect(logged(start.actions)[0]).toEqual({
+      type: 'turn.start',
+      turn: 1,
+      data: { output: { schema: { type: 'object' }, maxRetries: 1 } },
+    });
+    const checking = run([{ type: 'turn.begin' }, stepDone('final')], typed);
+    expect(checking.snapshot.value).toBe('checkingOutput');
+    expect(spawned(checking.actions)).toEqual(['step', 'check']);
+    const invalid: TurnEvent = { type: 'output.checked', valid: false, error: 'not JSON' };
+    const retried = run([{ type: 'turn.begin' }, stepDone('final'), invalid], typed);
+    expect(retried.snapshot.value).toBe('stepping');
+    expect(logged(retried.actions).slice(3)).toEqual([
+      { type: 'output.checked', turn: 1, step: 1, data: { valid: false, attempt: 1, error: 'not JSON' } },
+    ]);
+    expect(sent(retried.actions).at(-1)).toEqual({ type: 'step.begin', step: 2 });
+    const failed = run(
+      [{ type: 'turn.begin' }, stepDone('final'), invalid, stepDone('final'), invalid],
+      typed,
+    );
+    expect(failed.snapshot.value).toBe('ending');
+    expect(turnEnd(failed.actions)).toEqual({
+      reason: 'invalid_output',
+      usage: { ...usage, inputTokens: 4, outputTokens: 6 },
+    });
+    const valid = run(
+      [
+        { type: 'turn.begin' },
+        stepDone('final'),
+        invalid,
+        stepDone('final'),
+        { type: 'output.checked', valid: true },
+      ],
+      typed,
+    );
+    expect(
+      logged(valid.actions)
+        .filter((entry) => entry.type === 'output.checked')
+        .at(-1)?.data,
+    ).toEqual({
+      valid: true,
+      attempt: 2,
+    });
+    expect(turnEnd(valid.actions)).toMatchObject({ reason: 'completed' });
+    // A turn resumed after a failed check counts it: with one retry allowed, the next failure ends it.
+    const resumed = input({ output: { ...output, failures: 1 } });
+    const ended = run([{ type: 'turn.begin' }, stepDone('final'), invalid], resumed);
+    expect(logged(ended.actions).at(-2)?.data).toEqual({ valid: false, attempt: 2, error: 'not JSON' });
+    expect(turnEnd(ended.actions)).toMatchObject({ reason: 'invalid_output' });
+    // A free-text turn never checks.
+    expect(run([{ type: 'turn.begin' }, stepDone('final')]).snapshot.value).toBe('ending');
+  });
 });

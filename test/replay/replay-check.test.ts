@@ -47,7 +47,7 @@ describe('expectReplay', () => {
   it('passes for every fixture with the tools it was recorded with', async () => {
     for (const scenario of scenarios)
       await expectReplay(fixturePath(scenario.name), { tools: [lookup, record], ...scenario.options });
-    expect(scenarios).toHaveLength(5);
+    expect(scenarios).toHaveLength(6);
   });
 
   it('throws ReplayDivergenceError at the first changed event when the approver now decides otherwise', async () => {

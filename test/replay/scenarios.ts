@@ -166,6 +166,24 @@ scenarios.push({
   },
 });
 
+// Typed runs: an answer that is not JSON and one of the wrong shape are fed back until one passes; a run
+// with no retries ends `invalid_output` at its first bad answer.
+const keyCount = z.object({ keys: z.array(z.string()), count: z.number().int() });
+scenarios.push({
+  name: 'typed-output-retry',
+  script: [
+    { toolCalls: [{ id: 't1', name: 'lookup', input: { key: 'a' } }] },
+    { text: 'The key a has a value.' },
+    { json: { keys: ['a'], count: 'one' } },
+    { json: { keys: ['a'], count: 1 } },
+    { json: { keys: 'b' } },
+  ],
+  async drive(agent, pump) {
+    await pump(agent.run('Look up a, then count the keys.', { output: keyCount }));
+    await pump(agent.run('And b?', { output: keyCount, maxOutputRetries: 0 }));
+  },
+});
+
 /** Runs a scenario through the real runtime with a simulated clock and counter ids. */
 export async function runScenario(
   scenario: Scenario,

@@ -150,7 +150,7 @@ describe('each request of a recorded or generated log keeps the previous one as 
   it('over the recorded sessions of test/fixtures/replay', async () => {
     const folder = join(import.meta.dirname, '../fixtures/replay');
     const files = (await readdir(folder)).filter((name) => name.endsWith('.jsonl'));
-    expect(files).toHaveLength(5);
+    expect(files).toHaveLength(6);
     let kept = 0;
     for (const name of files) {
       const file = join(folder, name);

@@ -42,6 +42,12 @@ const samples: Record<LogEventType, LogEvent> = {
   'approval.decided': makeEvent(12, 'approval.decided', { callId: 'c1', outcome: 'deny', by: 'headless' }),
   'tool.result': makeEvent(13, 'tool.result', { callId: 'c1', outcome: 'denied', content: 'no', error: 'e' }),
   'step.end': makeEvent(14, 'step.end', { toolResults: 1 }),
+  'output.checked': makeEvent(
+    26,
+    'output.checked',
+    { valid: false, attempt: 1, error: 'the answer is not JSON' },
+    { turn: 1, step: 1 },
+  ),
   'turn.end': makeEvent(15, 'turn.end', {
     reason: 'model_error',
     usage: emptyUsage,

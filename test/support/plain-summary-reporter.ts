@@ -8,14 +8,17 @@ export default class PlainSummaryReporter implements Reporter {
     let skipped = 0;
     for (const module of modules) {
       const tests = [...module.children.allTests()];
-      // A file that failed to load has no tests, but it is still a failure.
-      if (module.state() === 'failed' && tests.length === 0) failed++;
+      let failedHere = 0;
       for (const test of tests) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
+      // A file that failed to load, or whose beforeAll threw, failed even where none of its tests did
+      // (they were skipped, or there are none): the line must not read `0 failed` then.
+      if (module.state() === 'failed' && failedHere === 0) failedHere = 1;
+      failed += failedHere;
     }
     failed += unhandledErrors.length;
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);

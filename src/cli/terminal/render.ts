@@ -183,6 +183,10 @@ export class TranscriptRenderer {
       this.approvalDecided(event.data);
     } else if (isEvent(event, 'tool.result')) {
       this.toolResult(event.data);
+    } else if (isEvent(event, 'output.checked')) {
+      const { valid, attempt, error = '' } = event.data;
+      const said = valid ? '✓ passed' : `✗ failed: ${truncate(error.replaceAll('\n', ' '), 100)}`;
+      this.print(this.paint(valid ? 'green' : 'yellow', `output check ${attempt} ${said}`));
     } else if (isEvent(event, 'turn.end')) {
       const { reason, usage, cause, error } = event.data;
       const steps = this.stepsInTurn.get(event.turn ?? 0) ?? 0;

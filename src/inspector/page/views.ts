@@ -2,6 +2,8 @@
  * views.js of the inspector page: the transcript, the session log as a filterable table, and the
  * inspection events — each cut at the travelled-to seq when time travel is on.
  */
+import { estimateCost } from '../../providers/prices.ts';
+
 export const viewsScript = String.raw`
 import { S, add, el, json, logOf, redraw, visibleEvents } from './core.js';
 import { TOKEN, decisionButtons } from './panels.js';
@@ -39,9 +41,34 @@ export function resultText(content) {
   return pre;
 }
 
+/** The prices a session.start recorded, if they are four finite numbers (a log is outside input). */
+function recordedPrices(config) {
+  const p = config && config.prices;
+  const ok = p && ['input', 'output', 'cacheRead', 'cacheWrite'].every((k) => Number.isFinite(p[k]) && p[k] >= 0);
+  return ok ? p : undefined;
+}
+/** A turn's tokens as the terminal prints them: the cache split when there is one, and the estimate. */
+export function usageText(recorded, prices) {
+  const usage = {}; // a log written before cache tokens were counted lacks them: read them as 0
+  for (const k of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens']) usage[k] = Number(recorded[k]) || 0;
+  const parts = [usage.inputTokens + ' in'];
+  if (usage.cacheReadTokens > 0 || usage.cacheWriteTokens > 0) {
+    parts.push('cache write ' + usage.cacheWriteTokens, 'cache read ' + usage.cacheReadTokens);
+  }
+  parts.push(usage.outputTokens + ' out tokens');
+  if (prices) {
+    const dollars = estimateCost(usage, prices);
+    parts.push('≈ $' + dollars.toFixed(dollars < 1 ? 4 : 2));
+  }
+  return parts.join(' · ');
+}
+// The runtime's own estimate, served as its compiled source: one formula for the terminal and the page.
+${estimateCost.toString()}
+
 export function renderTranscript(box) {
   const events = visibleEvents(S.selected);
   const tools = new Map();
+  let prices; // the list prices session.start recorded, for each turn's estimate
   for (const e of events) {
     const d = e.data;
     switch (e.type) {
@@ -63,7 +90,9 @@ export function renderTranscript(box) {
         if (t) t.card.appendChild(el('div', 'note ' + (d.outcome === 'pass' ? '' : 'warn'), '  ' + text)); else box.appendChild(el('div', 'note', text)); break; }
       case 'tool.started': { const t = tools.get(d.callId); if (t) { t.pill.className = 'pill running'; t.pill.textContent = 'running'; } break; }
       case 'tool.result': { const t = tools.get(d.callId); if (t) { t.buttons?.remove(); t.pill.replaceWith(badge(d.outcome)); t.card.appendChild(resultText(d.content)); } break; }
-      case 'turn.end': add(box, add(el('div', 'note'), document.createTextNode('Turn ' + e.turn + ' ended: '), badge(d.reason), document.createTextNode(d.usage ? ' · ' + d.usage.inputTokens + ' in / ' + d.usage.outputTokens + ' out tokens' : ''))); break;
+      case 'session.start': prices = recordedPrices(d.config); break;
+      case 'turn.end': add(box, add(el('div', 'note turn-end'), document.createTextNode('Turn ' + e.turn + ' ended: '), badge(d.reason), document.createTextNode(d.usage ? ' · ' + usageText(d.usage, prices) : ''))); break;
+      case 'output.checked': box.appendChild(el('div', 'note ' + (d.valid ? '' : 'warn'), 'output check ' + d.attempt + (d.valid ? ': passed' : ' failed: ' + d.error))); break;
       case 'agent.spawned': box.appendChild(el('div', 'note', 'spawned subagent ' + d.childSessionId)); break;
       case 'compaction': box.appendChild(add(el('details', 'compaction'), el('summary', '', 'Compacted events ' + d.replaces[0] + '–' + d.replaces[1] + ' (' + d.trigger + ')'), el('pre', '', d.summary))); break;
       case 'session.end': box.appendChild(el('div', 'divider', 'Session ended')); break;

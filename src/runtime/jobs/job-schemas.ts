@@ -2,6 +2,7 @@
 // ConfigError naming the argument.
 import { z } from 'zod/v4';
 import { count, must, nonEmptyString, positiveInteger } from '../../core/host-schema.ts';
+import { outputFields } from '../../tools/output-schema.ts';
 import { agentFields } from '../call-schemas.ts';
 import { idSchema } from '../host-guards.ts';
 import type { JobProgress } from './job-types.ts';
@@ -18,7 +19,7 @@ export const jobOptionsSchema = z.strictObject(
   {
     tasks: z.array(
       z.strictObject(
-        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields },
+        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields, ...outputFields },
         must('a task object'),
       ),
       must('an array of tasks'),

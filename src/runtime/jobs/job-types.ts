@@ -2,11 +2,15 @@
 // that parses job options can name them without importing the runner.
 import type { Usage } from '../../providers/types.ts';
 import type { StopReason } from '../../session/types.ts';
+import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import type { DeniedCall } from '../turn-result.ts';
 
-/** One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id). */
-export type JobTask = { prompt: string } & CreateAgentOptions;
+/**
+ * One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id); with
+ * `output` (see `OutputOptions`) a typed run, whose result carries the parsed `output`.
+ */
+export type JobTask = { prompt: string } & CreateAgentOptions & OutputOptions;
 
 /**
  * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
@@ -23,6 +27,8 @@ export type JobTaskResult = {
   error?: string;
   /** The calls of the task's turn that were denied, by whom and why (`RunResult.denied`); empty when none. */
   denied: DeniedCall[];
+  /** A typed task that completed: the value its `output` schema gave. */
+  output?: unknown;
 };
 
 /** Counters that come with every progress event. */

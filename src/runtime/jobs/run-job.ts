@@ -1,8 +1,10 @@
+import { z } from 'zod/v4';
 import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { emptyUsage } from '../../providers/types.ts';
+import { outputOptionsOf, outputOptionsSchema } from '../../tools/output-schema.ts';
 import type { Agent, RunResult } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
@@ -23,7 +25,11 @@ export type JobHost = { createAgent(options?: CreateAgentOptions): Promise<Agent
  * for (const r of await job.result) console.log(r.index, r.reason, r.text);
  */
 export function runJob(host: JobHost, options: JobOptions): Job {
-  return new JobRun(host, parseHostValue('runJob', jobOptionsSchema, options));
+  const parsed = parseHostValue('runJob', jobOptionsSchema, options);
+  // A task's output schema that cannot be described fails the job's call, before any task starts.
+  const outputs = parsed.tasks.map((task) => outputOptionsOf(task) ?? {});
+  parseHostValue('runJob', z.object({ tasks: z.array(outputOptionsSchema) }), { tasks: outputs });
+  return new JobRun(host, parsed);
 }
 
 class JobRun implements Job {
@@ -82,7 +88,8 @@ class JobRun implements Job {
 
   private async runTask(index: number): Promise<JobTaskResult> {
     if (this.isCanceled(index)) return ended(index, undefined, 'canceled');
-    const { prompt, ...agentOptions } = this.options.tasks[index]!;
+    const { prompt, output, jsonSchema, maxOutputRetries, ...agentOptions } = this.options.tasks[index]!;
+    const typed = outputOptionsOf({ output, jsonSchema, maxOutputRetries });
     let agent: Agent;
     try {
       agent = await this.host.createAgent(agentOptions);
@@ -95,7 +102,7 @@ class JobRun implements Job {
     try {
       // A cancel that came while the agent was being created stops the task before it runs.
       if (this.isCanceled(index)) return ended(index, agent.id, 'canceled');
-      return resultOf(index, agent, await agent.run(prompt));
+      return resultOf(index, agent, await agent.run(prompt, typed));
     } catch (error) {
       return ended(index, agent.id, this.isCanceled(index) ? 'canceled' : 'failed', messageOf(error));
     } finally {
@@ -144,7 +151,8 @@ function ended(
 }
 
 function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
-  const { reason, text, usage, error, denied } = run;
+  const { reason, text, usage, error, denied, output } = run;
   const why = error !== undefined ? { error: error.message } : {};
-  return { index, sessionId: agent.id, reason, text, usage, ...why, denied };
+  const typed = output !== undefined ? { output } : {};
+  return { index, sessionId: agent.id, reason, text, usage, ...why, denied, ...typed };
 }

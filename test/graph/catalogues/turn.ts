@@ -180,6 +180,24 @@ export function preCompactTurnEvents(snapshot: TurnSnapshot): TurnEvent[] {
   return [];
 }
 
+/** A typed turn: its output checked, with two retries (three answers) before it ends `invalid_output`. */
+export const typedOutput = { schema: { type: 'object' }, maxRetries: 2, inboxId: 'id2' };
+
+/** With a typed run: a step waiting for the model, the check of its final answer (valid, invalid), cancels. */
+export function outputTurnEvents(snapshot: TurnSnapshot): TurnEvent[] {
+  if (snapshot.matches('created')) return [begin];
+  if (snapshot.context.cancelCause) return snapshot.matches('ending') ? [flushed] : [];
+  if (snapshot.matches('stepping')) return [stepDone('final', { usage: emptyUsage }), cancelFrom(snapshot)];
+  if (snapshot.matches('checkingOutput'))
+    return [
+      { type: 'output.checked', valid: true },
+      { type: 'output.checked', valid: false, error: 'the answer is not JSON: "no"' },
+      cancelFrom(snapshot),
+    ];
+  if (snapshot.matches('ending')) return [flushed];
+  return [];
+}
+
 /** The state a tagged cancel was sent in, or null. */
 export const cancelledFrom = (event: TurnEvent | undefined): string | null =>
   event?.type === 'turn.cancel' ? ((event as { from?: string }).from ?? null) : null;
@@ -189,6 +207,7 @@ export function labelTurnEvent(event: TurnEvent): string {
   if (event.type === 'hook.userMessage')
     return event.messages[0]?.blocked ? 'userMessage:block' : 'userMessage:pass';
   if (event.type === 'hook.stop') return event.refusal ? 'stop:refuse' : 'stop:allow';
+  if (event.type === 'output.checked') return event.valid ? 'output:valid' : 'output:invalid';
   const from = cancelledFrom(event);
   if (from) return `cancel@${JSON.parse(from)}`;
   if (event.type !== 'step.done') return event.type;

@@ -1,5 +1,5 @@
-// What the log records of one hook's answer: the hook points and outcomes `hook.decided` names. Kept
-// apart from types.ts, which re-exports it, so the event vocabulary stays one short file.
+// The hook vocabulary the log speaks: every hook point, how one hook answered, and what `hook.decided`
+// records of it. Its own file so the log's event types (types.ts) stay readable.
 
 /** Every hook point, in the order a session meets them (docs/hooks-and-settings.md). */
 export const hookPoints = [
