@@ -53,9 +53,12 @@ const sources: DiagramSource[] = [
       'a turn the model ended goes through `stopping`, where a refusal (`hook.stop` with a message) goes back ' +
       'to `deciding` for another step, at most `maxStopRefusals` times per turn. A compaction goes through ' +
       '`compactionBegins`, which with `preCompact` hooks waits in `preCompacting` until the observers have ' +
-      "been told (`hook.preCompact`). A typed run (`agent.run(prompt, { output })`) checks the model's final " +
-      'answer in `checkingOutput`: valid, the turn goes on to end; invalid with retries left, back to ' +
-      '`deciding` for another step that reads why; past `maxOutputRetries`, `ending` with `invalid_output`.',
+      'been told (`hook.preCompact`). When the model is done while background children it started (with ' +
+      '`wait`) have not reported, the turn rests in `waitingForAgents` until a result, a message or a stop ' +
+      "comes in. A typed run (`agent.run(prompt, { output })`) checks the model's final answer in " +
+      '`checkingOutput`, only once the turn waits for no child: valid, the turn goes on to end; invalid with ' +
+      'retries left, back to `deciding` for another step that reads why; past `maxOutputRetries`, `ending` ' +
+      'with `invalid_output`.',
   },
   {
     name: 'step',

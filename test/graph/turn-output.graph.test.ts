@@ -14,6 +14,7 @@ import {
   typedOutput,
 } from './catalogues/turn.ts';
 import { actorAt, createHarness, disposeAndCheck, type Harness } from './support/driver.ts';
+import { HoldingSchema } from './support/holding-schema.ts';
 import { chartModel, eventsOf } from './support/model.ts';
 import { answerFinal, harnessTurnStimuli, settled } from './support/stimuli.ts';
 
@@ -35,34 +36,6 @@ const graph = chartModel(turnMachine, {
   limit: 1_000,
 });
 const paths = graph.shortestPaths();
-
-/** A Standard Schema whose check waits until the driver says how it went. */
-class HoldingSchema {
-  private pending: ((valid: boolean) => void) | undefined;
-  readonly schema = {
-    '~standard': {
-      version: 1 as const,
-      vendor: 'holding',
-      validate: (value: unknown) =>
-        new Promise((resolve) => {
-          this.pending = (valid) =>
-            resolve(valid ? { value } : { issues: [{ message: 'not what was asked for' }] });
-        }),
-      jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
-    },
-  };
-
-  get waiting(): boolean {
-    return this.pending !== undefined;
-  }
-
-  answer(valid: boolean): void {
-    const pending = this.pending;
-    expect(pending, 'a check is waiting').toBeDefined();
-    this.pending = undefined;
-    pending!(valid);
-  }
-}
 
 function stimuli(harness: Harness, holding: HoldingSchema) {
   return settled({

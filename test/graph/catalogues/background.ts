@@ -66,8 +66,33 @@ export function serializeBackgroundTurn(snapshot: TurnSnapshot): string {
   ]);
 }
 
+/** A typed run (one retry) whose turn also starts the child: its answer is checked once it owes nothing. */
+export const typedBackgroundTurnInput = turnInput({
+  limits: backgroundTurnInput.limits,
+  step: { toolNames: ['spawn_agent'] },
+  output: { schema: { type: 'object' }, maxRetries: 1, inboxId: 'id2' },
+});
+
+/** As `backgroundTurnEvents`, and in `checkingOutput` the check's verdict (valid, invalid) or a cancel. */
+export function typedBackgroundTurnEvents(snapshot: TurnSnapshot): TurnEvent[] {
+  if (!snapshot.matches('checkingOutput') || snapshot.context.cancelCause)
+    return backgroundTurnEvents(snapshot);
+  return [
+    { type: 'output.checked', valid: true },
+    { type: 'output.checked', valid: false, error: 'not what was asked for' },
+    { type: 'turn.cancel', cause: 'user' },
+  ];
+}
+
+/** `serializeBackgroundTurn`, with the failed checks and whether the last answer passed. */
+export function serializeTypedBackgroundTurn(snapshot: TurnSnapshot): string {
+  const { output } = snapshot.context;
+  return JSON.stringify([serializeBackgroundTurn(snapshot), output?.failures, output?.accepted]);
+}
+
 export function labelBackgroundTurnEvent(event: TurnEvent): string {
   if (event.type === 'inbox.nextStep') return `mail:${event.items[0]?.kind}`;
+  if (event.type === 'output.checked') return event.valid ? 'output:valid' : 'output:invalid';
   if (event.type === 'step.done')
     return (event as { spawned?: boolean }).spawned ? 'step:spawned' : `step:${event.output.outcome}`;
   return event.type;
