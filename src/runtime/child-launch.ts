@@ -5,7 +5,7 @@ import type { PermissionSettings } from '../permissions/gate.ts';
 import { stricterMode } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import { isEvent } from '../session/types.ts';
+import { isEvent, type OutputSpec } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { CreateAgentOptions, Limits, SubagentLimits } from './options.ts';
 
@@ -91,15 +91,21 @@ function childTools(parent: TreeMember, names: readonly string[] | undefined): A
 
 /**
  * Writes `agent.spawned` at the turn and step of the call that started the child (a background child's
- * says so, and `wait: false` when its parent's turn need not hear from it).
+ * says so, `wait: false` when its parent's turn need not hear from it, and the output of a typed one).
  */
 export function logSpawned(
   log: SessionLog,
   callId: string,
   childSessionId: string,
-  background?: { wait: boolean },
+  background?: { wait: boolean; output?: OutputSpec },
 ): void {
-  const extra = background ? { background: true, ...(background.wait ? {} : { wait: false }) } : {};
+  const extra = background
+    ? {
+        background: true,
+        ...(background.wait ? {} : { wait: false }),
+        ...(background.output ? { output: background.output } : {}),
+      }
+    : {};
   log.append({
     type: 'agent.spawned',
     ...callPosition(log, callId),

@@ -167,6 +167,7 @@ export const logEventDataSchemas = {
     callId: z.string(),
     background: z.boolean().optional(),
     wait: z.boolean().optional(),
+    output: outputSpec.optional(),
   }),
   'message.sent': z.object({
     id: z.string(),

@@ -1,7 +1,7 @@
 // What the logs of a tree say about its background children and the mail between them: which children an
 // agent started in the background (and with what), and which sent mail the recipient's log does not hold.
 // Pure: a resume reads these to deliver what a crash left in flight, exactly once (by message id).
-import { isEvent, type LogEvent, type LogEventData, type StopReason } from './types.ts';
+import { isEvent, type LogEvent, type LogEventData, type OutputSpec, type StopReason } from './types.ts';
 
 /** A background child as its parent's log records it: the link and the `spawn_agent` call that made it. */
 export type BackgroundSpawn = {
@@ -12,6 +12,8 @@ export type BackgroundSpawn = {
   prompt: string;
   agentType: string | undefined;
   description: string;
+  /** The output of a typed child (its agent type's), as the link recorded it. */
+  output: OutputSpec | undefined;
 };
 
 /** The background children `events` (a parent's log) started, in the order it started them. */
@@ -32,6 +34,7 @@ export function backgroundSpawns(events: readonly LogEvent[]): BackgroundSpawn[]
       agentType: typeof input.agent_type === 'string' ? input.agent_type : undefined,
       description:
         typeof input.description === 'string' ? input.description : prompt.split('\n')[0]!.slice(0, 60),
+      output: event.data.output,
     });
   }
   return spawns;

@@ -153,9 +153,16 @@ export type LogEventData = {
   };
   /**
    * A child agent was started for call `callId`: by the `task` tool (it ends with the call), or in the
-   * background by `spawn_agent` (`background: true`; `wait: false` when the turn need not hear from it).
+   * background by `spawn_agent` (`background: true`; `wait: false` when the turn need not hear from it;
+   * `output` when its agent type makes its run typed).
    */
-  'agent.spawned': { childSessionId: string; callId: string; background?: boolean; wait?: boolean };
+  'agent.spawned': {
+    childSessionId: string;
+    callId: string;
+    background?: boolean;
+    wait?: boolean;
+    output?: OutputSpec;
+  };
   /**
    * This agent sent mail to another agent of its tree (`to`, a session id): a message, or a background
    * child's final result (`kind: 'result'`, with the stop reason). The recipient's `inbox.queued` has the

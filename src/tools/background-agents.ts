@@ -1,15 +1,22 @@
 import { z } from 'zod/v4';
 import { must, nonEmptyString, parseHostValue, positiveInteger, timeoutMs } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import type { OutputSpec } from '../session/types.ts';
 import type {
   BackgroundAgentStatus,
   BackgroundAgentsPort,
   BackgroundWaitOutcome,
 } from './background-port.ts';
 import { type AnyTool, defineTool, type ToolContext, type ToolOutput } from './define-tool.ts';
+import { type OutputOptions, outputFields, outputOptionsOf, parseOutputOptions } from './output-schema.ts';
 
-/** A kind of background agent the model may start by name: what it is for, its prompt and its tools. */
-export type AgentType = {
+/**
+ * A kind of background agent the model may start by name: what it is for, its prompt and its tools. With
+ * `output` (and `jsonSchema`, `maxOutputRetries`, as for a typed run), its run is typed: the host's schema,
+ * never the model's; its final answer, the result its parent reads, is JSON matching it, and its host reads
+ * the value in `child.result`'s `output`.
+ */
+export type AgentType = OutputOptions & {
   /** What this kind of agent is for, shown to the model in `spawn_agent`'s description. */
   description: string;
   /** Its system prompt (default: the runtime's default instructions). */
@@ -32,6 +39,7 @@ const agentTypeSchema = z.strictObject(
     description: nonEmptyString,
     instructions: z.string(must('a string')).optional(),
     tools: z.array(nonEmptyString, must('an array of tool names')).optional(),
+    ...outputFields,
   },
   must('an object'),
 );
@@ -87,7 +95,7 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
   const maxRunning = options.maxRunning ?? 8;
   const maxWaitMs = options.maxWaitMs ?? 10 * 60_000;
   const typeList = Object.entries(agentTypes)
-    .map(([name, type]) => `- ${name}: ${type.description}`)
+    .map(([name, type]) => `- ${name}: ${type.description}${answers(typedOutput(name, type))}`)
     .join('\n');
   const spawn = defineTool({
     name: 'spawn_agent',
@@ -118,6 +126,7 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
           ...(input.agent_type !== undefined ? { agentType: input.agent_type } : {}),
           ...(type?.tools !== undefined ? { tools: type.tools } : {}),
           ...(type?.instructions !== undefined ? { instructions: type.instructions } : {}),
+          ...(type ? outputOptionsOf(type) : {}),
         });
         return wait
           ? `Started agent ${id}. It works in the background; its result will arrive as a message, and your turn will not end before it does.`
@@ -192,6 +201,17 @@ export const backgroundToolNames = [
   'stop_agent',
   'list_agents',
 ] as const;
+
+/** An agent type's output (checked now: a schema that cannot be described fails here, not at a spawn). */
+function typedOutput(name: string, type: AgentType): OutputSpec | undefined {
+  const call = `backgroundAgentTools.agentTypes.${name}`;
+  return parseOutputOptions(call, type, ['description', 'instructions', 'tools'])?.spec;
+}
+
+/** What the model is told a typed agent type answers. */
+function answers(output: OutputSpec | undefined): string {
+  return output ? ` Its final answer is JSON matching this schema: ${JSON.stringify(output.schema)}` : '';
+}
 
 /** Runs `work` with the call's capability; what it refuses (a `ConfigError`) is an error result the model reads. */
 async function withAgents(

@@ -2,9 +2,14 @@
 // runtime binds to the calling agent and call, and the shapes of what it answers. The tools that use it are
 // in background-agents.ts; the runtime implements it in runtime/background/.
 import type { StopReason } from '../session/types.ts';
+import type { OutputOptions } from './output-schema.ts';
 
-/** What `spawn_agent` asks for: a prompt, and how the child is made (a named type, tools, prompt). */
-export type BackgroundSpawnRequest = {
+/**
+ * What `spawn_agent` asks for: a prompt, and how the child is made (a named type, tools, prompt); with
+ * `output` (an agent type's, see `OutputOptions`), the child's run is typed: its final answer, the result
+ * its parent reads, is JSON matching that schema.
+ */
+export type BackgroundSpawnRequest = OutputOptions & {
   prompt: string;
   /** A short label for the host and for `list_agents`. */
   description: string;

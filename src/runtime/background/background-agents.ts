@@ -10,6 +10,7 @@ import { ConfigError } from '../../errors/config-error.ts';
 import { logReaches } from '../../recorded/recorded-results.ts';
 import type { LogEvent } from '../../session/types.ts';
 import type { BackgroundSpawnRequest } from '../../tools/background-port.ts';
+import { outputOptionsOf, parseOutputOptions } from '../../tools/output-schema.ts';
 import type { Agent } from '../agent-handle.ts';
 import { messageSchema } from '../call-schemas.ts';
 import type { ChildLaunch, ChildSpec } from '../child-launch.ts';
@@ -144,12 +145,16 @@ export class BackgroundAgents {
       throw new AgentStateError(`agent ${id} was not started: its parent is being cancelled or disposed`);
     };
     if (signal.aborted || !takesInput(parent)) return abandon();
-    logSpawned(parent.log, callId, id, { wait: request.wait });
+    // A typed child's output is in the link too: a resume that finds it never began runs it typed.
+    const typed = outputOptionsOf(request);
+    const output = typed && parseOutputOptions('spawn_agent', typed)?.spec;
+    logSpawned(parent.log, callId, id, { wait: request.wait, ...(output ? { output } : {}) });
     // The link is durable before the child works: a resumed parent finds every child it started.
     await parent.log.flush();
     if (signal.aborted || !takesInput(parent)) return abandon();
     const { description, agentType, wait, prompt } = request;
-    this.start({ id, parentId, callId, wait, description, agentType }, child, () => child.run(prompt));
+    const start = { id, parentId, callId, wait, description, agentType };
+    this.start(start, child, () => child.run(prompt, typed));
     return { id };
   }
 

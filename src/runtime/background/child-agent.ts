@@ -41,7 +41,8 @@ export class ChildAgent {
   /** Whether its parent's turn waits for it (`wait`, default true). */
   readonly wait: boolean;
   /**
-   * The child's `RunResult` once its turn has ended (`reason: 'canceled'` when it was stopped); rejects
+   * The child's `RunResult` once its turn has ended (`reason: 'canceled'` when it was stopped); for a
+   * typed agent type (`AgentType.output`) that completed, `output` is the value its schema gave. Rejects
    * only when the child was disposed before its turn could end (the system disposed mid-creation).
    */
   readonly result: Promise<RunResult>;

@@ -11,7 +11,9 @@ import {
   undeliveredMail,
 } from '../../session/mail-log.ts';
 import type { SessionLog } from '../../session/session-log.ts';
-import { isEvent, type LogEvent } from '../../session/types.ts';
+import { isEvent, type LogEvent, type OutputSpec } from '../../session/types.ts';
+import type { OutputOptions } from '../../tools/output-schema.ts';
+import type { JsonSchemaObject } from '../../tools/tool-input.ts';
 import type { Agent } from '../agent-handle.ts';
 import type { ChildLaunch, ChildRequest } from '../child-launch.ts';
 import { continueMessage, taskState } from '../jobs/durable-task.ts';
@@ -56,7 +58,7 @@ export async function restoreChildren(
       host.report(parent.id, error);
       continue;
     }
-    const record = host.start(start, child, continuation(child, events, prompt));
+    const record = host.start(start, child, continuation(child, events, typedRun(prompt, spawn.output)));
     if (sentResult(events) !== undefined) {
       record.resultSent = true;
       record.turnEnded = true;
@@ -68,20 +70,34 @@ export async function restoreChildren(
   }
 }
 
+/** A child's run: its prompt, typed by the output its link recorded (checked by that JSON Schema). */
+type ChildRun = { prompt: string; typed: OutputOptions | undefined };
+
+function typedRun(prompt: string, output: OutputSpec | undefined): ChildRun {
+  const schema = output?.schema as JsonSchemaObject | undefined;
+  return {
+    prompt,
+    typed: schema && output ? { output: schema, maxOutputRetries: output.maxRetries } : undefined,
+  };
+}
+
 /**
  * What a resumed child still has to do, decided now for a child that never began (its prompt is queued at
  * once, before any mail that follows it), and once it is idle otherwise (a turn it continues, or queued
- * input it starts by itself, runs first): nothing more when its turn had ended, else `continueMessage`.
+ * input it starts by itself, runs first): nothing more when its turn had ended, else `continueMessage`,
+ * typed like its prompt.
  */
-function continuation(child: Agent, events: readonly LogEvent[], prompt: string): () => Promise<RunResult> {
+function continuation(child: Agent, events: readonly LogEvent[], run: ChildRun): () => Promise<RunResult> {
+  const { prompt, typed } = run;
   const sent = sentResult(events);
   if (sent !== undefined || stoppedByParent(events)) return () => lastResult(child);
-  if (child.state === 'ready.idle' && taskState(child.log()).kind === 'new') return () => child.run(prompt);
+  if (child.state === 'ready.idle' && taskState(child.log()).kind === 'new')
+    return () => child.run(prompt, typed);
   return async () => {
     await child.whenIdle();
     const state = taskState(child.log());
     if (state.kind === 'done') return lastResult(child);
-    return child.run(state.kind === 'new' ? prompt : continueMessage);
+    return child.run(state.kind === 'new' ? prompt : continueMessage, typed);
   };
 }
 
