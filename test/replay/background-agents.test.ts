@@ -3,7 +3,9 @@
 // the parent mid-step. The replay re-runs every session from its own log (its recorded answers, times and
 // ids) and delivers each piece of mail where its recipient's recording had it, once the replayed sender
 // sent it again; every log of the tree then equals its recording. A tampered child answer diverges there.
+// A typed child (an agent type with output) replays too, each check answered with its recorded verdict.
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { checkReplay, expectReplay } from '../../src/replay/expect-replay.ts';
@@ -87,6 +89,39 @@ describe('replay of a session with background agents', () => {
       });
     },
   );
+
+  it('a typed child (an agent type with output) replays its checks and its JSON result byte for byte', async () => {
+    const tools = backgroundAgentTools({
+      agentTypes: { counter: { description: 'Counts.', output: z.object({ count: z.number() }) } },
+    });
+    const model = routedModel({
+      supervise: (request: ModelRequest) =>
+        stepIndex(request) === 0
+          ? { toolCalls: [{ id: 's1', ...call('spawn_agent', { agent_type: 'counter', prompt: 'count' }) }] }
+          : { text: 'Done.' },
+      count: [{ text: 'three' }, { text: '{"count":3}' }],
+    });
+    const system = createAgentSystem({
+      model,
+      tools,
+      ids: counterIds(),
+      clock: tickingClock(),
+      projectInstructions: false,
+      permissionMode: 'bypass',
+    });
+    const parent = await system.createAgent({ id: 'parent' });
+    await parent.run('supervise');
+    await system.dispose();
+    const children = await storedLogs(system.store);
+    const root = children.get('parent')!;
+    children.delete('parent');
+    const [child] = children.values();
+    expect(
+      child!.filter((event) => event.type === 'output.checked').map((event) => event.data.valid),
+    ).toEqual([false, true]);
+    // The host's tools give the agent type again; each check answers with its recorded verdict.
+    await expectReplay(root, { subagentLogs: children, tools });
+  });
 
   it('a child that answers differently diverges at its own seq, named by its session', async () => {
     const { root, children } = await recordTree();
