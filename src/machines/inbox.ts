@@ -1,18 +1,10 @@
-import type { InboxChannel, LogEntry, MailKind, OutputSpec } from '../session/types.ts';
+import type { LogEntry, LogEventData, MailKind, OutputSpec } from '../session/types.ts';
 
 /**
- * A message waiting for a turn (`followup`) or a step (`steer`, `inject`). Mail from another agent of the
- * tree names its sender (`from`) and what it is (`kind`: a message, or a background child's result); a
- * typed run's follow-up carries the output its turn must end with.
+ * A message waiting for a turn (`followup`) or a step (`steer`, `inject`): what its `inbox.queued` logged,
+ * mail's sender and kind and a typed run's output included.
  */
-export type InboxItem = {
-  id: string;
-  channel: InboxChannel;
-  message: string;
-  from?: string;
-  kind?: MailKind;
-  output?: OutputSpec;
-};
+export type InboxItem = LogEventData['inbox.queued'];
 
 /** Steer and inject wait for the next step; followup waits for the next turn. */
 export function isNextStepItem(item: InboxItem): boolean {
