@@ -227,5 +227,6 @@ export const agentSetup = setup({
     hasChildren: ({ context }) => context.children.live.length > 0,
     resuming: ({ context }) => context.resume !== undefined,
     sessionEndHooksDue: ({ context }) => context.sessionEndHooks === true,
+    startsServers: ({ context }) => context.startsServers === true,
   },
 });

@@ -32,6 +32,8 @@ export type AgentInput = AgentKeyed & {
   preStepAtTurnStart?: boolean;
   /** `sessionEnd` hooks are configured for this agent: dispose waits for them in `endingSession`. */
   sessionEndHooks?: boolean;
+  /** The agent starts MCP servers of its own: creation connects them, dispose closes them (else neither). */
+  startsServers?: boolean;
   /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
   step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
   /** When turns compact by themselves (absent: never). */

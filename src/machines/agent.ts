@@ -1,30 +1,33 @@
 import type { LogEntry } from '../session/types.ts';
 import { agentSetup as chart } from './agent-setup.ts';
-import { type AgentContext, setupStages } from './agent-types.ts';
+import type { AgentContext, SetupStage } from './agent-types.ts';
 import { noCompaction, unknownContext } from './turn-types.ts';
 import { waitState } from './wait-state.ts';
 
 export type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } from './agent-types.ts';
 export { setupStages } from './agent-types.ts';
 
+/** Where a stage goes when it is done: the next stage, or the first of several whose guard holds. */
+type NextStage = string | { guard?: 'startsServers'; target: string }[];
+
 /**
- * A state of the creation transaction: it runs the next stage through the `setupStage` actor, records it
- * (with its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
- * Stages run in the order of `setupStages`, and each one is recorded before the next state is entered, so
- * the stage a `creating` state runs is the first one not yet completed.
+ * A state of the creation transaction: it runs `stage` through the `setupStage` actor, records it (with
+ * its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
+ * Stages run in the order of `setupStages`; one with nothing to do (the servers of an agent that starts
+ * none) is never entered, so it costs no actor, and its undo never runs.
  */
-const stageState = (next: string) =>
+const stageState = (stage: SetupStage, next: NextStage) =>
   waitState(chart, {
     src: 'setupStage',
     id: 'stage',
-    input: ({ context }) => ({
-      agentKey: context.agentKey,
-      stage: setupStages[context.completedStages.length]!,
-    }),
+    input: ({ context }) => ({ agentKey: context.agentKey, stage }),
     on: {
       'setup.done': [
         { guard: 'disposeRequested', target: '#agent.rollingBack', actions: 'recordStage' },
-        { target: next, actions: 'recordStage' },
+        ...(typeof next === 'string' ? [{ target: next }] : next).map((go) => ({
+          ...go,
+          actions: 'recordStage' as const,
+        })),
       ],
     },
   });
@@ -43,6 +46,7 @@ const contextFields: { [Field in keyof Required<AgentContext>]: undefined } = {
   preStepEveryStep: undefined,
   preStepAtTurnStart: undefined,
   sessionEndHooks: undefined,
+  startsServers: undefined,
   step: undefined,
   completedStages: undefined,
   toolNames: undefined,
@@ -108,10 +112,13 @@ export const agentMachine = chart.createMachine({
       },
       states: {
         // One state per entry of `setupStages`, in the same order.
-        session: stageState('#agent.creating.servers'),
-        servers: stageState('#agent.creating.tools'),
-        tools: stageState('#agent.creating.publish'),
-        publish: stageState('#agent.ready'),
+        session: stageState('session', [
+          { guard: 'startsServers', target: '#agent.creating.servers' },
+          { target: '#agent.creating.tools' },
+        ]),
+        servers: stageState('servers', '#agent.creating.tools'),
+        tools: stageState('tools', '#agent.creating.publish'),
+        publish: stageState('publish', '#agent.ready'),
       },
     },
     rollingBack: {
@@ -215,10 +222,10 @@ export const agentMachine = chart.createMachine({
           before: [
             { type: 'log', params: { type: 'session.end', data: { reason: 'disposed' } } satisfies LogEntry },
           ],
-          on: { 'log.flushed': 'closing' },
+          on: { 'log.flushed': [{ guard: 'startsServers', target: 'closing' }, { target: 'revoking' }] },
         }),
         // The agent's MCP servers are closed once the log is complete, and their processes have exited
-        // before the agent is unregistered.
+        // before the agent is unregistered. An agent that started none does not stop here.
         closing: waitState(chart, {
           src: 'closeServers',
           id: 'close',

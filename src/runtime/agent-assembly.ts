@@ -120,6 +120,7 @@ function specOf(system: SystemServices, { agentId, origin, options }: Launch, ch
       config.preStep !== undefined || choices.mcp !== undefined || hooks.flags.preStep === true,
     preStepAtTurnStart: environmentEachTurn(config, recorded),
     sessionEndHooks: system.hooks.sessionEnd && !options.child,
+    startsServers: choices.mcp !== undefined,
   });
 }
 

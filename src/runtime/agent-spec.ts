@@ -69,6 +69,8 @@ export type SpecParts = {
   preStepAtTurnStart: boolean;
   /** `sessionEnd` hooks run when this agent is disposed. */
   sessionEndHooks: boolean;
+  /** The agent starts MCP servers of its own (a subagent uses its parent's through its tools). */
+  startsServers: boolean;
 };
 
 export function agentSpec(parts: SpecParts): AgentSpec {
@@ -118,6 +120,7 @@ function chartInput(parts: SpecParts, contextWindow: number): AgentInput {
     preStepEveryStep: parts.preStepEveryStep,
     preStepAtTurnStart: parts.preStepAtTurnStart,
     ...(parts.sessionEndHooks ? { sessionEndHooks: true } : {}),
+    ...(parts.startsServers ? { startsServers: true } : {}),
     step: {
       model: parts.provider.model,
       retry: extended(parts.retry, { maxAttempts: limits.maxAttempts }),

@@ -9,6 +9,7 @@ import { emptyUsage } from '../../src/providers/types.ts';
 type Snapshot = SnapshotFrom<typeof agentMachine>;
 type Action = { type: string; params?: unknown };
 
+/** An agent that starts MCP servers of its own: every setup and dispose stage runs. */
 const input: AgentInput = {
   agentId: 'a',
   agentKey: 'agent:a',
@@ -16,6 +17,7 @@ const input: AgentInput = {
   inbox: [],
   limits: { maxSteps: 25, maxUnknownToolCalls: 2 },
   preStepEveryStep: false,
+  startsServers: true,
   step: { model: 'm', maxParallelTools: 10, jitterKey: 'a' },
 };
 
@@ -82,6 +84,17 @@ describe('agent chart: creation and rollback (pure transitions)', () => {
       { agentKey: 'agent:a', stage: 'tools' },
       { agentKey: 'agent:a', stage: 'publish' },
     ]);
+  });
+
+  it('an agent that starts no MCP servers never enters the servers stages: no actor, no undo', () => {
+    const { startsServers: _, ...serverless } = input;
+    const { snapshot, actions } = run([created[0]!, created[2]!, created[3]!], undefined, serverless);
+    expect(snapshot.value).toEqual({ ready: 'idle' });
+    expect(snapshot.context.completedStages).toEqual(['session', 'tools', 'publish']);
+    expect(spawned(actions)).toEqual(['stage', 'stage', 'stage']);
+    const disposing = run([{ type: 'agent.dispose' }, { type: 'log.flushed' }], snapshot);
+    expect(disposing.snapshot.value).toEqual({ disposing: 'revoking' });
+    expect(spawned(disposing.actions)).toEqual(['flush', 'revoke']);
   });
 
   it('a failure undoes exactly the completed stages in reverse, then ends failed with the error', () => {

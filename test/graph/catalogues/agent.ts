@@ -7,8 +7,11 @@ import { emptyUsage } from '../../../src/providers/types.ts';
 
 export type AgentSnapshot = SnapshotFrom<typeof agentMachine>;
 
-/** The input the suite's agent starts from; with `sessionEndHooks`, dispose waits for those hooks. */
-export const agentInput = (sessionEndHooks = false): AgentInput => ({
+/**
+ * The input the suite's agent starts from; with `sessionEndHooks`, dispose waits for those hooks; with
+ * `startsServers`, creation has a servers stage and dispose a `closing` one (else it skips both).
+ */
+export const agentInput = (sessionEndHooks = false, startsServers = false): AgentInput => ({
   agentId: 'a',
   agentKey: 'agent:a',
   lastTurn: 0,
@@ -17,6 +20,7 @@ export const agentInput = (sessionEndHooks = false): AgentInput => ({
   preStepEveryStep: false,
   step: { model: 'gate-model', maxParallelTools: 10, jitterKey: 'a' },
   ...(sessionEndHooks ? { sessionEndHooks } : {}),
+  ...(startsServers ? { startsServers } : {}),
 });
 
 /** The stage a `creating` state runs. */

@@ -6,7 +6,7 @@ import type { InboxItem } from '../../../src/machines/inbox.ts';
 import type { TurnEvent, turnMachine } from '../../../src/machines/turn.ts';
 import { emptyUsage } from '../../../src/providers/types.ts';
 import type { ChartPath } from '../support/model.ts';
-import { type AgentSnapshot, agentInput } from './agent.ts';
+import { type AgentSnapshot, agentInput, stageOf } from './agent.ts';
 import { stepDone, type TurnSnapshot, turnInput } from './turn.ts';
 
 /** The child every path starts, by the session id the runtime gives it. */
@@ -113,9 +113,8 @@ const turnOutput = {
  * stages pass by themselves.
  */
 export function backgroundAgentEvents(snapshot: AgentSnapshot): AgentEvent[] {
-  const { children, completedStages, turnAlive, lastTurn, held } = snapshot.context;
-  const stages = ['session', 'servers', 'tools', 'publish'] as const;
-  if (snapshot.matches('creating')) return [{ type: 'setup.done', stage: stages[completedStages.length]! }];
+  const { children, turnAlive, lastTurn, held } = snapshot.context;
+  if (snapshot.matches('creating')) return [{ type: 'setup.done', stage: stageOf(snapshot) }];
   const live = children.live.length > 0;
   if (snapshot.matches('ready')) {
     if (lastTurn === 0) return [{ type: 'agent.followup', id: 'f', message: 'go' }];

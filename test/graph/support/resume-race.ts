@@ -50,13 +50,12 @@ export async function raceAlong(
     rig.moves.get(ref)!.map((move) => moveLine(move.event, move.value, move.completedStages));
   expect(linesOf(loser), 'the losing resume, move by move').toEqual([
     ...expected,
-    'undo.done:tools → "rollingBack" [session, servers]',
-    'undo.done:servers → "rollingBack" [session]',
+    'undo.done:tools → "rollingBack" [session]',
     'undo.done:session → "failed" []',
   ]);
   expect(linesOf(winner), 'the winning resume, move by move').toEqual([
     ...expected.slice(0, -1),
-    'setup.done:publish → {"ready":"idle"} [session, servers, tools, publish]',
+    'setup.done:publish → {"ready":"idle"} [session, tools, publish]',
   ]);
   const storeWrites = [loser, winner].flatMap((ref) => rig.moves.get(ref)!.map((move) => move.storeWrites));
   expect(storeWrites, 'store writes by each move').toEqual(storeWrites.map(() => writes));
@@ -65,7 +64,7 @@ export async function raceAlong(
   const lost = one.status === 'rejected' ? one : (two as PromiseRejectedResult);
   const won = one.status === 'fulfilled' ? one : (two as PromiseFulfilledResult<Agent>);
   expect(lost.reason).toBeInstanceOf(ConfigError);
-  expect(rig.undos).toEqual(['undo:tools', 'undo:servers', 'undo:session']);
+  expect(rig.undos).toEqual(['undo:tools', 'undo:session']);
   expect((await rig.store.load(rig.agentId)).events).toEqual(stored);
   expect(rig.system.list()).toEqual([won.value]);
   await rig.system.dispose();
