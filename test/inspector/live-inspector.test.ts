@@ -56,8 +56,8 @@ describe('live inspector', () => {
     const statesOf = (actor: ActorMessage) =>
       states.filter((m) => m.actor === actor.actor).map((m) => `${stateName(m.value)} ${m.status}`);
     expect(statesOf(root!)).toEqual([
+      // No MCP servers of its own: the servers stage is not entered.
       'creating.session active',
-      'creating.servers active',
       'creating.tools active',
       'creating.publish active',
       'ready.idle active',
