@@ -90,6 +90,7 @@ export class AgentSystem {
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
       loadLog: (id) => loadSession(this.store, id, 'resume').catch(() => undefined),
+      clock: this.clock,
     });
     tree.tools.offerBackground((call) => toolPort(background, this.clock, call));
     this.services = {

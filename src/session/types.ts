@@ -60,6 +60,19 @@ export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
  */
 export type OutputSpec = OutputFormat & { maxRetries: number };
 
+/**
+ * How a background child or a job task is supervised, as its log records it (the host's
+ * `SupervisionPolicy` with its defaults filled in; `restart: 'never'` is recorded as nothing): a turn that
+ * fails is continued from the log after `backoffMs` (doubled at each restart), at most `maxRestarts` times.
+ */
+export type SupervisionSpec = { restart: 'on-failure'; maxRestarts: number; backoffMs: number };
+
+/**
+ * Why a supervised agent was restarted: its turn ended `model_error` (the provider's own retries spent), or
+ * its run broke off without a turn's end (`crashed`: its actor failed or was disposed under it).
+ */
+export type RestartReason = 'model_error' | 'crashed';
+
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
 
@@ -162,7 +175,28 @@ export type LogEventData = {
     background?: boolean;
     wait?: boolean;
     output?: OutputSpec;
+    /** The child is supervised: it is restarted on failure (see `SupervisionSpec`). */
+    supervision?: SupervisionSpec;
   };
+  /**
+   * A supervised background child (`childSessionId`) failed and is restarted, for the `attempt`-th time,
+   * after `backoffMs`: written when the restart is decided, before the wait. The child's own log has
+   * `session.restarted` with the same `attempt` once it goes on. Counting these gives a resumed parent the
+   * restarts already spent.
+   */
+  'agent.restarted': {
+    childSessionId: string;
+    attempt: number;
+    reason: RestartReason;
+    error?: string;
+    backoffMs: number;
+  };
+  /**
+   * This agent was restarted by its supervisor (a background child's parent, or a job) after a failure:
+   * what follows continues the work from the log (the failed turn stays as it ended; completed tool calls
+   * are not run again). `attempt` counts the restarts of this session.
+   */
+  'session.restarted': { attempt: number; reason: RestartReason; error?: string };
   /**
    * This agent sent mail to another agent of its tree (`to`, a session id): a message, or a background
    * child's final result (`kind: 'result'`, with the stop reason). The recipient's `inbox.queued` has the
