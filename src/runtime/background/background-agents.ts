@@ -255,6 +255,7 @@ export class BackgroundAgents {
       wait,
       result: record.result,
       status: () => record.status,
+      supervision: () => record.supervisionView(),
       log: () => record.log(),
       send: (text) => {
         const { message } = parseHostValue('child.send', messageSchema, { message: text });

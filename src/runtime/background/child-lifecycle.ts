@@ -117,8 +117,14 @@ export class ChildLifecycle {
    */
   private async bringBack(record: ChildRecord): Promise<Agent> {
     const current = record.agent;
-    if (current?.state.startsWith('ready')) return current;
     const { id, parentId } = record.start;
+    const log = this.deps.directory.member(id)?.log;
+    // A log that failed a write refuses every later one (fail-stop): its agent cannot go on.
+    const writes = await log?.flush().then(
+      () => true,
+      () => false,
+    );
+    if (current?.state.startsWith('ready') && writes) return current;
     if (current) {
       await current.dispose().catch((error: unknown) => this.deps.directory.reportError(parentId, error));
       this.deps.tree.release(parentId, current);

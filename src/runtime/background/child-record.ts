@@ -9,7 +9,7 @@ import type { BackgroundAgentStatus } from '../../tools/background-port.ts';
 import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { Agent } from '../agent-handle.ts';
 import { type RunResult, turnResult } from '../turn-result.ts';
-import type { ChildStatus } from './child-agent.ts';
+import type { ChildStatus, SupervisionView } from './child-agent.ts';
 
 /** What a child is started as: its id, its parent and the call that started it, and how it was asked for. */
 export type ChildStart = {
@@ -127,6 +127,13 @@ export class ChildRecord {
   /** Whether mail to it is read: it runs, its turn has not ended, and no stop was asked for. */
   get readsMail(): boolean {
     return this.status === 'running' && !this.turnEnded && !this.stopping;
+  }
+
+  /** Where its supervision is, while a supervised child works. */
+  supervisionView(): SupervisionView | undefined {
+    const snapshot = this.policy ? this.supervisor?.getSnapshot() : undefined;
+    if (snapshot?.status !== 'active') return undefined;
+    return { state: snapshot.value as SupervisionView['state'], restarts: snapshot.context.restarts };
   }
 
   /** How `list_agents` and `wait_agents` show it. */
