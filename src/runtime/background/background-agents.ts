@@ -8,11 +8,10 @@ import type { Clock } from '../../core/clock.ts';
 import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
-import type { SupervisionInput } from '../../machines/supervision.ts';
 import { logReaches } from '../../recorded/recorded-results.ts';
-import type { LogEvent, SupervisionSpec } from '../../session/types.ts';
+import type { LogEvent } from '../../session/types.ts';
 import type { BackgroundSpawnRequest } from '../../tools/background-port.ts';
-import { type OutputOptions, outputOptionsOf, parseOutputOptions } from '../../tools/output-schema.ts';
+import { outputOptionsOf, parseOutputOptions } from '../../tools/output-schema.ts';
 import type { Agent } from '../agent-handle.ts';
 import { messageSchema } from '../call-schemas.ts';
 import type { ChildLaunch, ChildSpec } from '../child-launch.ts';
@@ -23,7 +22,7 @@ import type { RunResult } from '../turn-result.ts';
 import { AgentDirectory } from './agent-directory.ts';
 import { ChildAgent } from './child-agent.ts';
 import { ChildLifecycle } from './child-lifecycle.ts';
-import { ChildRecord, type ChildStart } from './child-record.ts';
+import { ChildRecord, type ChildStart, type ChildSupervision } from './child-record.ts';
 import { type Mail, type MailMember, takesInput } from './mail.ts';
 import { restoreChildren } from './restore.ts';
 
@@ -52,12 +51,6 @@ export type BackgroundDeps = {
   /** The system's clock: a supervised child's backoff waits on it. */
   clock: Clock;
 };
-
-/** How a child is supervised and what its restarts run again; a resumed parent adds what its log says. */
-export type ChildSupervision = {
-  policy: SupervisionSpec | undefined;
-  typed: OutputOptions | undefined;
-} & Omit<SupervisionInput, 'childId' | 'policy'>;
 
 export class BackgroundAgents {
   /** Who is who: live agents, children's records, addresses, listeners. */

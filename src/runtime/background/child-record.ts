@@ -2,6 +2,7 @@
 // its handle, where it is, and the run that delivers its result and disposes it.
 import type { AnyActorRef } from 'xstate';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
+import type { SupervisionInput } from '../../machines/supervision.ts';
 import { sentResult } from '../../session/mail-log.ts';
 import type { SupervisionSpec } from '../../session/types.ts';
 import { isEvent, type LogEvent, type StopReason } from '../../session/types.ts';
@@ -20,6 +21,12 @@ export type ChildStart = {
   description: string;
   agentType: string | undefined;
 };
+
+/** How a child is supervised and what its restarts run again; a resumed parent adds what its log says. */
+export type ChildSupervision = {
+  policy: SupervisionSpec | undefined;
+  typed: OutputOptions | undefined;
+} & Omit<SupervisionInput, 'childId' | 'policy'>;
 
 export class ChildRecord {
   status: ChildStatus = 'running';

@@ -21,8 +21,7 @@ import type { Agent } from '../agent-handle.ts';
 import type { ChildLaunch, ChildRequest } from '../child-launch.ts';
 import { continueMessage, taskState } from '../jobs/durable-task.ts';
 import { type RunResult, turnResult } from '../turn-result.ts';
-import type { ChildSupervision } from './background-agents.ts';
-import type { ChildRecord, ChildStart } from './child-record.ts';
+import type { ChildRecord, ChildStart, ChildSupervision } from './child-record.ts';
 import type { Mail } from './mail.ts';
 
 /** What restoring needs of the system's background agents. */
