@@ -167,7 +167,9 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    return runJob(this, options);
+    const logOf = (agentId: string) => this.services.background.directory.member(agentId)?.log;
+    const supervision = { clock: this.clock, resumeAgent: this.resumeSession.bind(this), logOf };
+    return runJob({ createAgent: (created) => this.createAgent(created), supervision }, options);
   }
 
   /** The live agents (subagents included). */
