@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SimulatedClock } from '../../src/core/clock.ts';
+import { ConfigError } from '../../src/errors/config-error.ts';
 import type { ScriptStep } from '../../src/providers/scripted.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
@@ -330,5 +331,43 @@ describe('supervision of a child whose run breaks off', () => {
     const logs = await storedLogs(inner);
     for (const [id, events] of logs) assertCallsPaired(events, id);
     expectMailPaired(logs);
+  });
+});
+
+describe('a bad supervision policy', () => {
+  it('is refused when the tools are made, naming it, with the nearest known key', () => {
+    const refusal = (given: unknown) => {
+      try {
+        backgroundAgentTools(given as never);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as Error).message;
+      }
+      return 'accepted';
+    };
+    const typed = (supervision: unknown) => ({ agentTypes: { t: { description: 'x', supervision } } });
+    expect(
+      [
+        { supervision: { restart: 'always' } },
+        { supervision: { restart: 'on-failure', maxRestart: 2 } },
+        typed({ restart: 'on-failure', maxRestarts: -1 }),
+        typed({ restart: 'on-failure', maxRestarts: 1.5 }),
+        typed({ restart: 'on-failure', backoffMs: Number.NaN }),
+        typed({ restart: 'on-failure', backoffMs: Number.POSITIVE_INFINITY }),
+        { supervision: 'on-failure' },
+        { supervison: { restart: 'never' } },
+        typed({ restart: 'never', maxRestarts: 0, backoffMs: 0 }),
+      ].map(refusal),
+    ).toEqual([
+      'backgroundAgentTools: supervision.restart must be one of "never", "on-failure", got "always"',
+      'backgroundAgentTools: supervision has an unknown key "maxRestart" (did you mean "maxRestarts"?)',
+      'backgroundAgentTools: agentTypes.t.supervision.maxRestarts must be a whole number (0 or more), got -1',
+      'backgroundAgentTools: agentTypes.t.supervision.maxRestarts must be a whole number (0 or more), got 1.5',
+      'backgroundAgentTools: agentTypes.t.supervision.backoffMs must be a whole number of milliseconds from 0 to 2147483647, got NaN',
+      'backgroundAgentTools: agentTypes.t.supervision.backoffMs must be a whole number of milliseconds from 0 to 2147483647, got Infinity',
+      "backgroundAgentTools: supervision must be a supervision policy ({ restart: 'never' | 'on-failure', maxRestarts?, backoffMs? }), got \"on-failure\"",
+      'backgroundAgentTools: unknown option "supervison" (did you mean "supervision"?)',
+      'accepted',
+    ]);
   });
 });
