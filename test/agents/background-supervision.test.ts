@@ -205,6 +205,9 @@ describe('supervision of background children', () => {
     );
     const [child] = parent.children();
     expect(child!.supervision).toEqual({ state: 'backingOff', restarts: 1 });
+    expect(() => child!.send('Are you there?')).toThrow(
+      `agent ${child!.id} failed and waits to be restarted: write again once it runs`,
+    );
     parent.cancel();
     expect(await run).toMatchObject({ reason: 'canceled' });
     await until(() => child!.status === 'stopped', 'the child is stopped');

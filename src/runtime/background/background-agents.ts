@@ -212,7 +212,11 @@ export class BackgroundAgents {
     const to = this.directory.addressOf(message.from, message.to);
     const record = this.directory.record(to);
     if (record && !record.readsMail)
-      throw new ConfigError(`agent ${to} ${doneText(record)}: it reads no more messages`);
+      throw new ConfigError(
+        record.supervisionView()?.state === 'backingOff'
+          ? `agent ${to} failed and waits to be restarted: write again once it runs`
+          : `agent ${to} ${doneText(record)}: it reads no more messages`,
+      );
     const mail: Mail = {
       id: this.deps.messageId(message.from),
       from: message.from,

@@ -50,8 +50,10 @@ export class ChildAgent {
   readonly wait: boolean;
   /**
    * The child's `RunResult` once its turn has ended (`reason: 'canceled'` when it was stopped); for a
-   * typed agent type (`AgentType.output`) that completed, `output` is the value its schema gave. Rejects
-   * only when the child was disposed before its turn could end (the system disposed mid-creation).
+   * typed agent type (`AgentType.output`) that completed, `output` is the value its schema gave. A
+   * supervised child stopped while it waited to be restarted resolves with its failed turn's result.
+   * Rejects only when the child was disposed before its turn could end (the system disposed mid-creation),
+   * or was stopped after its run broke off (its log could not be written).
    */
   readonly result: Promise<RunResult>;
 
