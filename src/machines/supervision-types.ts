@@ -29,7 +29,7 @@ export type SupervisionContext = {
 
 /**
  * What the supervisor hears. `child.ended`: the child's turn ended (with its stop reason); `child.crashed`:
- * its run broke off without one (its actor failed, it was disposed under it), or a restart could not bring
+ * its run broke off without one (its actor failed, its log stopped writing), or a restart could not bring
  * it back; `retry.due`: the backoff's timer; `child.restarted`: the child goes on from its log;
  * `supervision.stop`: its parent stops it (a cancel, `stop_agent`, dispose).
  */
