@@ -57,7 +57,7 @@ export type {
 } from './providers/types.ts';
 export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-handle.ts';
 export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
-export { ChildAgent, type ChildStatus } from './runtime/background/child-agent.ts';
+export { ChildAgent, type ChildStatus, type SupervisionView } from './runtime/background/child-agent.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
 export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/jobs/run-job.ts';
 export type {
@@ -94,9 +94,11 @@ export type {
   LogEvent,
   LogEventType,
   MailKind,
+  RestartReason,
   SessionLock,
   SessionStore,
   StopReason,
+  SupervisionSpec,
   ToolOutcome,
 } from './session/types.ts';
 export type {
@@ -137,4 +139,5 @@ export {
 } from './tools/output-schema.ts';
 export { type SavedOutputs, savedOutputRoot } from './tools/saved-output.ts';
 export type { SkillEntry } from './tools/skill-files.ts';
+export type { SupervisionPolicy } from './tools/supervision-option.ts';
 export { type TaskToolOptions, taskTool } from './tools/task.ts';

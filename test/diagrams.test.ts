@@ -9,17 +9,19 @@ import { diagramFiles } from '../src/diagrams/diagram-files.ts';
 import { descendants, toMermaid } from '../src/diagrams/mermaid.ts';
 import { agentMachine } from '../src/machines/agent.ts';
 import { stepMachine } from '../src/machines/step.ts';
+import { supervisionMachine } from '../src/machines/supervision.ts';
 import { toolBatchMachine } from '../src/machines/tool-batch.ts';
 import { turnMachine } from '../src/machines/turn.ts';
 import { declaredIds, mermaidProblems } from './support/mermaid-check.ts';
 
 const committedDir = fileURLToPath(new URL('../diagrams/', import.meta.url));
-const fileNames = ['agent.mmd', 'turn.mmd', 'step.mmd', 'tool-batch.mmd', 'README.md'];
+const fileNames = ['agent.mmd', 'turn.mmd', 'step.mmd', 'tool-batch.mmd', 'supervision.mmd', 'README.md'];
 const real: [string, AnyStateMachine][] = [
   ['agent', agentMachine],
   ['turn', turnMachine],
   ['step', stepMachine],
   ['tool-batch', toolBatchMachine],
+  ['supervision', supervisionMachine],
 ];
 
 async function readOrUndefined(path: string): Promise<string | undefined> {
@@ -40,7 +42,7 @@ describe('committed diagrams', () => {
     });
   }
 
-  it('the generated set is the four charts plus the README', () => {
+  it('the generated set is the five charts plus the README', () => {
     expect(diagramFiles().map((file) => file.name)).toEqual(fileNames);
   });
 
@@ -58,7 +60,14 @@ describe('real machines', () => {
   // agent: creating.servers and disposing.closing are the MCP stages.
   // step: 10 since a cancel after streamed text waits in `interrupting` for the text, and request hooks
   // and request-error hooks wait in `hookingRequest` and `hookingError`.
-  const expectedCounts: Record<string, number> = { agent: 19, turn: 16, step: 10, 'tool-batch': 10 };
+  // supervision: starting, running, backingOff, restarting and the three ends.
+  const expectedCounts: Record<string, number> = {
+    agent: 19,
+    turn: 16,
+    step: 10,
+    'tool-batch': 10,
+    supervision: 7,
+  };
 
   for (const [name, machine] of real) {
     it(`${name}: every state node is declared once and the syntax checks pass`, () => {

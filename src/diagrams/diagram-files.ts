@@ -1,8 +1,9 @@
-// What `npm run diagrams` and `agentchart diagrams` draw: the four statecharts as Mermaid, and the README
+// What `npm run diagrams` and `agentchart diagrams` draw: the statecharts as Mermaid, and the README
 // of diagrams/ that shows them with a paragraph each. Pure: the same machines always give the same text.
 import type { AnyStateMachine } from 'xstate';
 import { agentMachine } from '../machines/agent.ts';
 import { stepMachine } from '../machines/step.ts';
+import { supervisionMachine } from '../machines/supervision.ts';
 import { toolBatchMachine } from '../machines/tool-batch.ts';
 import { turnMachine } from '../machines/turn.ts';
 import { toMermaid } from './mermaid.ts';
@@ -100,13 +101,30 @@ const sources: DiagramSource[] = [
       'rewritten input); with `postTool` hooks, a finished call holds its result back inside `running` until ' +
       '`hook.postTool` gives the result the model reads. A cancel stops the hooks and still commits every result.',
   },
+  {
+    name: 'supervision',
+    exportName: 'supervisionMachine',
+    file: 'src/machines/supervision.ts',
+    machine: supervisionMachine,
+    about:
+      'The supervision of one background child (or job task) whose policy restarts it on failure. `running` ' +
+      "watches the child's turn: `child.ended` with `model_error`, or `child.crashed` (its run broke off), " +
+      "is a failure: with a restart left (`[restarts]`) it is reported (`agent.restarted` in the parent's " +
+      'log) and `backingOff` waits on the injected clock (`retry.due`; the wait doubles at each restart), ' +
+      "then `restarting` brings the child back from its own log (`session.restarted` in the child's, the " +
+      'work given again) and goes back to `running`; with none left (`[spent]`) the failure is escalated as ' +
+      "the child's result (`escalated`). Any other end of the turn is `done`. `supervision.stop` (the parent " +
+      'cancelled, `stop_agent`, dispose) ends a wait or a restart in `stopped`; while the child runs, the ' +
+      'cancel the runtime sends it ends its turn `canceled` instead. A resumed parent that finds a restart ' +
+      'decided but not carried out starts in `backingOff` with what is left of its wait (`[restartPending]`).',
+  },
 ];
 
 /** One generated file: its name inside the diagrams folder and its full text. */
 export type DiagramFile = { name: string; content: string };
 
 /**
- * The files `npm run diagrams` writes: `<name>.mmd` for each of the four statecharts and a
+ * The files `npm run diagrams` writes: `<name>.mmd` for each statechart and a
  * `README.md` that shows them all. Pure: the same machines always give the same text.
  */
 export function diagramFiles(): DiagramFile[] {

@@ -5,7 +5,7 @@ import type { PermissionSettings } from '../permissions/gate.ts';
 import { stricterMode } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import { isEvent, type OutputSpec } from '../session/types.ts';
+import { isEvent, type OutputSpec, type SupervisionSpec } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { CreateAgentOptions, Limits, SubagentLimits } from './options.ts';
 
@@ -97,13 +97,14 @@ export function logSpawned(
   log: SessionLog,
   callId: string,
   childSessionId: string,
-  background?: { wait: boolean; output?: OutputSpec },
+  background?: { wait: boolean; output?: OutputSpec; supervision?: SupervisionSpec },
 ): void {
   const extra = background
     ? {
         background: true,
         ...(background.wait ? {} : { wait: false }),
         ...(background.output ? { output: background.output } : {}),
+        ...(background.supervision ? { supervision: background.supervision } : {}),
       }
     : {};
   log.append({

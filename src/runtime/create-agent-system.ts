@@ -90,6 +90,7 @@ export class AgentSystem {
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
       loadLog: (id) => loadSession(this.store, id, 'resume').catch(() => undefined),
+      clock: this.clock,
     });
     tree.tools.offerBackground((call) => toolPort(background, this.clock, call));
     this.services = {
@@ -166,7 +167,9 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    return runJob(this, options);
+    const logOf = (agentId: string) => this.services.background.directory.member(agentId)?.log;
+    const supervision = { clock: this.clock, resumeAgent: this.resumeSession.bind(this), logOf };
+    return runJob({ createAgent: (created) => this.createAgent(created), supervision }, options);
   }
 
   /** The live agents (subagents included). */

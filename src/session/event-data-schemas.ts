@@ -61,6 +61,13 @@ export const stopReasonSchema = z.enum([
   'interrupted',
   'invalid_output',
 ]);
+/** How a supervised child or task restarts (`SupervisionSpec`). */
+const supervisionSpec = z.object({
+  restart: z.literal('on-failure'),
+  maxRestarts: count,
+  backoffMs: count,
+});
+const restartReason = z.enum(['model_error', 'crashed']);
 /** What a typed run asks of its turn's final answer (`OutputSpec`). */
 const outputSpec = z.object({
   schema: z.record(z.string(), z.unknown()),
@@ -168,7 +175,16 @@ export const logEventDataSchemas = {
     background: z.boolean().optional(),
     wait: z.boolean().optional(),
     output: outputSpec.optional(),
+    supervision: supervisionSpec.optional(),
   }),
+  'agent.restarted': z.object({
+    childSessionId: z.string(),
+    attempt: count,
+    reason: restartReason,
+    error: z.string().optional(),
+    backoffMs: count,
+  }),
+  'session.restarted': z.object({ attempt: count, reason: restartReason, error: z.string().optional() }),
   'message.sent': z.object({
     id: z.string(),
     to: z.string(),

@@ -1,7 +1,15 @@
 // What the logs of a tree say about its background children and the mail between them: which children an
 // agent started in the background (and with what), and which sent mail the recipient's log does not hold.
 // Pure: a resume reads these to deliver what a crash left in flight, exactly once (by message id).
-import { isEvent, type LogEvent, type LogEventData, type OutputSpec, type StopReason } from './types.ts';
+import {
+  isEvent,
+  type LogEvent,
+  type LogEventData,
+  type LogEventOf,
+  type OutputSpec,
+  type StopReason,
+  type SupervisionSpec,
+} from './types.ts';
 
 /** A background child as its parent's log records it: the link and the `spawn_agent` call that made it. */
 export type BackgroundSpawn = {
@@ -14,6 +22,8 @@ export type BackgroundSpawn = {
   description: string;
   /** The output of a typed child (its agent type's), as the link recorded it. */
   output: OutputSpec | undefined;
+  /** How the child is supervised, as the link recorded it (absent: never restarted). */
+  supervision: SupervisionSpec | undefined;
 };
 
 /** The background children `events` (a parent's log) started, in the order it started them. */
@@ -35,9 +45,30 @@ export function backgroundSpawns(events: readonly LogEvent[]): BackgroundSpawn[]
       description:
         typeof input.description === 'string' ? input.description : prompt.split('\n')[0]!.slice(0, 60),
       output: event.data.output,
+      supervision: event.data.supervision,
     });
   }
   return spawns;
+}
+
+/**
+ * The restarts of background child `childId` its parent's log (`events`) decided, and the last of them; and
+ * how many of them the child's own log (`childEvents`) says were carried out (`session.restarted`).
+ */
+export function restartsOf(
+  events: readonly LogEvent[],
+  childId: string,
+  childEvents: readonly LogEvent[],
+): { decided: number; done: number; last: LogEventOf<'agent.restarted'> | undefined } {
+  let decided = 0;
+  let last: LogEventOf<'agent.restarted'> | undefined;
+  for (const event of events)
+    if (isEvent(event, 'agent.restarted') && event.data.childSessionId === childId) {
+      decided++;
+      last = event;
+    }
+  const done = childEvents.filter((event) => isEvent(event, 'session.restarted')).length;
+  return { decided, done, last };
 }
 
 /** One `message.sent` of a log, with its sender. */

@@ -1,15 +1,26 @@
 import type { ProviderErrorData } from '../errors/provider-error.ts';
-import type {
-  Citation,
-  ModelStopReason,
-  OutputFormat,
-  ProviderPart,
-  ToolCallRequest,
-  Usage,
-} from '../providers/types.ts';
+import type { Citation, ModelStopReason, ProviderPart, ToolCallRequest, Usage } from '../providers/types.ts';
 import type { HookDecidedData } from './hook-decisions.ts';
+import type {
+  AgentRestartedData,
+  AgentSpawnedData,
+  MailKind,
+  OutputSpec,
+  RestartReason,
+  SessionRestartedData,
+  SupervisionSpec,
+} from './tree-events.ts';
 
 export { type HookDecidedData, type HookOutcome, type HookPoint, hookPoints } from './hook-decisions.ts';
+export type {
+  AgentRestartedData,
+  AgentSpawnedData,
+  MailKind,
+  OutputSpec,
+  RestartReason,
+  SessionRestartedData,
+  SupervisionSpec,
+};
 
 /** The version of the log format this build writes. Readers refuse newer versions. */
 export const LOG_FORMAT_VERSION = 1;
@@ -48,17 +59,7 @@ export type StopReason =
   | 'interrupted'
   | 'invalid_output';
 
-/** What one agent's mail to another is: a message, or a background child's final result. */
-export type MailKind = 'message' | 'result';
-
 export type CancelCause = 'user' | 'parent' | 'disposed' | 'hook';
-
-/**
- * What a typed run (`agent.run(prompt, { output })`) asks of the turn that answers it: a final answer that
- * is JSON matching `schema` (a JSON Schema of an object, as the model is shown it), and how many times a
- * final answer that does not may be fed back to the model before the turn ends `invalid_output`.
- */
-export type OutputSpec = OutputFormat & { maxRetries: number };
 
 /** Why a compaction happened: the window filled up, the host asked, or the provider refused the request as too long. */
 export type CompactionTrigger = 'auto' | 'manual' | 'overflow';
@@ -151,18 +152,12 @@ export type LogEventData = {
     trigger: CompactionTrigger;
     usage?: Usage;
   };
-  /**
-   * A child agent was started for call `callId`: by the `task` tool (it ends with the call), or in the
-   * background by `spawn_agent` (`background: true`; `wait: false` when the turn need not hear from it;
-   * `output` when its agent type makes its run typed).
-   */
-  'agent.spawned': {
-    childSessionId: string;
-    callId: string;
-    background?: boolean;
-    wait?: boolean;
-    output?: OutputSpec;
-  };
+  /** A child agent was started for call `callId` (see `AgentSpawnedData`). */
+  'agent.spawned': AgentSpawnedData;
+  /** A supervised background child failed and is restarted (see `AgentRestartedData`). */
+  'agent.restarted': AgentRestartedData;
+  /** This agent was restarted by its supervisor after a failure (see `SessionRestartedData`). */
+  'session.restarted': SessionRestartedData;
   /**
    * This agent sent mail to another agent of its tree (`to`, a session id): a message, or a background
    * child's final result (`kind: 'result'`, with the stop reason). The recipient's `inbox.queued` has the

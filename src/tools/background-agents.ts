@@ -9,6 +9,7 @@ import type {
 } from './background-port.ts';
 import { type AnyTool, defineTool, type ToolContext, type ToolOutput } from './define-tool.ts';
 import { type OutputOptions, outputFields, outputOptionsOf, parseOutputOptions } from './output-schema.ts';
+import { type SupervisionPolicy, supervisionPolicySchema, supervisionSpecOf } from './supervision-option.ts';
 
 /**
  * A kind of background agent the model may start by name: what it is for, its prompt and its tools. With
@@ -23,6 +24,8 @@ export type AgentType = OutputOptions & {
   instructions?: string;
   /** Names of the caller's tools it gets (default: all of them; `send_message` always). */
   tools?: string[];
+  /** How a child of this type is restarted when it fails (default: the tools' `supervision`). */
+  supervision?: SupervisionPolicy;
 };
 
 export type BackgroundAgentToolsOptions = {
@@ -32,6 +35,8 @@ export type BackgroundAgentToolsOptions = {
   maxRunning?: number;
   /** The longest `wait_agents` may wait, and its default (default 10 minutes). */
   maxWaitMs?: number;
+  /** How every child is restarted when it fails, unless its agent type says otherwise (default: never). */
+  supervision?: SupervisionPolicy;
 };
 
 const agentTypeSchema = z.strictObject(
@@ -39,6 +44,7 @@ const agentTypeSchema = z.strictObject(
     description: nonEmptyString,
     instructions: z.string(must('a string')).optional(),
     tools: z.array(nonEmptyString, must('an array of tool names')).optional(),
+    supervision: supervisionPolicySchema.optional(),
     ...outputFields,
   },
   must('an object'),
@@ -48,6 +54,7 @@ const optionsSchema = z.strictObject(
     agentTypes: z.record(nonEmptyString, agentTypeSchema, must('an object of agent types')).optional(),
     maxRunning: positiveInteger.optional(),
     maxWaitMs: timeoutMs.optional(),
+    supervision: supervisionPolicySchema.optional(),
   },
   must('an object'),
 );
@@ -127,6 +134,7 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
           ...(type?.tools !== undefined ? { tools: type.tools } : {}),
           ...(type?.instructions !== undefined ? { instructions: type.instructions } : {}),
           ...(type ? outputOptionsOf(type) : {}),
+          ...supervisionOf(type?.supervision ?? options.supervision),
         });
         return wait
           ? `Started agent ${id}. It works in the background; its result will arrive as a message, and your turn will not end before it does.`
@@ -202,10 +210,16 @@ export const backgroundToolNames = [
   'list_agents',
 ] as const;
 
+/** The spawn request's supervision: none for `never`. */
+function supervisionOf(policy: SupervisionPolicy | undefined) {
+  const supervision = supervisionSpecOf(policy);
+  return supervision ? { supervision } : {};
+}
+
 /** An agent type's output (checked now: a schema that cannot be described fails here, not at a spawn). */
 function typedOutput(name: string, type: AgentType): OutputSpec | undefined {
   const call = `backgroundAgentTools.agentTypes.${name}`;
-  return parseOutputOptions(call, type, ['description', 'instructions', 'tools'])?.spec;
+  return parseOutputOptions(call, type, ['description', 'instructions', 'tools', 'supervision'])?.spec;
 }
 
 /** What the model is told a typed agent type answers. */

@@ -1,7 +1,7 @@
 // What a tool call may do with background agents (`ToolContext.backgroundAgents`): the capability the
 // runtime binds to the calling agent and call, and the shapes of what it answers. The tools that use it are
 // in background-agents.ts; the runtime implements it in runtime/background/.
-import type { StopReason } from '../session/types.ts';
+import type { StopReason, SupervisionSpec } from '../session/types.ts';
 import type { OutputOptions } from './output-schema.ts';
 
 /**
@@ -23,6 +23,8 @@ export type BackgroundSpawnRequest = OutputOptions & {
   instructions?: string;
   /** How many children of the caller may run at once; one more is refused. */
   maxRunning: number;
+  /** Restart the child on failure (its agent type's policy, or the tools' default); absent: never. */
+  supervision?: SupervisionSpec;
 };
 
 /** One agent as `list_agents` and `wait_agents` show it to the model. */

@@ -61,6 +61,14 @@ const samples: Record<LogEventType, LogEvent> = {
     trigger: 'auto',
   }),
   'agent.spawned': makeEvent(17, 'agent.spawned', { childSessionId: 'child', callId: 'c1' }),
+  'agent.restarted': makeEvent(27, 'agent.restarted', {
+    childSessionId: 'child',
+    attempt: 1,
+    reason: 'model_error',
+    error: 'overloaded',
+    backoffMs: 1000,
+  }),
+  'session.restarted': makeEvent(28, 'session.restarted', { attempt: 1, reason: 'crashed' }),
   'message.sent': makeEvent(
     26,
     'message.sent',

@@ -4,6 +4,7 @@
 // `agent.childEnded`); everything else is the runtime's bookkeeping of live agents, rebuilt from the logs on
 // resume (restore.ts).
 
+import type { Clock } from '../../core/clock.ts';
 import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
@@ -20,7 +21,8 @@ import type { AgentTree } from '../subagents.ts';
 import type { RunResult } from '../turn-result.ts';
 import { AgentDirectory } from './agent-directory.ts';
 import { ChildAgent } from './child-agent.ts';
-import { ChildRecord, type ChildStart } from './child-record.ts';
+import { ChildLifecycle } from './child-lifecycle.ts';
+import { ChildRecord, type ChildStart, type ChildSupervision } from './child-record.ts';
 import { type Mail, type MailMember, takesInput } from './mail.ts';
 import { restoreChildren } from './restore.ts';
 
@@ -46,6 +48,8 @@ export type BackgroundDeps = {
   resumeChild: (id: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
   /** A session's stored events, or undefined when it is missing or cannot be read. */
   loadLog: (id: string) => Promise<LogEvent[] | undefined>;
+  /** The system's clock: a supervised child's backoff waits on it. */
+  clock: Clock;
 };
 
 export class BackgroundAgents {
@@ -53,8 +57,18 @@ export class BackgroundAgents {
   readonly directory = new AgentDirectory();
   /** How many children each parent has being created right now. */
   private readonly starting = new Map<string, number>();
+  private readonly lifecycle: ChildLifecycle;
 
-  constructor(private readonly deps: BackgroundDeps) {}
+  constructor(private readonly deps: BackgroundDeps) {
+    this.lifecycle = new ChildLifecycle({
+      tree: deps.tree,
+      directory: this.directory,
+      clock: deps.clock,
+      messageId: deps.messageId,
+      recordedPosition: (mail, signal) => this.recordedPosition(mail, signal),
+      resumeChild: deps.resumeChild,
+    });
+  }
 
   /** The background children `parentId` started in this system, oldest first, as its host sees them. */
   childrenOf(parentId: string): ChildAgent[] {
@@ -68,15 +82,25 @@ export class BackgroundAgents {
 
   /**
    * Starts `child` (live, with its prompt about to be given) as a background child of `parentId`:
-   * `work` runs its turn; its result is then delivered and the child disposed. Returns its record.
+   * `work` runs its turn, under its supervision; its result is then delivered and the child disposed.
+   * Returns its record.
    */
-  start(start: ChildStart, child: Agent, work: () => Promise<RunResult>): ChildRecord {
+  start(
+    start: ChildStart,
+    child: Agent,
+    work: () => Promise<RunResult>,
+    supervision: ChildSupervision,
+  ): ChildRecord {
     const record = new ChildRecord(start, child);
     this.directory.keep(record);
     this.deps.tree.adopt(start.parentId, child);
     const parent = this.directory.member(start.parentId);
     parent?.ref.send({ type: 'agent.childStarted', id: start.id, wait: start.wait });
-    record.done = this.run(record, work);
+    const { policy, typed, ...input } = supervision;
+    record.policy = policy;
+    record.typed = typed;
+    record.runTurn(work);
+    record.done = this.lifecycle.run(record, input);
     return record;
   }
 
@@ -92,7 +116,8 @@ export class BackgroundAgents {
         prepareChild: (parentId, request) => tree.prepareChild(parentId, request, true),
         resumeChild: (id, launch) => this.deps.resumeChild(id, launch.options, launch.spec),
         loadLog: this.deps.loadLog,
-        start: (start, child, work) => this.start(start, child, work),
+        start: (start, child, work, supervision) => this.start(start, child, work, supervision),
+        clock: this.deps.clock,
         keepEnded: (start, events) => this.directory.keep(ChildRecord.ended(start, events)),
         redeliver: (mail) => this.directory.deliver(mail),
         report: (id, error) => this.directory.reportError(id, error),
@@ -148,13 +173,18 @@ export class BackgroundAgents {
     // A typed child's output is in the link too: a resume that finds it never began runs it typed.
     const typed = outputOptionsOf(request);
     const output = typed && parseOutputOptions('spawn_agent', typed)?.spec;
-    logSpawned(parent.log, callId, id, { wait: request.wait, ...(output ? { output } : {}) });
+    const policy = request.supervision;
+    logSpawned(parent.log, callId, id, {
+      wait: request.wait,
+      ...(output ? { output } : {}),
+      ...(policy ? { supervision: policy } : {}),
+    });
     // The link is durable before the child works: a resumed parent finds every child it started.
     await parent.log.flush();
     if (signal.aborted || !takesInput(parent)) return abandon();
     const { description, agentType, wait, prompt } = request;
     const start = { id, parentId, callId, wait, description, agentType };
-    this.start(start, child, () => child.run(prompt, typed));
+    this.start(start, child, () => child.run(prompt, typed), { policy, typed, restarts: 0 });
     return { id };
   }
 
@@ -182,7 +212,11 @@ export class BackgroundAgents {
     const to = this.directory.addressOf(message.from, message.to);
     const record = this.directory.record(to);
     if (record && !record.readsMail)
-      throw new ConfigError(`agent ${to} ${doneText(record)}: it reads no more messages`);
+      throw new ConfigError(
+        record.supervisionView()?.state === 'backingOff'
+          ? `agent ${to} failed and waits to be restarted: write again once it runs`
+          : `agent ${to} ${doneText(record)}: it reads no more messages`,
+      );
     const mail: Mail = {
       id: this.deps.messageId(message.from),
       from: message.from,
@@ -208,53 +242,6 @@ export class BackgroundAgents {
     await record.done;
   }
 
-  /** Runs a child's turn to its end, delivers its result (unless it was stopped) and disposes it. */
-  private async run(record: ChildRecord, work: () => Promise<RunResult>): Promise<void> {
-    const { id, parentId } = record.start;
-    let outcome: { result: RunResult } | { error: unknown };
-    try {
-      outcome = { result: await work() };
-    } catch (error) {
-      outcome = { error };
-    }
-    if ('result' in outcome && !record.stopping && !record.resultSent)
-      await this.deliverResult(record, outcome.result);
-    if (record.status === 'running') record.status = record.resultSent ? 'finished' : 'stopped';
-    if ('result' in outcome) record.reason = outcome.result.reason;
-    const agent = record.agent!;
-    try {
-      await agent.dispose();
-    } catch (error) {
-      this.directory.reportError(parentId, error);
-    }
-    record.agent = undefined;
-    this.deps.tree.release(parentId, agent);
-    const parent = this.directory.member(parentId);
-    if (parent && parent.ref.getSnapshot().status === 'active')
-      parent.ref.send({ type: 'agent.childEnded', id });
-    this.directory.notify(parentId, { ended: id });
-    record.finish(outcome);
-  }
-
-  /** The child's result goes to its parent's inbox; sent and delivered together, or not at all. */
-  private async deliverResult(record: ChildRecord, result: RunResult): Promise<void> {
-    const { id, parentId } = record.start;
-    const mail: Mail = {
-      id: this.deps.messageId(id),
-      from: id,
-      to: parentId,
-      kind: 'result',
-      text: result.text,
-      reason: result.reason,
-    };
-    await this.recordedPosition(mail, record.stopSignal);
-    const child = this.directory.member(id);
-    const parent = this.directory.member(parentId);
-    if (!child || !parent || !takesInput(parent) || record.stopping) return;
-    if (this.directory.deliver(mail, { log: child.log, at: { turn: result.turn } }))
-      record.status = 'finished';
-  }
-
   private handleOf(record: ChildRecord): ChildAgent {
     const { id, parentId, description, agentType, wait } = record.start;
     return new ChildAgent({
@@ -265,7 +252,8 @@ export class BackgroundAgents {
       wait,
       result: record.result,
       status: () => record.status,
-      log: record.log,
+      supervision: () => record.supervisionView(),
+      log: () => record.log(),
       send: (text) => {
         const { message } = parseHostValue('child.send', messageSchema, { message: text });
         return this.sendNow({ from: parentId, to: id, text: message, by: 'host' });

@@ -4,6 +4,13 @@ import type { RunResult } from '../turn-result.ts';
 /** Where a background child is: working, done (its result was sent to its parent), or stopped without one. */
 export type ChildStatus = 'running' | 'finished' | 'stopped';
 
+/**
+ * Where a supervised child's supervision is (see `SupervisionPolicy`): its turn runs (`running`), it waits to
+ * be restarted (`backingOff`), or it is being brought back (`restarting`); `restarts` counts the restarts
+ * decided so far.
+ */
+export type SupervisionView = { state: 'running' | 'backingOff' | 'restarting'; restarts: number };
+
 /** What a `ChildAgent` handle reads and does through the runtime. */
 export type ChildAgentParts = {
   id: string;
@@ -13,6 +20,7 @@ export type ChildAgentParts = {
   wait: boolean;
   result: Promise<RunResult>;
   status: () => ChildStatus;
+  supervision: () => SupervisionView | undefined;
   log: () => readonly LogEvent[];
   send: (text: string) => string;
   stop: () => Promise<void>;
@@ -42,8 +50,10 @@ export class ChildAgent {
   readonly wait: boolean;
   /**
    * The child's `RunResult` once its turn has ended (`reason: 'canceled'` when it was stopped); for a
-   * typed agent type (`AgentType.output`) that completed, `output` is the value its schema gave. Rejects
-   * only when the child was disposed before its turn could end (the system disposed mid-creation).
+   * typed agent type (`AgentType.output`) that completed, `output` is the value its schema gave. A
+   * supervised child stopped while it waited to be restarted resolves with its failed turn's result.
+   * Rejects only when the child was disposed before its turn could end (the system disposed mid-creation),
+   * or was stopped after its run broke off (its log could not be written).
    */
   readonly result: Promise<RunResult>;
 
@@ -62,6 +72,11 @@ export class ChildAgent {
   /** `running`, `finished` (its result was sent to its parent) or `stopped` (cancelled, no result). */
   get status(): ChildStatus {
     return this.parts.status();
+  }
+
+  /** Its supervision while it works, for a child whose agent type restarts on failure; else `undefined`. */
+  get supervision(): SupervisionView | undefined {
+    return this.parts.supervision();
   }
 
   /**

@@ -2,23 +2,26 @@
 // one that ended stays ended (its record answers `list_agents`); one that a crash stopped is resumed and
 // goes on (its prompt if it never began, `continueMessage` if its turn was interrupted, nothing more if its
 // turn had ended); and the mail a crash left in flight either way is delivered, once, by message id.
+
+import type { Clock } from '../../core/clock.ts';
 import { emptyUsage } from '../../providers/types.ts';
 import {
   backgroundSpawns,
   offeredToolNames,
+  restartsOf,
   sentResult,
   stoppedByParent,
   undeliveredMail,
 } from '../../session/mail-log.ts';
 import type { SessionLog } from '../../session/session-log.ts';
-import { isEvent, type LogEvent, type OutputSpec } from '../../session/types.ts';
+import { isEvent, type LogEvent, type OutputSpec, type SupervisionSpec } from '../../session/types.ts';
 import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { JsonSchemaObject } from '../../tools/tool-input.ts';
 import type { Agent } from '../agent-handle.ts';
 import type { ChildLaunch, ChildRequest } from '../child-launch.ts';
 import { continueMessage, taskState } from '../jobs/durable-task.ts';
 import { type RunResult, turnResult } from '../turn-result.ts';
-import type { ChildRecord, ChildStart } from './child-record.ts';
+import type { ChildRecord, ChildStart, ChildSupervision } from './child-record.ts';
 import type { Mail } from './mail.ts';
 
 /** What restoring needs of the system's background agents. */
@@ -27,7 +30,14 @@ export type RestoreHost = {
   resumeChild(id: string, launch: ChildLaunch): Promise<Agent>;
   /** A session's stored events, or undefined when it is missing or cannot be read. */
   loadLog(id: string): Promise<LogEvent[] | undefined>;
-  start(start: ChildStart, child: Agent, work: () => Promise<RunResult>): ChildRecord;
+  start(
+    start: ChildStart,
+    child: Agent,
+    work: () => Promise<RunResult>,
+    supervision: ChildSupervision,
+  ): ChildRecord;
+  /** The system's clock: what is left of a backoff a crash cut short is counted on it. */
+  clock: Clock;
   /** Keeps the record of a child that had ended before the crash. */
   keepEnded(start: ChildStart, events: readonly LogEvent[]): ChildRecord;
   redeliver(mail: Mail): boolean;
@@ -58,7 +68,16 @@ export async function restoreChildren(
       host.report(parent.id, error);
       continue;
     }
-    const record = host.start(start, child, continuation(child, events, typedRun(prompt, spawn.output)));
+    const run = typedRun(prompt, spawn.output);
+    // A child that has sent its result, or that its parent stopped, is not restarted again.
+    const ended = sentResult(events) !== undefined || stoppedByParent(events);
+    const supervision = supervisionOf(host.clock, ended ? undefined : spawn.supervision, run, {
+      parent: parent.log.events,
+      id,
+      child: events,
+    });
+    const work = supervision.pending ? () => lastResult(child) : continuation(child, events, run);
+    const record = host.start(start, child, work, supervision);
     if (sentResult(events) !== undefined) {
       record.resultSent = true;
       record.turnEnded = true;
@@ -68,6 +87,25 @@ export async function restoreChildren(
       host.redeliver(mailOf(mail));
     deliverUp(host, { id, events }, parent);
   }
+}
+
+/**
+ * A restored child's supervision: its policy as its link recorded it, the restarts its parent's log
+ * decided, and a restart decided but not yet carried out (the crash fell in its backoff), with what is
+ * left of its wait.
+ */
+function supervisionOf(
+  clock: Clock,
+  policy: SupervisionSpec | undefined,
+  run: ChildRun,
+  logs: { parent: readonly LogEvent[]; id: string; child: readonly LogEvent[] },
+): ChildSupervision {
+  const { decided, done, last } = restartsOf(logs.parent, logs.id, logs.child);
+  const base = { policy, typed: run.typed, restarts: decided };
+  if (!policy || !last || decided <= done) return base;
+  const { reason, error, backoffMs } = last.data;
+  const delayMs = Math.max(0, last.ts + backoffMs - clock.now());
+  return { ...base, pending: { reason, ...(error !== undefined ? { error } : {}), delayMs } };
 }
 
 /** A child's run: its prompt, typed by the output its link recorded (checked by that JSON Schema). */

@@ -3,6 +3,7 @@
 import { z } from 'zod/v4';
 import { count, must, nonEmptyString, positiveInteger } from '../../core/host-schema.ts';
 import { outputFields } from '../../tools/output-schema.ts';
+import { supervisionPolicySchema } from '../../tools/supervision-option.ts';
 import { agentFields } from '../call-schemas.ts';
 import { idSchema } from '../host-guards.ts';
 import type { JobProgress } from './job-types.ts';
@@ -19,7 +20,13 @@ export const jobOptionsSchema = z.strictObject(
   {
     tasks: z.array(
       z.strictObject(
-        { prompt: nonEmptyString, id: idSchema.optional(), ...agentFields, ...outputFields },
+        {
+          prompt: nonEmptyString,
+          id: idSchema.optional(),
+          ...agentFields,
+          ...outputFields,
+          supervision: supervisionPolicySchema.optional(),
+        },
         must('a task object'),
       ),
       must('an array of tasks'),
@@ -29,6 +36,7 @@ export const jobOptionsSchema = z.strictObject(
       .custom<(progress: JobProgress) => void>((value) => typeof value === 'function', must('a function'))
       .optional(),
     signal: abortSignal.optional(),
+    supervision: supervisionPolicySchema.optional(),
   },
   must('an object'),
 );

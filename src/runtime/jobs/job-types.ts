@@ -1,8 +1,9 @@
 // The shapes of a multi-agent job (`system.runJob`), apart from the code that runs it, so the schema
 // that parses job options can name them without importing the runner.
 import type { Usage } from '../../providers/types.ts';
-import type { StopReason } from '../../session/types.ts';
+import type { RestartReason, StopReason } from '../../session/types.ts';
 import type { OutputOptions } from '../../tools/output-schema.ts';
+import type { SupervisionPolicy } from '../../tools/supervision-option.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import type { DeniedCall } from '../turn-result.ts';
 
@@ -10,7 +11,11 @@ import type { DeniedCall } from '../turn-result.ts';
  * One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id); with
  * `output` (see `OutputOptions`) a typed run, whose result carries the parsed `output`.
  */
-export type JobTask = { prompt: string } & CreateAgentOptions & OutputOptions;
+export type JobTask = { prompt: string } & CreateAgentOptions &
+  OutputOptions & {
+    /** Restart the task when it fails (default: the job's `supervision`, or never); see `SupervisionPolicy`. */
+    supervision?: SupervisionPolicy;
+  };
 
 /**
  * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
@@ -29,6 +34,8 @@ export type JobTaskResult = {
   denied: DeniedCall[];
   /** A typed task that completed: the value its `output` schema gave. */
   output?: unknown;
+  /** How many times its supervision restarted it (absent: none). */
+  restarts?: number;
 };
 
 /** Counters that come with every progress event. */
@@ -36,9 +43,21 @@ export type JobCounts = { running: number; finished: number; total: number };
 
 export type ProgressBody =
   | { type: 'task.started'; index: number; sessionId: string }
+  | {
+      type: 'task.restarted';
+      index: number;
+      sessionId: string;
+      attempt: number;
+      reason: RestartReason;
+      error?: string;
+      backoffMs: number;
+    }
   | { type: 'task.finished'; index: number; result: JobTaskResult };
 
-/** A task started (its agent exists) or finished (its agent is disposed). */
+/**
+ * A task started (its agent exists), was restarted by its supervision (after `backoffMs`, the `attempt`-th
+ * time), or finished (its agent is disposed).
+ */
 export type JobProgress = ProgressBody & JobCounts;
 
 export type JobOptions = {
@@ -52,6 +71,8 @@ export type JobOptions = {
   onProgress?: (progress: JobProgress) => void;
   /** Aborting it is the same as `job.cancel()`. */
   signal?: AbortSignal;
+  /** How every task is restarted when it fails, unless it says otherwise (default: never). */
+  supervision?: SupervisionPolicy;
 };
 
 /**

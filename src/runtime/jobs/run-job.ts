@@ -5,15 +5,20 @@ import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import { emptyUsage } from '../../providers/types.ts';
 import { outputOptionsOf, outputOptionsSchema } from '../../tools/output-schema.ts';
+import { supervisionSpecOf } from '../../tools/supervision-option.ts';
 import type { Agent, RunResult } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
 import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.ts';
+import { type SupervisedEnd, SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 
 export type { Job, JobCounts, JobOptions, JobProgress, JobTask, JobTaskResult } from './job-types.ts';
 
-/** What a job needs from an agent system. */
-export type JobHost = { createAgent(options?: CreateAgentOptions): Promise<Agent> };
+/** What a job needs from an agent system; `supervision` for tasks whose policy restarts them. */
+export type JobHost = {
+  createAgent(options?: CreateAgentOptions): Promise<Agent>;
+  supervision?: TaskSupervisionHost;
+};
 
 /**
  * Runs one agent per task with at most `concurrency` alive at once (each is disposed before the next
@@ -37,6 +42,7 @@ class JobRun implements Job {
   private readonly results: JobTaskResult[] = [];
   private readonly canceled = new Set<number>();
   private readonly live = new Map<number, Agent>();
+  private readonly supervised = new Map<number, SupervisedTask>();
   private cancelAll = false;
   private next = 0;
   private running = 0;
@@ -62,6 +68,7 @@ class JobRun implements Job {
   cancel(index?: number): void {
     if (index === undefined) {
       this.cancelAll = true;
+      for (const task of this.supervised.values()) task.stop();
       for (const agent of this.live.values()) stop(agent);
       return;
     }
@@ -71,6 +78,7 @@ class JobRun implements Job {
         `job.cancel: index ${index} names no task (the job has ${this.options.tasks.length})`,
       );
     this.canceled.add(index);
+    this.supervised.get(index)?.stop();
     const agent = this.live.get(index);
     if (agent) stop(agent);
   }
@@ -88,7 +96,8 @@ class JobRun implements Job {
 
   private async runTask(index: number): Promise<JobTaskResult> {
     if (this.isCanceled(index)) return ended(index, undefined, 'canceled');
-    const { prompt, output, jsonSchema, maxOutputRetries, ...agentOptions } = this.options.tasks[index]!;
+    const { prompt, output, jsonSchema, maxOutputRetries, supervision, ...agentOptions } =
+      this.options.tasks[index]!;
     const typed = outputOptionsOf({ output, jsonSchema, maxOutputRetries });
     let agent: Agent;
     try {
@@ -102,12 +111,38 @@ class JobRun implements Job {
     try {
       // A cancel that came while the agent was being created stops the task before it runs.
       if (this.isCanceled(index)) return ended(index, agent.id, 'canceled');
-      return resultOf(index, agent, await agent.run(prompt, typed));
+      const policy = supervisionSpecOf(supervision ?? this.options.supervision);
+      const host = this.host.supervision;
+      if (!policy || !host) return resultOf(index, agent, await agent.run(prompt, typed));
+      const { id, ...options } = agentOptions;
+      const task = new SupervisedTask(agent, {
+        host,
+        policy,
+        typed,
+        options,
+        report: ({ attempt, reason, error, backoffMs }) =>
+          this.emit({
+            type: 'task.restarted',
+            index,
+            sessionId: agent.id,
+            attempt,
+            reason,
+            ...(error !== undefined ? { error } : {}),
+            backoffMs,
+          }),
+      });
+      this.supervised.set(index, task);
+      const end = await task.run(prompt).finally(() => {
+        agent = task.current;
+        this.live.set(index, agent);
+        this.supervised.delete(index);
+      });
+      return supervisedResult(index, end, this.isCanceled(index));
     } catch (error) {
       return ended(index, agent.id, this.isCanceled(index) ? 'canceled' : 'failed', messageOf(error));
     } finally {
       this.live.delete(index);
-      await agent.dispose();
+      await agent.dispose().catch(() => undefined);
       this.running--;
     }
   }
@@ -148,6 +183,16 @@ function ended(
 ): JobTaskResult {
   const why = error !== undefined ? { error } : {};
   return { index, sessionId, reason, text: '', usage: emptyUsage, ...why, denied: [] };
+}
+
+/** A supervised task's result: its last turn's, or why its run broke off; with the restarts it took. */
+function supervisedResult(index: number, end: SupervisedEnd, canceled: boolean): JobTaskResult {
+  const restarts = end.restarts > 0 ? { restarts: end.restarts } : {};
+  if (end.state === 'stopped' || (canceled && !('result' in end.outcome)))
+    return { ...ended(index, end.agent.id, 'canceled'), ...restarts };
+  if (!('result' in end.outcome))
+    return { ...ended(index, end.agent.id, 'failed', messageOf(end.outcome.error)), ...restarts };
+  return { ...resultOf(index, end.agent, end.outcome.result), ...restarts };
 }
 
 function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
