@@ -67,13 +67,14 @@ describe('agentchart chat: /agents', () => {
     const lines = listed.slice(from, from + 5).map((text) => text.trimEnd());
     const idOf = (label: string) => /^ {2}(\S+) {2}/.exec(lines.find((text) => text.endsWith(label))!)![1]!;
     const [idA, idB] = [idOf('Finds the answer'), idOf('Counts items')];
-    expect(lines).toEqual([
-      '2 background agents:',
-      `  ${idA}  finished (completed)  Finds the answer`,
-      '    A found: 42',
+    const blockA = [`  ${idA}  finished (completed)  Finds the answer`, '    A found: 42'];
+    const blockB = [
       `  ${idB}  finished (completed)  Counts items`,
       `    ${longResult.slice(0, 199)}… (${longResult.length} characters; /agents ${idB} shows it all)`,
-    ]);
+    ];
+    // Oldest first: the two were started side by side, so either may have started first.
+    const [first, second] = lines[1]!.includes(idA) ? [blockA, blockB] : [blockB, blockA];
+    expect(lines).toEqual(['2 background agents:', ...first, ...second]);
 
     pty.type(`/agents ${idB}\r`);
     at = await pty.waitFor(`Agent ${idB}: Counts items`, at);

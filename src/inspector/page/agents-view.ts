@@ -21,7 +21,12 @@ import { machineLine } from './panels.js';
 import { projectAgentTree } from './tree.js';
 import { badge } from './views.js';
 
-const time = (ts) => typeof ts === 'number' && Number.isFinite(ts) ? new Date(ts).toISOString().slice(11, 23) : '';
+/** A log's ts as the log table shows it; a time no Date can hold (a hostile log) is shown as the number. */
+function time(ts) {
+  if (typeof ts !== 'number') return '';
+  const date = new Date(ts);
+  return Number.isNaN(date.getTime()) ? String(ts) : date.toISOString().slice(11, 23);
+}
 
 /** The time the page stands at: the selected agent's event at the travelled-to seq (undefined: now). */
 function travelledTime() {
