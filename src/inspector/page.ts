@@ -105,7 +105,7 @@ pre.result .diff.add { background:#e6f6ea; color:#11632f; } pre.result .diff.del
 .pill.finished,.pill.result { background:var(--ok-bg); color:var(--ok); } .pill.waiting { background:var(--warn-bg); color:var(--warn); }
 .pill.stopped { background:var(--bad-bg); color:var(--bad); } .pill.relation,.pill.type,.pill.typed { background:#eef0f3; }
 .result-box { border-top:1px dashed var(--line); margin-top:4px; padding-top:2px; }
-table.mail pre { margin:0; white-space:pre-wrap; font-size:12px; max-height:160px; overflow:auto; }
+table.mail pre { margin:0; padding:0; border-top:none; white-space:pre-wrap; font-size:12px; max-height:160px; overflow:auto; }
 table.mail td.from, table.mail td.to { font-family:ui-monospace,monospace; white-space:nowrap; }
 table.mail tr.result td { background:#f3faf5; }
 .decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }

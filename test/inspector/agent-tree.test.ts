@@ -3,7 +3,8 @@
 // time of the injected clock; the same projection the page runs (served as its source); a task child;
 // logs that are missing or hostile.
 import { describe, expect, it } from 'vitest';
-import { type AgentTreeView, projectAgentTree } from '../../src/inspector/agent-tree.ts';
+import { projectAgentTree } from '../../src/inspector/agent-tree.ts';
+import type { AgentTreeView } from '../../src/inspector/agent-tree-view.ts';
 import { pageAsset } from '../../src/inspector/assets.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { backgroundSpawns } from '../../src/session/mail-log.ts';

@@ -15,7 +15,7 @@ export { projectAgentTree };
 ${agentTreeFunctions.map((fn) => fn.toString()).join('\n')}
 `;
 
-export const agentsViewScript = String.raw`
+export const agentsViewScript = `
 import { S, add, el, logOf, redraw, travelTo } from './core.js';
 import { machineLine } from './panels.js';
 import { projectAgentTree } from './tree.js';
