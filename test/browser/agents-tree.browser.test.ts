@@ -151,6 +151,17 @@ describe.skipIf(!hasChromium)(
         expect(await replayPage.locator('.tree-node [data-activity="finished"]').count()).toBe(2);
         expect(await replayPage.locator('table.mail tr.result').count()).toBe(2);
         expect(await replayPage.locator('pre.mail-text').nth(2).textContent()).toBe(hostileText);
+        // Selecting B travels to the end of its log, which cuts nothing: the others went on after it.
+        await replayPage.locator('.tree-node', { hasText: 'worker B' }).locator('button.id').click();
+        await replayPage.locator('.seq-label', { hasText: 'seq 10 / 10' }).waitFor();
+        expect(await replayPage.locator('.travel-note').count()).toBe(0);
+        expect(await replayPage.locator('table.mail tbody tr').count()).toBe(4);
+        // At B's first event nobody has sent anything yet.
+        await replayPage.locator('#seq').fill('0');
+        await replayPage
+          .locator('.empty.no-mail', { hasText: 'No messages between agents by then.' })
+          .waitFor();
+        expect(await replayPage.locator('.travel-note').textContent()).toContain('(seq 0 of ');
         expect(replayPage.errors).toEqual([]);
       });
     });

@@ -28,10 +28,16 @@ function time(ts) {
   return Number.isNaN(date.getTime()) ? String(ts) : date.toISOString().slice(11, 23);
 }
 
-/** The time the page stands at: the selected agent's event at the travelled-to seq (undefined: now). */
+/**
+ * The time the page stands at: the selected agent's event at the travelled-to seq. Undefined (everything)
+ * when not travelling or at the end of its log: a recording opens there, and the other agents' logs may go
+ * on after the selected one's last event (a child's ends long before its parent's).
+ */
 function travelledTime() {
   if (S.travel === null || !S.selected) return undefined;
-  const event = logOf(S.selected).events[S.travel];
+  const events = logOf(S.selected).events;
+  if (S.travel >= events.length - 1) return undefined;
+  const event = events[S.travel];
   return event ? event.ts : undefined;
 }
 
