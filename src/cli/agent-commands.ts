@@ -46,6 +46,10 @@ function agentOptions(command: Command): Command {
       '--session-dir <dir>',
       "where session logs go (default: agentchart's folder in the user's state folder, one per workspace)",
     )
+    .option(
+      '--background-agents',
+      'let the model start agents that work beside it and write to them (spawn_agent, send_message, wait_agents, stop_agent, list_agents); the chat lists them with /agents',
+    )
     .option('--max-steps <n>', 'model requests in one turn (default 25)', (value) => positiveInteger(value))
     .option(
       '--workspace-mcp',

@@ -23,6 +23,8 @@ export type AgentFlags = {
   deny?: string[];
   /** `--states`: print the machines' state changes between the transcript's lines. */
   states?: boolean;
+  /** `--background-agents`: offer the model `backgroundAgentTools()` (see `CliSystemOptions`). */
+  backgroundAgents?: boolean;
   /** `--max-steps`: model requests in one turn. */
   maxSteps?: number;
   /** `--session-dir`: where session logs go (default: the user's state folder, per workspace). */

@@ -7,8 +7,10 @@ import type { PermissionMode } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../runtime/options.ts';
-import type { SessionStore } from '../session/types.ts';
+import { offeredToolNames } from '../session/mail-log.ts';
+import type { LogEvent, SessionStore } from '../session/types.ts';
 import { skillFolders } from '../settings/skills.ts';
+import { backgroundAgentTools } from '../tools/background-agents.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import { taskTool } from '../tools/task.ts';
 import { userHome } from './agent-flags.ts';
@@ -30,6 +32,12 @@ export type CliSystemOptions = {
   mcpServers?: McpServers;
   /** Command hooks from the settings files. */
   hooks?: Hooks;
+  /**
+   * `--background-agents`: the model may also start agents that work beside it (`backgroundAgentTools()`:
+   * spawn_agent, send_message, wait_agents, stop_agent, list_agents). Off by default: each child is a
+   * model conversation of its own, and its tokens are spent beside the parent's.
+   */
+  backgroundAgents?: boolean;
   /** Where answers come from (the chat's terminal); default: stdin's lines. */
   answers?: AnswerSource;
   /**
@@ -40,17 +48,21 @@ export type CliSystemOptions = {
 };
 
 /**
- * What every CLI agent system has: the chosen model, the coding tools and `task`, store, workspace, mode,
+ * What every CLI agent system has: the chosen model, the coding tools and `task` (and, asked for, the
+ * background agents' tools), store, workspace, mode,
  * and nobody to approve (`approve: 'deny'`): a call that asks is denied, as a worker or a script wants.
  * `cliAgentSystem` puts a person at the terminal in its place when there is one.
  */
 export function cliSystemOptions(
-  options: Pick<CliSystemOptions, 'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers' | 'hooks'>,
+  options: Pick<
+    CliSystemOptions,
+    'provider' | 'store' | 'cwd' | 'mode' | 'mcpServers' | 'hooks' | 'backgroundAgents'
+  >,
 ): AgentSystemOptions {
   const { mcpServers, hooks } = options;
   return {
     model: options.provider,
-    tools: [...codingTools(), taskTool()],
+    tools: [...codingTools(), taskTool(), ...(options.backgroundAgents ? backgroundAgentTools() : [])],
     store: options.store,
     cwd: options.cwd,
     permissionMode: options.mode,
@@ -110,4 +122,12 @@ export function cliAgentSystem(options: CliSystemOptions): {
     environment: true,
   });
   return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
+}
+
+/**
+ * Whether a CLI agent offers background agents: asked for (`--background-agents`), or a session being
+ * continued was started with them (its children come back with it, and they need the tools).
+ */
+export function wantsBackgroundAgents(flag: boolean | undefined, resumed?: readonly LogEvent[]): boolean {
+  return flag === true || (resumed !== undefined && offeredToolNames(resumed).includes('spawn_agent'));
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { agentsViewScript, treeScript } from './page/agents-view.ts';
 import { chartScript } from './page/chart.ts';
 import { coreScript } from './page/core.ts';
 import { mainScript } from './page/main.ts';
@@ -35,6 +36,10 @@ export function pageAsset(name: string): string | undefined {
       return vendorScript;
     case 'main.js':
       return mainScript;
+    case 'agents.js':
+      return agentsViewScript;
+    case 'tree.js':
+      return treeScript;
     case 'dagre.js':
       dagre ??= readFileSync(dagreFile, 'utf8');
       return dagre;

@@ -95,6 +95,19 @@ table.log th { text-align:left; font-size:11.5px; color:var(--muted); border-bot
 table.log td.time { font-family:ui-monospace,monospace; color:var(--muted); white-space:nowrap; }
 .why .explain { display:block; font-size:11px; color:var(--bad); white-space:normal; }
 pre.result .diff.add { background:#e6f6ea; color:#11632f; } pre.result .diff.del { background:#fbe9e7; color:#9b1c14; } pre.result .diff.hunk { color:#6f42c1; }
+.agent-tree { max-width:1000px; }
+.tree-node { border:1px solid var(--line); border-radius:6px; background:var(--panel); padding:4px 8px; margin:0 0 6px; }
+.tree-node.selected { border-color:var(--accent); }
+.tree-node .head { display:flex; gap:6px; align-items:center; flex-wrap:wrap; }
+.tree-node .id { font:600 12.5px ui-monospace,monospace; border:none; background:none; padding:0; cursor:pointer; color:var(--accent); }
+.tree-node .task { font-weight:600; margin-top:2px; }
+.tree-node pre { margin:2px 0; font-size:12px; white-space:pre-wrap; max-height:200px; overflow:auto; }
+.pill.finished,.pill.result { background:var(--ok-bg); color:var(--ok); } .pill.waiting { background:var(--warn-bg); color:var(--warn); }
+.pill.stopped { background:var(--bad-bg); color:var(--bad); } .pill.relation,.pill.type,.pill.typed { background:#eef0f3; }
+.result-box { border-top:1px dashed var(--line); margin-top:4px; padding-top:2px; }
+table.mail pre { margin:0; padding:0; border-top:none; white-space:pre-wrap; font-size:12px; max-height:160px; overflow:auto; }
+table.mail td.from, table.mail td.to { font-family:ui-monospace,monospace; white-space:nowrap; }
+table.mail tr.result td { background:#f3faf5; }
 .decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 `;
 
@@ -119,7 +132,7 @@ ${token ? `<meta name="agentchart-token" content="${token}">` : ''}
 <aside><h2>Agents <span class="note" id="agent-count"></span></h2><input id="agent-filter" placeholder="filter agents by id or state…">
 <div id="agents"></div><h2>Turns</h2><div id="turns"></div></aside>
 <section class="view"><div id="timeline"></div><div id="travel-banner" hidden></div><nav id="tabs"><button data-tab="charts" class="on">Charts</button>
-<button data-tab="transcript">Transcript</button><button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
+<button data-tab="transcript">Transcript</button><button data-tab="agents">Agents &amp; messages</button><button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
 <div id="content"></div></section>
 </main>
 <script type="application/json" id="charts">${JSON.stringify(inspectorCharts()).replace(/</g, '\\u003c')}</script>

@@ -56,6 +56,7 @@ describe('agentchart command line', () => {
       '--allow',
       '--deny',
       '--session-dir',
+      '--background-agents',
       '--max-steps',
       '--workspace-mcp',
       '--workspace-hooks',

@@ -186,11 +186,13 @@ describe('inspector page', () => {
       for (const [, imported] of script!.matchAll(/from '\.\/([\w-]+\.js)'/g)) pending.push(imported!);
     }
     expect([...reached].sort()).toEqual([
+      'agents.js',
       'chart.js',
       'core.js',
       'main.js',
       'panels.js',
       'travel.js',
+      'tree.js',
       'vendor.js',
       'views.js',
     ]);

@@ -6,7 +6,9 @@ import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { RecordedRequest } from './wire/fake-server.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from './wire/openai-chat-server.ts';
+import type { WireReply } from './wire/reply.ts';
 
 export type CliWorld = {
   server: OpenAIChatServer;
@@ -26,6 +28,8 @@ export type CliWorldOptions = {
   state?: 'unset' | 'in-home' | 'home';
   /** Once for the whole file (`beforeAll`) instead of fresh for each test. */
   perFile?: boolean;
+  /** Answers the requests no queued reply is left for, from their bodies (many agents on one server). */
+  respond?: (request: RecordedRequest) => WireReply | undefined;
   /** The workspace through `realpath`, for tests that compare paths the CLI resolved. */
   realWorkspace?: boolean;
 };
@@ -50,7 +54,7 @@ export function useCliWorld(options: CliWorldOptions, ready?: (world: CliWorld) 
     return options.realWorkspace ? realpath(made) : made;
   };
   const setUp = async () => {
-    world.server = await startOpenAIChatServer();
+    world.server = await startOpenAIChatServer(options.respond);
     world.workspace = await folder('');
     const home = options.home ?? 'own';
     world.home = home === 'own' ? await folder('-home') : home === 'workspace' ? world.workspace : '';

@@ -4,6 +4,7 @@ import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
 import { isEvent } from '../../session/types.ts';
 import { formatUsage } from '../terminal/render.ts';
+import { agentsReport } from './agents-report.ts';
 
 /** What slash commands may do to the chat. */
 export interface SlashContext {
@@ -24,6 +25,7 @@ const help = [
   '/model <name>            use another model of the same provider',
   '/cost                    tokens used in this session so far',
   '/states on|off           show or hide the machines\u2019 state changes',
+  '/agents [id]             the background agents and their results (one in full)',
   '/inspect                 start the inspector on this session and print its address',
   '/resume <id>             continue another session of this workspace',
   '/help                    this list',
@@ -64,6 +66,10 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
     case 'resume':
       if (argument === '') return chat.say('Usage: /resume <session id or file>');
       await chat.resumeSession(argument);
+      return;
+    case 'agents':
+      for (const text of await agentsReport(chat.agent, argument === '' ? undefined : argument))
+        chat.say(text);
       return;
     case 'inspect':
       chat.say(`Inspector: ${await chat.startInspector()}  (it stops when you leave)`);

@@ -6,7 +6,7 @@ import type { AgentSystem } from '../../runtime/create-agent-system.ts';
 import { fileStore } from '../../session/file-store.ts';
 import { sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
-import { cliAgentSystem } from '../agent-system.ts';
+import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
 import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
@@ -234,6 +234,7 @@ class Chat implements SlashContext {
       mcpServers: this.permissions.mcpServers,
       hooks: this.permissions.hooks,
       ...(this.flags.maxSteps !== undefined ? { maxSteps: this.flags.maxSteps } : {}),
+      backgroundAgents: wantsBackgroundAgents(this.flags.backgroundAgents, resumed),
       answers: this.terminal,
       prompt: true,
     });

@@ -5,7 +5,7 @@ import { pendingInbox } from '../../session/repair.ts';
 import { questionsOf, type WaitingPoint } from '../../session/resume-point.ts';
 import { isEvent } from '../../session/types.ts';
 import type { AgentFlags } from '../agent-flags.ts';
-import { cliAgentSystem } from '../agent-system.ts';
+import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';
 import { driveSession, resumeHint } from '../drive-session.ts';
 import { openRecordedSession } from '../recorded-session.ts';
@@ -57,6 +57,7 @@ export async function resumeCommand(
     mcpServers,
     hooks,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    backgroundAgents: wantsBackgroundAgents(flags.backgroundAgents, events),
     prompt: true,
   });
   try {

@@ -33,6 +33,7 @@ export async function runCommand(task: string, flags: RunFlags, io: CliIo): Prom
     mode,
     ...fromSettings,
     ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+    ...(flags.backgroundAgents ? { backgroundAgents: true } : {}),
     prompt: true,
   });
   try {

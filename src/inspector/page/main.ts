@@ -1,5 +1,6 @@
 /** main.js of the inspector page: the tabs, the timeline over the session log, and the redraw. */
 export const mainScript = String.raw`
+import { renderAgentTree } from './agents.js';
 import { S, add, connect, el, logOf, onRender, redraw, travelTo } from './core.js';
 import { renderAgents, renderCharts, renderTurns } from './panels.js';
 import { travelBanner } from './travel.js';
@@ -39,6 +40,7 @@ onRender(() => {
   else if (S.tab === 'charts') renderCharts(content);
   else if (S.tab === 'transcript') renderTranscript(content);
   else if (S.tab === 'log') renderLog(content);
+  else if (S.tab === 'agents') renderAgentTree(content);
   else renderInspection(content);
   content.scrollTop = atBottom && S.tab !== 'charts' ? content.scrollHeight : top;
 });

@@ -9,7 +9,7 @@ import { currentAnswer, renderPosition } from './travel.js';
 
 const find = (node, id) => (node ? (node.children || []).find((c) => c.id === id) : undefined);
 /** 'turn stepping · step requesting · batch running' for one agent's tree. */
-function machineLine(tree) {
+export function machineLine(tree) {
   if (!tree) return '';
   const turn = find(tree, 'turn'); const step = find(turn, 'step'); const batch = find(step, 'batch');
   return [turn && 'turn ' + stateName(turn.value), step && 'step ' + stateName(step.value), batch && 'batch ' + stateName(batch.value)].filter(Boolean).join(' · ');
