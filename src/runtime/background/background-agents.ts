@@ -95,6 +95,7 @@ export class BackgroundAgents {
         start: (start, child, work) => this.start(start, child, work),
         keepEnded: (start, events) => this.directory.keep(ChildRecord.ended(start, events)),
         redeliver: (mail) => this.directory.deliver(mail),
+        forget: (parentId, id) => this.directory.member(parentId)?.ref.send({ type: 'agent.childEnded', id }),
         report: (id, error) => this.directory.reportError(id, error),
       },
       { id: agentId, log: member.log },
