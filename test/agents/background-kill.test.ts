@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { readLog } from '../../src/session/log-text.ts';
+import { backgroundSpawns } from '../../src/session/mail-log.ts';
 import { validateSequence } from '../../src/session/schema.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { childrenByPrompt, type KillScenario, killSystem } from '../support/background-kill-kit.ts';
@@ -125,6 +126,32 @@ function expectEachCallRanOnce(logs: ReadonlyMap<string, LogEvent[]>) {
   }
 }
 
+/** Message ids are unique in the tree; inbox ids, seqs and call ids unique within each log. */
+function expectNoDuplicateIds(logs: ReadonlyMap<string, LogEvent[]>) {
+  const sent = [...logs.values()].flatMap((events) => sentBy(events).map((data) => data.id));
+  expect(new Set(sent).size, 'message ids').toBe(sent.length);
+  for (const [id, events] of logs) {
+    const inbox = events.flatMap((event) => (isEvent(event, 'inbox.queued') ? [event.data.id] : []));
+    expect(new Set(inbox).size, `${id}: inbox ids`).toBe(inbox.length);
+    const calls = events.flatMap((event) => (isEvent(event, 'tool.call') ? [event.data.callId] : []));
+    expect(new Set(calls).size, `${id}: call ids`).toBe(calls.length);
+  }
+}
+
+/**
+ * After the crash (`from`), the parent ran one more turn: it read each of `mail` once, and it ended
+ * `completed` with `All reported.` only after the last of them was read.
+ */
+function expectOneTurnHeardBoth(parent: readonly LogEvent[], from: number, mail: string[]) {
+  const resumed = parent.slice(from);
+  const turns = resumed.filter((event) => event.type === 'turn.end').map((event) => event.data.reason);
+  expect(turns).toEqual(['interrupted', 'completed']);
+  const end = parent.findLastIndex((event) => event.type === 'turn.end');
+  const lastClaim = Math.max(...mail.map((id) => parent.indexOf(claims(parent, id)[0]!)));
+  expect(lastClaim).toBeLessThan(end);
+  expect(parent.findLast((event) => isEvent(event, 'assistant.message'))?.data.text).toBe('All reported.');
+}
+
 /** The ids of every `inbox.queued` of `events` with the sender's message id `id`. */
 const queued = (events: readonly LogEvent[], id: string) =>
   events.filter((event) => isEvent(event, 'inbox.queued') && event.data.id === id);
@@ -155,7 +182,9 @@ describe('SIGKILL a parent with two background children, then resume it', () => 
     const after = await resumeToTheEnd(dir);
     expectAppendedOnly(onDisk, after);
     expectEachCallRanOnce(after);
+    expectNoDuplicateIds(after);
     const { parent, first, second } = tree(after, ['worker A', 'worker B']);
+    const children = childrenByPrompt(parent);
     // A had ended: nothing is written to its log again; its result is delivered once, and read once.
     expect(first).toEqual(before.first);
     const bResult = sentBy(second).at(-1)!;
@@ -189,5 +218,88 @@ describe('SIGKILL a parent with two background children, then resume it', () => 
       ['message.sent', 'result'],
       ['session.end', 'disposed'],
     ]);
+    // The parent's cut turn is closed. Then the mail the crash left in flight is delivered, child by child
+    // in the order the parent's log started them (two spawns run side by side, so either may be first),
+    // and only then does B (waiting for that) go on and send its result.
+    expect(afterResume(parent).slice(0, 4)).toEqual([
+      ['session.resumed', null],
+      ['tool.result', ['p1-0', 'unknown']],
+      ['step.end', null],
+      ['turn.end', 'interrupted'],
+    ]);
+    const inFlight =
+      children.get('worker A') === backgroundSpawns(parent)[0]!.childId
+        ? [aResult!, bMessage!]
+        : [bMessage!, aResult!];
+    const queuedAfter = parent
+      .slice(before.parent.length)
+      .flatMap((event) => (isEvent(event, 'inbox.queued') ? [event.data.id] : []));
+    expect(queuedAfter).toEqual([...inFlight.map((mail) => mail.id), bResult.id]);
+    expect(parent[before.parent.length + 4]).toBe(queued(parent, inFlight[0]!.id)[0]);
+    // The first of them starts the next turn, which takes the other and waits for B (a resume brought it
+    // back for this turn), and ends once B has reported.
+    expectOneTurnHeardBoth(parent, before.parent.length, [aResult!.id, bMessage!.id, bResult.id]);
+  }, 120_000);
+
+  it("waiting: the parent's turn goes on waiting for B and answers when B reports", async () => {
+    const { dir, onDisk } = await crash('waiting');
+    const before = tree(onDisk, ['worker C', 'worker D']);
+    // The crash point: the parent's turn rests in waitingForAgents (its last answer asked for nothing, and
+    // was flushed on the way in), C's result read; D held in its gate, the parent's message to it unread.
+    expect(outline(before.parent).slice(-3)).toEqual([
+      ['step.start', null],
+      ['assistant.message', 'Waiting for the others.'],
+      ['step.end', null],
+    ]);
+    expect(before.parent.some((event) => event.type === 'turn.end')).toBe(false);
+    const [cResult] = sentBy(before.first);
+    const [toD] = sentBy(before.parent);
+    expect(claims(before.parent, cResult!.id)).toHaveLength(1);
+    expect(outline(before.second).at(-1)).toEqual(['tool.started', 'd1-0']);
+    expect(queued(before.second, toD!.id)).toEqual([]);
+
+    const after = await resumeToTheEnd(dir);
+    expectAppendedOnly(onDisk, after);
+    expectEachCallRanOnce(after);
+    expectNoDuplicateIds(after);
+    const { parent, first, second } = tree(after, ['worker C', 'worker D']);
+    expect(first).toEqual(before.first);
+    const [dResult] = sentBy(second);
+    expect(expectMailPaired(after).map((line) => line.id)).toEqual(
+      [cResult!.id, toD!.id, dResult!.id].sort((a, b) => a.localeCompare(b)),
+    );
+    // The turn is not repaired: it goes on waiting, hears D, and the model answers in the same turn.
+    expect(afterResume(parent)).toEqual([
+      ['session.resumed', null],
+      ['inbox.queued', 'result'],
+      ['inbox.claimed', null],
+      ['user.message', null],
+      ['step.start', null],
+      ['assistant.message', 'All reported.'],
+      ['step.end', null],
+      ['turn.end', 'completed'],
+      ['session.end', 'disposed'],
+    ]);
+    expect(queued(parent, dResult!.id)).toHaveLength(1);
+    expect(parent.filter((event) => event.type === 'turn.start')).toHaveLength(1);
+    // D goes on from its log: its cut call closed, the parent's message delivered once and answered in
+    // the turn it starts, and its result sent from that turn (no second turn on `continueMessage`).
+    expect(afterResume(second)).toEqual([
+      ['session.resumed', null],
+      ['tool.result', ['d1-0', 'unknown']],
+      ['step.end', null],
+      ['turn.end', 'interrupted'],
+      ['inbox.queued', 'message'],
+      ['turn.start', null],
+      ['inbox.claimed', null],
+      ['user.message', null],
+      ['step.start', null],
+      ['assistant.message', 'D result'],
+      ['step.end', null],
+      ['turn.end', 'completed'],
+      ['message.sent', 'result'],
+      ['session.end', 'disposed'],
+    ]);
+    expect(queued(second, toD!.id)).toHaveLength(1);
   }, 120_000);
 });

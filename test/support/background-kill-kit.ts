@@ -86,6 +86,11 @@ function gateTools(gates: Gates | undefined) {
   return [gate, awaitGate];
 }
 
+/** A worker's route: its steps, then its final text at every step after them. */
+function worker(steps: ReturnType<typeof calls>[], text: string) {
+  return (request: ModelRequest) => steps[stepIndex(request)] ?? { text };
+}
+
 function calls(prefix: string, list: { name: string; input: Record<string, unknown> }[]) {
   return { toolCalls: list.map((entry, index) => ({ id: `${prefix}-${index}`, ...entry })) };
 }
@@ -133,12 +138,11 @@ const routes = {
       return calls('p2', [call('send_message', { to: d, text: 'Short form, please.' })]);
     return parentAnswer(request);
   },
-  'worker C': [{ text: 'C result' }],
-  'worker D': [
-    calls('d0', [call('echo', { text: 'D works' })]),
-    calls('d1', [call('gate', { name: 'D' })]),
-    { text: 'D result' },
-  ],
+  'worker C': worker([], 'C result'),
+  'worker D': worker(
+    [calls('d0', [call('echo', { text: 'D works' })]), calls('d1', [call('gate', { name: 'D' })])],
+    'D result',
+  ),
 };
 
 /** The system both processes run: file store in `dir`; `gates` only in the process that is killed. */
@@ -229,9 +233,9 @@ const started = (events: readonly LogEvent[] | undefined, callId: string) =>
 /**
  * Whether `logs` (what is durable) hold the state a scenario crashes in. `mid-step`: the parent held in
  * `gate`, A's result and B's message sent and not read by the parent (its log, flushed before its next
- * model request, does not hold them yet), A's session ended, B held in `gate`. `waiting`:
- * the parent's one turn open, its last step an answer without calls and every input it had read (C's
- * result among it), its message to D sent; C's session ended; D held in `gate` with that message unread.
+ * model request, does not hold them yet), A's session ended, B held in `gate`. `waiting`: the parent's one
+ * turn open, its last step ended with an answer without calls (the turn rests in `waitingForAgents`), C's
+ * result read, its message to D sent; C's session ended; D held in `gate` with that message unread.
  */
 export function crashStateReached(
   scenario: KillScenario,
@@ -260,23 +264,18 @@ export function crashStateReached(
     );
   }
   const [c, d] = [children.get('worker C'), children.get('worker D')];
-  const dLog = logs.get(d ?? '') ?? [];
   const lastAnswer = parent.findLast((event) => isEvent(event, 'assistant.message'));
-  const claimed = new Set(parent.flatMap((event) => (isEvent(event, 'inbox.claimed') ? event.data.ids : [])));
-  const unreadInParent = parent.some(
-    (event) => isEvent(event, 'inbox.queued') && !claimed.has(event.data.id),
-  );
+  const toD = parent.find((event) => isEvent(event, 'message.sent') && event.data.to === d);
   return (
-    !unreadInParent &&
-    queuedFrom(parent, c, 'result').length === 1 &&
-    parent.some((event) => event.type === 'message.sent' && event.data.to === d) &&
+    queuedFrom(parent, c, 'result').some((item) => item.claimed) &&
+    toD !== undefined &&
+    !claimedIn(logs.get(d ?? '') ?? [], [toD.data.id]) &&
     parent.at(-1)?.type === 'step.end' &&
     lastAnswer !== undefined &&
     isEvent(lastAnswer, 'assistant.message') &&
     lastAnswer.data.toolCalls.length === 0 &&
     !parent.some((event) => event.type === 'turn.end') &&
     logs.get(c ?? '')?.at(-1)?.type === 'session.end' &&
-    started(dLog, 'd1-0') &&
-    queuedFrom(dLog, 'parent', 'message').some((item) => !item.claimed)
+    started(logs.get(d ?? ''), 'd1-0')
   );
 }
