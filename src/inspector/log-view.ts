@@ -60,6 +60,8 @@ export function recordedState(events: readonly LogEvent[], point: ResumePoint): 
   if (!last) return 'empty';
   if (isEvent(last, 'session.end')) return 'disposed';
   if (point.kind === 'waiting') return `ready.running (${waitingFor(point)}; resume continues here)`;
+  if (point.kind === 'waitingForAgents')
+    return `ready.running (waiting for agents ${point.owed.join(', ')}; resume continues here)`;
   return point.kind === 'repair' ? 'ready.running (the log ends mid-turn)' : 'ready.idle';
 }
 

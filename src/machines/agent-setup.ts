@@ -6,7 +6,7 @@ import { hasWakingInput, turnInput } from './agent-entries.ts';
 import type { AgentKeyed } from './agent-key.ts';
 import type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } from './agent-types.ts';
 import { sessionStartContext } from './hook-events.ts';
-import { isNextStepItem, itemOf, queuedEntry, takenByTurn } from './inbox.ts';
+import { isNextStepItem, itemOf, queuedEntry, resultSenders, takenByTurn } from './inbox.ts';
 import { logNothing } from './log-action.ts';
 import { turnMachine } from './turn.ts';
 
@@ -113,18 +113,29 @@ export const agentSetup = setup({
       enqueue({ type: 'log', params: queuedEntry(item) });
       enqueue.sendTo('turn', { type: 'inbox.nextStep', items: [item] });
     }),
-    /** A background child is live; the running turn owes it a wait when it was started with `wait`. */
+    /**
+     * A background child is live; the running turn owes it a wait when it was started with `wait`. Without
+     * a running turn (a resume brought it back after its turn was cut short) the next turn owes it.
+     */
     adoptChild: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'agent.childStarted');
-      const { live } = context.children;
-      enqueue.assign({ children: { ...context.children, live: [...live, event.id] } });
+      const { live, owedToNextTurn } = context.children;
+      const later = !context.turnAlive && event.wait ? [event.id] : [];
+      enqueue.assign({
+        children: {
+          ...context.children,
+          live: [...live, event.id],
+          owedToNextTurn: [...owedToNextTurn, ...later],
+        },
+      });
       if (context.turnAlive && event.wait) enqueue.sendTo('turn', { type: 'agents.owe', id: event.id });
     }),
     /** A background child is gone: the running turn no longer waits for it. */
     dropChild: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'agent.childEnded');
       const live = context.children.live.filter((id) => id !== event.id);
-      enqueue.assign({ children: { ...context.children, live } });
+      const owedToNextTurn = context.children.owedToNextTurn.filter((id) => id !== event.id);
+      enqueue.assign({ children: { ...context.children, live, owedToNextTurn } });
       if (context.turnAlive) enqueue.sendTo('turn', { type: 'agents.heard', id: event.id });
     }),
     /** A cancel also cancels and disposes the background children (once, however many cancels come). */
@@ -162,7 +173,12 @@ export const agentSetup = setup({
     startTurn: enqueueActions(({ context, enqueue }) => {
       const turn = context.lastTurn + 1;
       const taken = hasWakingInput(context) ? takenByTurn(context.inbox) : [];
-      enqueue.spawnChild('turn', { id: 'turn', input: turnInput(context, turn, taken) });
+      // A turn that answers input waits for the children owed to it, except those whose result it takes.
+      const heard = resultSenders(taken);
+      const { owedToNextTurn } = context.children;
+      const owed = taken.length > 0 ? owedToNextTurn.filter((id) => !heard.includes(id)) : [];
+      const input = { ...turnInput(context, turn, taken), ...(owed.length > 0 ? { owed } : {}) };
+      enqueue.spawnChild('turn', { id: 'turn', input });
       enqueue.sendTo('turn', { type: 'turn.begin' });
       const inbox = context.inbox.filter((item) => !taken.includes(item));
       enqueue.assign({
@@ -171,6 +187,7 @@ export const agentSetup = setup({
         turnAlive: true,
         compactRequest: undefined,
         toolsChanged: false,
+        ...(taken.length > 0 ? { children: { ...context.children, owedToNextTurn: [] } } : {}),
       });
     }),
     /** Continues the turn a stopped process left waiting; next-step input queued meanwhile is its own. */
@@ -179,7 +196,10 @@ export const agentSetup = setup({
       const taken = context.inbox.filter(isNextStepItem);
       const input = { ...turnInput(context, turn, taken), ...(output ? { output } : {}) };
       enqueue.spawnChild('turn', { id: 'turn', input });
-      enqueue.sendTo('turn', { type: 'turn.resume', ...resume });
+      enqueue.sendTo(
+        'turn',
+        'owed' in resume ? { type: 'turn.resumeWaiting', ...resume } : { type: 'turn.resume', ...resume },
+      );
       const inbox = context.inbox.filter((item) => !taken.includes(item));
       enqueue.assign({ lastTurn: turn, inbox, turnAlive: true, resume: undefined });
     }),

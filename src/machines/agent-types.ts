@@ -10,6 +10,7 @@ import type {
   TurnLimits,
   TurnOutputRequest,
   TurnResumeEvent,
+  TurnResumeWaitingEvent,
 } from './turn-types.ts';
 
 /**
@@ -46,8 +47,14 @@ export type AgentInput = AgentKeyed & {
   resume?: TurnResume;
 };
 
-/** Where a waiting turn continues (from `resumePoint`): its number and what `turn.resume` carries. */
-export type TurnResume = Omit<TurnResumeEvent, 'type'> & { turn: number; output?: TurnOutputRequest };
+/**
+ * Where a waiting turn continues (from `resumePoint`): its number and what `turn.resume` (a step waiting on
+ * its tools) or `turn.resumeWaiting` (a turn waiting for its background children) carries.
+ */
+export type TurnResume = (Omit<TurnResumeEvent, 'type'> | Omit<TurnResumeWaitingEvent, 'type'>) & {
+  turn: number;
+  output?: TurnOutputRequest;
+};
 
 export type AgentEvent =
   | {
@@ -99,7 +106,15 @@ export type AgentContext = Omit<AgentInput, 'compaction' | 'contextUsage' | 'com
    * The live background children: a cancel releases them (cancel and dispose), and dispose releases them
    * before the session ends. `releasing`: a cancel's release is under way.
    */
-  children: { live: string[]; releasing: boolean };
+  children: {
+    live: string[];
+    releasing: boolean;
+    /**
+     * Children adopted (with `wait`) while no turn ran: ones a resume brought back after the turn that started
+     * them was cut short. The next turn that input starts waits for them.
+     */
+    owedToNextTurn: string[];
+  };
   compaction: CompactionPolicy;
   contextUsage: ContextUsage;
   compactionTried: boolean;

@@ -88,7 +88,7 @@ export const agentMachine = chart.createMachine({
     turnAlive: false,
     toolsChanged: false,
     held: false,
-    children: { live: [], releasing: false },
+    children: { live: [], releasing: false, owedToNextTurn: [] },
     compaction: input.compaction ?? noCompaction,
     contextUsage: input.contextUsage ?? unknownContext,
     compactionTried: input.compactionTried ?? false,

@@ -24,7 +24,7 @@ export function turnContext(input: TurnInput): TurnContext {
     preStepEveryStep: input.preStepEveryStep,
     step: input.step,
     stepCount: 0,
-    owed: [],
+    owed: input.owed ?? [],
     toolsChanged: input.toolsChanged ?? false,
     pending: input.nextStep,
     usage: emptyUsage,

@@ -110,6 +110,16 @@ export const turnSetup = setup({
       enqueue.assign({ stepCount: step, usage, consecutiveUnknown });
       enqueue.sendTo('step', { type: 'step.resume', step, answer, calls } satisfies StepResumeEvent);
     }),
+    /**
+     * A turn a stopped process left waiting for its background children: it decides again (waits, or takes
+     * the mail that came meanwhile) with the steps, cost and children the log says it had.
+     */
+    resumeWaiting: enqueueActions(({ event, enqueue }) => {
+      assertEvent(event, 'turn.resumeWaiting');
+      const { step, usage, owed } = event;
+      enqueue('spawnStep');
+      enqueue.assign({ stepCount: step, usage, owed, lastOutcome: 'final' });
+    }),
     beginStep: enqueueActions(({ context, event, enqueue }) => {
       enqueue.assign({ stepCount: context.stepCount + 1 });
       // Tool lists that changed before this step (see `applyTools`) reach the step with its begin.

@@ -24,6 +24,8 @@ export type TurnInput = AgentKeyed & {
   followups: InboxItem[];
   /** Steer/inject items already waiting, claimed before the first step. */
   nextStep: InboxItem[];
+  /** Background children the turn waits for from its start (ones a resume brought back); default none. */
+  owed?: string[];
   limits: TurnLimits;
   /** Run the pre-step work before every step (a pre-step hook, or MCP servers whose tool lists change). */
   preStepEveryStep: boolean;
@@ -80,10 +82,23 @@ export type TurnResumeEvent = {
   calls: ResumeCall[];
 };
 
+/**
+ * Continues a turn that a stopped process left resting in `waitingForAgents`: its `step` steps ended, the
+ * last one a final answer, and it still waits for the background children in `owed`. `usage` is what the
+ * turn cost so far.
+ */
+export type TurnResumeWaitingEvent = {
+  type: 'turn.resumeWaiting';
+  step: number;
+  usage: Usage;
+  owed: string[];
+};
+
 export type TurnEvent =
   | StepDoneEvent
   | { type: 'turn.begin' }
   | TurnResumeEvent
+  | TurnResumeWaitingEvent
   | { type: 'turn.cancel'; cause: CancelCause; clearInbox?: boolean }
   | { type: 'inbox.nextStep'; items: InboxItem[] }
   | { type: 'turn.compact'; instructions?: string }
@@ -129,12 +144,13 @@ export type TurnCompactedEvent = { type: 'turn.compacted'; result: CompactResult
 
 export type TurnContext = Omit<
   TurnInput,
-  'nextStep' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest' | 'output'
+  'nextStep' | 'owed' | 'compaction' | 'contextUsage' | 'compactionTried' | 'compactRequest' | 'output'
 > & {
   stepCount: number;
   /**
-   * The background children started in this turn that it has not heard from: the turn waits for them
-   * (`waitingForAgents`) before it ends, until each one's result arrives or it is stopped.
+   * The background children started in this turn (or a resume brought back for it) that it has not heard
+   * from: the turn waits for them (`waitingForAgents`) before it ends, until each one's result arrives or
+   * it is stopped.
    */
   owed: string[];
   /** The tools offered may have changed since the last pre-step work (`tools.changed`). */

@@ -12,6 +12,7 @@ export type {
   TurnLimits,
   TurnOutput,
   TurnResumeEvent,
+  TurnResumeWaitingEvent,
 } from './turn-types.ts';
 
 /**
@@ -84,6 +85,7 @@ export const turnMachine = chart.createMachine({
       on: {
         'turn.begin': 'starting',
         'turn.resume': { target: 'stepping', actions: 'resumeStep' },
+        'turn.resumeWaiting': { target: 'deciding', actions: 'resumeWaiting' },
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
     },
@@ -184,14 +186,19 @@ export const turnMachine = chart.createMachine({
       ],
     },
     // The model is done, but background children it started (with `wait`) have not reported: their
-    // results, a message, or a child stopped sends the turn back to deciding; nothing is logged here.
-    waitingForAgents: {
+    // results, a message, or a child stopped sends the turn back to deciding; nothing is logged here. The
+    // log is flushed on the way in: a wait may be long, and a crash during it must find the model's answer
+    // (resume then goes on waiting, `turn.resumeWaiting`).
+    waitingForAgents: waitState(chart, {
+      src: 'logFlush',
+      id: 'flush',
+      input: ({ context }) => ({ agentKey: context.agentKey }),
       on: {
         'inbox.nextStep': { target: 'deciding', actions: 'holdNextStep' },
         'agents.heard': { target: 'deciding', actions: 'hearAgent' },
         'turn.cancel': { target: 'ending', actions: 'cancelBeforeStep' },
       },
-    },
+    }),
     // A typed turn's final answer is checked against its output schema: valid, it may end the turn; invalid,
     // the model is told why and answers again, until the retries run out and the turn ends `invalid_output`.
     checkingOutput: waitState(chart, {

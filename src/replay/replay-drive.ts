@@ -13,19 +13,31 @@ import type { ReplayInput } from './replay-inputs.ts';
 /** The log types after which input was given once the agent was idle (as after `await run()`). */
 const givenWhenIdle = new Set(['turn.end', 'session.start', 'session.resumed']);
 
+/** What the feed needs besides the agent: the id its next input is given, and where mail was queued. */
+export type FeedPorts = {
+  /** The inbox id the next message input gets (the recording's). */
+  prime: (id: string) => void;
+  /** How many events the recipient's recording held when it queued mail `mailId` (see `SubagentRecordings`). */
+  mailAt: (recipientId: string, mailId: string) => number | undefined;
+  /** Holds the agent's model answers while an input is due that cannot be given yet (see `SegmentLife`). */
+  holdModel: (held: boolean) => void;
+};
+
 /**
  * Gives `inputs` (those of one segment of the recording, in log order) to `agent` when its log holds as
  * many events as the recording's did when it received each; `stopped` says why the replay cannot go on.
  */
 export class InputFeed {
   stopped: string | undefined;
+  /** A host's message is due in the agent's log but its recipient's log is not yet where the recording's was. */
+  waitsForOthers = false;
   private next = 0;
 
   constructor(
     private readonly recorded: readonly LogEvent[],
     private readonly inputs: readonly ReplayInput[],
     private readonly agent: Agent,
-    private readonly prime: (id: string) => void,
+    private readonly ports: FeedPorts,
   ) {}
 
   /** The input that was never given, if one is left. */
@@ -51,13 +63,30 @@ export class InputFeed {
         this.stopped = `the recording received ${describeInput(input)} when its log held ${input.atLength} events; the replay had written ${written} by then`;
         break;
       }
+      if (input.kind === 'hostMail' && !this.recipientReady(input)) break;
       try {
-        send(agent, input, this.prime);
+        send(agent, input, this.ports.prime);
       } catch (error) {
         this.stopped = `${describeInput(input)} failed: ${messageOf(error)}`;
       }
     }
     return this.next > from;
+  }
+
+  /**
+   * A host's message is delivered in one step with its `message.sent`, so both logs must be where the
+   * recording's were: until the recipient's is, the feed waits (`waitsForOthers`); past it, the replay has
+   * gone another way.
+   */
+  private recipientReady(input: ReplayInput & { kind: 'hostMail' }): boolean {
+    const at = this.ports.mailAt(input.to, input.id);
+    const child = this.agent.children().find((candidate) => candidate.id === input.to);
+    const length = child?.status === 'running' ? child.log().length : undefined;
+    this.waitsForOthers = at !== undefined && length !== undefined && length < at;
+    if (at !== undefined && length !== undefined && length > at)
+      this.stopped = `the recording gave ${describeInput(input)} when ${input.to}'s log held ${at} events; the replay's held ${length}`;
+    this.ports.holdModel(this.waitsForOthers);
+    return !this.waitsForOthers && this.stopped === undefined;
   }
 }
 
@@ -112,7 +141,12 @@ export async function drive(options: DriveOptions): Promise<string | undefined> 
       continue;
     }
     if (feed.sendDue(true)) continue;
-    if (clock.fireNext() || options.others?.fireNext()) continue;
+    if (feed.stopped) return feed.stopped;
+    // A host's message waits for its recipient: the other sessions go first, this one must not move on.
+    const fired = feed.waitsForOthers
+      ? options.others?.fireNext() || clock.fireNext()
+      : clock.fireNext() || options.others?.fireNext();
+    if (fired) continue;
     const idle = agent.state === 'ready.idle' && !options.background?.();
     if (idle || written >= options.maxLength) return undefined;
     if (options.inFlight()) {
@@ -173,6 +207,12 @@ function send(agent: Agent, input: ReplayInput, prime: (id: string) => void): vo
     case 'cancel':
       agent.cancel('user', input.clearInbox ? { clearInbox: true } : {});
       return;
+    case 'hostMail': {
+      const child = agent.children().find((candidate) => candidate.id === input.to);
+      if (!child) throw new Error(`agent ${input.to} is not a background child of ${agent.id}`);
+      child.send(input.text);
+      return;
+    }
   }
 }
 
@@ -181,5 +221,6 @@ export function describeInput(input: ReplayInput): string {
   if (input.kind === 'message') return `${input.channel} "${input.message.slice(0, 60)}"`;
   if (input.kind === 'compact') return 'agent.compact()';
   if (input.kind === 'cancel') return 'agent.cancel()';
+  if (input.kind === 'hostMail') return `child.send("${input.text.slice(0, 60)}") to ${input.to}`;
   return `${input.outcome === 'deny' ? 'a denial' : 'an approval'} of call ${input.callId}`;
 }

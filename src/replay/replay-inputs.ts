@@ -26,6 +26,8 @@ export type ReplayInput =
       mode?: string;
     }
   | { kind: 'mode'; atLength: number; mode: string; by: 'host' | 'user' }
+  /** A host's `child.send(text)` to background child `to`; `id` is the message id the recording gave it. */
+  | { kind: 'hostMail'; atLength: number; to: string; id: string; text: string }
   | { kind: 'cancel'; atLength: number; clearInbox: boolean };
 
 /**
@@ -40,6 +42,8 @@ export type ReplayInput =
  *   written (with the same `by`).
  * - a `cancel.requested` by `user` is an `agent.cancel()` made just before it was written (the chat's Esc,
  *   a host's cancel); one by a parent comes from the parent's own replay, not from outside.
+ * - a `message.sent` by `host` is a `child.send()` to that background child made just before it was written
+ *   (the parent's model's own messages come from its replay).
  */
 export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
   const inputs: ReplayInput[] = [];
@@ -61,6 +65,9 @@ export function replayInputs(events: readonly LogEvent[]): ReplayInput[] {
       inputs.push({ kind: 'decision', atLength: index, callId, outcome, ...extra });
     } else if (isEvent(event, 'cancel.requested') && event.data.by === 'user') {
       inputs.push({ kind: 'cancel', atLength: index, clearInbox: event.data.clearInbox === true });
+    } else if (isEvent(event, 'message.sent') && event.data.by === 'host') {
+      const { to, id, text } = event.data;
+      inputs.push({ kind: 'hostMail', atLength: index, to, id, text });
     } else if (isEvent(event, 'mode.changed') && event.data.by !== 'plan') {
       inputs.push({ kind: 'mode', atLength: index, mode: event.data.to, by: event.data.by });
     }

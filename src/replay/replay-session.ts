@@ -183,7 +183,11 @@ async function replaySegment(
         queueMicrotask(() => options.onEvent?.(event, agent, subagentsOf()));
     });
     if (crashAt !== undefined && agent.log().length >= crashAt) alive.end();
-    const feed = new InputFeed(recorded, inputs, agent, shared.prime);
+    const feed = new InputFeed(recorded, inputs, agent, {
+      prime: shared.prime,
+      mailAt: (recipient, mailId) => shared.tree.mailAt(recipient, mailId),
+      holdModel: (held) => alive.hold(held),
+    });
     const follow = followEvents(agent, () => feed.sendDue());
     const liveTools = toolResults === 'live';
     const hostDecides = typeof setup.approve === 'function';

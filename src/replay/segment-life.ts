@@ -13,9 +13,29 @@ import type { AnyTool } from '../tools/define-tool.ts';
  */
 export class SegmentLife {
   alive = true;
+  /** Set while an input is due but cannot be given yet: the model answers nothing until it is. */
+  private held: { until: Promise<void>; release: () => void } | undefined;
 
   end(): void {
     this.alive = false;
+  }
+
+  /**
+   * Holds the model's answers (`true`) until released (`false`): the recording gave an input at this log
+   * length (a host's message, whose recipient's replay is not yet where the recording's was), so the
+   * answer must come after it, as it did.
+   */
+  hold(held: boolean): void {
+    if (held && !this.held) {
+      let release: () => void = () => {};
+      const until = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      this.held = { until, release };
+    } else if (!held && this.held) {
+      this.held.release();
+      this.held = undefined;
+    }
   }
 
   /** Resolves when the segment has ended or `signal` fired. */
@@ -40,6 +60,14 @@ export class SegmentLife {
   }
 
   stream(inner: Provider, request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const held = this.held?.until;
+    if (this.alive && held) {
+      const gone = this.gone(signal);
+      return (async function* () {
+        await Promise.race([held, gone]);
+        yield* inner.stream(request, signal);
+      })();
+    }
     if (this.alive) return inner.stream(request, signal);
     // Nothing more comes: the stream ends once the runtime gives up on it (the replay disposes it).
     const gone = this.gone(signal);

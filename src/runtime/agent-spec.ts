@@ -137,14 +137,19 @@ function chartInput(parts: SpecParts, contextWindow: number): AgentInput {
   };
 }
 
-/** A resumed session's turn that was left waiting, for the agent to continue. */
+/** A resumed session's turn that was left waiting (on its tools or its children), for the agent to continue. */
 function resumeOf(origin: AgentOrigin): Pick<AgentInput, 'resume'> {
   const point = origin.kind === 'resume' ? origin.point : undefined;
-  if (point?.kind !== 'waiting') return {};
-  const { turn, step, usage, consecutiveUnknown, answer, calls } = point;
+  if (point?.kind !== 'waiting' && point?.kind !== 'waitingForAgents') return {};
   // A typed turn goes on checking its final answer against the format its `turn.start` recorded.
-  const output = outputOfTurn(origin.kind === 'resume' ? origin.events : [], turn);
-  return { resume: { turn, step, usage, consecutiveUnknown, answer, calls, ...(output ? { output } : {}) } };
+  const output = outputOfTurn(origin.kind === 'resume' ? origin.events : [], point.turn);
+  const typed = output ? { output } : {};
+  if (point.kind === 'waitingForAgents') {
+    const { turn, step, usage, owed } = point;
+    return { resume: { turn, step, usage, owed, ...typed } };
+  }
+  const { turn, step, usage, consecutiveUnknown, answer, calls } = point;
+  return { resume: { turn, step, usage, consecutiveUnknown, answer, calls, ...typed } };
 }
 
 /** What of the compaction option a log can hold (the summarising model is a provider, not a value). */

@@ -50,11 +50,27 @@ export type WaitingPoint = {
 };
 
 /**
- * Where a resumed agent continues: `idle` (no turn was open: queued input, if any, starts the next turn),
- * `waiting` (see `WaitingPoint`), or `repair` when the open turn cannot be continued — a model request or a
- * tool was in flight and its outcome was lost — and `repair()` closes it as `interrupted`.
+ * A turn stopped while it rested in `waitingForAgents`: its last step ended with the model's final answer,
+ * and background children it started (with `wait`) had not reported. It goes on waiting for them.
  */
-export type ResumePoint = { kind: 'idle' } | { kind: 'repair' } | WaitingPoint;
+export type AgentsWaitPoint = {
+  kind: 'waitingForAgents';
+  turn: number;
+  /** The steps the turn ran, the last one ended. */
+  step: number;
+  /** What the turn cost so far. */
+  usage: Usage;
+  /** The children it started with `wait` whose result its log does not hold. */
+  owed: string[];
+};
+
+/**
+ * Where a resumed agent continues: `idle` (no turn was open: queued input, if any, starts the next turn),
+ * `waiting` (see `WaitingPoint`), `waitingForAgents` (see `AgentsWaitPoint`), or `repair` when the open
+ * turn cannot be continued — a model request or a tool was in flight and its outcome was lost — and
+ * `repair()` closes it as `interrupted`.
+ */
+export type ResumePoint = { kind: 'idle' } | { kind: 'repair' } | WaitingPoint | AgentsWaitPoint;
 
 /**
  * The resumable position a log ends in, from the same projection the inspector shows (`LogPosition`).
@@ -68,7 +84,7 @@ export function resumePoint(
   const turn = LogPosition.of(events).openTurn;
   if (!turn) return { kind: 'idle' };
   const step = waitingStep(turn);
-  if (!step?.answer) return { kind: 'repair' };
+  if (!step?.answer) return agentsWait(events, turn) ?? { kind: 'repair' };
   const waitingChild = (call: CallPosition): WaitingPoint | undefined => {
     const point = call.child === undefined ? undefined : children.get(call.child);
     return point?.kind === 'waiting' ? point : undefined;
@@ -94,6 +110,32 @@ export function resumePoint(
     questions,
     children: waitingChildren,
   };
+}
+
+/**
+ * The open turn as `waitingForAgents` left it, if it did: its last step ended with an answer that asked for
+ * no tool, and children it started with `wait` have sent it no result. (A turn whose last answer was final
+ * and that owed nobody was ending: it is repaired like any other.)
+ */
+function agentsWait(events: readonly LogEvent[], turn: TurnPosition): AgentsWaitPoint | undefined {
+  const last = turn.steps.at(-1);
+  if (last?.state !== 'done' || !last.answer || last.answer.toolCalls.length > 0) return undefined;
+  const owed = owedChildren(events, turn.turn);
+  if (owed.length === 0) return undefined;
+  return { kind: 'waitingForAgents', turn: turn.turn, step: last.step, usage: turn.usage, owed };
+}
+
+/** The background children turn `turn` started with `wait` whose result the log has not queued. */
+function owedChildren(events: readonly LogEvent[], turn: number): string[] {
+  const started: string[] = [];
+  const heard = new Set<string>();
+  for (const event of events) {
+    if (isEvent(event, 'agent.spawned') && event.turn === turn && event.data.background === true)
+      if (event.data.wait !== false) started.push(event.data.childSessionId);
+    if (isEvent(event, 'inbox.queued') && event.data.kind === 'result' && event.data.from !== undefined)
+      heard.add(event.data.from);
+  }
+  return started.filter((id) => !heard.has(id));
 }
 
 /** The subagent sessions whose calls began in the open step and have no result: load these for `resumePoint`. */

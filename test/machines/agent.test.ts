@@ -268,3 +268,37 @@ describe('agent chart: dispose (pure transitions)', () => {
     expect(flushing.snapshot.value).toEqual({ disposing: 'flushing' });
   });
 });
+
+describe('agent chart: background children a resume brings back (pure transitions)', () => {
+  const turnInputOf = (actions: Action[]) =>
+    actions
+      .filter((action) => action.type === 'xstate.spawnChild')
+      .map((action) => action.params as { id: string; input: { owed?: string[] } })
+      .find((params) => params.id === 'turn')?.input;
+  const result = (from: string): AgentEvent => ({
+    type: 'agent.mail',
+    id: `m-${from}`,
+    from,
+    kind: 'result',
+    message: `Agent ${from} finished (completed):\nok`,
+  });
+  const adopt = (id: string, wait = true): AgentEvent => ({ type: 'agent.childStarted', id, wait });
+
+  it('children adopted while no turn runs are owed by the next turn that input starts, except one it hears', () => {
+    const { snapshot: idle } = run([...created, adopt('c1'), adopt('c2'), adopt('c3', false)]);
+    expect(idle.context.children.owedToNextTurn).toEqual(['c1', 'c2']);
+    const { snapshot, actions } = run([result('c1')], idle);
+    expect(turnInputOf(actions)?.owed).toEqual(['c2']);
+    expect(snapshot.context.children.owedToNextTurn).toEqual([]);
+  });
+
+  it('a child that ends before the next turn is owed by none', () => {
+    const { actions } = run([
+      ...created,
+      adopt('c1'),
+      { type: 'agent.childEnded', id: 'c1' },
+      followup('f1'),
+    ]);
+    expect(turnInputOf(actions)?.owed).toBeUndefined();
+  });
+});

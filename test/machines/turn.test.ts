@@ -321,4 +321,70 @@ describe('turn chart (pure transitions)', () => {
     // A free-text turn never checks.
     expect(run([{ type: 'turn.begin' }, stepDone('final')]).snapshot.value).toBe('ending');
   });
+
+  describe('waiting for background children', () => {
+    const result = (from: string): InboxItem => ({
+      id: `m-${from}`,
+      channel: 'steer',
+      message: `Agent ${from} finished (completed):\nok`,
+      from,
+      kind: 'result',
+    });
+
+    it('flushes the log on the way into waitingForAgents, so a crash while it waits finds the answer', () => {
+      const { snapshot, actions } = run([
+        { type: 'turn.begin' },
+        { type: 'agents.owe', id: 'c1' },
+        stepDone('final'),
+      ]);
+      expect(snapshot.value).toBe('waitingForAgents');
+      expect(spawned(actions)).toEqual(['step', 'flush']);
+      expect(loggedTypes(actions)).not.toContain('turn.end');
+    });
+
+    it('a turn resumed while it waited goes on waiting, logs nothing, and steps again when the child reports', () => {
+      const resumed: TurnEvent = { type: 'turn.resumeWaiting', step: 2, usage, owed: ['c1', 'c2'] };
+      const { snapshot, actions } = run([resumed], input({ followups: [] }));
+      expect(snapshot.value).toBe('waitingForAgents');
+      expect(snapshot.context).toMatchObject({
+        stepCount: 2,
+        usage,
+        owed: ['c1', 'c2'],
+        lastOutcome: 'final',
+      });
+      expect(logged(actions)).toEqual([]);
+      expect(spawned(actions)).toEqual(['step', 'flush']);
+      const heard = run(
+        [resumed, { type: 'inbox.nextStep', items: [result('c1')] }],
+        input({ followups: [] }),
+      );
+      expect(heard.snapshot.value).toBe('stepping');
+      expect(heard.snapshot.context.owed).toEqual(['c2']);
+      expect(sent(heard.actions)).toEqual([{ type: 'step.begin', step: 3 }]);
+      expect(logged(heard.actions).map((entry) => entry.type)).toEqual(['inbox.claimed', 'user.message']);
+      // A child that ends without a result (stopped, or lost to the crash) is owed no more.
+      const gone = run(
+        [resumed, { type: 'agents.heard', id: 'c1' }, { type: 'agents.heard', id: 'c2' }],
+        input({ followups: [] }),
+      );
+      expect(gone.snapshot.value).toBe('ending');
+      expect(turnEnd(gone.actions)).toMatchObject({ reason: 'completed', usage });
+    });
+
+    it('a resumed wait with mail already queued takes it in a step at once', () => {
+      const { snapshot, actions } = run(
+        [{ type: 'turn.resumeWaiting', step: 1, usage, owed: ['c1'] }],
+        input({ followups: [], nextStep: [result('c1')] }),
+      );
+      expect(snapshot.value).toBe('stepping');
+      expect(snapshot.context.owed).toEqual(['c1']);
+      expect(sent(actions)).toEqual([{ type: 'step.begin', step: 2 }]);
+    });
+
+    it('a turn given children to wait for from its start (a resume brought them back) waits for them', () => {
+      const { snapshot } = run([{ type: 'turn.begin' }, stepDone('final')], input({ owed: ['c1'] }));
+      expect(snapshot.value).toBe('waitingForAgents');
+      expect(snapshot.context.owed).toEqual(['c1']);
+    });
+  });
 });

@@ -41,7 +41,9 @@ export async function resumeCommand(
   const waiting = pendingInbox(events).filter((item) => item.channel !== 'inject');
   const point = await loadResumePoint(store, events);
   const asking = point.kind === 'waiting' ? point : undefined;
-  if (message === undefined && waiting.length === 0 && !asking) {
+  // A turn left waiting for background children goes on waiting: that is input enough.
+  const continues = asking !== undefined || point.kind === 'waitingForAgents';
+  if (message === undefined && waiting.length === 0 && !continues) {
     throw new CliError(
       `session ${sessionId} has no unanswered input; give the next message: ${resumeHint(file)}`,
       { exitCode: 2 },

@@ -120,6 +120,7 @@ export class BackgroundAgents {
         clock: this.deps.clock,
         keepEnded: (start, events) => this.directory.keep(ChildRecord.ended(start, events)),
         redeliver: (mail) => this.directory.deliver(mail),
+        forget: (parentId, id) => this.directory.member(parentId)?.ref.send({ type: 'agent.childEnded', id }),
         report: (id, error) => this.directory.reportError(id, error),
       },
       { id: agentId, log: member.log },

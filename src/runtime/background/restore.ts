@@ -41,23 +41,59 @@ export type RestoreHost = {
   /** Keeps the record of a child that had ended before the crash. */
   keepEnded(start: ChildStart, events: readonly LogEvent[]): ChildRecord;
   redeliver(mail: Mail): boolean;
+  /** Tells `parentId` that child `id` will not report: it ended without a result, or cannot come back. */
+  forget(parentId: string, id: string): void;
   report(agentId: string, error: unknown): void;
 };
 
-/** Brings back the background children of `parent` (just resumed) and delivers the mail left in flight. */
+/**
+ * Brings back the background children of `parent` (just resumed), then delivers the mail left in flight:
+ * only once every child is back, so the parent knows each one that still runs (its turn waits for it)
+ * before any mail wakes it.
+ */
 export async function restoreChildren(
   host: RestoreHost,
   parent: { id: string; log: SessionLog },
 ): Promise<void> {
+  const back: { id: string; events: readonly LogEvent[]; live: boolean }[] = [];
+  let mailDelivered: () => void = () => {};
+  const delivered = new Promise<void>((resolve) => {
+    mailDelivered = resolve;
+  });
+  try {
+    await bringBack(host, parent, back, delivered);
+    for (const child of back) {
+      if (child.live)
+        for (const mail of undeliveredMail({ id: parent.id, events: parent.log.events }, child))
+          host.redeliver(mailOf(mail));
+      deliverUp(host, child, parent);
+    }
+  } finally {
+    mailDelivered();
+  }
+}
+
+/** Brings back each child the parent's log started, into `back`; a resumed one's run waits for `delivered`. */
+async function bringBack(
+  host: RestoreHost,
+  parent: { id: string; log: SessionLog },
+  back: { id: string; events: readonly LogEvent[]; live: boolean }[],
+  delivered: Promise<void>,
+): Promise<void> {
   for (const spawn of backgroundSpawns(parent.log.events)) {
-    const events = await host.loadLog(spawn.childId);
-    // A child whose log cannot be read cannot be continued; its parent learns nothing more from it.
-    if (events === undefined) continue;
     const { childId: id, callId, wait, description, agentType, prompt } = spawn;
+    const events = await host.loadLog(id);
+    // A child whose log cannot be read cannot be continued; its parent learns nothing more from it.
+    if (events === undefined) {
+      host.forget(parent.id, id);
+      continue;
+    }
     const start: ChildStart = { id, parentId: parent.id, callId, wait, description, agentType };
     if (events.some((event) => isEvent(event, 'session.end'))) {
       host.keepEnded(start, events);
-      deliverUp(host, { id, events }, parent);
+      // Stopped, it sends no result: a turn waiting for it waits no more.
+      if (sentResult(events) === undefined) host.forget(parent.id, id);
+      back.push({ id, events, live: false });
       continue;
     }
     let child: Agent;
@@ -66,6 +102,7 @@ export async function restoreChildren(
       child = await host.resumeChild(id, host.prepareChild(parent.id, { tools: names }));
     } catch (error) {
       host.report(parent.id, error);
+      host.forget(parent.id, id);
       continue;
     }
     const run = typedRun(prompt, spawn.output);
@@ -76,16 +113,16 @@ export async function restoreChildren(
       id,
       child: events,
     });
-    const work = supervision.pending ? () => lastResult(child) : continuation(child, events, run);
+    const work = supervision.pending
+      ? () => lastResult(child)
+      : continuation(child, events, { ...run, delivered });
     const record = host.start(start, child, work, supervision);
     if (sentResult(events) !== undefined) {
       record.resultSent = true;
       record.turnEnded = true;
     }
     if (stoppedByParent(events)) record.stopping = true;
-    for (const mail of undeliveredMail({ id: parent.id, events: parent.log.events }, { id, events }))
-      host.redeliver(mailOf(mail));
-    deliverUp(host, { id, events }, parent);
+    back.push({ id, events, live: true });
   }
 }
 
@@ -121,17 +158,22 @@ function typedRun(prompt: string, output: OutputSpec | undefined): ChildRun {
 
 /**
  * What a resumed child still has to do, decided now for a child that never began (its prompt is queued at
- * once, before any mail that follows it), and once it is idle otherwise (a turn it continues, or queued
- * input it starts by itself, runs first): nothing more when its turn had ended, else `continueMessage`,
- * typed like its prompt.
+ * once, before any mail that follows it), and otherwise once the mail a crash left in flight is delivered
+ * (`delivered`) and it is idle (a turn it continues, or queued input it starts by itself, mail included,
+ * runs first): nothing more when its turn had ended, else `continueMessage`, typed like its prompt.
  */
-function continuation(child: Agent, events: readonly LogEvent[], run: ChildRun): () => Promise<RunResult> {
-  const { prompt, typed } = run;
+function continuation(
+  child: Agent,
+  events: readonly LogEvent[],
+  run: ChildRun & { delivered: Promise<void> },
+): () => Promise<RunResult> {
+  const { prompt, typed, delivered } = run;
   const sent = sentResult(events);
   if (sent !== undefined || stoppedByParent(events)) return () => lastResult(child);
   if (child.state === 'ready.idle' && taskState(child.log()).kind === 'new')
     return () => child.run(prompt, typed);
   return async () => {
+    await delivered;
     await child.whenIdle();
     const state = taskState(child.log());
     if (state.kind === 'done') return lastResult(child);

@@ -58,7 +58,8 @@ export async function loadResumePoint(
 /**
  * Takes a stored session for a resumed agent: its lock first (a load truncates a torn last line, which
  * must never happen to a log another process is still writing), then its events and where it continues.
- * A turn left waiting is continued, so nothing of it is repaired; otherwise repair closes what is open.
+ * A turn left waiting (on its tools, or for its background children) is continued, so nothing of it is
+ * repaired; otherwise repair closes what is open.
  */
 export async function takeStoredSession(
   store: SessionStore,
@@ -69,7 +70,8 @@ export async function takeStoredSession(
   try {
     const events = await loadSession(store, sessionId, 'resume');
     const point = await loadResumePoint(store, events);
-    const repaired = point.kind === 'waiting' ? [] : repair(events, clock).appended;
+    const continued = point.kind === 'waiting' || point.kind === 'waitingForAgents';
+    const repaired = continued ? [] : repair(events, clock).appended;
     return { kind: 'resume', events, repaired, lock, point };
   } catch (error) {
     await lock?.release();
