@@ -162,6 +162,7 @@ describe('agentchart command line', () => {
       'README.md',
       'agent.mmd',
       'step.mmd',
+      'supervision.mmd',
       'tool-batch.mmd',
       'turn.mmd',
     ]);
