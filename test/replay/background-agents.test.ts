@@ -13,7 +13,7 @@ import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
 import { counterIds, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
-import { call, expectMailPaired, startedIds, storedLogs } from '../support/mail-kit.ts';
+import { call, recordTree as recordWith, startedIds, storedLogs } from '../support/mail-kit.ts';
 
 /** Records the tree once: the parent's log and every child's, by session id. */
 async function recordTree(
@@ -47,22 +47,7 @@ async function recordTree(
     ],
     'worker B': [{ text: 'B result', delayMs: delays.b ?? 0 }],
   });
-  const system = createAgentSystem({
-    model,
-    tools: backgroundAgentTools(),
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-  });
-  const parent = await system.createAgent({ id: 'parent' });
-  expect(await parent.run('supervise')).toMatchObject({ reason: 'completed', text: 'All reported.' });
-  await system.dispose();
-  const logs = await storedLogs(system.store);
-  expectMailPaired(logs);
-  const root = logs.get('parent')!;
-  logs.delete('parent');
-  return { root, children: logs };
+  return recordWith(model, backgroundAgentTools());
 }
 
 describe('replay of a session with background agents', () => {

@@ -7,10 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { checkReplay, expectReplay } from '../../src/replay/expect-replay.ts';
-import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { counterIds, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
-import { call, expectMailPaired, storedLogs } from '../support/mail-kit.ts';
+import { routedModel, stepIndex } from '../support/crash-kit.ts';
+import { call, recordTree } from '../support/mail-kit.ts';
 
 describe('replay of a session with a supervised background child', () => {
   it('re-runs the tree byte for byte: children, messages and a restart', async () => {
@@ -47,21 +46,7 @@ describe('replay of a session with a supervised background child', () => {
       },
       plain: [{ text: 'Plain result' }],
     });
-    const system = createAgentSystem({
-      model,
-      tools,
-      ids: counterIds(),
-      clock: tickingClock(),
-      projectInstructions: false,
-      permissionMode: 'bypass',
-    });
-    const parent = await system.createAgent({ id: 'parent' });
-    expect(await parent.run('supervise')).toMatchObject({ reason: 'completed', text: 'All reported.' });
-    await system.dispose();
-    const logs = await storedLogs(system.store);
-    expectMailPaired(logs);
-    const root = logs.get('parent')!;
-    logs.delete('parent');
+    const { root, children: logs } = await recordTree(model, tools);
     expect(root.filter((event) => event.type === 'agent.restarted')).toHaveLength(1);
     const restarted = [...logs.values()].filter((events) =>
       events.some((event) => event.type === 'session.restarted'),

@@ -3,11 +3,12 @@
 // delivered that was not sent).
 import { afterEach, expect } from 'vitest';
 import { SimulatedClock } from '../../src/core/clock.ts';
-import type { ModelRequest } from '../../src/providers/types.ts';
+import type { ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
-import { counterIds } from './crash-kit.ts';
+import type { AnyTool } from '../../src/tools/define-tool.ts';
+import { counterIds, tickingClock } from './crash-kit.ts';
 
 /** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
 export function startedIds(request: ModelRequest): string[] {
@@ -24,6 +25,33 @@ export async function storedLogs(store: SessionStore): Promise<Map<string, LogEv
   const logs = new Map<string, LogEvent[]>();
   for (const id of await store.list()) logs.set(id, (await store.load(id)).events);
   return logs;
+}
+
+/**
+ * Records a tree for a replay test: agent `parent` runs `supervise` to the end (`All reported.`) on
+ * `model` with `tools`, with counter ids and a ticking clock; every piece of mail is paired. Returns the
+ * parent's log and its descendants' logs by id.
+ */
+export async function recordTree(
+  model: Provider,
+  tools: AnyTool[],
+): Promise<{ root: LogEvent[]; children: Map<string, LogEvent[]> }> {
+  const system = createAgentSystem({
+    model,
+    tools,
+    ids: counterIds(),
+    clock: tickingClock(),
+    projectInstructions: false,
+    permissionMode: 'bypass',
+  });
+  const parent = await system.createAgent({ id: 'parent' });
+  expect(await parent.run('supervise')).toMatchObject({ reason: 'completed', text: 'All reported.' });
+  await system.dispose();
+  const logs = await storedLogs(system.store);
+  expectMailPaired(logs);
+  const root = logs.get('parent')!;
+  logs.delete('parent');
+  return { root, children: logs };
 }
 
 /** One piece of mail, as the sender's `message.sent` and the recipient's `inbox.queued` describe it. */
