@@ -12,3 +12,5 @@ export {
   type DurableTaskResult,
   runDurableTask,
 } from './runtime/jobs/durable-task.ts';
+export type { DurableSupervision } from './runtime/jobs/supervised-durable.ts';
+export type { TaskSupervisionHost } from './runtime/jobs/supervised-task.ts';

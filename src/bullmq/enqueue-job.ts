@@ -2,11 +2,24 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod/v4';
 import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import {
+  type SupervisionPolicy,
+  supervisionPolicySchema,
+  supervisionSpecOf,
+} from '../tools/supervision-option.ts';
 import { clientFor } from './redis-client.ts';
 import { cancelChannel, cancelKey, type TaskData, taskIdProblem } from './task-queue.ts';
 
-/** One task to put on the queue: the prompt, optional instructions, and optionally its session id. */
-export type QueuedTask = { prompt: string; instructions?: string; id?: string };
+/**
+ * One task to put on the queue: the prompt, optional instructions, optionally its session id, and how it
+ * is restarted when it fails (default: the job's `supervision`).
+ */
+export type QueuedTask = {
+  prompt: string;
+  instructions?: string;
+  id?: string;
+  supervision?: SupervisionPolicy;
+};
 
 export type EnqueueOptions = {
   tasks: readonly QueuedTask[];
@@ -17,18 +30,32 @@ export type EnqueueOptions = {
   name?: string;
   /** BullMQ attempts per task (default 5, exponential backoff from 1 s): a retried task resumes. */
   attempts?: number;
+  /**
+   * How every task is restarted when it fails, unless it says otherwise (default: never; see
+   * `SupervisionPolicy`). A supervised task's restarts are counted in its log and bounded across workers:
+   * a turn ending `model_error`, and a worker that died or failed while running it, each spend one; when
+   * they are spent the failure is the task's result. An unsupervised task is resumed however often BullMQ
+   * retries it (`attempts`).
+   */
+  supervision?: SupervisionPolicy;
 };
 
 const enqueueSchema = z.object({
   tasks: z
     .array(
       z
-        .object({ prompt: z.string(), instructions: z.string().optional(), id: z.string().optional() })
+        .object({
+          prompt: z.string(),
+          instructions: z.string().optional(),
+          id: z.string().optional(),
+          supervision: supervisionPolicySchema.optional(),
+        })
         .strict(),
     )
     .min(1),
   name: z.string().optional(),
   attempts: z.number().int().positive().optional(),
+  supervision: supervisionPolicySchema.optional(),
 });
 
 /**
@@ -42,7 +69,7 @@ const enqueueSchema = z.object({
  * const { ids } = await enqueueJob(queue, { name: 'fix-tests', tasks: [{ prompt: 'Fix a.ts' }] });
  */
 export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise<{ ids: string[] }> {
-  const { tasks, name, attempts = 5 } = parseHostValue('enqueueJob', enqueueSchema, options);
+  const { tasks, name, attempts = 5, supervision } = parseHostValue('enqueueJob', enqueueSchema, options);
   const ids = tasks.map((task, index) => {
     const id = task.id ?? (name === undefined ? undefined : `${name}-${index}`);
     if (id === undefined)
@@ -62,6 +89,8 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
     tasks.map((task, index) => {
       const data: TaskData = { prompt: task.prompt, index };
       if (task.instructions !== undefined) data.instructions = task.instructions;
+      const spec = supervisionSpecOf(task.supervision ?? supervision);
+      if (spec) data.supervision = spec;
       return { name: 'task', data, opts: { ...jobOptions, jobId: ids[index]! } };
     }),
   );

@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
 import { emptyUsage } from '../providers/types.ts';
-import type { JobProgress, JobTaskResult } from '../runtime/jobs/job-types.ts';
-import { type TaskProgress, taskResultSchema } from './task-queue.ts';
+import type { JobProgress, JobTaskResult, ProgressBody } from '../runtime/jobs/job-types.ts';
+import { type TaskProgress, taskProgressSchema, taskResultSchema } from './task-queue.ts';
 
 export type FollowOptions = {
   /** Told when a task's agent is live and when a task ends, as `runJob`'s `onProgress` is. */
@@ -14,7 +14,8 @@ export type FollowOptions = {
 
 /**
  * Follows the tasks `ids` (from `enqueueJob`) until every one has ended, and resolves with one result per
- * task in that order — the shape `runJob` gives. A task whose attempts all failed is `failed` with BullMQ's
+ * task in that order — the shape `runJob` gives. A supervised task's restarts are told as `task.restarted`
+ * (two restarts between reads are told as the later one). A task whose attempts all failed is `failed` with BullMQ's
  * reason; one removed by `cancelTask` before it ran is `canceled`. The jobs' states are read from Redis
  * at an interval, so following survives a Redis restart and can start after the tasks did.
  */
@@ -25,12 +26,10 @@ export async function followJob(
 ): Promise<JobTaskResult[]> {
   const results = new Map<number, JobTaskResult>();
   const started = new Set<number>();
+  /** The last restart told of, per task: a later one read from the job's progress is news. */
+  const restarts = new Map<number, number>();
   const total = ids.length;
-  const emit = (
-    body:
-      | { type: 'task.started'; index: number; sessionId: string }
-      | { type: 'task.finished'; index: number; result: JobTaskResult },
-  ) => {
+  const emit = (body: ProgressBody) => {
     const running = [...started].filter((index) => !results.has(index)).length;
     options.onProgress?.({ ...body, running, finished: results.size, total } as JobProgress);
   };
@@ -47,6 +46,13 @@ export async function followJob(
         started.add(index);
         emit({ type: 'task.started', index, sessionId: id });
       }
+      const restart = restartIn(job);
+      if (restart && restart.attempt > (restarts.get(index) ?? 0) && state !== 'completed') {
+        restarts.set(index, restart.attempt);
+        const { attempt, reason, error, backoffMs } = restart;
+        const told = error !== undefined ? { error } : {};
+        emit({ type: 'task.restarted', index, sessionId: id, attempt, reason, ...told, backoffMs });
+      }
       const result = job ? finishedResult(job, state, index) : gone(index, id);
       if (result) {
         results.set(index, result);
@@ -59,7 +65,14 @@ export async function followJob(
 }
 
 function isStarted(job: Job | undefined): boolean {
-  return (job?.progress as TaskProgress | undefined)?.type === 'task.started';
+  const type = (job?.progress as TaskProgress | undefined)?.type;
+  return type === 'task.started' || type === 'task.restarted';
+}
+
+/** The restart a job's progress reports, if it is one (the progress is read back from Redis: checked). */
+function restartIn(job: Job | undefined): (TaskProgress & { type: 'task.restarted' }) | undefined {
+  const progress = taskProgressSchema.safeParse(job?.progress);
+  return progress.success && progress.data.type === 'task.restarted' ? progress.data : undefined;
 }
 
 function finishedResult(job: Job, state: string, index: number): JobTaskResult | undefined {

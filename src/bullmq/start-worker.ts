@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { ConnectionOptions, Job, Worker, WorkerOptions } from 'bullmq';
 import { ConfigError } from '../errors/config-error.ts';
+import type { RestartReport } from '../machines/supervision-types.ts';
 import { emptyUsage } from '../providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-system.ts';
 import { runDurableTask } from '../runtime/jobs/durable-task.ts';
@@ -69,6 +70,22 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
     const id = job.id!;
     if ((await redis.exists(cancelKey(place, id))) > 0)
       return { reason: 'canceled', text: '', usage: emptyUsage, denied: [] };
+    // Progress is advice for followers; a lost one changes nothing about the task.
+    const tell = (progress: TaskProgress) => void job.updateProgress(progress).catch(() => {});
+    const supervision = data.supervision && {
+      policy: data.supervision,
+      host: system.taskSupervision,
+      onRestart: ({ attempt, reason, error, backoffMs }: RestartReport) =>
+        tell({
+          type: 'task.restarted',
+          sessionId: id,
+          worker: name,
+          attempt,
+          reason,
+          backoffMs,
+          ...(error !== undefined ? { error } : {}),
+        }),
+    };
     const result = await runDurableTask(
       system,
       {
@@ -79,15 +96,19 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
       {
         ...(signal ? { signal } : {}),
         ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
-        onStarted: ({ resumed }) => {
-          const progress: TaskProgress = { type: 'task.started', sessionId: id, resumed, worker: name };
-          // Progress is advice for followers; a lost one changes nothing about the task.
-          job.updateProgress(progress).catch(() => {});
-        },
+        ...(supervision ? { supervision } : {}),
+        onStarted: ({ resumed }) => tell({ type: 'task.started', sessionId: id, resumed, worker: name }),
       },
     );
-    const { reason, text, usage, error, denied } = result;
-    return { reason, text, usage, ...(error ? { error: error.message } : {}), denied };
+    const { reason, text, usage, error, denied, restarts } = result;
+    return {
+      reason,
+      text,
+      usage,
+      ...(error ? { error: error.message } : {}),
+      denied,
+      ...(restarts ? { restarts } : {}),
+    };
   };
 
   const worker = new bullmq.Worker(options.queue, processor, {

@@ -3,8 +3,8 @@
 import { z } from 'zod/v4';
 import type { Usage } from '../providers/types.ts';
 import type { DeniedCall } from '../runtime/turn-result.ts';
-import { stopReasonSchema } from '../session/event-data-schemas.ts';
-import type { StopReason } from '../session/types.ts';
+import { stopReasonSchema, supervisionSpecSchema } from '../session/event-data-schemas.ts';
+import type { RestartReason, StopReason } from '../session/types.ts';
 
 /** The data of one queued task. The BullMQ job id is the task's session id. */
 export const taskDataSchema = z.object({
@@ -12,6 +12,8 @@ export const taskDataSchema = z.object({
   instructions: z.string().optional(),
   /** The task's place in the job it was enqueued with (what `runJob` calls `index`). */
   index: z.number().int().nonnegative(),
+  /** How the task is restarted when it fails, its defaults filled in (absent: never). */
+  supervision: supervisionSpecSchema.optional(),
 });
 export type TaskData = z.infer<typeof taskDataSchema>;
 
@@ -25,6 +27,8 @@ export type TaskResult = {
   usage: Usage;
   error?: string;
   denied: DeniedCall[];
+  /** How many times its supervision restarted it, across every worker (absent: none). */
+  restarts?: number;
 };
 
 const count = z.number().nonnegative();
@@ -51,10 +55,44 @@ export const taskResultSchema = z.object({
       }),
     )
     .default([]),
+  restarts: z.number().int().positive().optional(),
 }) satisfies z.ZodType<TaskResult, unknown>;
 
-/** What a worker reports through `job.updateProgress` when a task's agent is live. */
-export type TaskProgress = { type: 'task.started'; sessionId: string; resumed: boolean; worker: string };
+/**
+ * What a worker reports through `job.updateProgress`: the task's agent is live (`task.started`), or its
+ * supervision restarts it (`task.restarted`: the `attempt`-th restart, after `backoffMs`). A job keeps only
+ * its latest progress: a follower that reads it now and then may see a later one first.
+ */
+export type TaskProgress =
+  | { type: 'task.started'; sessionId: string; resumed: boolean; worker: string }
+  | {
+      type: 'task.restarted';
+      sessionId: string;
+      worker: string;
+      attempt: number;
+      reason: RestartReason;
+      error?: string;
+      backoffMs: number;
+    };
+
+/** A job's progress as read back from Redis: checked before a follower trusts it. */
+export const taskProgressSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('task.started'),
+    sessionId: z.string(),
+    resumed: z.boolean(),
+    worker: z.string(),
+  }),
+  z.object({
+    type: z.literal('task.restarted'),
+    sessionId: z.string(),
+    worker: z.string(),
+    attempt: z.number().int().positive(),
+    reason: z.enum(['model_error', 'crashed']),
+    error: z.string().optional(),
+    backoffMs: z.number().nonnegative(),
+  }),
+]) satisfies z.ZodType<TaskProgress, unknown>;
 
 // Session ids (1-128 of letters, digits, `.`, `_`, `-`) that BullMQ also takes as a custom job id: not
 // a plain integer, which it reserves for its own ids.

@@ -3,7 +3,6 @@ import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { RecordedResults } from '../recorded/recorded-results.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
@@ -12,20 +11,16 @@ import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
 import { checkApprover } from './approver-check.ts';
-import { BackgroundAgents } from './background/background-agents.ts';
-import { toolPort } from './background/tool-port.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
-import { hookConsultation } from './hook-consultation.ts';
 import { hostLogic } from './host.ts';
 import { type Job, type JobOptions, runJob } from './jobs/run-job.ts';
+import type { TaskSupervisionHost } from './jobs/supervised-task.ts';
 import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
 import { parseSystemOptions } from './options-schema.ts';
 import { loadSession, takeStoredSession } from './resume/stored-session.ts';
-import { SavedOutputFolders } from './saved-outputs.ts';
-import { AgentTree } from './subagents.ts';
-import { WorkspaceCheck } from './workspace-check.ts';
+import { systemServices } from './system-services.ts';
 
 /**
  * Many agents in one XState actor system, sharing a model, tools, a session store, a clock and ids.
@@ -66,43 +61,10 @@ export class AgentSystem {
     this.limits = config.limits;
     this.settings = config.settings;
     this.logic = new AgentLogic(this.clock);
-    const tree = new AgentTree({
-      childId: (parentId, callId) =>
-        config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('task'),
-      ...(config.subagentReplay
-        ? { recordedAt: config.subagentReplay.recordedAt.bind(config.subagentReplay) }
-        : {}),
-      limits: this.limits,
-      subagents: config.subagents,
-      launchChild: (id, childOptions, child) =>
-        this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child } }),
-      resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
+    this.services = systemServices(config, {
+      launch: (launch) => this.launch(launch),
+      resumeSession: (sessionId, launchOptions) => this.resumeSession(sessionId, launchOptions),
     });
-    const background = new BackgroundAgents({
-      tree,
-      childId: (parentId, callId) =>
-        config.subagentReplay?.childSessionId(parentId, callId) ?? config.nextId('spawn_agent'),
-      messageId: (from) => config.subagentReplay?.messageId?.(from) ?? config.nextId('send_message'),
-      ...(config.subagentReplay?.mailAt
-        ? { mailAt: config.subagentReplay.mailAt.bind(config.subagentReplay) }
-        : {}),
-      launchChild: (id, childOptions, child, signal) =>
-        this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child }, signal }),
-      resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
-      loadLog: (id) => loadSession(this.store, id, 'resume').catch(() => undefined),
-      clock: this.clock,
-    });
-    tree.tools.offerBackground((call) => toolPort(background, this.clock, call));
-    this.services = {
-      config,
-      hooks: hookConsultation(config),
-      tree,
-      background,
-      registry: new Map(),
-      savedOutputs: new SavedOutputFolders(this.store),
-      workspaces: new WorkspaceCheck(),
-      toolResults: config.toolResults ? new RecordedResults(config.toolResults) : undefined,
-    };
     this.checkApprover('createAgentSystem', {});
     this.host.start();
   }
@@ -167,9 +129,14 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
+    const host = { createAgent: (created: CreateAgentOptions) => this.createAgent(created) };
+    return runJob({ ...host, supervision: this.taskSupervision }, options);
+  }
+
+  /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */
+  get taskSupervision(): TaskSupervisionHost {
     const logOf = (agentId: string) => this.services.background.directory.member(agentId)?.log;
-    const supervision = { clock: this.clock, resumeAgent: this.resumeSession.bind(this), logOf };
-    return runJob({ createAgent: (created) => this.createAgent(created), supervision }, options);
+    return { clock: this.clock, resumeAgent: this.resumeSession.bind(this), logOf };
   }
 
   /** The live agents (subagents included). */

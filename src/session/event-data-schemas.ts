@@ -62,7 +62,7 @@ export const stopReasonSchema = z.enum([
   'invalid_output',
 ]);
 /** How a supervised child or task restarts (`SupervisionSpec`). */
-const supervisionSpec = z.object({
+export const supervisionSpecSchema = z.object({
   restart: z.literal('on-failure'),
   maxRestarts: count,
   backoffMs: count,
@@ -175,7 +175,7 @@ export const logEventDataSchemas = {
     background: z.boolean().optional(),
     wait: z.boolean().optional(),
     output: outputSpec.optional(),
-    supervision: supervisionSpec.optional(),
+    supervision: supervisionSpecSchema.optional(),
   }),
   'agent.restarted': z.object({
     childSessionId: z.string(),

@@ -1,5 +1,6 @@
 // A model and a tool for distributed-job tests and benchmarks, both taking real time. The model's answer
-// is a pure function of the request (not of a call counter), so any worker that resumes a session goes on
+// is a pure function of the request (not of a call counter; a task "failing F times" is refused until F
+// supervisor restart messages are in the conversation), so any worker that resumes a session goes on
 // exactly where the log says the task stands: a task "make K work calls" calls `work` with n = 1, 2, …
 // (n = the number of `work` results that came back "worked"), then answers. A call whose outcome a crash
 // left unknown is asked for again under a new call id.
@@ -9,8 +10,15 @@ import { ProviderError } from '../../src/errors/provider-error.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 
-export function taskPrompt(task: string, calls: number): string {
-  return `task ${task}: make ${calls} work calls`;
+export function taskPrompt(task: string, calls: number, failures = 0): string {
+  return `task ${task}: make ${calls} work calls${failures > 0 ? `, failing ${failures} times` : ''}`;
+}
+
+/** How many times a supervisor restarted the task, as the conversation says (its restart messages). */
+function restartsTold(request: ModelRequest): number {
+  return request.messages.filter(
+    (message) => message.role === 'user' && message.content.startsWith('Your last turn did not finish'),
+  ).length;
 }
 
 function wait(ms: number, signal: AbortSignal): Promise<boolean> {
@@ -38,8 +46,16 @@ export function taskModel(delayMs: number): Provider {
         return;
       }
       const first = request.messages.find((message) => message.role === 'user');
-      const match = /^task (\S+): make (\d+) work calls/.exec(first?.role === 'user' ? first.content : '');
+      const match = /^task (\S+): make (\d+) work calls(?:, failing (\d+) times)?/.exec(
+        first?.role === 'user' ? first.content : '',
+      );
       const [task, wanted] = match ? [match[1]!, Number(match[2])] : ['?', 0];
+      // "failing F times": the request is refused until the conversation holds F restart messages.
+      if (restartsTold(request) < Number(match?.[3] ?? 0)) {
+        const error = new ProviderError({ kind: 'bad_request', message: `refused ${task}` });
+        yield { type: 'error', error };
+        return;
+      }
       const worked = request.messages.filter(
         (message) => message.role === 'tool' && message.content.startsWith('worked'),
       ).length;

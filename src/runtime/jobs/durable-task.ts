@@ -10,6 +10,7 @@ import { isEvent, type LogEvent, type SessionStore, type StopReason } from '../.
 import type { Agent } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { type DeniedCall, type RunError, turnResult } from '../turn-result.ts';
+import { type DurableSupervision, runSupervisedStart, workerStopped } from './supervised-durable.ts';
 
 /** What a durable task is: its id (the session id), its prompt, and optional instructions. */
 export type DurableTask = { id: string; prompt: string; instructions?: string };
@@ -26,6 +27,8 @@ export type DurableTaskResult = {
   error?: RunError;
   denied: DeniedCall[];
   resumed: boolean;
+  /** How many times its supervision restarted it, across every start (absent: none). */
+  restarts?: number;
 };
 
 /** What running a durable task needs from an agent system. */
@@ -46,6 +49,12 @@ export type DurableTaskOptions = {
    * stalled may still be finishing it (default 30 s). Then the start fails with that `ConfigError`.
    */
   lockWaitMs?: number;
+  /**
+   * Restarts the task when it fails, within its policy's budget (see `DurableSupervision`): a turn that
+   * ends `model_error`, and a start that finds the task interrupted (its last worker died) or failed.
+   * Without it a failure is the task's result, and an interrupted task is continued however often.
+   */
+  supervision?: DurableSupervision;
 };
 
 /** The message that continues a task whose last turn a crash interrupted. */
@@ -65,8 +74,9 @@ export async function runDurableTask(
   task: DurableTask,
   options: DurableTaskOptions = {},
 ): Promise<DurableTaskResult> {
-  const { agent, resumed } = await takeTask(host, task, options.lockWaitMs ?? 30_000);
-  const cancel = () => agent.cancel('user');
+  let { agent, resumed } = await takeTask(host, task, options.lockWaitMs ?? 30_000);
+  let stopSupervision: (() => void) | undefined;
+  const cancel = () => (stopSupervision ? stopSupervision() : agent.cancel('user'));
   try {
     if (options.signal?.aborted) cancel();
     options.signal?.addEventListener('abort', cancel, { once: true });
@@ -74,16 +84,43 @@ export async function runDurableTask(
     // A resumed agent with queued input, or a turn it continues, is running now: let that finish first.
     await agent.whenIdle();
     const before = taskState(agent.log());
-    if (before.kind !== 'done' && !options.signal?.aborted)
+    let restarts: { restarts?: number } = {};
+    if (options.supervision && !options.signal?.aborted) {
+      const stand = { kind: before.kind, ...(before.kind === 'done' ? outcomeOf(before.result) : {}) };
+      const prompt = task.prompt;
+      const given = task.instructions !== undefined ? { instructions: task.instructions } : {};
+      const end = await runSupervisedStart(agent, { prompt, stand, options: given }, options.supervision, {
+        onStop: (stop) => {
+          stopSupervision = stop;
+          if (options.signal?.aborted) stop();
+        },
+      });
+      agent = end.agent;
+      if (end.restarts > 0) restarts = { restarts: end.restarts };
+      if (end.escalated?.reason === 'crashed' && taskState(agent.log()).kind !== 'done')
+        return spentResult(taskState(agent.log()).usage, end.restarts, resumed);
+    } else if (before.kind !== 'done' && !options.signal?.aborted)
       await agent.run(before.kind === 'new' ? task.prompt : continueMessage);
     const after = taskState(agent.log());
-    if (after.kind === 'done') return { ...after.result, resumed };
+    if (after.kind === 'done') return { ...after.result, resumed, ...restarts };
     // Only a cancel before anything ran gets here: nothing of the task ran in this start.
-    return { reason: 'canceled', text: '', usage: after.usage, denied: [], resumed };
+    return { reason: 'canceled', text: '', usage: after.usage, denied: [], resumed, ...restarts };
   } finally {
     options.signal?.removeEventListener('abort', cancel);
     await agent.dispose();
   }
+}
+
+/** A done task's stop reason and error message, as its supervision reads them. */
+function outcomeOf(result: { reason: StopReason; error?: RunError }): { reason: string; error?: string } {
+  return result.error ? { reason: result.reason, error: result.error.message } : { reason: result.reason };
+}
+
+/** An interrupted task whose restarts are spent: its workers died as often as its policy allowed. */
+function spentResult(usage: Usage, restarts: number, resumed: boolean): DurableTaskResult {
+  const message = `${workerStopped}, and its ${restarts} restart(s) are spent`;
+  const error: RunError = { kind: 'interrupted', message, retryable: true };
+  return { reason: 'interrupted', text: '', usage, error, denied: [], resumed, restarts };
 }
 
 type TaskState =

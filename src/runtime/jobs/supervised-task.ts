@@ -12,6 +12,7 @@ import {
   type RestartReport,
   type SupervisedFailure,
   type SupervisionEvent,
+  type SupervisionInput,
   supervisionMachine,
 } from '../../machines/supervision.ts';
 import type { SessionLog } from '../../session/session-log.ts';
@@ -62,9 +63,16 @@ export class SupervisedTask {
     return this.agent;
   }
 
-  /** Runs `prompt` under supervision; resolves once the supervision has ended. */
-  run(prompt: string): Promise<SupervisedEnd> {
-    this.runTurn(() => this.agent.run(prompt, this.task.typed));
+  /**
+   * Runs `prompt` under supervision; resolves once the supervision has ended. `from`: what the task's log
+   * already holds — restarts spent, and a failure found when the task was taken up (a worker that died
+   * mid-turn): then the prompt is not run; that restart is waited out and made first.
+   */
+  run(
+    prompt: string,
+    from: Pick<SupervisionInput, 'restarts' | 'pending'> = { restarts: 0 },
+  ): Promise<SupervisedEnd> {
+    if (!from.pending) this.runTurn(() => this.agent.run(prompt, this.task.typed));
     const logic = supervisionMachine.provide({
       actors: {
         childTurn: fromTask(
@@ -89,7 +97,7 @@ export class SupervisedTask {
       },
       actions: { reportRestart: (_, report: RestartReport) => this.task.report(report) },
     });
-    const input = { childId: this.agent.id, policy: this.task.policy, restarts: 0 };
+    const input: SupervisionInput = { childId: this.agent.id, policy: this.task.policy, ...from };
     const actor = createActor(logic, { input });
     this.actor = actor;
     return new Promise((resolve, reject) => {
