@@ -42,6 +42,21 @@ export type AgentNodeView = {
   children: string[];
   /** Whether its own log is here (a child named by its parent's log may be missing). */
   logged: boolean;
+  /** A supervised agent that was restarted, or whose restart is decided (see `RestartsView`). */
+  restarts?: RestartsView;
+};
+
+/**
+ * The restarts of a supervised agent: how many were decided (its parent's `agent.restarted`, or its own
+ * `session.restarted` for a job task), the most its policy allows when the link says, the last failure,
+ * and `backingOff`: a restart decided whose `session.restarted` its own log does not have yet.
+ */
+export type RestartsView = {
+  count: number;
+  max?: number;
+  lastReason: string;
+  lastError?: string;
+  backingOff: boolean;
 };
 
 /** One piece of mail: the sender's `message.sent`, joined with the recipient's `inbox.queued` of the same id. */
@@ -66,7 +81,14 @@ export type ReadLog = {
   node: AgentNodeView;
   events: LogEvent[];
   /** The children this log started, by child id, in the order it started them. */
-  spawns: Map<string, { callId: string; relation: AgentRelation; wait: boolean; typed: boolean }>;
+  spawns: Map<
+    string,
+    { callId: string; relation: AgentRelation; wait: boolean; typed: boolean; maxRestarts?: number }
+  >;
+  /** The restarts this log decided for its children (`agent.restarted`), by child id, in order. */
+  restartsDecided: Map<string, Array<{ reason: string; error?: string }>>;
+  /** The restarts made of this agent (`session.restarted` in its own log), in order. */
+  restarted: Array<{ reason: string; error?: string }>;
   calls: Map<string, { name: string; input: Record<string, unknown>; result?: string }>;
   sent: MailView[];
   /** Mail its inbox took from another agent. */

@@ -6,7 +6,7 @@
 // cost estimate, so the page and the tests of this file cannot disagree. That is why they read no
 // module-level name but each other's, and import nothing but types.
 import type { LogEvent } from '../session/types.ts';
-import type { AgentNodeView, AgentTreeView, MailView, ReadLog } from './agent-tree-view.ts';
+import type { AgentNodeView, AgentRelation, AgentTreeView, MailView, ReadLog } from './agent-tree-view.ts';
 
 /**
  * The agents of `logs` (session id → events, in log order) as a tree in display order (each parent before
@@ -44,6 +44,7 @@ export function projectAgentTree(
     describeTask(node, parent);
     const own = read.get(node.id);
     if (own) settleActivity(node, own, mail);
+    noteRestarts(node, parent, own);
   }
   return { agents: treeOrder(nodes, read), mail };
 }
@@ -63,7 +64,14 @@ export function readAgentLog(id: string, events: LogEvent[]): ReadLog | undefine
     logged: true,
   };
   if (parent !== undefined) node.parent = parent;
-  const log: ReadLog = { node, events, spawns: new Map(), calls: new Map(), sent: [], received: [] };
+  const log: ReadLog = {
+    ...{ node, events, spawns: new Map(), calls: new Map(), sent: [], received: [] },
+    ...{ restartsDecided: new Map(), restarted: [] },
+  };
+  const failure = (data: Record<string, unknown>) =>
+    typeof data.error === 'string'
+      ? { reason: String(data.reason), error: data.error }
+      : { reason: String(data.reason) };
   for (const event of events) {
     const data = event.data;
     if (event.type === 'tool.call' && typeof data.callId === 'string') {
@@ -74,13 +82,22 @@ export function readAgentLog(id: string, events: LogEvent[]): ReadLog | undefine
       const call = log.calls.get(data.callId);
       if (call) call.result = typeof data.content === 'string' ? data.content : JSON.stringify(data.content);
     } else if (event.type === 'agent.spawned' && typeof data.childSessionId === 'string') {
-      const relation = data.background === true ? 'background' : 'task';
-      log.spawns.set(data.childSessionId, {
+      const relation: AgentRelation = data.background === true ? 'background' : 'task';
+      const spawn = {
         callId: String(data.callId),
         relation,
         wait: data.wait !== false,
         typed: data.output !== undefined,
-      });
+      };
+      const policy = data.supervision as { maxRestarts?: unknown } | undefined;
+      const max = typeof policy?.maxRestarts === 'number' ? { maxRestarts: policy.maxRestarts } : {};
+      log.spawns.set(data.childSessionId, { ...spawn, ...max });
+    } else if (event.type === 'agent.restarted' && typeof data.childSessionId === 'string') {
+      const decided = log.restartsDecided.get(data.childSessionId) ?? [];
+      decided.push(failure(data));
+      log.restartsDecided.set(data.childSessionId, decided);
+    } else if (event.type === 'session.restarted') {
+      log.restarted.push(failure(data));
     } else if (event.type === 'message.sent' && typeof data.id === 'string') {
       const kind = data.kind === 'result' ? 'result' : 'message';
       const mail: MailView = {
@@ -214,6 +231,30 @@ export function settleActivity(node: AgentNodeView, log: ReadLog, mail: MailView
   else node.activity = 'running';
 }
 
+/**
+ * A supervised agent's restarts: those its parent decided (a job task's, which has no parent log: those
+ * its own log made). A restart decided but not yet made means it is backing off: it waits for it.
+ */
+export function noteRestarts(node: AgentNodeView, parent: ReadLog | undefined, own: ReadLog | undefined) {
+  const decided = parent?.restartsDecided.get(node.id) ?? own?.restarted ?? [];
+  const last = decided.at(-1);
+  if (!last) return;
+  const made = own?.restarted.length ?? 0;
+  const max = parent?.spawns.get(node.id)?.maxRestarts;
+  const view = { count: decided.length, lastReason: last.reason, backingOff: decided.length > made };
+  node.restarts = {
+    ...view,
+    ...(max !== undefined ? { max } : {}),
+    ...(last.error !== undefined ? { lastError: last.error } : {}),
+  };
+  // Its turn ended with the failure, but it is not done: it will go on once the wait is over.
+  if (view.backingOff && node.activity !== 'stopped') {
+    node.activity = 'waiting';
+    const of = max !== undefined ? ` of ${max}` : '';
+    node.waitingFor = `its restart ${decided.length}${of} after ${last.reason}`;
+  }
+}
+
 /** Roots in the order the logs were given, each parent's children in the order it started them. */
 export function treeOrder(nodes: Map<string, AgentNodeView>, read: Map<string, ReadLog>): AgentNodeView[] {
   const ordered: AgentNodeView[] = [];
@@ -247,5 +288,6 @@ export const agentTreeFunctions = [
   joinMail,
   describeTask,
   settleActivity,
+  noteRestarts,
   treeOrder,
 ];

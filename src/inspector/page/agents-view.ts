@@ -61,6 +61,8 @@ function agentNode(node) {
   head.querySelector('.activity').dataset.activity = node.activity;
   add(box, head);
   if (node.description) add(box, el('div', 'task', node.description));
+  const r = node.restarts;
+  if (r) add(box, el('div', 'note restarts', 'restarts: ' + r.count + (r.max !== undefined ? ' of ' + r.max : '') + ' — last after ' + r.lastReason + (r.lastError ? ': ' + r.lastError : '') + (r.backingOff ? ' (backing off)' : '')));
   if (node.waitingFor) add(box, el('div', 'note waiting-for', 'waiting for ' + node.waitingFor));
   // The chart state, for an agent that lives in this process (a recording has none: time travel draws it).
   const chart = S.travel === null && a && a.tree ? machineLine(a.tree) : '';
