@@ -31,7 +31,7 @@ export async function followJob(
   const total = ids.length;
   const emit = (body: ProgressBody) => {
     const running = [...started].filter((index) => !results.has(index)).length;
-    options.onProgress?.({ ...body, running, finished: results.size, total } as JobProgress);
+    options.onProgress?.({ ...body, running, finished: results.size, total, waiting: 0 } as JobProgress);
   };
   while (results.size < total) {
     options.signal?.throwIfAborted();

@@ -81,6 +81,7 @@ describe('supervised job tasks', () => {
         running: expect.any(Number),
         finished: expect.any(Number),
         total: 2,
+        waiting: 0,
       },
     ]);
     const log = (await system.store.load('flaky')).events;

@@ -6,7 +6,7 @@ import { outputFields } from '../../tools/output-schema.ts';
 import { supervisionPolicySchema } from '../../tools/supervision-option.ts';
 import { agentFields } from '../call-schemas.ts';
 import { idSchema } from '../host-guards.ts';
-import type { JobProgress } from './job-types.ts';
+import type { JobOptions, JobProgress } from './job-types.ts';
 
 const abortSignal = z.custom<AbortSignal>(
   (value) =>
@@ -26,6 +26,7 @@ export const jobOptionsSchema = z.strictObject(
           ...agentFields,
           ...outputFields,
           supervision: supervisionPolicySchema.optional(),
+          dependsOn: z.array(nonEmptyString, must('an array of task ids')).optional(),
         },
         must('a task object'),
       ),
@@ -37,6 +38,13 @@ export const jobOptionsSchema = z.strictObject(
       .optional(),
     signal: abortSignal.optional(),
     supervision: supervisionPolicySchema.optional(),
+    onDependencyFailure: z.enum(['skip', 'run'], must("'skip' or 'run'")).optional(),
+    dependencyPrompt: z
+      .custom<NonNullable<JobOptions['dependencyPrompt']>>(
+        (value) => typeof value === 'function',
+        must('a function'),
+      )
+      .optional(),
   },
   must('an object'),
 );

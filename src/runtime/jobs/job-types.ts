@@ -6,6 +6,7 @@ import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { SupervisionPolicy } from '../../tools/supervision-option.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import type { DeniedCall } from '../turn-result.ts';
+import type { DependencyResult } from './dependency-prompt.ts';
 
 /**
  * One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id); with
@@ -15,17 +16,24 @@ export type JobTask = { prompt: string } & CreateAgentOptions &
   OutputOptions & {
     /** Restart the task when it fails (default: the job's `supervision`, or never); see `SupervisionPolicy`. */
     supervision?: SupervisionPolicy;
+    /**
+     * The ids of tasks of this job that must complete before this one starts: their results are added to
+     * its prompt (see `JobOptions.dependencyPrompt`). One that does not complete ends this task
+     * `dependency_failed`, unless `JobOptions.onDependencyFailure` is `'run'`.
+     */
+    dependsOn?: string[];
   };
 
 /**
- * How one task ended. `reason` is the turn's stop reason, or `failed` when its agent could not be
- * created or broke (then `error` says why). A task cancelled before it started has no `sessionId`.
+ * How one task ended. `reason` is the turn's stop reason, `failed` when its agent could not be created or
+ * broke (then `error` says why), or `dependency_failed` when a task it depends on did not complete (`error`
+ * names it; the task never ran). A task cancelled before it started has no `sessionId`.
  * A task that `completed` with calls `denied` did its work without them: check `denied`.
  */
 export type JobTaskResult = {
   index: number;
   sessionId: string | undefined;
-  reason: StopReason | 'failed';
+  reason: StopReason | 'failed' | 'dependency_failed';
   text: string;
   usage: Usage;
   /** Why the task did not complete: for `failed`, and the message of `RunResult.error` for a turn that stopped. */
@@ -38,8 +46,11 @@ export type JobTaskResult = {
   restarts?: number;
 };
 
-/** Counters that come with every progress event. */
-export type JobCounts = { running: number; finished: number; total: number };
+/**
+ * Counters that come with every progress event: tasks `running`, `finished`, in all (`total`), and
+ * `waiting` for a dependency that has not ended yet (0 in a job without dependencies).
+ */
+export type JobCounts = { running: number; finished: number; total: number; waiting: number };
 
 export type ProgressBody =
   | { type: 'task.started'; index: number; sessionId: string }
@@ -73,6 +84,18 @@ export type JobOptions = {
   signal?: AbortSignal;
   /** How every task is restarted when it fails, unless it says otherwise (default: never). */
   supervision?: SupervisionPolicy;
+  /**
+   * What a task whose dependency did not complete does: `'skip'` (the default) ends it
+   * `dependency_failed` without running it, and so on down the graph; `'run'` runs it anyway, with the
+   * failed result among the others.
+   */
+  onDependencyFailure?: 'skip' | 'run';
+  /**
+   * Makes the prompt of a task that has dependencies, once they have ended (default: its prompt, then
+   * each dependency's result in a `<dependency id reason>` block, a typed one's `output` as JSON).
+   * Contract: must not throw; if it does, the task ends `failed` with its error.
+   */
+  dependencyPrompt?: (task: JobTask, dependencies: DependencyResult[]) => string;
 };
 
 /**

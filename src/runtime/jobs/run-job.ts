@@ -8,9 +8,11 @@ import { outputOptionsOf, outputOptionsSchema } from '../../tools/output-schema.
 import { supervisionSpecOf } from '../../tools/supervision-option.ts';
 import type { Agent, RunResult } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
+import { promptWithDependencies } from './dependency-prompt.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
 import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.ts';
 import { type SupervisedEnd, SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
+import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
 
 export type { Job, JobCounts, JobOptions, JobProgress, JobTask, JobTaskResult } from './job-types.ts';
 
@@ -34,7 +36,8 @@ export function runJob(host: JobHost, options: JobOptions): Job {
   // A task's output schema that cannot be described fails the job's call, before any task starts.
   const outputs = parsed.tasks.map((task) => outputOptionsOf(task) ?? {});
   parseHostValue('runJob', z.object({ tasks: z.array(outputOptionsSchema) }), { tasks: outputs });
-  return new JobRun(host, parsed);
+  // So does a dependency on no task, or a cycle.
+  return new JobRun(host, parsed, taskGraph('runJob', parsed.tasks));
 }
 
 class JobRun implements Job {
@@ -44,7 +47,10 @@ class JobRun implements Job {
   private readonly live = new Map<number, Agent>();
   private readonly supervised = new Map<number, SupervisedTask>();
   private cancelAll = false;
-  private next = 0;
+  /** Tasks not taken yet, in task order. */
+  private readonly untaken: Set<number>;
+  /** Wakes the workers waiting for a dependency when a task ends. */
+  private taskEnded = signalled();
   private running = 0;
   private finished = 0;
   private progressError: { error: unknown } | undefined;
@@ -52,7 +58,9 @@ class JobRun implements Job {
   constructor(
     private readonly host: JobHost,
     private readonly options: JobOptions,
+    private readonly graph: TaskGraph,
   ) {
+    this.untaken = new Set(options.tasks.keys());
     const { signal } = options;
     const onAbort = () => this.cancel();
     if (signal?.aborted) this.cancelAll = true;
@@ -87,17 +95,60 @@ class JobRun implements Job {
     return this.cancelAll || this.canceled.has(index);
   }
 
+  /** Takes the first task whose dependencies have ended, runs it, and again; waits while all wait. */
   private async work(): Promise<void> {
-    while (this.next < this.options.tasks.length) {
-      const index = this.next++;
-      this.finish(await this.runTask(index));
+    while (this.untaken.size > 0) {
+      const index = [...this.untaken].find((task) => this.verdict(task).ready);
+      if (index === undefined) {
+        await this.taskEnded.promise;
+        continue;
+      }
+      this.untaken.delete(index);
+      this.finish(await this.startTask(index));
     }
   }
 
-  private async runTask(index: number): Promise<JobTaskResult> {
+  private verdict(index: number) {
+    return dependencyVerdict(this.graph, index, (on) => this.results[on]?.reason);
+  }
+
+  /** A task whose dependencies have ended: cancelled, stopped by a failed one, or run with their results. */
+  private async startTask(index: number): Promise<JobTaskResult> {
     if (this.isCanceled(index)) return ended(index, undefined, 'canceled');
-    const { prompt, output, jsonSchema, maxOutputRetries, supervision, ...agentOptions } =
-      this.options.tasks[index]!;
+    const task = this.options.tasks[index]!;
+    const { failed } = this.verdict(index) as { failed?: { index: number } };
+    if (failed && this.options.onDependencyFailure !== 'run') {
+      const { reason, error } = this.results[failed.index]!;
+      const why = `its dependency "${this.options.tasks[failed.index]!.id}" ended ${reason}`;
+      return ended(index, undefined, 'dependency_failed', error !== undefined ? `${why}: ${error}` : why);
+    }
+    const waitedFor = this.graph.dependencies[index]!;
+    if (waitedFor.length === 0) return this.runTask(index, task.prompt);
+    const dependencies = waitedFor.map((on) => ({
+      id: this.options.tasks[on]!.id!,
+      result: this.results[on]!,
+    }));
+    let prompt: string;
+    try {
+      prompt = this.options.dependencyPrompt
+        ? this.options.dependencyPrompt(task, dependencies)
+        : promptWithDependencies(task.prompt, dependencies);
+    } catch (error) {
+      return ended(index, undefined, 'failed', `dependencyPrompt threw: ${messageOf(error)}`);
+    }
+    return this.runTask(index, prompt);
+  }
+
+  private async runTask(index: number, prompt: string): Promise<JobTaskResult> {
+    const {
+      prompt: _,
+      output,
+      jsonSchema,
+      maxOutputRetries,
+      supervision,
+      dependsOn,
+      ...agentOptions
+    } = this.options.tasks[index]!;
     const typed = outputOptionsOf({ output, jsonSchema, maxOutputRetries });
     let agent: Agent;
     try {
@@ -151,11 +202,21 @@ class JobRun implements Job {
     this.results[result.index] = result;
     this.finished++;
     this.emit({ type: 'task.finished', index: result.index, result });
+    const ended = this.taskEnded;
+    this.taskEnded = signalled();
+    ended.resolve();
+  }
+
+  /** Tasks not taken yet whose dependencies have not all ended (none in a job without dependencies). */
+  private waiting(): number {
+    if (!this.graph.dependencies.some((on) => on.length > 0)) return 0;
+    return [...this.untaken].filter((index) => !this.verdict(index).ready).length;
   }
 
   private emit(progress: ProgressBody): void {
     if (!this.options.onProgress || this.progressError) return;
-    const counts = { running: this.running, finished: this.finished, total: this.options.tasks.length };
+    const { running, finished } = this;
+    const counts = { running, finished, total: this.options.tasks.length, waiting: this.waiting() };
     try {
       this.options.onProgress({ ...progress, ...counts });
     } catch (error) {
@@ -164,6 +225,15 @@ class JobRun implements Job {
       this.cancel();
     }
   }
+}
+
+/** A promise and what resolves it (Node 20 has no `Promise.withResolvers`). */
+function signalled(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 function stop(agent: Agent): void {
