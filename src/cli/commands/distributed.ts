@@ -13,6 +13,7 @@ import { cliSystemOptions } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { type DistributedFlags, progressLine, readJobFile, summary } from './job.ts';
+import { hasGraph } from './job-graph.ts';
 
 export type WorkerFlags = AgentFlags & DistributedFlags & { concurrency?: number };
 
@@ -85,6 +86,11 @@ export async function distributedJobCommand(
   const urls = servers(flags, 'job');
   const path = resolve(io.cwd, file);
   const spec = await readJobFile(path);
+  if (hasGraph(spec))
+    throw new CliError(
+      `the job file ${path} has tasks with dependsOn, which BullMQ workers do not run yet: run it without --redis`,
+      { exitCode: 2 },
+    );
   const name = `${basename(path)
     .replace(/\.json$/i, '')
     .replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(JSON.stringify(spec.tasks)).toString(16)}`;

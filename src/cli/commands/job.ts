@@ -3,6 +3,7 @@ import { z } from 'zod/v4';
 import { configFileLimit, readRegularText, type TextRead } from '../../core/read-limited.ts';
 import { messageOf } from '../../errors/describe-value.ts';
 import type { Job, JobOptions, JobTaskResult } from '../../runtime/jobs/run-job.ts';
+import { taskGraph } from '../../runtime/jobs/task-graph.ts';
 import { fileStore } from '../../session/file-store.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem } from '../agent-system.ts';
@@ -10,13 +11,28 @@ import { CliError } from '../cli-error.ts';
 import { permissionsOf } from '../cli-permissions.ts';
 import { sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
+import { graphLines, hasGraph, jobTasks, sessionTag } from './job-graph.ts';
 
-/** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
+/**
+ * The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "...", "id"?: "a", "dependsOn"?: ["b"] }],
+ * "concurrency"?: 4, "onDependencyFailure"?: "skip" | "run" }`.
+ */
 export const jobFileSchema = z.strictObject({
   tasks: z
-    .array(z.strictObject({ prompt: z.string().min(1), instructions: z.string().min(1).optional() }))
+    .array(
+      z.strictObject({
+        prompt: z.string().min(1),
+        instructions: z.string().min(1).optional(),
+        id: z
+          .string()
+          .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-"')
+          .optional(),
+        dependsOn: z.array(z.string().min(1)).optional(),
+      }),
+    )
     .min(1),
   concurrency: z.int().min(1).default(4),
+  onDependencyFailure: z.enum(['skip', 'run']).optional(),
 });
 
 export type JobFile = z.output<typeof jobFileSchema>;
@@ -96,20 +112,23 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   const total = spec.tasks.length;
   const ui = personOut(io, options.json);
   line(ui, `agentchart: job ${file}: ${total} task(s), ${concurrency} at a time`);
+  const graph = hasGraph(spec);
+  if (graph) for (const text of graphLines(spec)) line(ui, text);
   const job = options.system.runJob({
-    tasks: spec.tasks.map((task) => ({
-      prompt: task.prompt,
-      ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
-    })),
+    tasks: jobTasks(spec, graph ? sessionTag() : undefined),
     concurrency,
+    ...(spec.onDependencyFailure ? { onDependencyFailure: spec.onDependencyFailure } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     onProgress: (progress) => {
-      if (progress.type === 'task.finished')
-        line(ui, progressLine(progress.result, progress.finished, total));
+      if (progress.type !== 'task.finished') return;
+      const label = spec.tasks[progress.index]?.id;
+      const waiting = progress.waiting > 0 ? ` · ${progress.waiting} waiting` : '';
+      line(ui, `${progressLine(progress.result, progress.finished, total, label)}${waiting}`);
     },
   });
   const results = await job.result;
   if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
+  if (graph) for (const text of graphLines(spec, results)) line(ui, text);
   line(ui, summary(results));
   if (results.every((result) => result.reason === 'completed')) return 0;
   // Cancelled with Ctrl-C: 130, as for `run`.
@@ -142,20 +161,28 @@ export async function readJobFile(path: string): Promise<JobFile> {
   if (!parsed.success) {
     throw new CliError(
       `the job file ${path} is not a job: ${z.prettifyError(parsed.error)}\n` +
-        'Expected: { "tasks": [{ "prompt": "...", "instructions": "..." }], "concurrency": 4 }',
+        'Expected: { "tasks": [{ "prompt": "...", "instructions": "...", "id": "a", "dependsOn": ["b"] }], ' +
+        '"concurrency": 4 }',
       { exitCode: 2 },
     );
+  }
+  try {
+    taskGraph(`the job file ${path}`, parsed.data.tasks);
+  } catch (error) {
+    // An unknown dependency or a cycle is the file's mistake: said before any task starts.
+    throw new CliError(messageOf(error), { exitCode: 2, cause: error });
   }
   return parsed.data;
 }
 
-export function progressLine(result: JobTaskResult, finished: number, total: number): string {
+export function progressLine(result: JobTaskResult, finished: number, total: number, label?: string): string {
   const width = String(total).length;
   const detail = result.error ?? result.text.replace(/\s+/g, ' ').trim();
   const excerpt = detail.length > 72 ? `${detail.slice(0, 71)}…` : detail;
   const session = result.sessionId ? ` · session ${result.sessionId}` : '';
   const denied = result.denied.length > 0 ? ` · ${deniedCalls(result.denied)}` : '';
-  return `[${String(finished).padStart(width)}/${total}] task ${result.index} ${result.reason}${session}${denied}${excerpt ? ` · ${excerpt}` : ''}`;
+  const named = label !== undefined ? ` (${label})` : '';
+  return `[${String(finished).padStart(width)}/${total}] task ${result.index}${named} ${result.reason}${session}${denied}${excerpt ? ` · ${excerpt}` : ''}`;
 }
 
 /** `N tasks: 7 completed, 1 model_error` with tokens, reasons in first-seen order, and the denied calls. */
