@@ -59,7 +59,14 @@ export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-h
 export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
 export { ChildAgent, type ChildStatus, type SupervisionView } from './runtime/background/child-agent.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
-export type { Job, JobOptions, JobProgress, JobTask, JobTaskResult } from './runtime/jobs/run-job.ts';
+export type {
+  DependencyResult,
+  Job,
+  JobOptions,
+  JobProgress,
+  JobTask,
+  JobTaskResult,
+} from './runtime/jobs/run-job.ts';
 export type {
   AgentSystemOptions,
   ApprovalAnswer,

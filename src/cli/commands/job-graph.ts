@@ -3,7 +3,11 @@
 // same file gets fresh sessions: `<id>-<tag>`, the dependencies renamed alike).
 import { randomBytes } from 'node:crypto';
 import type { JobTask, JobTaskResult } from '../../runtime/jobs/run-job.ts';
-import type { JobFile } from './job.ts';
+
+/** What these read of a job file (`JobFile`). */
+type JobFile = {
+  tasks: Array<{ prompt: string; instructions?: string; id?: string; dependsOn?: string[] }>;
+};
 
 /** Whether any task of the file waits for another. */
 export function hasGraph(spec: JobFile): boolean {

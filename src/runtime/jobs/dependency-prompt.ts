@@ -1,10 +1,7 @@
 // What a task that depends on others is told of them: their results after its own prompt, each in a
 // `<dependency>` block with its id and stop reason — the typed `output` as JSON when it has one, else its
 // final text — unless the host maps them itself (`JobOptions.dependencyPrompt`).
-import type { JobTaskResult } from './job-types.ts';
-
-/** One finished dependency of a task: its id in the job, and its result. */
-export type DependencyResult = { id: string; result: JobTaskResult };
+import type { DependencyResult } from './job-types.ts';
 
 /** The prompt of a task whose dependencies have ended: its own, then their results. */
 export function promptWithDependencies(prompt: string, dependencies: readonly DependencyResult[]): string {

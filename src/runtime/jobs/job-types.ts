@@ -6,7 +6,6 @@ import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { SupervisionPolicy } from '../../tools/supervision-option.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import type { DeniedCall } from '../turn-result.ts';
-import type { DependencyResult } from './dependency-prompt.ts';
 
 /**
  * One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id); with
@@ -45,6 +44,9 @@ export type JobTaskResult = {
   /** How many times its supervision restarted it (absent: none). */
   restarts?: number;
 };
+
+/** One finished dependency of a task: its id in the job, and its result. */
+export type DependencyResult = { id: string; result: JobTaskResult };
 
 /**
  * Counters that come with every progress event: tasks `running`, `finished`, in all (`total`), and

@@ -14,7 +14,15 @@ import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.t
 import { type SupervisedEnd, SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
 
-export type { Job, JobCounts, JobOptions, JobProgress, JobTask, JobTaskResult } from './job-types.ts';
+export type {
+  DependencyResult,
+  Job,
+  JobCounts,
+  JobOptions,
+  JobProgress,
+  JobTask,
+  JobTaskResult,
+} from './job-types.ts';
 
 /** What a job needs from an agent system; `supervision` for tasks whose policy restarts them. */
 export type JobHost = {
