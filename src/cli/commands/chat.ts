@@ -8,7 +8,12 @@ import { sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
-import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
+import {
+  latestSession,
+  resumeCommand,
+  type SessionChoice,
+  sessionByIdOrPath,
+} from '../chat/session-lookup.ts';
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
 import { type CliPermissions, permissionsOf } from '../cli-permissions.ts';
 import { recordedMode } from '../recorded-session.ts';
@@ -16,11 +21,20 @@ import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, painter, wantsColor } from '../terminal/io.ts';
 import { attachLiveView, type LiveView } from '../terminal/live-view.ts';
 import { chatStatus } from '../terminal/render.ts';
+import { StatusLine } from '../terminal/status-line.ts';
+import { ToolActivity } from '../terminal/tool-activity.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 
 /** One open agent of the chat: its system, the live view and the session it writes. */
-type Open = { system: AgentSystem; agent: Agent; view: LiveView; dir: string; closePrompt: () => void };
+type Open = {
+  system: AgentSystem;
+  agent: Agent;
+  view: LiveView;
+  activity: ToolActivity;
+  dir: string;
+  closePrompt: () => void;
+};
 
 /**
  * `agentchart` (or `agentchart chat`): an interactive session. Idle, a line is a task; while a turn runs,
@@ -53,10 +67,13 @@ class Chat implements SlashContext {
   private finished!: (code: number) => void;
   private readonly terminal: ChatTerminal;
   private readonly paint: ReturnType<typeof painter>;
+  /** Everything the chat writes goes through it: notices start on lines of their own, the live line redraws. */
+  private readonly status: StatusLine;
+  readonly io: CliIo;
   states: boolean;
 
   constructor(
-    readonly io: CliIo,
+    io: CliIo,
     private readonly flags: ChatFlags,
     readonly cwd: string,
     private permissions: CliPermissions,
@@ -65,7 +82,10 @@ class Chat implements SlashContext {
     this.states = flags.states ?? false;
     this.modeFromFlags = flags.mode !== undefined || flags.yes ? permissions.mode : undefined;
     this.paint = painter(wantsColor(io.stdout, io.env));
-    this.terminal = new ChatTerminal(io.stdin, io.stdout, {
+    // No live line while the person types or a question waits: it would overwrite their line.
+    this.status = new StatusLine(io.stdout, () => this.terminal.typing === '' && !this.terminal.asking);
+    this.io = { ...io, stdout: this.status.writer };
+    this.terminal = new ChatTerminal(io.stdin, this.io.stdout, {
       line: (text) => this.onLine(text),
       escape: () => this.onEscape(),
       interrupt: () => this.onInterrupt(),
@@ -100,6 +120,7 @@ class Chat implements SlashContext {
   }
 
   say(text: string): void {
+    this.status.endLine();
     line(this.io.stdout, text);
   }
 
@@ -147,7 +168,9 @@ class Chat implements SlashContext {
     await this.closeSession();
     this.terminal.close();
     this.say(`Session log: ${sessionFilePath(dir, sessionId)}`);
-    this.say(`Continue it: agentchart --resume ${sessionId}`);
+    const defaultFolders = sessionSearchFolders(this.cwd, this.io.env, undefined, this.io.cwd);
+    const from = this.io.cwd;
+    this.say(`Continue it: ${resumeCommand({ sessionId, dir, workspace: this.cwd, from, defaultFolders })}`);
     this.finished(0);
   }
 
@@ -241,18 +264,24 @@ class Chat implements SlashContext {
     try {
       const agent =
         choice.sessionId === '' ? await system.createAgent() : await system.resumeAgent(choice.sessionId);
+      const activity = new ToolActivity(this.status, {
+        terminal: this.io.stdout.isTTY === true,
+        now: () => system.clock.now(),
+      });
       const view = attachLiveView({
         system,
         agent,
         out: this.io.stdout,
         color: wantsColor(this.io.stdout, this.io.env),
         json: false,
+        typedInput: true,
         states: this.states,
+        onEvent: (event) => activity.event(event),
       });
       // A resumed session is in the mode its log recorded last; only the flags of the first one switch it.
       if (chosen !== undefined && agent.permissionMode !== chosen) agent.setPermissionMode(chosen);
       this.permissions = { ...this.permissions, mode: agent.permissionMode };
-      this.open = { system, agent, view, dir: choice.dir, closePrompt };
+      this.open = { system, agent, view, activity, dir: choice.dir, closePrompt };
       const how = resumed ? `resumed, ${agent.log().length} events` : 'new session';
       this.say(
         `agentchart: ${this.model.description} · mode ${this.permissions.mode} · ${this.cwd} · ${agent.sessionId} (${how})`,
@@ -282,5 +311,6 @@ class Chat implements SlashContext {
     open.closePrompt();
     await open.system.dispose();
     await open.view.stop();
+    open.activity.stop();
   }
 }

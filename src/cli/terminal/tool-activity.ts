@@ -1,0 +1,84 @@
+import type { LiveEvent } from '../../actors/live-event.ts';
+import { isEvent } from '../../session/types.ts';
+import { summarizeToolInput } from './render.ts';
+import type { StatusLine } from './status-line.ts';
+
+const spinner = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+/** How often the live line is redrawn (a person's clock: the elapsed seconds and the spinner). */
+const tickMs = 120;
+
+type Running = { name: string; summary: string; startedAt: number };
+
+/**
+ * The live line under the transcript while a tool runs: `⠹ bash sleep 4 · 3s` (the first tool running,
+ * its argument summary, the time since its `tool.started`, and how many more run beside it). Times come
+ * from `now`, the agent system's clock, which stamped the log events. On a terminal only: elsewhere the
+ * transcript's plain lines say it all, with no spinner and no redraws. Contract: feed it the agent's live
+ * events (`event`), and call `stop()` when the session closes.
+ */
+export class ToolActivity {
+  private readonly calls = new Map<string, { name: string; summary: string }>();
+  private readonly running = new Map<string, Running>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private frame = 0;
+
+  constructor(
+    private readonly status: StatusLine,
+    private readonly options: { terminal: boolean; now: () => number },
+  ) {}
+
+  event(live: LiveEvent): void {
+    if (!this.options.terminal || live.type !== 'log') return;
+    const event = live.event;
+    if (isEvent(event, 'tool.call')) {
+      const { callId, name, input } = event.data;
+      this.calls.set(callId, { name, summary: summarizeToolInput(name, input, 60) });
+    } else if (isEvent(event, 'tool.started')) {
+      const call = this.calls.get(event.data.callId);
+      if (call) this.running.set(event.data.callId, { ...call, startedAt: event.ts });
+    } else if (isEvent(event, 'tool.result')) {
+      this.running.delete(event.data.callId);
+      this.calls.delete(event.data.callId);
+    } else if (isEvent(event, 'turn.end') || isEvent(event, 'session.end')) {
+      this.running.clear();
+      this.calls.clear();
+    } else {
+      return;
+    }
+    this.update();
+  }
+
+  stop(): void {
+    this.running.clear();
+    this.update();
+  }
+
+  private update(): void {
+    if (this.running.size === 0) {
+      if (this.timer !== undefined) clearInterval(this.timer);
+      this.timer = undefined;
+      this.status.show(undefined);
+      return;
+    }
+    this.redraw();
+    if (this.timer === undefined) {
+      this.timer = setInterval(() => this.redraw(), tickMs);
+      // The live line never keeps the process alive.
+      this.timer.unref();
+    }
+  }
+
+  private redraw(): void {
+    const [first] = this.running.values();
+    if (!first) return;
+    this.frame = (this.frame + 1) % spinner.length;
+    this.status.show(liveToolLine(first, this.options.now(), this.running.size - 1, spinner[this.frame]!));
+  }
+}
+
+/** `⠹ bash sleep 4 · 3s (+1 more running)`: one running tool as its live line shows it. */
+export function liveToolLine(tool: Running, now: number, others: number, frame: string): string {
+  const seconds = Math.max(0, Math.floor((now - tool.startedAt) / 1000));
+  const more = others > 0 ? ` (+${others} more running)` : '';
+  return `${frame} ${tool.name} ${tool.summary} · ${seconds}s${more}`;
+}
