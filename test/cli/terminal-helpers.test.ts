@@ -148,8 +148,17 @@ describe('StatusLine', () => {
 describe('liveToolLine', () => {
   it('names the tool and its argument, with whole seconds since it started on the given clock', () => {
     const tool = { name: 'bash', summary: 'sleep 4', startedAt: 10_000 };
-    expect(liveToolLine(tool, 13_999, 0, '⠹')).toBe('⠹ bash sleep 4 · 3s');
-    expect(liveToolLine(tool, 9_000, 2, '⠋')).toBe('⠋ bash sleep 4 · 0s (+2 more running)');
+    expect(liveToolLine(tool, { now: 13_999, others: 0, frame: '⠹', width: 79 })).toBe('⠹ bash sleep 4 · 3s');
+    expect(liveToolLine(tool, { now: 9_000, others: 2, frame: '⠋', width: 79 })).toBe(
+      '⠋ bash sleep 4 · 0s (+2 more running)',
+    );
+  });
+
+  it('cuts the argument summary, never the name or the seconds, to fit the width', () => {
+    const tool = { name: 'bash', summary: 'while [ ! -f go ]; do sleep 0.05; done', startedAt: 0 };
+    const line = liveToolLine(tool, { now: 12_000, others: 0, frame: '⠹', width: 30 });
+    expect(line).toBe('⠹ bash while [ ! -f go … · 12s');
+    expect(line.length).toBeLessThanOrEqual(30);
   });
 });
 

@@ -39,6 +39,11 @@ export class StatusLine {
     return this.open;
   }
 
+  /** Characters the status line may hold: one less than the terminal's width (80 when unknown). */
+  get width(): number {
+    return Math.max(10, (this.out.columns || 80) - 1);
+  }
+
   /** Ends the current line when text is on it. */
   endLine(): void {
     if (this.open) this.write('\n');
@@ -60,7 +65,7 @@ export class StatusLine {
 
   private draw(): void {
     if (this.text === undefined || this.open || this.out.isTTY !== true || !this.allowed()) return;
-    const width = Math.max(10, (this.out.columns ?? 80) - 1);
+    const width = this.width;
     const text = this.text.length > width ? `${this.text.slice(0, width - 1)}…` : this.text;
     this.out.write(`\r\u001b[2K${text}`);
     this.shown = true;

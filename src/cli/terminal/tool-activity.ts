@@ -72,13 +72,26 @@ export class ToolActivity {
     const [first] = this.running.values();
     if (!first) return;
     this.frame = (this.frame + 1) % spinner.length;
-    this.status.show(liveToolLine(first, this.options.now(), this.running.size - 1, spinner[this.frame]!));
+    const others = this.running.size - 1;
+    const frame = spinner[this.frame]!;
+    this.status.show(liveToolLine(first, { now: this.options.now(), others, frame, width: this.status.width }));
   }
 }
 
-/** `⠹ bash sleep 4 · 3s (+1 more running)`: one running tool as its live line shows it. */
-export function liveToolLine(tool: Running, now: number, others: number, frame: string): string {
-  const seconds = Math.max(0, Math.floor((now - tool.startedAt) / 1000));
-  const more = others > 0 ? ` (+${others} more running)` : '';
-  return `${frame} ${tool.name} ${tool.summary} · ${seconds}s${more}`;
+/**
+ * `⠹ bash sleep 4 · 3s (+1 more running)`: one running tool as its live line shows it, within `width`
+ * characters: the argument summary is what gets cut, so the name and the seconds always show.
+ */
+export function liveToolLine(
+  tool: Running,
+  shown: { now: number; others: number; frame: string; width: number },
+): string {
+  const seconds = Math.max(0, Math.floor((shown.now - tool.startedAt) / 1000));
+  const more = shown.others > 0 ? ` (+${shown.others} more running)` : '';
+  const head = `${shown.frame} ${tool.name} `;
+  const tail = ` · ${seconds}s${more}`;
+  const room = shown.width - head.length - tail.length;
+  const summary =
+    tool.summary.length <= room ? tool.summary : room > 1 ? `${tool.summary.slice(0, room - 1)}…` : '';
+  return `${head}${summary}${tail}`;
 }
