@@ -31,7 +31,9 @@ describe('agentchart chat: the terminal', () => {
     // The command waits for a file the test writes once the live line is on the screen: no timing margin.
     const command = 'while [ ! -f go ]; do sleep 0.05; done; echo went';
     server.reply({ turn: { toolCalls: [call('c1', 'bash', { command })] } });
-    server.reply({ turn: { toolCalls: [call('c2', 'write_file', { path: 'same.txt', content: 'same\n' })] } });
+    server.reply({
+      turn: { toolCalls: [call('c2', 'write_file', { path: 'same.txt', content: 'same\n' })] },
+    });
     server.reply({ turn: { text: ['Done with the first.'] } });
     server.reply({ turn: { text: ['Streaming the second'], ending: 'hang' } });
     server.reply({ turn: { text: ['Again.'] } });
@@ -58,7 +60,10 @@ describe('agentchart chat: the terminal', () => {
     at = await pty.waitFor('← bash ok', at);
 
     // Writing what the file holds already: said in words, not as a diff of two headers.
-    at = await pty.waitFor('write_file would leave same.txt as it\n  is: no change (content identical)\n', at);
+    at = await pty.waitFor(
+      'write_file would leave same.txt as it\n  is: no change (content identical)\n',
+      at,
+    );
     expect(pty.screen.slice(at).split('\n')[2]).toBe('Allow this write_file call?');
     at = await pty.waitFor('Allow this write_file call?', at);
     pty.type('yes\r');

@@ -1,11 +1,13 @@
 // The chat terminal's pure helpers: word wrap for prompts, bracketed-paste parsing, the status line's
 // bookkeeping, the live tool line and the printed resume command.
 import { describe, expect, it } from 'vitest';
+import type { LiveEvent } from '../../src/actors/live-event.ts';
 import { resumeCommand } from '../../src/cli/chat/session-lookup.ts';
 import { type InputPiece, PasteParser } from '../../src/cli/terminal/bracketed-paste.ts';
 import { StatusLine } from '../../src/cli/terminal/status-line.ts';
-import { liveToolLine } from '../../src/cli/terminal/tool-activity.ts';
+import { liveToolLine, ToolActivity } from '../../src/cli/terminal/tool-activity.ts';
 import { wrapChoices, wrapWords } from '../../src/cli/terminal/wrap-words.ts';
+import type { LogEvent } from '../../src/session/types.ts';
 
 const choices =
   '  [y] allow once  [a] allow write_file like this for the session  [n] deny (n <reason>: the model reads the reason)';
@@ -159,6 +161,32 @@ describe('liveToolLine', () => {
     const line = liveToolLine(tool, { now: 12_000, others: 0, frame: '⠹', width: 30 });
     expect(line).toBe('⠹ bash while [ ! -f go … · 12s');
     expect(line.length).toBeLessThanOrEqual(30);
+  });
+});
+
+describe('ToolActivity', () => {
+  const log = (seq: number, ts: number, type: string, data: Record<string, unknown>): LiveEvent =>
+    ({ type: 'log', agentId: 'a', event: { v: 1, seq, ts, type, data } as LogEvent }) as LiveEvent;
+  const events = [
+    log(3, 1_000, 'tool.call', { callId: 'c1', name: 'bash', input: { command: 'sleep 4' } }),
+    log(4, 1_500, 'tool.started', { callId: 'c1' }),
+    log(5, 5_600, 'tool.result', { callId: 'c1', outcome: 'ok', content: '' }),
+  ];
+  const run = (isTTY: boolean) => {
+    const written: string[] = [];
+    const status = new StatusLine({ isTTY, columns: 80, write: (chunk: string) => written.push(chunk) });
+    const activity = new ToolActivity(status, { terminal: isTTY, now: () => 4_700 });
+    for (const event of events) activity.event(event);
+    activity.stop();
+    return written;
+  };
+
+  it('shows the running tool with the seconds on the system clock, and erases it when the result comes', () => {
+    expect(run(true)).toEqual(['\r\u001b[2K⠙ bash sleep 4 · 3s', '\r\u001b[2K']);
+  });
+
+  it('writes nothing when the output is not a terminal: no spinner, no redraws', () => {
+    expect(run(false)).toEqual([]);
   });
 });
 
