@@ -8,6 +8,7 @@ import { sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
+import { attachChatView, type ChatView, chatStatus } from '../chat/chat-view.ts';
 import {
   latestSession,
   resumeCommand,
@@ -19,22 +20,12 @@ import { type CliPermissions, permissionsOf } from '../cli-permissions.ts';
 import { recordedMode } from '../recorded-session.ts';
 import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, painter, wantsColor } from '../terminal/io.ts';
-import { attachLiveView, type LiveView } from '../terminal/live-view.ts';
-import { chatStatus } from '../terminal/render.ts';
 import { StatusLine } from '../terminal/status-line.ts';
-import { ToolActivity } from '../terminal/tool-activity.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 
 /** One open agent of the chat: its system, the live view and the session it writes. */
-type Open = {
-  system: AgentSystem;
-  agent: Agent;
-  view: LiveView;
-  activity: ToolActivity;
-  dir: string;
-  closePrompt: () => void;
-};
+type Open = { system: AgentSystem; agent: Agent; view: ChatView; dir: string; closePrompt: () => void };
 
 /**
  * `agentchart` (or `agentchart chat`): an interactive session. Idle, a line is a task; while a turn runs,
@@ -264,24 +255,11 @@ class Chat implements SlashContext {
     try {
       const agent =
         choice.sessionId === '' ? await system.createAgent() : await system.resumeAgent(choice.sessionId);
-      const activity = new ToolActivity(this.status, {
-        terminal: this.io.stdout.isTTY === true,
-        now: () => system.clock.now(),
-      });
-      const view = attachLiveView({
-        system,
-        agent,
-        out: this.io.stdout,
-        color: wantsColor(this.io.stdout, this.io.env),
-        json: false,
-        typedInput: true,
-        states: this.states,
-        onEvent: (event) => activity.event(event),
-      });
+      const view = attachChatView({ system, agent, io: this.io, status: this.status, states: this.states });
       // A resumed session is in the mode its log recorded last; only the flags of the first one switch it.
       if (chosen !== undefined && agent.permissionMode !== chosen) agent.setPermissionMode(chosen);
       this.permissions = { ...this.permissions, mode: agent.permissionMode };
-      this.open = { system, agent, view, activity, dir: choice.dir, closePrompt };
+      this.open = { system, agent, view, dir: choice.dir, closePrompt };
       const how = resumed ? `resumed, ${agent.log().length} events` : 'new session';
       this.say(
         `agentchart: ${this.model.description} · mode ${this.permissions.mode} · ${this.cwd} · ${agent.sessionId} (${how})`,
@@ -311,6 +289,5 @@ class Chat implements SlashContext {
     open.closePrompt();
     await open.system.dispose();
     await open.view.stop();
-    open.activity.stop();
   }
 }

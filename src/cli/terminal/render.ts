@@ -293,16 +293,3 @@ export class TranscriptRenderer {
     return this.toolNames.get(callId) ?? callId;
   }
 }
-
-/** The chat's one-line status: mode, model, tokens so far and how full the context is. */
-export function chatStatus(
-  agent: { snapshot(): { contextUsage: { usedTokens: number; contextWindow: number } } },
-  mode: string,
-  model: string,
-  usage?: Usage,
-): string {
-  const { usedTokens, contextWindow } = agent.snapshot().contextUsage;
-  const share = contextWindow > 0 ? ` (${Math.round((usedTokens / contextWindow) * 100)}%)` : '';
-  const tokens = usage ? ` · ${formatUsage(usage)}` : '';
-  return `[mode ${mode} · ${model}${tokens} · context ${usedTokens.toLocaleString('en-US')} / ${contextWindow.toLocaleString('en-US')}${share}]`;
-}

@@ -74,7 +74,9 @@ export class ToolActivity {
     this.frame = (this.frame + 1) % spinner.length;
     const others = this.running.size - 1;
     const frame = spinner[this.frame]!;
-    this.status.show(liveToolLine(first, { now: this.options.now(), others, frame, width: this.status.width }));
+    this.status.show(
+      liveToolLine(first, { now: this.options.now(), others, frame, width: this.status.width }),
+    );
   }
 }
 
