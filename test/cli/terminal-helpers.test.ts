@@ -130,6 +130,13 @@ describe('StatusLine', () => {
       'notice\n',
     ]);
     expect(status.writer.lineOpen).toBe(false);
+    // Control sequences alone (bracketed paste off, a cursor move) do not open a line.
+    status.writer.write('\u001b[?2004l');
+    status.writer.write('\u001b[1G');
+    expect(status.lineOpen).toBe(false);
+    status.writer.write('› ');
+    status.writer.write('\u001b[3G');
+    expect(status.lineOpen).toBe(true);
   });
 
   it('draws nothing when not on a terminal, or while it is held back', () => {
@@ -175,18 +182,31 @@ describe('ToolActivity', () => {
   const run = (isTTY: boolean) => {
     const written: string[] = [];
     const status = new StatusLine({ isTTY, columns: 80, write: (chunk: string) => written.push(chunk) });
-    const activity = new ToolActivity(status, { terminal: isTTY, now: () => 4_700 });
-    for (const event of events) activity.event(event);
+    const ticks: (() => void)[] = [];
+    const every = (tick: () => void) => {
+      ticks.push(tick);
+      return () => ticks.splice(ticks.indexOf(tick), 1);
+    };
+    const activity = new ToolActivity(status, { terminal: isTTY, now: () => 4_700, every });
+    activity.event(events[0]!);
+    activity.event(events[1]!);
+    const before = written.length;
+    for (const tick of [...ticks, ...ticks]) tick();
+    activity.event(events[2]!);
+    expect(ticks).toEqual([]);
     activity.stop();
-    return written;
+    return { before, written };
   };
 
-  it('shows the running tool with the seconds on the system clock, and erases it when the result comes', () => {
-    expect(run(true)).toEqual(['\r\u001b[2K⠙ bash sleep 4 · 3s', '\r\u001b[2K']);
+  it('draws the running tool on each tick, seconds on the system clock, and erases it at the result', () => {
+    expect(run(true)).toEqual({
+      before: 0,
+      written: ['\r\u001b[2K⠙ bash sleep 4 · 3s', '\r\u001b[2K⠹ bash sleep 4 · 3s', '\r\u001b[2K'],
+    });
   });
 
   it('writes nothing when the output is not a terminal: no spinner, no redraws', () => {
-    expect(run(false)).toEqual([]);
+    expect(run(false)).toEqual({ before: 0, written: [] });
   });
 });
 

@@ -59,7 +59,10 @@ export class StatusLine {
   private write(chunk: string): boolean {
     this.erase();
     this.out.write(chunk);
-    if (chunk.length > 0) this.open = !chunk.endsWith('\n');
+    // Control sequences alone (cursor moves, bracketed paste off) leave the line as it was.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the sequences start with ESC.
+    const shown = chunk.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    if (shown.length > 0) this.open = !shown.endsWith('\n');
     return true;
   }
 

@@ -19,12 +19,20 @@ type Running = { name: string; summary: string; startedAt: number };
 export class ToolActivity {
   private readonly calls = new Map<string, { name: string; summary: string }>();
   private readonly running = new Map<string, Running>();
-  private timer: ReturnType<typeof setInterval> | undefined;
+  private stopTicking: (() => void) | undefined;
   private frame = 0;
 
+  /**
+   * `now`: the clock the log's stamps came from. `every`: calls `tick` every `ms` until the returned stop
+   * is called (default a `setInterval` that never keeps the process alive).
+   */
   constructor(
     private readonly status: StatusLine,
-    private readonly options: { terminal: boolean; now: () => number },
+    private readonly options: {
+      terminal: boolean;
+      now: () => number;
+      every?: (tick: () => void, ms: number) => () => void;
+    },
   ) {}
 
   event(live: LiveEvent): void {
@@ -55,17 +63,13 @@ export class ToolActivity {
 
   private update(): void {
     if (this.running.size === 0) {
-      if (this.timer !== undefined) clearInterval(this.timer);
-      this.timer = undefined;
+      this.stopTicking?.();
+      this.stopTicking = undefined;
       this.status.show(undefined);
       return;
     }
-    this.redraw();
-    if (this.timer === undefined) {
-      this.timer = setInterval(() => this.redraw(), tickMs);
-      // The live line never keeps the process alive.
-      this.timer.unref();
-    }
+    // The first draw waits for the first tick: a tool done sooner never flickers a line.
+    this.stopTicking ??= (this.options.every ?? everyInterval)(() => this.redraw(), tickMs);
   }
 
   private redraw(): void {
@@ -78,6 +82,13 @@ export class ToolActivity {
       liveToolLine(first, { now: this.options.now(), others, frame, width: this.status.width }),
     );
   }
+}
+
+function everyInterval(tick: () => void, ms: number): () => void {
+  const timer = setInterval(tick, ms);
+  // The live line never keeps the process alive.
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /**
