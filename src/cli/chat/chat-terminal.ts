@@ -38,6 +38,7 @@ export class ChatTerminal implements AnswerSource {
   private readonly pastes = new Map<string, string>();
   private pasteCount = 0;
   private readonly releaseInput: () => void;
+  private readonly pasteMode: boolean;
   readonly isTerminal: boolean;
 
   constructor(
@@ -76,8 +77,10 @@ export class ChatTerminal implements AnswerSource {
       keyed.stream.on('keypress', (_text: string, key: { name?: string } | undefined) => {
         if (key?.name === 'escape') keys.escape();
       });
-      output.write(enableBracketedPaste);
     }
+    // Only a terminal that shows the output reads the request (a piped stdout would just carry it).
+    this.pasteMode = this.isTerminal && output.isTTY === true;
+    if (this.pasteMode) output.write(enableBracketedPaste);
   }
 
   /** What the person is typing now (empty between lines). */
@@ -123,7 +126,7 @@ export class ChatTerminal implements AnswerSource {
     this.closed = true;
     this.reader.close();
     this.releaseInput();
-    if (this.isTerminal) this.output.write(disableBracketedPaste);
+    if (this.pasteMode) this.output.write(disableBracketedPaste);
   }
 
   /**
