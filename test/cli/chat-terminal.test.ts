@@ -103,4 +103,16 @@ describe('agentchart chat: the terminal', () => {
     expect(userMessages(server, 0)).toEqual(['line one\nline two']);
     expect(pty.screen).not.toContain('(steer:');
   }, 60_000);
+
+  it('a task typed before the session is open runs once it is open, not a crash', async () => {
+    const { server } = world;
+    server.reply({ turn: { text: ['Early bird.'] } });
+    const pty = chat([]);
+    // Typed at once: the chat reads it while (or before) it opens its session.
+    pty.type('early task\r');
+    let at = await pty.waitFor('Early bird.');
+    at = await pty.waitFor('[mode default', at);
+    await leave(pty, at);
+    expect(userMessages(server, 0)).toEqual(['early task']);
+  }, 60_000);
 });

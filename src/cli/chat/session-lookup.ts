@@ -34,6 +34,16 @@ function isFile(file: string): Promise<boolean> {
   );
 }
 
+/** The session a chat opens first: the one `--resume` names, the latest with `--continue`, else none. */
+export async function firstSession(
+  flags: { resume?: string; continue?: boolean },
+  folders: readonly string[],
+  cwd: string,
+): Promise<SessionChoice | undefined> {
+  if (flags.resume) return sessionByIdOrPath(flags.resume, folders, cwd);
+  return flags.continue ? latestSession(folders) : undefined;
+}
+
 /**
  * `--continue`: the session of this workspace written to last, in any of `folders`, leaving out
  * subagents' sessions (their `session.start` names a parent). `undefined` when there is none.

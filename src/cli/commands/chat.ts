@@ -10,7 +10,7 @@ import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
 import { attachChatView, type ChatView, chatStatus } from '../chat/chat-view.ts';
 import {
-  latestSession,
+  firstSession,
   resumeCommand,
   type SessionChoice,
   sessionByIdOrPath,
@@ -36,11 +36,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> 
   const cwd = await workspaceOf(io, flags.cwd);
   const sessionsDir = sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd);
   const folders = sessionSearchFolders(cwd, io.env, flags.sessionDir, io.cwd);
-  const first = flags.resume
-    ? await sessionByIdOrPath(flags.resume, folders, io.cwd)
-    : flags.continue
-      ? await latestSession(folders)
-      : undefined;
+  const first = await firstSession(flags, folders, io.cwd);
   if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
   const permissions = await permissionsOf(io, flags, cwd);
   const chat = new Chat(io, flags, cwd, permissions, await providerFor(io, flags));
@@ -51,6 +47,8 @@ class Chat implements SlashContext {
   private open: Open | undefined;
   private running: Promise<unknown> | undefined;
   private interrupts = 0;
+  /** Lines typed while a session opens, taken once it is open; `undefined` once the chat is leaving. */
+  private earlyLines: string[] | undefined = [];
   private inspector: InspectorServer | undefined;
   // `--mode`/`--yes` rule the first session the chat opens; later ones (and a resumed first one without
   // them) run in the mode their log recorded last.
@@ -94,6 +92,7 @@ class Chat implements SlashContext {
     }
     this.say('Type a task. While it runs, a line steers it; Esc cancels the turn; /help lists commands.');
     this.terminal.prompt();
+    this.takeEarlyLines();
     return done;
   }
 
@@ -154,18 +153,21 @@ class Chat implements SlashContext {
 
   async exit(): Promise<void> {
     if (!this.open) return;
+    this.earlyLines = undefined;
     const { dir } = this.open;
     const sessionId = this.agent.sessionId;
     await this.closeSession();
     this.terminal.close();
     this.say(`Session log: ${sessionFilePath(dir, sessionId)}`);
     const defaultFolders = sessionSearchFolders(this.cwd, this.io.env, undefined, this.io.cwd);
-    const from = this.io.cwd;
-    this.say(`Continue it: ${resumeCommand({ sessionId, dir, workspace: this.cwd, from, defaultFolders })}`);
+    const place = { sessionId, dir, workspace: this.cwd, from: this.io.cwd, defaultFolders };
+    this.say(`Continue it: ${resumeCommand(place)}`);
     this.finished(0);
   }
 
   private onLine(text: string): void {
+    // Typed while a session opens (at the start, or during /model and /resume).
+    if (!this.open) return void this.earlyLines?.push(text);
     this.interrupts = 0;
     const trimmed = text.trim();
     if (trimmed === '') {
@@ -275,6 +277,11 @@ class Chat implements SlashContext {
     if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
     await this.closeSession();
     await this.openSession({ dir, sessionId });
+    this.takeEarlyLines();
+  }
+
+  private takeEarlyLines(): void {
+    for (const text of this.earlyLines?.splice(0) ?? []) this.onLine(text);
   }
 
   private async closeSession(): Promise<void> {
