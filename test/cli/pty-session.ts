@@ -20,9 +20,11 @@ export class PtySession {
   private raw = '';
   readonly exited: Promise<number>;
 
-  constructor(args: string[], options: { cwd: string; env: Record<string, string> }) {
+  /** `columns`: the terminal's width (set with `stty` before the CLI starts); default what `script` gives. */
+  constructor(args: string[], options: { cwd: string; env: Record<string, string>; columns?: number }) {
     const quoted = args.map((arg) => `'${arg.replaceAll("'", "'\\''")}'`).join(' ');
-    const command = `${process.execPath} --import ${tsxLoader} ${repo}src/cli/main.ts ${quoted}`;
+    const size = options.columns === undefined ? '' : `stty cols ${options.columns} rows 50 && exec `;
+    const command = `${size}${process.execPath} --import ${tsxLoader} ${repo}src/cli/main.ts ${quoted}`;
     this.child = spawn('script', ['-qfec', command, '/dev/null'], {
       cwd: options.cwd,
       env: { PATH: process.env.PATH ?? '', TERM: 'xterm', NO_COLOR: '1', ...options.env },
@@ -73,14 +75,16 @@ export type ChatPlace = { workspace: string; env: Record<string, string> };
  * Registers the clean-up in the calling `describe` (or file) and returns an opener of chats in `place`:
  * every chat still running after a test is killed, so a failed wait leaves no process behind.
  */
-export function usePtyChats(place: () => ChatPlace): (args: string[]) => PtySession {
+export function usePtyChats(
+  place: () => ChatPlace,
+): (args: string[], options?: { columns?: number }) => PtySession {
   const sessions: PtySession[] = [];
   afterEach(() => {
     for (const pty of sessions.splice(0)) pty.kill();
   });
-  return (args) => {
+  return (args, options = {}) => {
     const { workspace, env } = place();
-    const pty = new PtySession(args, { cwd: workspace, env });
+    const pty = new PtySession(args, { cwd: workspace, env, ...options });
     sessions.push(pty);
     return pty;
   };

@@ -34,6 +34,16 @@ function isFile(file: string): Promise<boolean> {
   );
 }
 
+/** The session a chat opens first: the one `--resume` names, the latest with `--continue`, else none. */
+export async function firstSession(
+  flags: { resume?: string; continue?: boolean },
+  folders: readonly string[],
+  cwd: string,
+): Promise<SessionChoice | undefined> {
+  if (flags.resume) return sessionByIdOrPath(flags.resume, folders, cwd);
+  return flags.continue ? latestSession(folders) : undefined;
+}
+
 /**
  * `--continue`: the session of this workspace written to last, in any of `folders`, leaving out
  * subagents' sessions (their `session.start` names a parent). `undefined` when there is none.
@@ -94,4 +104,34 @@ async function firstLine(file: string, limit = 4 * 1024 * 1024): Promise<string>
   } finally {
     await handle.close();
   }
+}
+
+/** `text` as one shell word: as it is when that is safe, else in single quotes. */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The command that continues a chat's session, as printed when the chat ends: `agentchart --resume ID`,
+ * with `--cwd` when the workspace is not the folder the chat was started in, and `--session-dir` when the
+ * session is not where `--resume` looks for that workspace by default — so the printed command works as
+ * it is, from the same folder.
+ */
+export function resumeCommand(place: {
+  sessionId: string;
+  /** The folder of the session's log. */
+  dir: string;
+  /** The workspace, and the folder the command was run from. */
+  workspace: string;
+  from: string;
+  /** The folders `--resume` searches for the workspace without `--session-dir`. */
+  defaultFolders: readonly string[];
+}): string {
+  const words = ['agentchart'];
+  if (resolve(place.workspace) !== resolve(place.from)) words.push('--cwd', shellWord(place.workspace));
+  if (!place.defaultFolders.some((folder) => resolve(folder) === resolve(place.dir))) {
+    words.push('--session-dir', shellWord(place.dir));
+  }
+  words.push('--resume', place.sessionId);
+  return words.join(' ');
 }

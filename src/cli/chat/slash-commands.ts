@@ -1,14 +1,18 @@
+import type { CompactResult } from '../../machines/compaction-types.ts';
 import { type PermissionMode, permissionModes } from '../../permissions/modes.ts';
-import { recordedPrices } from '../../providers/prices.ts';
+import { estimateCost, recordedPrices } from '../../providers/prices.ts';
 import { emptyUsage, type Usage } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
-import { isEvent } from '../../session/types.ts';
-import { formatUsage } from '../terminal/render.ts';
+import { project } from '../../session/projection.ts';
+import { isEvent, type LogEvent } from '../../session/types.ts';
+import { formatDollars } from '../terminal/render.ts';
 import { agentsReport } from './agents-report.ts';
 
 /** What slash commands may do to the chat. */
 export interface SlashContext {
   readonly agent: Agent;
+  /** The permission mode the agent runs in now. */
+  readonly mode: PermissionMode;
   readonly isRunning: boolean;
   say(text: string): void;
   setStates(on: boolean): void;
@@ -21,9 +25,9 @@ export interface SlashContext {
 
 const help = [
   '/compact [instructions]  summarise the older part of the conversation now',
-  `/mode <mode>             change the permission mode (${permissionModes.join(', ')})`,
+  `/mode [mode]             show the permission mode, or change it (${permissionModes.join(', ')})`,
   '/model <name>            use another model of the same provider',
-  '/cost                    tokens used in this session so far',
+  '/cost                    tokens of this session so far (cache split) and their price',
   '/states on|off           show or hide the machines\u2019 state changes',
   '/agents [id]             the background agents and their results (one in full)',
   '/inspect                 start the inspector on this session and print its address',
@@ -54,8 +58,11 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
       chat.say(`State changes ${argument === 'on' ? 'shown' : 'hidden'}.`);
       return;
     case 'mode': {
+      if (argument === '') {
+        return chat.say(`Mode: ${chat.mode} (change it with /mode ${permissionModes.join('|')})`);
+      }
       const mode = permissionModes.find((known) => known === argument);
-      if (!mode) return chat.say(`Usage: /mode <${permissionModes.join('|')}>`);
+      if (!mode) return chat.say(`Usage: /mode [${permissionModes.join('|')}]`);
       await chat.setMode(mode);
       return;
     }
@@ -76,12 +83,9 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
       return;
     case 'compact': {
       chat.say('(compacting: the model summarises the older part of the conversation…)');
-      const result = await chat.agent.compact(argument ? { instructions: argument } : {});
-      chat.say(
-        result.compacted
-          ? `Compacted: the context held ${result.tokensBefore} tokens before.`
-          : `Nothing compacted (${result.reason}).`,
-      );
+      const agent = chat.agent;
+      const result = await agent.compact(argument ? { instructions: argument } : {});
+      chat.say(compactReport(result, agent.log()));
       return;
     }
     default:
@@ -90,8 +94,9 @@ export async function runSlashCommand(chat: SlashContext, text: string): Promise
 }
 
 /**
- * `/cost`: the session's tokens with the cache split, the share of input read from the cache, and the
- * estimated price when the session recorded its model's prices.
+ * `/cost`: the session's tokens with the cache split (always, zeros too), the estimated price when the
+ * session recorded its model's prices (see src/providers/prices.ts: list prices, dated) or `unknown price`
+ * (never a guess), and the share of input read from the cache.
  */
 export function costReport(agent: Agent): string {
   const usage = sessionUsage(agent);
@@ -101,8 +106,40 @@ export function costReport(agent: Agent): string {
   const input = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
   const share =
     input > 0 ? ` · ${Math.round((usage.cacheReadTokens / input) * 100)}% of input read from cache` : '';
-  const unknown = prices ? '' : ` (no prices known for ${String(config.model)}: tokens only)`;
-  return `This session so far: ${formatUsage(usage, prices)}${share}${unknown}`;
+  const tokens = [
+    `in ${usage.inputTokens}`,
+    `cache write ${usage.cacheWriteTokens}`,
+    `cache read ${usage.cacheReadTokens}`,
+    `out ${usage.outputTokens}`,
+  ].join(' · ');
+  const price = prices
+    ? `≈ ${formatDollars(estimateCost(usage, prices))}`
+    : `unknown price for ${String(config.model)} (no list price for this model and server: tokens only)`;
+  return `This session so far: tokens ${tokens} · ${price}${share}`;
+}
+
+/** Characters a token stands for in the estimate of the context after a compaction (English text and code). */
+const charactersPerToken = 4;
+
+/**
+ * `/compact`'s answer: the tokens the context held before (as the last request reported them) and about
+ * how many after. The count after is an estimate, said as one: the text the summary replaced, less the
+ * summary, at four characters a token; the next request reports the real count.
+ */
+export function compactReport(result: CompactResult, log: readonly LogEvent[]): string {
+  if (!result.compacted) return `Nothing compacted (${result.reason}).`;
+  const compaction = log.findLast((event) => event.type === 'compaction');
+  const size = (events: readonly LogEvent[]) =>
+    JSON.stringify(project(events, { system: '', tools: [] }).messages).length;
+  const removed =
+    compaction === undefined ? 0 : size(log.filter((event) => event.seq < compaction.seq)) - size(log);
+  const before = result.tokensBefore;
+  const after = Math.min(before, Math.max(0, before - Math.round(removed / charactersPerToken)));
+  const count = (tokens: number) => tokens.toLocaleString('en-US');
+  return (
+    `Compacted: the context held ${count(before)} tokens before, about ${count(after)} after ` +
+    '(estimated; the next request reports it exactly).'
+  );
 }
 
 /** The tokens of every turn of the session so far (from the log's `turn.end` events). */

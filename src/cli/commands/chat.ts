@@ -8,19 +8,24 @@ import { sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
-import { latestSession, type SessionChoice, sessionByIdOrPath } from '../chat/session-lookup.ts';
+import { attachChatView, type ChatView, chatStatus } from '../chat/chat-view.ts';
+import {
+  firstSession,
+  resumeCommand,
+  type SessionChoice,
+  sessionByIdOrPath,
+} from '../chat/session-lookup.ts';
 import { runSlashCommand, type SlashContext, sessionUsage } from '../chat/slash-commands.ts';
 import { type CliPermissions, permissionsOf } from '../cli-permissions.ts';
 import { recordedMode } from '../recorded-session.ts';
 import { sessionSearchFolders, sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, painter, wantsColor } from '../terminal/io.ts';
-import { attachLiveView, type LiveView } from '../terminal/live-view.ts';
-import { chatStatus } from '../terminal/render.ts';
+import { StatusLine } from '../terminal/status-line.ts';
 
 export type ChatFlags = AgentFlags & { continue?: boolean; resume?: string };
 
 /** One open agent of the chat: its system, the live view and the session it writes. */
-type Open = { system: AgentSystem; agent: Agent; view: LiveView; dir: string; closePrompt: () => void };
+type Open = { system: AgentSystem; agent: Agent; view: ChatView; dir: string; closePrompt: () => void };
 
 /**
  * `agentchart` (or `agentchart chat`): an interactive session. Idle, a line is a task; while a turn runs,
@@ -31,11 +36,7 @@ export async function chatCommand(flags: ChatFlags, io: CliIo): Promise<number> 
   const cwd = await workspaceOf(io, flags.cwd);
   const sessionsDir = sessionsFolder(cwd, io.env, flags.sessionDir, io.cwd);
   const folders = sessionSearchFolders(cwd, io.env, flags.sessionDir, io.cwd);
-  const first = flags.resume
-    ? await sessionByIdOrPath(flags.resume, folders, io.cwd)
-    : flags.continue
-      ? await latestSession(folders)
-      : undefined;
+  const first = await firstSession(flags, folders, io.cwd);
   if (flags.continue && !first) line(io.stdout, `No earlier session in ${sessionsDir}: starting a new one.`);
   const permissions = await permissionsOf(io, flags, cwd);
   const chat = new Chat(io, flags, cwd, permissions, await providerFor(io, flags));
@@ -46,6 +47,8 @@ class Chat implements SlashContext {
   private open: Open | undefined;
   private running: Promise<unknown> | undefined;
   private interrupts = 0;
+  /** Lines typed while a session opens, taken once it is open; `undefined` once the chat is leaving. */
+  private earlyLines: string[] | undefined = [];
   private inspector: InspectorServer | undefined;
   // `--mode`/`--yes` rule the first session the chat opens; later ones (and a resumed first one without
   // them) run in the mode their log recorded last.
@@ -53,10 +56,13 @@ class Chat implements SlashContext {
   private finished!: (code: number) => void;
   private readonly terminal: ChatTerminal;
   private readonly paint: ReturnType<typeof painter>;
+  /** Everything the chat writes goes through it: notices start on lines of their own, the live line redraws. */
+  private readonly status: StatusLine;
+  readonly io: CliIo;
   states: boolean;
 
   constructor(
-    readonly io: CliIo,
+    io: CliIo,
     private readonly flags: ChatFlags,
     readonly cwd: string,
     private permissions: CliPermissions,
@@ -65,7 +71,10 @@ class Chat implements SlashContext {
     this.states = flags.states ?? false;
     this.modeFromFlags = flags.mode !== undefined || flags.yes ? permissions.mode : undefined;
     this.paint = painter(wantsColor(io.stdout, io.env));
-    this.terminal = new ChatTerminal(io.stdin, io.stdout, {
+    // No live line while the person types or a question waits: it would overwrite their line.
+    this.status = new StatusLine(io.stdout, () => this.terminal.typing === '' && !this.terminal.asking);
+    this.io = { ...io, stdout: this.status.writer };
+    this.terminal = new ChatTerminal(io.stdin, this.io.stdout, {
       line: (text) => this.onLine(text),
       escape: () => this.onEscape(),
       interrupt: () => this.onInterrupt(),
@@ -83,6 +92,7 @@ class Chat implements SlashContext {
     }
     this.say('Type a task. While it runs, a line steers it; Esc cancels the turn; /help lists commands.');
     this.terminal.prompt();
+    this.takeEarlyLines();
     return done;
   }
 
@@ -100,6 +110,7 @@ class Chat implements SlashContext {
   }
 
   say(text: string): void {
+    this.status.endLine();
     line(this.io.stdout, text);
   }
 
@@ -142,16 +153,21 @@ class Chat implements SlashContext {
 
   async exit(): Promise<void> {
     if (!this.open) return;
+    this.earlyLines = undefined;
     const { dir } = this.open;
     const sessionId = this.agent.sessionId;
     await this.closeSession();
     this.terminal.close();
     this.say(`Session log: ${sessionFilePath(dir, sessionId)}`);
-    this.say(`Continue it: agentchart --resume ${sessionId}`);
+    const defaultFolders = sessionSearchFolders(this.cwd, this.io.env, undefined, this.io.cwd);
+    const place = { sessionId, dir, workspace: this.cwd, from: this.io.cwd, defaultFolders };
+    this.say(`Continue it: ${resumeCommand(place)}`);
     this.finished(0);
   }
 
   private onLine(text: string): void {
+    // Typed while a session opens (at the start, or during /model and /resume).
+    if (!this.open) return void this.earlyLines?.push(text);
     this.interrupts = 0;
     const trimmed = text.trim();
     if (trimmed === '') {
@@ -241,14 +257,7 @@ class Chat implements SlashContext {
     try {
       const agent =
         choice.sessionId === '' ? await system.createAgent() : await system.resumeAgent(choice.sessionId);
-      const view = attachLiveView({
-        system,
-        agent,
-        out: this.io.stdout,
-        color: wantsColor(this.io.stdout, this.io.env),
-        json: false,
-        states: this.states,
-      });
+      const view = attachChatView({ system, agent, io: this.io, status: this.status, states: this.states });
       // A resumed session is in the mode its log recorded last; only the flags of the first one switch it.
       if (chosen !== undefined && agent.permissionMode !== chosen) agent.setPermissionMode(chosen);
       this.permissions = { ...this.permissions, mode: agent.permissionMode };
@@ -268,6 +277,11 @@ class Chat implements SlashContext {
     if (this.isRunning) throw new Error('a turn is running: wait for it to end, or press Esc first');
     await this.closeSession();
     await this.openSession({ dir, sessionId });
+    this.takeEarlyLines();
+  }
+
+  private takeEarlyLines(): void {
+    for (const text of this.earlyLines?.splice(0) ?? []) this.onLine(text);
   }
 
   private async closeSession(): Promise<void> {

@@ -6,6 +6,7 @@ import type { ApprovalRequest } from '../../actors/approval.ts';
 import { readRegularFile } from '../../core/read-limited.ts';
 import { prefixRuleFor, stringArgument } from '../../permissions/rules.ts';
 import { planEdit } from '../../tools/edit-file.ts';
+import { wrapWords } from './wrap-words.ts';
 
 export type Paint = (style: 'red' | 'green' | 'cyan' | 'dim' | 'bold', text: string) => string;
 
@@ -48,17 +49,24 @@ export async function approvalLines(
   const width = Math.max(20, options.width - 4);
   const framed = (lines: string[]) => lines.map((line) => `  ${paint('dim', '│')} ${line}`);
   const command = stringArgument(request.input, 'command');
+  // Prose wraps between words; what the call does (a command, a diff, its input) is wrapped whole.
+  const title = (text: string) => wrapWords(text, options.width, '  ').map((line) => paint('bold', line));
   if (command !== undefined) {
-    return [paint('bold', `${request.tool} wants to run:`), ...framed(wrapText(command, width))];
+    return [...title(`${request.tool} wants to run:`), ...framed(wrapText(command, width))];
   }
   const diff = await previewDiff(request, options.cwd);
+  const path = stringArgument(request.input, 'path') ?? '';
+  if (diff?.length === 0) {
+    return title(`${request.tool} would leave ${path} as it is: no change (content identical)`);
+  }
   if (diff !== undefined) {
-    const path = stringArgument(request.input, 'path') ?? '';
-    const title = `${request.tool} wants to change ${path} (${diff.length} diff lines):`;
-    return [paint('bold', title), ...framed(paintDiff(diff, paint).flatMap((line) => wrapText(line, width)))];
+    return [
+      ...title(`${request.tool} wants to change ${path} (${diff.length} diff lines):`),
+      ...framed(paintDiff(diff, paint).flatMap((line) => wrapText(line, width))),
+    ];
   }
   const shown = JSON.stringify(request.input, null, 2) ?? String(request.input);
-  return [paint('bold', `${request.tool} wants to run with:`), ...framed(wrapText(shown, width))];
+  return [...title(`${request.tool} wants to run with:`), ...framed(wrapText(shown, width))];
 }
 
 // Larger files are not diffed for the prompt: the diff would be too long to read there anyway.
@@ -66,7 +74,8 @@ const previewLimit = 16 * 1024 * 1024;
 
 /**
  * The diff a `write_file` or `edit_file` call would make, against the file as it is now; for an edit that
- * cannot apply, a note saying so and the text it would put in. `undefined` for other tools.
+ * cannot apply, a note saying so and the text it would put in; no lines when the file would stay as it is
+ * (a diff of headers alone tells a person nothing). `undefined` for other tools.
  */
 async function previewDiff(request: ApprovalRequest, cwd: string): Promise<string[] | undefined> {
   if (request.tool !== 'write_file' && request.tool !== 'edit_file') return undefined;
@@ -100,6 +109,7 @@ async function previewDiff(request: ApprovalRequest, cwd: string): Promise<strin
     }
     after = plan.after.toString('utf8');
   }
+  if (before?.equals(Buffer.from(after, 'utf8'))) return [];
   const patch = createTwoFilesPatch(
     `a/${path}`,
     `b/${path}`,

@@ -1,5 +1,10 @@
 /** Somewhere the CLI writes text: `process.stdout`, `process.stderr`, or a test's capture. */
-export type TextOut = { write(chunk: string): unknown; isTTY?: boolean };
+export type TextOut = {
+  write(chunk: string): unknown;
+  isTTY?: boolean;
+  /** Whether the cursor is after text on its line, when a writer shared by several parts knows it. */
+  readonly lineOpen?: boolean;
+};
 
 /** Where the CLI reads answers from: `process.stdin` or a test's stream. */
 export type TextIn = NodeJS.ReadableStream & { isTTY?: boolean };

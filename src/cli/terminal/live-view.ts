@@ -17,6 +17,8 @@ export type LiveViewOptions = {
   json: boolean;
   /** Also called for every live event, after it is rendered. */
   onEvent?: (event: LiveEvent) => void;
+  /** The person's tasks are on the screen as typed (the chat): they are not echoed again. */
+  typedInput?: boolean;
   /** Print the machines' state changes between the transcript's lines (default false: `--states`). */
   states?: boolean;
   /**
@@ -55,7 +57,7 @@ export function attachLiveView(options: LiveViewOptions): LiveView {
     return { stop: () => done, setStates: () => undefined };
   }
   let states = options.states ?? false;
-  const renderer = new TranscriptRenderer(out, options.color);
+  const renderer = new TranscriptRenderer(out, options.color, { typedInput: options.typedInput ?? false });
   const pending: PendingTransition[] = [];
   let rendered = agent.log().length;
   let flushScheduled = false;

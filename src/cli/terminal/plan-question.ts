@@ -1,5 +1,6 @@
 import type { ApprovalAnswer, ApprovalRequest } from '../../actors/approval.ts';
 import type { TextOut } from './io.ts';
+import { wrapChoices } from './wrap-words.ts';
 
 /** The answer to a plan: accept it (continuing in `default` or `accept-edits`), or deny it with a reason. */
 export function parsePlanAnswer(text: string): ApprovalAnswer | 'ask-reason' | undefined {
@@ -24,17 +25,27 @@ export function parsePlanAnswer(text: string): ApprovalAnswer | 'ask-reason' | u
 export async function askAboutPlan(
   request: ApprovalRequest,
   // The prompt approver's answer source (see `AnswerSource` in prompt-approver.ts).
-  io: { input: { discardTypedAhead(): void; nextLine(): Promise<string | undefined> }; output: TextOut },
+  io: {
+    input: { discardTypedAhead(): void; nextLine(): Promise<string | undefined> };
+    output: TextOut;
+    /** Characters per line the choices wrap at, between words (default 100). */
+    width?: number;
+  },
 ): Promise<ApprovalAnswer> {
   const { input, output } = io;
   const plan = (request.input as { plan?: unknown } | null)?.plan;
   output.write(
     `\nThe agent's plan:\n\n${typeof plan === 'string' ? plan : JSON.stringify(request.input)}\n\n`,
   );
-  output.write(
-    'Accept this plan?\n  [y] yes, continue (edits and commands are asked about)  ' +
-      '[e] yes, and allow edits  [n] no, keep planning (n <reason>: the model reads the reason)\n',
+  const choices = wrapChoices(
+    [
+      '[y] yes, continue (edits and commands are asked about)',
+      '[e] yes, and allow edits',
+      '[n] no, keep planning (n <reason>: the model reads the reason)',
+    ],
+    io.width ?? 100,
   );
+  output.write(`Accept this plan?\n${choices.join('\n')}\n`);
   input.discardTypedAhead();
   for (;;) {
     output.write('> ');

@@ -3,6 +3,7 @@ import { exitPlanModeName } from '../../permissions/modes.ts';
 import { approvalLines, offeredRule, type Paint } from './approval-view.ts';
 import type { TextOut } from './io.ts';
 import { askAboutPlan } from './plan-question.ts';
+import { wrapChoices } from './wrap-words.ts';
 
 /**
  * Where answers are read, one line each. Contract: `discardTypedAhead()` drops every line (and half-typed
@@ -88,8 +89,9 @@ export function promptApprover(options: PromptApproverOptions): PromptApprover {
       `[a] allow ${request.tool} like this for the session`,
       ...(rule ? [`[p] allow the prefix ${rule} for the session`] : []),
       '[n] deny (n <reason>: the model reads the reason)',
-    ].join('  ');
-    output.write(`Allow this ${request.tool} call?\n  ${choices}\n`);
+    ];
+    const shown = wrapChoices(choices, options.width ?? 100);
+    output.write(`Allow this ${request.tool} call?\n${shown.join('\n')}\n`);
     input.discardTypedAhead();
     for (;;) {
       output.write('> ');

@@ -89,9 +89,14 @@ export class TranscriptRenderer {
 
   private readonly painted: ReturnType<typeof painter>;
 
+  /**
+   * `typedInput`: the person's tasks are already on the screen as they typed them (the chat), so their
+   * queueing and their `user.message` are not echoed again; steers and injected input still are.
+   */
   constructor(
     private readonly out: TextOut,
     color: boolean,
+    private readonly options: { typedInput?: boolean } = {},
   ) {
     this.painted = painter(color);
   }
@@ -133,9 +138,14 @@ export class TranscriptRenderer {
 
   /** Writes `text` on a line of its own, ending streamed text first. */
   print(text: string): void {
-    if (this.midLine) this.out.write('\n');
+    // A shared writer knows about text others put on the line (a notice, a prompt) as well.
+    if (this.lineIsOpen) this.out.write('\n');
     this.midLine = false;
     this.out.write(`${text}\n`);
+  }
+
+  private get lineIsOpen(): boolean {
+    return this.out.lineOpen ?? this.midLine;
   }
 
   paint(style: Style, text: string): string {
@@ -150,12 +160,14 @@ export class TranscriptRenderer {
       this.prices = recordedPrices(config);
       this.print(this.paint('dim', `session ${event.data.agentId} (${described})`));
     } else if (isEvent(event, 'inbox.queued')) {
+      if (this.options.typedInput) return;
       this.print(
         this.paint('magenta', `» queued ${event.data.channel}: ${truncate(event.data.message, 80)}`),
       );
     } else if (isEvent(event, 'turn.start')) {
       this.print(this.paint('bold', `── turn ${event.turn} ──`));
     } else if (isEvent(event, 'user.message')) {
+      if (this.options.typedInput && event.data.channel === 'followup') return;
       this.print(
         this.paint('blue', `› ${event.data.channel}: ${truncate(event.data.content.split('\n')[0]!)}`),
       );
@@ -244,7 +256,7 @@ export class TranscriptRenderer {
     const { text, interrupted, providerParts, citations } = event.data as LogEventData['assistant.message'];
     // Live runs already streamed the text; a replayed log has no deltas, so the text is printed here.
     if (!this.streamed.has(`${event.turn}.${event.step}`) && text !== '') this.print(text);
-    else if (this.midLine) this.print('');
+    else if (this.lineIsOpen) this.print('');
     if (interrupted) this.print(this.paint('yellow', '(interrupted)'));
     for (const line of vendorContentLines(providerParts, citations)) {
       this.print(this.paint('dim', line));
@@ -280,17 +292,4 @@ export class TranscriptRenderer {
   private nameOf(callId: string): string {
     return this.toolNames.get(callId) ?? callId;
   }
-}
-
-/** The chat's one-line status: mode, model, tokens so far and how full the context is. */
-export function chatStatus(
-  agent: { snapshot(): { contextUsage: { usedTokens: number; contextWindow: number } } },
-  mode: string,
-  model: string,
-  usage?: Usage,
-): string {
-  const { usedTokens, contextWindow } = agent.snapshot().contextUsage;
-  const share = contextWindow > 0 ? ` (${Math.round((usedTokens / contextWindow) * 100)}%)` : '';
-  const tokens = usage ? ` · ${formatUsage(usage)}` : '';
-  return `[mode ${mode} · ${model}${tokens} · context ${usedTokens.toLocaleString('en-US')} / ${contextWindow.toLocaleString('en-US')}${share}]`;
 }
