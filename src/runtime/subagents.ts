@@ -1,5 +1,6 @@
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
+import type { Provider } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
 import type { SubagentResult } from '../tools/define-tool.ts';
 import { outputOptionsOf } from '../tools/output-schema.ts';
@@ -41,6 +42,8 @@ export type AgentTreeDeps = {
   launchChild: (agentId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
   /** Continues a child's stored session in the same system (`resumeAgent` for a subagent). */
   resumeChild: (sessionId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
+  /** The system's models by name: an agent definition's `model` names one. */
+  models?: Readonly<Record<string, Provider>>;
 };
 
 /**
@@ -102,7 +105,14 @@ export class AgentTree {
       maxDepth,
       maxSteps,
       rejoin,
+      ...(this.deps.models ? { models: this.deps.models } : {}),
     });
+  }
+
+  /** `agentType` when it names one of `parentId`'s agent definitions (a host's own type does not). */
+  definitionType(parentId: string, agentType: string | undefined): string | undefined {
+    const definitions = this.members.get(parentId)?.agentDefinitions ?? [];
+    return definitions.some((entry) => entry.name === agentType) ? agentType : undefined;
   }
 
   /** `child` is a live subagent of `parentId` until `release`: a mode change and a dispose reach it. */
@@ -163,7 +173,8 @@ export class AgentTree {
     const { parentId, request } = call;
     const rejoin = this.rejoins.get(`${parentId} ${call.callId}`);
     this.rejoins.delete(`${parentId} ${call.callId}`);
-    const { options, spec } = this.prepareChild(parentId, request, rejoin !== undefined);
+    const launch = this.prepareChild(parentId, request, rejoin !== undefined);
+    const { options, spec } = launch;
     const parent = this.members.get(parentId)!;
     const child = rejoin
       ? await this.deps.resumeChild(rejoin, options, spec)
@@ -175,10 +186,13 @@ export class AgentTree {
       logSpawned(parent.log, call.callId, child.id);
       // The link is durable before the child works: a resumed parent finds a child that was left waiting.
       await parent.log.flush();
-      const typed = outputOptionsOf(request);
+      // The host's `output` (taskTool's) wins over the definition's.
+      const definitionOutput = launch.definition?.output;
+      const typed = outputOptionsOf(request) ?? (definitionOutput ? { output: definitionOutput } : undefined);
       const result = await runChild(child, () => child.run(request.prompt, typed), call.signal);
       await this.reachRecordedPosition(parentId, call, 'tool.result');
-      return result;
+      const notGranted = launch.definition?.notGranted ?? [];
+      return notGranted.length > 0 ? { ...result, notGranted } : result;
     } finally {
       await child.dispose();
       this.release(parentId, child);
