@@ -217,6 +217,10 @@ class BodyMember implements TreeMember {
     return this.body.definitions.entries;
   }
 
+  get models(): Readonly<Record<string, Provider>> {
+    return this.body.parts.host.models;
+  }
+
   /** The mode now: a subagent starts no looser than its parent runs at that moment. */
   get permissions(): PermissionSettings {
     const { gate } = this.body;

@@ -6,11 +6,15 @@ import {
   discoverAgentDefinitions,
   type SkippedAgentDefinition,
 } from '../settings/agent-definitions.ts';
+import type { AnyTool } from '../tools/define-tool.ts';
 
 /** Where one agent's definitions come from: folders to read, or a recording whose catalogue is used. */
 export type AgentDefinitionSource =
   | { folders: readonly string[] }
   | { recorded: readonly LogEvent[]; folders?: readonly string[] };
+
+/** Where one agent's definitions come from, and what their files are read against. */
+export type DefinitionSetting = { source: AgentDefinitionSource; context: DefinitionContext };
 
 /** The tools that take `agent_type`: the catalogue is in the prompt only for an agent offered one of them. */
 const delegatingTools = ['task', 'spawn_agent'];
@@ -24,13 +28,19 @@ const delegatingTools = ['task', 'spawn_agent'];
 export class AgentDefinitionCatalogue {
   entries: AgentDefinition[] = [];
   skipped: SkippedAgentDefinition[] = [];
-  private fresh = false;
+  /**
+   * The part of a new session's system prompt that lists them: empty when none was found, when none of the
+   * agent's tools takes `agent_type`, or when the session has begun (its recorded prompt holds it).
+   */
+  promptText = '';
 
+  /** `tools`: the agent's own (the catalogue is only for an agent with `task` or `spawn_agent`). */
   async load(
-    source: AgentDefinitionSource | undefined,
+    setting: DefinitionSetting | undefined,
     events: readonly LogEvent[],
-    context: DefinitionContext,
+    tools: readonly AnyTool[],
   ): Promise<void> {
+    const source = setting?.source;
     // A session that has begun keeps what it began with, none included: a type it was never told of
     // must not start (nor differ in a replay) because a file appeared since.
     const log =
@@ -39,31 +49,23 @@ export class AgentDefinitionCatalogue {
         : source && 'recorded' in source
           ? source.recorded
           : undefined;
-    this.fresh = false;
+    this.promptText = '';
     if (log !== undefined) {
       this.entries = recorded(log);
       this.skipped = [];
     } else if (source !== undefined && 'folders' in source && source.folders !== undefined) {
       ({ definitions: this.entries, skipped: this.skipped } = await discoverAgentDefinitions(
         source.folders,
-        context,
+        setting?.context,
       ));
-      this.fresh = true;
+      const delegates = tools.some((tool) => delegatingTools.includes(tool.name));
+      this.promptText = delegates ? agentCatalogueText(this.entries) : '';
     }
   }
 
   /** The definition named `name`, if there is one. */
   find(name: string): AgentDefinition | undefined {
     return this.entries.find((entry) => entry.name === name);
-  }
-
-  /**
-   * The part of a new session's system prompt that lists them: empty when none was found or none of the
-   * agent's tools takes `agent_type` (a recorded prompt holds its catalogue already).
-   */
-  promptText(toolNames: readonly string[]): string {
-    if (!this.fresh || !toolNames.some((name) => delegatingTools.includes(name))) return '';
-    return agentCatalogueText(this.entries);
   }
 
   /** What `session.start` records: every definition whole, and the files skipped and why. */

@@ -36,6 +36,8 @@ export type TreeMember = {
   log: SessionLog;
   /** The kinds of subagent it may start by `agent_type` (none for a subagent). */
   agentDefinitions: readonly AgentDefinition[];
+  /** The system's models by name (none in a replay: the recorded model answers): a definition's `model`. */
+  models: Readonly<Record<string, Provider>>;
 };
 
 /**
@@ -72,8 +74,6 @@ export function childLaunch(
     maxDepth: number;
     maxSteps: number;
     rejoin?: boolean;
-    /** The system's models by name, for a definition's `model`. */
-    models?: Readonly<Record<string, Provider>>;
   },
 ): ChildLaunch {
   if (!limits.rejoin && parent.depth >= limits.maxDepth) {
@@ -89,7 +89,7 @@ export function childLaunch(
   const instructions = request.instructions ?? (definition?.instructions || undefined);
   const options = {
     tools: narrowed?.tools ?? given,
-    model: definitionModel(parent.provider, definition, limits.models ?? {}),
+    model: definitionModel(parent.provider, definition, parent.models),
     ...(instructions !== undefined ? { instructions } : {}),
   };
   const { permissions } = parent;

@@ -77,8 +77,6 @@ export class AgentSystem {
       launchChild: (id, childOptions, child) =>
         this.launch({ agentId: id, origin: { kind: 'new' }, options: { ...childOptions, child } }),
       resumeChild: (id, childOptions, child) => this.resumeSession(id, { ...childOptions, child }),
-      // A replay's recorded model answers every child, whichever model its definition named.
-      models: config.hookReplay ? {} : config.models,
     });
     const background = new BackgroundAgents({
       tree,

@@ -1,6 +1,5 @@
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { type PermissionMode, stricterMode } from '../permissions/modes.ts';
-import type { Provider } from '../providers/types.ts';
 import { logReaches } from '../recorded/recorded-results.ts';
 import type { SubagentResult } from '../tools/define-tool.ts';
 import { outputOptionsOf } from '../tools/output-schema.ts';
@@ -42,8 +41,6 @@ export type AgentTreeDeps = {
   launchChild: (agentId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
   /** Continues a child's stored session in the same system (`resumeAgent` for a subagent). */
   resumeChild: (sessionId: string, options: CreateAgentOptions, child: ChildSpec) => Promise<Agent>;
-  /** The system's models by name: an agent definition's `model` names one. */
-  models?: Readonly<Record<string, Provider>>;
 };
 
 /**
@@ -105,7 +102,6 @@ export class AgentTree {
       maxDepth,
       maxSteps,
       rejoin,
-      ...(this.deps.models ? { models: this.deps.models } : {}),
     });
   }
 

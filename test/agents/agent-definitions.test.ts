@@ -175,6 +175,98 @@ describe('agent definitions: task and spawn_agent with agent_type', () => {
     expect([child.system, toolNames(child)]).toEqual(['You judge.', []]);
   });
 
+  it("runs a definition's model when the system has one of that name, else the parent's", async () => {
+    const folder = await definitionsFolder(temp);
+    await writeDefinition(
+      folder,
+      'fast.md',
+      definitionText({ name: 'fast', description: 'd', model: 'quick' }, 'Go.\n'),
+    );
+    await writeDefinition(
+      folder,
+      'other.md',
+      definitionText({ name: 'other', description: 'd', model: 'haiku' }, 'Go.\n'),
+    );
+    const model = routedModel({
+      parent: [
+        { toolCalls: [task('one', { agent_type: 'fast' }), task('two', { agent_type: 'other' })] },
+        { text: 'Parent done.' },
+      ],
+      two: [{ text: "From the parent's model." }],
+    });
+    const quick = routedModel({ one: [{ text: 'From the quick model.' }] });
+    const sys = makeSystem({ model, models: { quick }, agents: { folders: [folder] } });
+    const parent = await sys.createAgent({ id: 'parent' });
+    await parent.run('parent');
+    const results = parent.log().filter((event) => event.type === 'tool.result');
+    expect(results.map((event) => event.data.content)).toEqual([
+      'From the quick model.',
+      "From the parent's model.",
+    ]);
+    const config = parent.log()[0]!.data.config as { agentDefinitions: { name: string; notes?: string[] }[] };
+    expect(
+      config.agentDefinitions.filter((entry) => entry.notes).map((entry) => [entry.name, entry.notes]),
+    ).toEqual([['other', ['model "haiku" is not one of the system\'s models: the parent\'s model is used']]]);
+  });
+
+  it('a definition asking to bypass still asks under a parent in default; dontAsk denies without asking', async () => {
+    const folder = await definitionsFolder(temp);
+    const write = { name: 'write_file', input: { path: 'a.txt' } };
+    await writeDefinition(
+      folder,
+      'bold.md',
+      definitionText(
+        { name: 'bold', description: 'd', tools: 'Write', permissionMode: 'bypassPermissions' },
+        'Write.\n',
+      ),
+    );
+    await writeDefinition(
+      folder,
+      'silent.md',
+      definitionText(
+        { name: 'silent', description: 'd', tools: 'Write', permissionMode: 'dontAsk' },
+        'Write.\n',
+      ),
+    );
+    const model = routedModel({
+      parent: [
+        { toolCalls: [task('bold', { agent_type: 'bold' }), task('silent', { agent_type: 'silent' })] },
+        { text: 'Parent done.' },
+      ],
+      bold: [{ toolCalls: [write] }, { text: 'bold done' }],
+      silent: [{ toolCalls: [write] }, { text: 'silent done' }],
+    });
+    const asked: string[] = [];
+    const sys = makeSystem({
+      model,
+      agents: { folders: [folder] },
+      approve: async (request) => {
+        asked.push(request.tool);
+        return 'allow';
+      },
+    });
+    const parent = await sys.createAgent({ id: 'parent' });
+    await parent.run('parent');
+    const children = parent.log().filter((event) => event.type === 'agent.spawned');
+    const outcomes = await Promise.all(
+      children.map(async (event) => {
+        const log = (await sys.store.load(String(event.data.childSessionId))).events;
+        const config = log[0]!.data.config as { permissionMode: string };
+        const decided = log.find((entry) => entry.type === 'approval.decided')?.data as {
+          decision: string;
+          by: string;
+        };
+        return [config.permissionMode, decided.outcome, decided.by];
+      }),
+    );
+    // The bold child asked the parent's host (and was allowed); the silent one was denied, nobody asked.
+    expect(asked).toEqual(['write_file']);
+    expect(outcomes).toEqual([
+      ['default', 'allow', 'host'],
+      ['default', 'deny', 'headless'],
+    ]);
+  });
+
   it('refuses an unknown agent type, and agent_type with instructions, as results the model reads', async () => {
     const folder = await definitionsFolder(temp);
     const model = routedModel({
