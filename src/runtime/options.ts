@@ -131,7 +131,7 @@ export type AgentSystemOptions = {
    */
   skills?: boolean | { folders: string[] };
   /**
-   * Agent definitions (docs/subagents.md, "Agent definitions"): `true` reads the Markdown files in the
+   * Agent definitions (docs/many-agents.md, "Agent definitions"): `true` reads the Markdown files in the
    * workspace's `.agentchart/agents/` and `.claude/agents/`, then the user's `~/.agentchart/agents/` and
    * `~/.claude/agents/` (Claude Code's sub-agent format; a name found first wins); `{ folders }` reads exactly
    * those folders. Their names and descriptions are listed in the system prompt of an agent offered `task` or

@@ -32,7 +32,7 @@ export type AgentDefinition = {
   model?: string;
   /** The mode it asks for; it runs in the stricter of this and its parent's. */
   permissionMode?: DefinitionMode;
-  /** Where it works: `worktree` (its own git worktree) or `none`. Recorded; see docs/subagents.md. */
+  /** Where it works: `worktree` (its own git worktree) or `none`. Recorded, not applied yet (docs/many-agents.md, "Agent definitions"). */
   isolation?: 'worktree' | 'none';
   /** The most steps one of its turns may take (never more than the system's subagent limit). */
   maxSteps?: number;

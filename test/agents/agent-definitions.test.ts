@@ -253,7 +253,7 @@ describe('agent definitions: task and spawn_agent with agent_type', () => {
         const log = (await sys.store.load(String(event.data.childSessionId))).events;
         const config = log[0]!.data.config as { permissionMode: string };
         const decided = log.find((entry) => entry.type === 'approval.decided')?.data as {
-          decision: string;
+          outcome: string;
           by: string;
         };
         return [config.permissionMode, decided.outcome, decided.by];
