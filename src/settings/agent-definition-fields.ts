@@ -8,6 +8,7 @@ import {
   builtInToolNames,
   claudeToolNames,
   isClaudeOnlyTool,
+  toolOfClaudeName,
   toolsOfClaudeName,
 } from '../tools/claude-code-names.ts';
 
@@ -36,14 +37,17 @@ export function listItems(text: string): string[] {
 }
 
 /**
- * A definition's `tools` or `disallowedTools` in agentchart's names. Claude Code's names stand for the tools
- * they cover (`Read` is read_file, grep, glob and list_dir); agentchart's own tools' names, the host's tools
+ * A definition's `tools` or `disallowedTools` in agentchart's names. In `tools` (what is granted) a Claude
+ * Code name is its one counterpart (`Read` is read_file, `Edit` edit_file); in `disallowedTools` (what is
+ * taken away) it is every tool it covers in a rule (`Read` is read_file, grep, glob and list_dir; `Edit`
+ * also write_file): either way the reading is the narrower. agentchart's own tools' names, the host's tools
  * (`known`) and MCP tools (`mcp__…`) stand for themselves. A Claude Code tool agentchart lacks (`WebFetch`)
  * and `Agent(type)` (agentchart cannot limit which types a child starts) are left out with a note: leaving a
- * tool out only narrows. Any other name is a problem: a typo must not pass unnoticed.
+ * tool out only narrows (in `disallowedTools`, `Agent(type)` takes `task` away whole). Any other name is a
+ * problem: a typo must not pass unnoticed.
  */
 export function toolList(
-  key: string,
+  key: 'tools' | 'disallowedTools',
   text: string,
   known: readonly string[],
 ): ToolList | { problem: string } {
@@ -52,10 +56,18 @@ export function toolList(
   const names = new Set([...builtInToolNames, ...backgroundToolNames, ...known]);
   for (const name of listItems(text)) {
     if (/^(Agent|Task)\(.*\)$/.test(name)) {
-      notes.push(`${key}: ${name} is left out (agentchart cannot limit the agent types a child starts)`);
+      // agentchart cannot tell agent types apart in a list: granting none, or taking all, is the narrower.
+      if (key === 'disallowedTools' && !tools.includes('task')) tools.push('task');
+      notes.push(
+        key === 'tools'
+          ? `tools: ${name} is left out (agentchart cannot limit the agent types a child starts)`
+          : `disallowedTools: ${name} takes task away whole (agentchart cannot take one agent type away)`,
+      );
       continue;
     }
-    const claude = toolsOfClaudeName(name);
+    const counterpart = toolOfClaudeName(name);
+    const claude =
+      key === 'tools' ? (counterpart !== undefined ? [counterpart] : []) : toolsOfClaudeName(name);
     const mapped = claude.length > 0 ? claude : names.has(name) || name.startsWith('mcp__') ? [name] : [];
     if (mapped.length > 0) {
       for (const tool of mapped) if (!tools.includes(tool)) tools.push(tool);

@@ -23,7 +23,7 @@ const fileTool = (name: string, access: 'read' | 'write') =>
     input: z.object({ path: z.string() }),
     run: async ({ path }) => `${name} ${path}`,
   });
-/** The parent's tools: no bash and no list_dir, which the reviewer's `Read, Bash` name. */
+/** The parent's tools: no bash, which the reviewer's `Read, Bash, echo` names. */
 const parentTools = [
   echoTool,
   fileTool('read_file', 'read'),
@@ -118,7 +118,7 @@ describe('agent definitions: task and spawn_agent with agent_type', () => {
     const childId = String(spawned?.data.childSessionId);
     const child = await childStart(childId);
     expect(child.system).toBe('You review changes.');
-    expect(toolNames(child)).toEqual(['echo', 'read_file', 'grep', 'glob']);
+    expect(toolNames(child)).toEqual(['echo', 'read_file']);
     // It asked for bypassPermissions; its parent runs in default, so it does too.
     expect(child.permissionMode).toBe('default');
     const childLog = (await sys.store.load(childId)).events;
@@ -126,7 +126,7 @@ describe('agent definitions: task and spawn_agent with agent_type', () => {
     const result = parent.log().find((event) => event.type === 'tool.result');
     const content =
       `The subagent (session ${childId}) stopped before completing: max_steps.\n(the subagent gave no final text)\n` +
-      'Not given to the agent (its definition names them, and you do not have them): list_dir, bash.';
+      'Not given to the agent (its definition names them, and you do not have them): bash.';
     expect(result?.data).toEqual({ callId: 'call_0_0', outcome: 'error', content, error: content });
   });
 
@@ -329,13 +329,13 @@ describe('agent definitions: task and spawn_agent with agent_type', () => {
     );
     expect([reviewer!.system, toolNames(reviewer!), reviewer!.permissionMode]).toEqual([
       'You review changes.',
-      ['echo', 'read_file', 'grep', 'glob', 'send_message'],
+      ['echo', 'read_file', 'send_message'],
       'default',
     ]);
     expect(planner!.system).toBe('You plan for the host.');
     const started = parent.log().find((event) => event.type === 'tool.result')?.data.content;
     expect(String(started).split('\n').at(-1)).toBe(
-      'Not given to the agent (its definition names them, and you do not have them): list_dir, bash.',
+      'Not given to the agent (its definition names them, and you do not have them): bash.',
     );
   });
 });

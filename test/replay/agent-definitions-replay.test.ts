@@ -59,7 +59,7 @@ describe('agent definitions in a replay and a resume', () => {
     );
     expect(
       (childLog[0]!.data.config as { tools: { name: string }[] }).tools.map((tool) => tool.name),
-    ).toEqual(['read_file', 'list_dir', 'glob', 'grep', 'bash']);
+    ).toEqual(['read_file', 'glob', 'grep', 'bash']);
 
     // Another folder: the recorded files are gone; this one's code-reviewer says something else.
     await rm(root, { recursive: true });

@@ -62,7 +62,7 @@ describe('agent definitions from files', () => {
         description:
           'Reviews code changes for correctness, regressions, integration risk, and missing verification.',
         instructions: await bodyOf(reviewer),
-        tools: ['read_file', 'grep', 'glob', 'list_dir', 'bash'],
+        tools: ['read_file', 'glob', 'grep', 'bash'],
         model: 'sonnet',
         file: reviewer,
         notes: ['model "sonnet" is not one of the system\'s models: the parent\'s model is used'],
@@ -72,7 +72,7 @@ describe('agent definitions from files', () => {
         description:
           'Elite security analysis - finds vulnerabilities, validates security patterns, and ensures defense in depth',
         instructions: await bodyOf(security),
-        tools: ['glob', 'grep', 'read_file', 'list_dir'],
+        tools: ['glob', 'grep', 'read_file'],
         model: 'sonnet',
         file: security,
         notes: [
@@ -181,7 +181,7 @@ describe('agent definitions from files', () => {
         '  - Agent(reviewer)',
         '  - mcp__github__get_issue',
         '  - deploy',
-        'disallowedTools: [Bash]',
+        'disallowedTools: [Read, Agent(planner)]',
         'permissionMode: dontAsk',
         'maxTurns: 7',
         'isolation: worktree',
@@ -205,7 +205,7 @@ describe('agent definitions from files', () => {
         description: 'Checks a change and says whether it holds.',
         instructions: 'Check it.',
         tools: ['grep', 'mcp__github__get_issue', 'deploy'],
-        disallowedTools: ['bash'],
+        disallowedTools: ['read_file', 'grep', 'glob', 'list_dir', 'task'],
         permissionMode: 'dont-ask',
         isolation: 'worktree',
         maxSteps: 7,
@@ -214,6 +214,7 @@ describe('agent definitions from files', () => {
         notes: [
           'skills is not applied',
           'tools: Agent(reviewer) is left out (agentchart cannot limit the agent types a child starts)',
+          'disallowedTools: Agent(planner) takes task away whole (agentchart cannot take one agent type away)',
           'isolation: worktree is recorded, not applied (no worktree isolation yet)',
         ],
       },
