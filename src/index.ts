@@ -108,6 +108,8 @@ export type {
   SupervisionSpec,
   ToolOutcome,
 } from './session/types.ts';
+export type { DefinitionMode } from './settings/agent-definition-fields.ts';
+export type { AgentDefinition, SkippedAgentDefinition } from './settings/agent-definitions.ts';
 export type {
   LoadedSettings,
   NotUsedSetting,

@@ -9,6 +9,7 @@ import { type AgentSystem, createAgentSystem } from '../runtime/create-agent-sys
 import type { AgentSystemOptions } from '../runtime/options.ts';
 import { offeredToolNames } from '../session/mail-log.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
+import { agentDefinitionFolders } from '../settings/agent-definitions.ts';
 import { skillFolders } from '../settings/skills.ts';
 import { backgroundAgentTools } from '../tools/background-agents.ts';
 import { codingTools } from '../tools/coding-tools.ts';
@@ -117,6 +118,8 @@ export function cliAgentSystem(options: CliSystemOptions): {
     ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
+    // And agent definitions: the workspace's `.agentchart/agents` and `.claude/agents`, then the user's.
+    agents: { folders: agentDefinitionFolders(options.cwd, io.env) },
     // Instruction files as Claude Code finds them, the user's own included (docs/instructions-and-skills.md).
     projectInstructions: { home: userHome(io.env) },
     environment: true,

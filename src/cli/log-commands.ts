@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError } from './cli-error.ts';
+import type { AgentsFlags } from './commands/agents.ts';
 import type { ConfigFlags } from './commands/config.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
@@ -120,6 +121,16 @@ export function addLogCommands(program: Command, io: CliIo, setExitCode: (code: 
     .action(async (flags: ConfigFlags) => {
       const { configCommand } = await import('./commands/config.ts');
       setExitCode(await configCommand(flags, io));
+    });
+
+  program
+    .command('agents')
+    .description('list the agent definitions (.agentchart/agents, .claude/agents) and the files skipped')
+    .option('--cwd <dir>', 'the workspace whose definitions are read (default: the current folder)')
+    .option('--json', 'print one JSON object instead of text')
+    .action(async (flags: AgentsFlags) => {
+      const { agentsCommand } = await import('./commands/agents.ts');
+      setExitCode(await agentsCommand(flags, io));
     });
 
   program

@@ -8,7 +8,7 @@ import { backgroundAgentTools } from '../tools/background-agents.ts';
 import { codingTools } from '../tools/coding-tools.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { skillToolName } from '../tools/skill.ts';
-import { taskTool } from '../tools/task.ts';
+import { isLegacyTaskSpec, legacyTaskTool, taskTool } from '../tools/task.ts';
 
 /** The host's tools for a replay, and the recorded names no built-in tool answers to. */
 export type RecordedToolSet = { tools: AnyTool[]; unknown: string[] };
@@ -26,7 +26,9 @@ export function recordedToolSet(recorded: readonly LogEvent[]): RecordedToolSet 
   const config = start.data.config;
   const specs = Array.isArray(config.tools) ? (config.tools as { name?: unknown }[]) : [];
   const names = new Set(specs.flatMap((spec) => (typeof spec.name === 'string' ? [spec.name] : [])));
-  const catalogue = [...codingTools(), taskTool(), ...backgroundAgentTools()];
+  // A recording from before `agent_type` offered the task tool without it: the replay offers it as recorded.
+  const legacyTask = specs.some((spec) => spec.name === 'task' && isLegacyTaskSpec(spec));
+  const catalogue = [...codingTools(), legacyTask ? legacyTaskTool() : taskTool(), ...backgroundAgentTools()];
   const mode = (
     typeof config.permissionMode === 'string' ? config.permissionMode : 'default'
   ) as PermissionMode;

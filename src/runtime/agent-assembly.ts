@@ -14,6 +14,8 @@ import { mailGatedModel } from '../recorded/mail-gate.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { LogEvent } from '../session/types.ts';
+import type { AgentDefinition, DefinitionContext } from '../settings/agent-definitions.ts';
+import { agentTypeNamesOf } from '../tools/background-agents.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { AgentBody, type AgentRegistry, type BodyParts } from './agent-body.ts';
 import { type AgentOrigin, type AgentSpec, agentSpec } from './agent-spec.ts';
@@ -136,6 +138,9 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
     gate: new AgentPermissionGate(extended(choices.permissions, { cwd: config.cwd })),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
     ...(options.child ? {} : { skills: config.skills }),
+    ...(options.child || config.agents === undefined
+      ? {}
+      : { agents: { source: config.agents, context: definitionContext(config, choices.tools) } }),
     environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,
     toolResults: recorded && system.toolResults ? new RecordedResults(recorded.events) : system.toolResults,
     store: config.store,
@@ -208,11 +213,28 @@ class BodyMember implements TreeMember {
     return [...this.body.offer.tools.keys()];
   }
 
+  get agentDefinitions(): readonly AgentDefinition[] {
+    return this.body.definitions.entries;
+  }
+
+  get models(): Readonly<Record<string, Provider>> {
+    return this.body.parts.host.models;
+  }
+
   /** The mode now: a subagent starts no looser than its parent runs at that moment. */
   get permissions(): PermissionSettings {
     const { gate } = this.body;
     return extended(this.choices.permissions, { mode: gate.mode, readOnlyFolders: gate.readOnlyFolders });
   }
+}
+
+/** What an agent's definition files are read against: its host's tools, models and own agent types. */
+function definitionContext(config: SystemConfig, tools: readonly AnyTool[]): DefinitionContext {
+  return {
+    knownTools: tools.map((tool) => tool.name),
+    models: Object.keys(config.models),
+    reserved: agentTypeNamesOf(tools),
+  };
 }
 
 /** A resumed agent's calls whose subagent was left waiting: running them again continues that child. */

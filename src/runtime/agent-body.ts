@@ -12,6 +12,7 @@ import { SessionLog } from '../session/session-log.ts';
 import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { SkillFolders } from '../tools/skill-files.ts';
+import { AgentDefinitionCatalogue, type DefinitionSetting } from './agent-definition-catalogue.ts';
 import { AgentEnvironment } from './agent-environment.ts';
 import { AgentOffer } from './agent-offer.ts';
 import { type AgentPorts, agentPorts, type HostServices, type PortSource } from './agent-ports.ts';
@@ -40,6 +41,8 @@ export type BodyParts = {
   projectInstructions: InstructionSetting;
   /** Where its skills come from (none for a subagent). */
   skills?: SystemConfig['skills'];
+  /** Where its agent definitions come from, and what their files are read against (none for a subagent). */
+  agents?: DefinitionSetting;
   /** Where its environment block comes from (none: no block). */
   environment?: SystemConfig['environment'];
   /** Answers every call with the recorded result instead of running the tool (a replay). */
@@ -66,6 +69,7 @@ export class AgentBody implements PortSource {
   readonly publish = this.bus.publish;
   readonly skills = new AgentSkills();
   readonly skillFolders: SkillFolders = this.skills.folders;
+  readonly definitions = new AgentDefinitionCatalogue();
   readonly agentId: string;
   readonly cwd: string;
   readonly parent: string | undefined;
@@ -230,23 +234,22 @@ export class AgentBody implements PortSource {
     await parts.checkWorkspace(spec.cwd);
     await this.skills.load(parts.skills, log.events, spec.cwd);
     parts.gate.protectFolders(this.skills.readOnlyFolders());
+    await this.definitions.load(parts.agents, log.events, parts.tools);
     offer.offer();
     // A resumed or forked conversation keeps the system prompt it was started with.
     let system = recordedSystem(log.events);
-    let instructionFiles: Record<string, unknown> = {};
+    let ownConfig: Record<string, unknown> = {};
     if (system === undefined) {
       const project = await instructionsFor(parts.projectInstructions, spec.cwd);
-      instructionFiles = project.startConfig;
-      system = [spec.instructions, project.text, this.skills.promptText]
+      ownConfig = Object.assign({}, this.definitions.startConfig(), project.startConfig);
+      system = [spec.instructions, project.text, this.skills.promptText, this.definitions.promptText]
         .filter((part) => part !== '')
         .join('\n\n');
     }
     // Object.assign rather than `{ ...a, b }` (same keys, same order): V8's slow path for fields added
     // after a spread gives each object a map of its own (see core/extended.ts).
     if (parts.origin.kind === 'new') {
-      const config = Object.assign({}, spec.startConfig, this.skills.startConfig(), instructionFiles, {
-        system,
-      });
+      const config = Object.assign({}, spec.startConfig, this.skills.startConfig(), ownConfig, { system });
       const start = { agentId: spec.agentId, ...(spec.parent ? { parent: spec.parent } : {}) };
       log.append({
         type: 'session.start',

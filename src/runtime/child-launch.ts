@@ -6,7 +6,15 @@ import { stricterMode } from '../permissions/modes.ts';
 import type { Provider } from '../providers/types.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import { isEvent, type OutputSpec, type SupervisionSpec } from '../session/types.ts';
+import type { AgentDefinition } from '../settings/agent-definitions.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
+import type { JsonSchemaObject } from '../tools/tool-input.ts';
+import {
+  definitionModel,
+  definitionModeUnder,
+  definitionNamed,
+  definitionTools,
+} from './definition-launch.ts';
 import type { CreateAgentOptions, Limits, SubagentLimits } from './options.ts';
 
 /** How a child agent is launched: its parent, its depth, its narrowed permissions and its limits. */
@@ -26,13 +34,31 @@ export type TreeMember = {
   /** The agent that started this one, for a subagent. */
   parent?: string;
   log: SessionLog;
+  /** The kinds of subagent it may start by `agent_type` (none for a subagent). */
+  agentDefinitions: readonly AgentDefinition[];
+  /** The system's models by name (none in a replay: the recorded model answers): a definition's `model`. */
+  models: Readonly<Record<string, Provider>>;
 };
 
-/** What a child is asked to be: a subset of its parent's tools (by name), and its own system prompt. */
-export type ChildRequest = { tools?: readonly string[] | undefined; instructions?: string | undefined };
+/**
+ * What a child is asked to be: a subset of its parent's tools (by name), its own system prompt, and the
+ * agent definition it is made from (`agent_type`), which narrows further.
+ */
+export type ChildRequest = {
+  tools?: readonly string[] | undefined;
+  instructions?: string | undefined;
+  agentType?: string | undefined;
+};
 
-/** The options and spec a child of `parent` is launched with. */
-export type ChildLaunch = { options: CreateAgentOptions; spec: ChildSpec };
+/**
+ * The options and spec a child of `parent` is launched with; for a definition's child, the tools it named
+ * that the parent lacks (not granted) and the schema its answer must match.
+ */
+export type ChildLaunch = {
+  options: CreateAgentOptions;
+  spec: ChildSpec;
+  definition?: { notGranted: string[]; output?: JsonSchemaObject };
+};
 
 /**
  * Prepares a child of `parentId`; throws a `ConfigError` the model reads when the parent is at the depth
@@ -42,7 +68,13 @@ export function childLaunch(
   parentId: string,
   parent: TreeMember,
   request: ChildRequest,
-  limits: { system: Limits; subagents: SubagentLimits; maxDepth: number; maxSteps: number; rejoin?: boolean },
+  limits: {
+    system: Limits;
+    subagents: SubagentLimits;
+    maxDepth: number;
+    maxSteps: number;
+    rejoin?: boolean;
+  },
 ): ChildLaunch {
   if (!limits.rejoin && parent.depth >= limits.maxDepth) {
     throw new ConfigError(
@@ -50,13 +82,24 @@ export function childLaunch(
         `most ${limits.maxDepth} deep. Do this work yourself instead of delegating it.`,
     );
   }
+  const definition =
+    request.agentType === undefined ? undefined : definitionNamed(parent.agentDefinitions, request.agentType);
+  const given = childTools(parent, request.tools);
+  const narrowed = definition ? definitionTools(given, parent.toolNames, definition) : undefined;
+  const instructions = request.instructions ?? (definition?.instructions || undefined);
   const options = {
-    tools: childTools(parent, request.tools),
-    model: parent.provider,
-    ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    tools: narrowed?.tools ?? given,
+    model: definitionModel(parent.provider, definition, parent.models),
+    ...(instructions !== undefined ? { instructions } : {}),
   };
   const { permissions } = parent;
-  const mode = stricterMode(permissions.mode, limits.subagents.permissionMode ?? permissions.mode);
+  const mode = definitionModeUnder(
+    stricterMode(permissions.mode, limits.subagents.permissionMode ?? permissions.mode),
+    definition,
+  );
+  // `dontAsk`: nobody is asked, so a call that would ask is denied.
+  const canAsk = definition?.permissionMode === 'dont-ask' ? false : permissions.canAsk;
+  const maxSteps = Math.min(limits.maxSteps, definition?.maxSteps ?? limits.maxSteps);
   const spec: ChildSpec = {
     parent: parentId,
     depth: parent.depth + 1,
@@ -67,13 +110,15 @@ export function childLaunch(
       allow: permissions.allow,
       ...(permissions.ask ? { ask: permissions.ask } : {}),
       deny: permissions.deny,
-      canAsk: permissions.canAsk,
+      canAsk,
       ...(permissions.readOnlyFolders ? { readOnlyFolders: permissions.readOnlyFolders } : {}),
       ...(permissions.bypassDisabled ? { bypassDisabled: true } : {}),
     },
-    limits: { ...limits.system, maxSteps: limits.maxSteps },
+    limits: { ...limits.system, maxSteps },
   };
-  return { options, spec };
+  if (!narrowed) return { options, spec };
+  const output = definition?.output;
+  return { options, spec, definition: { notGranted: narrowed.notGranted, ...(output ? { output } : {}) } };
 }
 
 function childTools(parent: TreeMember, names: readonly string[] | undefined): AnyTool[] {

@@ -13,11 +13,13 @@ import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import { memoryStore } from '../session/memory-store.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
+import { agentDefinitionFolders } from '../settings/agent-definitions.ts';
 import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars } from '../tools/long-output.ts';
+import type { AgentDefinitionSource } from './agent-definition-catalogue.ts';
 import { hooksOf, joinHooks } from './hooks-option.ts';
 import { checkedIds, guardedClock } from './host-guards.ts';
 import {
@@ -85,6 +87,8 @@ export type SystemConfig = {
     | { folders: readonly string[] }
     | { recorded: readonly LogEvent[]; folders?: readonly string[] }
     | undefined;
+  /** The folders agent definitions are read from, or the recorded session whose definitions are used. */
+  agents: AgentDefinitionSource | undefined;
   /** Gather the environment block, take it from a recording, or leave it out. */
   environment: { gather: true } | { recorded: readonly LogEvent[] } | undefined;
   /** A recorded session whose tool results answer every call instead of running the tools. */
@@ -115,6 +119,18 @@ function skillsConfig(
         : undefined;
   if (recorded !== undefined) return { recorded, ...(folders !== undefined ? { folders } : {}) };
   return folders !== undefined ? { folders } : undefined;
+}
+
+function agentsConfig(
+  option: boolean | { folders: string[] } | undefined,
+  recorded: LogEvent[] | undefined,
+  root: string,
+): AgentDefinitionSource | undefined {
+  if (recorded !== undefined) return { recorded };
+  if (option === true) return { folders: agentDefinitionFolders(root, process.env) };
+  return typeof option === 'object'
+    ? { folders: option.folders.map((folder) => resolve(root, folder)) }
+    : undefined;
 }
 
 function instructionsConfig(
@@ -196,6 +212,7 @@ export function parseSystemOptions(options: unknown): SystemConfig {
     mcpReplay: recorded.mcp,
     settings,
     skills: skillsConfig(parsed.skills, recorded.skills, root),
+    agents: agentsConfig(parsed.agents, recorded.agents, root),
     environment: recorded.environment
       ? { recorded: recorded.environment }
       : parsed.environment === true

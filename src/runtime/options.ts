@@ -131,6 +131,17 @@ export type AgentSystemOptions = {
    */
   skills?: boolean | { folders: string[] };
   /**
+   * Agent definitions (docs/many-agents.md, "Agent definitions"): `true` reads the Markdown files in the
+   * workspace's `.agentchart/agents/` and `.claude/agents/`, then the user's `~/.agentchart/agents/` and
+   * `~/.claude/agents/` (Claude Code's sub-agent format; a name found first wins); `{ folders }` reads exactly
+   * those folders. Their names and descriptions are listed in the system prompt of an agent offered `task` or
+   * `spawn_agent`, which start one by `agent_type`; a definition's tools and mode only narrow its parent's. A
+   * file that cannot be used is skipped, with the reason in `session.start.config.agentDefinitionsSkipped`;
+   * an agent type `backgroundAgentTools` defines itself wins over a file of the same name. Default: none. In
+   * a `replay`, the recorded definitions are used.
+   */
+  agents?: boolean | { folders: string[] };
+  /**
    * Tell the model where it works (docs/instructions-and-skills.md): a block in the system prompt with the
    * workspace, platform, today's date (from `clock`), model, and git branch and short status, gathered before
    * the first step of every turn and logged (`environment`) when it changed. Default false in the library (a

@@ -44,6 +44,8 @@ export function replayParts(replay: { log: LogEvent[]; toolResults?: 'recorded' 
     instructions: log,
     environment: log,
     skills: Array.isArray(config?.skills) ? log : undefined,
+    // Always the recording's: none when it had none (a file found here must not start a type it never had).
+    agents: log,
     mcp: Object.keys(recordedServers(log)).length > 0 ? log : undefined,
     toolResults: replay.toolResults === 'recorded' ? log : undefined,
   };

@@ -105,6 +105,12 @@ export class AgentTree {
     });
   }
 
+  /** `agentType` when it names one of `parentId`'s agent definitions (a host's own type does not). */
+  definitionType(parentId: string, agentType: string | undefined): string | undefined {
+    const definitions = this.members.get(parentId)?.agentDefinitions ?? [];
+    return definitions.some((entry) => entry.name === agentType) ? agentType : undefined;
+  }
+
   /** `child` is a live subagent of `parentId` until `release`: a mode change and a dispose reach it. */
   adopt(parentId: string, child: Agent): void {
     const siblings = this.children.get(parentId) ?? new Set<Agent>();
@@ -163,7 +169,8 @@ export class AgentTree {
     const { parentId, request } = call;
     const rejoin = this.rejoins.get(`${parentId} ${call.callId}`);
     this.rejoins.delete(`${parentId} ${call.callId}`);
-    const { options, spec } = this.prepareChild(parentId, request, rejoin !== undefined);
+    const launch = this.prepareChild(parentId, request, rejoin !== undefined);
+    const { options, spec } = launch;
     const parent = this.members.get(parentId)!;
     const child = rejoin
       ? await this.deps.resumeChild(rejoin, options, spec)
@@ -175,10 +182,13 @@ export class AgentTree {
       logSpawned(parent.log, call.callId, child.id);
       // The link is durable before the child works: a resumed parent finds a child that was left waiting.
       await parent.log.flush();
-      const typed = outputOptionsOf(request);
+      // The host's `output` (taskTool's) wins over the definition's.
+      const definitionOutput = launch.definition?.output;
+      const typed = outputOptionsOf(request) ?? (definitionOutput ? { output: definitionOutput } : undefined);
       const result = await runChild(child, () => child.run(request.prompt, typed), call.signal);
       await this.reachRecordedPosition(parentId, call, 'tool.result');
-      return result;
+      const notGranted = launch.definition?.notGranted ?? [];
+      return notGranted.length > 0 ? { ...result, notGranted } : result;
     } finally {
       await child.dispose();
       this.release(parentId, child);

@@ -106,6 +106,12 @@ export const systemOptionsSchema = z.strictObject(
         must('a boolean or { folders: string[] }'),
       )
       .optional(),
+    agents: z
+      .union(
+        [flag, z.strictObject({ folders: z.array(pathSchema, must('an array of folder paths')) })],
+        must('a boolean or { folders: string[] }'),
+      )
+      .optional(),
     environment: flag.optional(),
     settings: z
       .union([z.literal('workspace'), pathSchema], must('"workspace" or the path of a settings file'))

@@ -117,28 +117,27 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
     timeoutMs: 5 * 60_000,
     run: (input, context) =>
       withAgents(context, async (agents) => {
-        const type = input.agent_type === undefined ? undefined : agentTypes[input.agent_type];
-        if (input.agent_type !== undefined && type === undefined) {
-          const known = Object.keys(agentTypes);
-          throw new ConfigError(
-            `there is no agent type "${input.agent_type}" (${known.length > 0 ? `types: ${known.join(', ')}` : 'no types are defined: leave agent_type out'})`,
-          );
-        }
+        // The host's own types win; any other name is an agent definition's (the runtime refuses an unknown one).
+        const type = input.agent_type === undefined ? undefined : ownType(agentTypes, input.agent_type);
+        const definition =
+          input.agent_type !== undefined && type === undefined ? input.agent_type : undefined;
         const wait = input.wait ?? true;
-        const { id } = await agents.spawn({
+        const { id, notGranted } = await agents.spawn({
           prompt: input.prompt,
           description: input.description ?? input.prompt.split('\n')[0]!.slice(0, 60),
           wait,
           maxRunning,
           ...(input.agent_type !== undefined ? { agentType: input.agent_type } : {}),
+          ...(definition !== undefined ? { agentDefinition: definition } : {}),
           ...(type?.tools !== undefined ? { tools: type.tools } : {}),
           ...(type?.instructions !== undefined ? { instructions: type.instructions } : {}),
           ...(type ? outputOptionsOf(type) : {}),
           ...supervisionOf(type?.supervision ?? options.supervision),
         });
-        return wait
+        const started = wait
           ? `Started agent ${id}. It works in the background; its result will arrive as a message, and your turn will not end before it does.`
           : `Started agent ${id}. It works in the background; its result will arrive as a message whenever it is done.`;
+        return started + notGrantedText(notGranted);
       }),
   });
   const send = defineTool({
@@ -198,7 +197,16 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
         return all.map(listLine).join('\n');
       }),
   });
+  hostAgentTypes.set(spawn, Object.keys(agentTypes));
   return [spawn, send, wait, stop, list];
+}
+
+/** The agent types each `spawn_agent` tool defines itself, by tool (read when definition files are). */
+const hostAgentTypes = new WeakMap<AnyTool, readonly string[]>();
+
+/** The agent types the host's `spawn_agent` tools among `tools` define: a definition file of such a name is skipped. */
+export function agentTypeNamesOf(tools: readonly AnyTool[]): string[] {
+  return tools.flatMap((tool) => hostAgentTypes.get(tool) ?? []);
 }
 
 /** The names of the background agents tools, in the order `backgroundAgentTools` returns them. */
@@ -209,6 +217,17 @@ export const backgroundToolNames = [
   'stop_agent',
   'list_agents',
 ] as const;
+
+/** The host's agent type `name` (own keys only: `constructor` names no type). */
+function ownType(agentTypes: Record<string, AgentType>, name: string): AgentType | undefined {
+  return Object.hasOwn(agentTypes, name) ? agentTypes[name] : undefined;
+}
+
+/** What the caller is told of the tools a definition named that it lacks (a definition only narrows). */
+export function notGrantedText(notGranted: readonly string[] | undefined): string {
+  if (notGranted === undefined || notGranted.length === 0) return '';
+  return `\nNot given to the agent (its definition names them, and you do not have them): ${notGranted.join(', ')}.`;
+}
 
 /** The spawn request's supervision: none for `never`. */
 function supervisionOf(policy: SupervisionPolicy | undefined) {

@@ -15,6 +15,8 @@ export type BackgroundSpawnRequest = OutputOptions & {
   description: string;
   /** The name of the agent type the child was made from, if any (recorded for `list_agents`). */
   agentType?: string;
+  /** The agent definition (from files) the child is made from, which narrows its tools, mode and steps. */
+  agentDefinition?: string;
   /** Whether the caller's turn must hear from the child before it ends. */
   wait: boolean;
   /** Names of the caller's tools the child may use (default: all of them); `send_message` is always added. */
@@ -56,7 +58,7 @@ export type BackgroundWaitOutcome = {
  * cancelled; `stop` resolves once the child is disposed.
  */
 export interface BackgroundAgentsPort {
-  spawn(request: BackgroundSpawnRequest): Promise<{ id: string }>;
+  spawn(request: BackgroundSpawnRequest): Promise<{ id: string; notGranted?: string[] }>;
   send(to: string, text: string): Promise<{ id: string; to: string }>;
   wait(ids: readonly string[] | undefined, timeoutMs: number): Promise<BackgroundWaitOutcome>;
   /** `stopped`: this call stopped it (false: it had already finished or been stopped). */

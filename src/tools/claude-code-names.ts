@@ -126,6 +126,17 @@ export function toolsOfClaudeName(name: string): readonly string[] {
   return Object.hasOwn(claudeNameTools, name) ? claudeNameTools[name]! : [];
 }
 
+/**
+ * The one agentchart tool that is Claude Code's tool `name` itself (`Read` is `read_file`, `MultiEdit` and
+ * `Edit` are `edit_file`, `Agent` is `task`), or undefined. Narrower than `toolsOfClaudeName`, which is what
+ * a rule covers: a list of tools to grant (a sub-agent's `tools`) grants no tool its author did not name.
+ */
+export function toolOfClaudeName(name: string): string | undefined {
+  const own = builtIns.find((entry) => entry.claude === name)?.tool;
+  if (own !== undefined) return own;
+  return Object.entries(matcherAliases).find(([, aliases]) => aliases.includes(name))?.[0];
+}
+
 /** Whether `name` is a tool of Claude Code's that agentchart does not have (`WebFetch`, `TodoWrite`, ...). */
 export function isClaudeOnlyTool(name: string): boolean {
   return claudeOnlyNames.has(name);

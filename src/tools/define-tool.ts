@@ -80,6 +80,11 @@ export type SubagentRequest = OutputOptions & {
   tools?: string[];
   /** The child's system prompt (default: the runtime's default instructions). */
   instructions?: string;
+  /**
+   * The agent definition the child is made from (`createAgentSystem`'s `agents`): its prompt, and tools,
+   * mode, step limit and model that only narrow the caller's; its `output` unless the request has one.
+   */
+  agentType?: string;
 };
 
 /**
@@ -92,6 +97,8 @@ export type SubagentResult = {
   text: string;
   usage: Usage;
   output?: unknown;
+  /** The tools its agent definition named that the caller lacks: not granted (a definition only narrows). */
+  notGranted?: string[];
 };
 
 /** A tool the model can call. Build one with `defineTool`. */

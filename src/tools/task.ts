@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { must, parseHostValue, timeoutMs } from '../core/host-schema.ts';
+import { notGrantedText } from './background-agents.ts';
 import { defineTool, type SubagentResult, type Tool, type ToolOutput } from './define-tool.ts';
 import { type OutputOptions, outputFields, parseOutputOptions } from './output-schema.ts';
 
@@ -28,7 +29,20 @@ const taskInput = z.object({
     .string()
     .optional()
     .describe('A system prompt for the subagent (default: the standard one).'),
+  agent_type: z
+    .string()
+    .optional()
+    .describe(
+      'The kind of subagent to start: one of the agent types listed in your instructions (its own prompt ' +
+        'and tools; leave instructions out). Default: a general subagent.',
+    ),
 });
+
+/**
+ * The input of the `task` tool recordings made before agent definitions offered (without `agent_type`):
+ * a replay of one offers this, so the tools it describes to the model are the recorded ones.
+ */
+const legacyTaskInput = taskInput.omit({ agent_type: true });
 
 export type TaskInput = z.output<typeof taskInput>;
 
@@ -42,6 +56,22 @@ export type TaskInput = z.output<typeof taskInput>;
  * const system = createAgentSystem({ model, tools: [...codingTools(), taskTool()] });
  */
 export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
+  return buildTaskTool(given, taskInput);
+}
+
+/** The `task` tool as recordings from before `agent_type` described it (see `legacyTaskInput`). */
+export function legacyTaskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
+  return buildTaskTool(given, legacyTaskInput as unknown as typeof taskInput);
+}
+
+/** Whether a recorded `task` tool spec (`session.start.config.tools[i]`) has no `agent_type`. */
+export function isLegacyTaskSpec(spec: unknown): boolean {
+  const properties = (spec as { inputSchema?: { properties?: Record<string, unknown> } } | null)?.inputSchema
+    ?.properties;
+  return properties !== undefined && !Object.hasOwn(properties, 'agent_type');
+}
+
+function buildTaskTool(given: TaskToolOptions, input: typeof taskInput): Tool<TaskInput> {
   const options = parseHostValue('taskTool', optionsSchema, given);
   // Checked now, so a schema that cannot be described fails here, not at the model's first call.
   const typed = parseOutputOptions('taskTool', given, ['timeoutMs']);
@@ -56,7 +86,7 @@ export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
       'Start a subagent to carry out a self-contained task (research, a focused change, a check) and get ' +
       'its final answer back. The subagent starts with an empty conversation: put everything it needs ' +
       `in \`prompt\`. Several task calls in one response run in parallel.${answers}`,
-    input: taskInput,
+    input,
     access: 'none',
     concurrencySafe: true,
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
@@ -67,12 +97,18 @@ export function taskTool(given: TaskToolOptions = {}): Tool<TaskInput> {
           isError: true,
         };
       }
+      if (input.agent_type !== undefined && input.instructions !== undefined)
+        return {
+          content: 'Give agent_type or instructions, not both: an agent type brings its own instructions.',
+          isError: true,
+        };
       const result = await context.spawnSubagent({
         ...withoutUndefined(outputOptions),
         description: input.description,
         prompt: input.prompt,
         ...(input.tools !== undefined ? { tools: input.tools } : {}),
         ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+        ...(input.agent_type !== undefined ? { agentType: input.agent_type } : {}),
       });
       return taskOutput(result);
     },
@@ -85,7 +121,8 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 
 /** What the model reads: the child's final text, with the stop reason when the child did not complete. */
 export function taskOutput(result: SubagentResult): ToolOutput {
-  const text = result.text.length > 0 ? result.text : '(the subagent gave no final text)';
+  const answer = result.text.length > 0 ? result.text : '(the subagent gave no final text)';
+  const text = answer + notGrantedText(result.notGranted);
   if (result.reason === 'completed') return text;
   return {
     content: `The subagent (session ${result.sessionId}) stopped before completing: ${result.reason}.\n${text}`,

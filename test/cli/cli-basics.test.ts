@@ -34,6 +34,7 @@ describe('agentchart command line', () => {
       'inspect',
       'mcp',
       'config',
+      'agents',
       'diagrams',
       'help',
     ]);

@@ -227,6 +227,16 @@ const cases: [string, () => unknown, string][] = [
     withModel({ projectInstructions: { home: 5 } }),
     'projectInstructions must be true, false or { home: string }, got an object',
   ],
+  [
+    'agents "yes"',
+    withModel({ agents: 'yes' }),
+    'agents must be a boolean or { folders: string[] }, got "yes"',
+  ],
+  [
+    'agents { folders: "x" }',
+    withModel({ agents: { folders: '.claude/agents' } }),
+    'agents must be a boolean or { folders: string[] }, got an object',
+  ],
   ...(
     [
       [{ threshold: 0 }, 'compaction.threshold must be a number greater than 0 and at most 1, got 0'],

@@ -113,7 +113,13 @@ export class BackgroundAgents {
     const { tree } = this.deps;
     await restoreChildren(
       {
-        prepareChild: (parentId, request) => tree.prepareChild(parentId, request, true),
+        // A child made from a definition comes back narrowed by it again (its mode and steps are not logged).
+        prepareChild: (parentId, request) =>
+          tree.prepareChild(
+            parentId,
+            { ...request, agentType: tree.definitionType(parentId, request.agentType) },
+            true,
+          ),
         resumeChild: (id, launch) => this.deps.resumeChild(id, launch.options, launch.spec),
         loadLog: this.deps.loadLog,
         start: (start, child, work, supervision) => this.start(start, child, work, supervision),
@@ -133,7 +139,7 @@ export class BackgroundAgents {
     callId: string,
     request: BackgroundSpawnRequest,
     signal: AbortSignal,
-  ): Promise<{ id: string }> {
+  ): Promise<{ id: string; notGranted?: string[] }> {
     const parent = this.directory.liveMember(parentId);
     // Children still being created count: calls side by side must not pass the limit together.
     const starting = this.starting.get(parentId) ?? 0;
@@ -146,10 +152,13 @@ export class BackgroundAgents {
     const launch = this.deps.tree.prepareChild(parentId, {
       tools: withSendMessage(request.tools, this.deps.tree.member(parentId)?.toolNames ?? []),
       instructions: request.instructions,
+      agentType: request.agentDefinition,
     });
     this.starting.set(parentId, starting + 1);
     try {
-      return await this.launch(parent, { callId, request, signal, launch });
+      const { id } = await this.launch(parent, { callId, request, signal, launch });
+      const notGranted = launch.definition?.notGranted ?? [];
+      return notGranted.length > 0 ? { id, notGranted } : { id };
     } finally {
       const left = (this.starting.get(parentId) ?? 1) - 1;
       if (left > 0) this.starting.set(parentId, left);
@@ -172,7 +181,9 @@ export class BackgroundAgents {
     };
     if (signal.aborted || !takesInput(parent)) return abandon();
     // A typed child's output is in the link too: a resume that finds it never began runs it typed.
-    const typed = outputOptionsOf(request);
+    // The host's agent type's `output` wins over a definition's (a name is one or the other).
+    const definitionOutput = spawn.launch.definition?.output;
+    const typed = outputOptionsOf(request) ?? (definitionOutput ? { output: definitionOutput } : undefined);
     const output = typed && parseOutputOptions('spawn_agent', typed)?.spec;
     const policy = request.supervision;
     logSpawned(parent.log, callId, id, {

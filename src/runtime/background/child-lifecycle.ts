@@ -131,7 +131,9 @@ export class ChildLifecycle {
     }
     const tools = offeredToolNames(record.log());
     record.detach();
-    const launch = this.deps.tree.prepareChild(parentId, { tools }, true);
+    // A child made from a definition comes back narrowed by it again (its mode and steps are not logged).
+    const agentType = this.deps.tree.definitionType(parentId, record.start.agentType);
+    const launch = this.deps.tree.prepareChild(parentId, { tools, agentType }, true);
     const agent = await this.deps.resumeChild(id, launch.options, launch.spec);
     record.attach(agent);
     this.deps.tree.adopt(parentId, agent);

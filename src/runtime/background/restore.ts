@@ -99,7 +99,7 @@ async function bringBack(
     let child: Agent;
     try {
       const names = offeredToolNames(events);
-      child = await host.resumeChild(id, host.prepareChild(parent.id, { tools: names }));
+      child = await host.resumeChild(id, host.prepareChild(parent.id, { tools: names, agentType }));
     } catch (error) {
       host.report(parent.id, error);
       host.forget(parent.id, id);
