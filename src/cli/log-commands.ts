@@ -4,6 +4,7 @@ import type { ConfigFlags } from './commands/config.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
 import type { McpListFlags } from './commands/mcp.ts';
+import type { WorktreesFlags } from './commands/worktrees.ts';
 import { positiveInteger } from './option-values.ts';
 import type { CliIo } from './terminal/io.ts';
 
@@ -120,6 +121,17 @@ export function addLogCommands(program: Command, io: CliIo, setExitCode: (code: 
     .action(async (flags: ConfigFlags) => {
       const { configCommand } = await import('./commands/config.ts');
       setExitCode(await configCommand(flags, io));
+    });
+
+  program
+    .command('worktrees')
+    .description('list the git worktrees isolated agents left (--prune removes the ones without a change)')
+    .option('--cwd <dir>', 'a folder of the repository (default: the current folder)')
+    .option('--prune', 'remove worktrees and branches without a change, and forget deleted folders')
+    .option('--json', 'one JSON object per worktree on stdout')
+    .action(async (flags: WorktreesFlags) => {
+      const { worktreesCommand } = await import('./commands/worktrees.ts');
+      setExitCode(await worktreesCommand(flags, io));
     });
 
   program

@@ -34,6 +34,7 @@ describe('agentchart command line', () => {
       'inspect',
       'mcp',
       'config',
+      'worktrees',
       'diagrams',
       'help',
     ]);

@@ -10,13 +10,22 @@ import { CliError } from '../cli-error.ts';
 import { permissionsOf } from '../cli-permissions.ts';
 import { sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
+import { printKeptBranches } from './worktrees.ts';
 
-/** The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "..." }], "concurrency"?: 4 }`. */
+const isolation = z.literal('worktree').optional();
+
+/**
+ * The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "...", "isolation"?: "worktree" }],
+ * "concurrency"?: 4, "isolation"?: "worktree" }` (the file's `isolation` is every task's default).
+ */
 export const jobFileSchema = z.strictObject({
   tasks: z
-    .array(z.strictObject({ prompt: z.string().min(1), instructions: z.string().min(1).optional() }))
+    .array(
+      z.strictObject({ prompt: z.string().min(1), instructions: z.string().min(1).optional(), isolation }),
+    )
     .min(1),
   concurrency: z.int().min(1).default(4),
+  isolation,
 });
 
 export type JobFile = z.output<typeof jobFileSchema>;
@@ -100,6 +109,7 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
     tasks: spec.tasks.map((task) => ({
       prompt: task.prompt,
       ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
+      ...((task.isolation ?? spec.isolation) ? { isolation: 'worktree' as const } : {}),
     })),
     concurrency,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -111,6 +121,7 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   const results = await job.result;
   if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
   line(ui, summary(results));
+  printKeptBranches(ui, results);
   if (results.every((result) => result.reason === 'completed')) return 0;
   // Cancelled with Ctrl-C: 130, as for `run`.
   return options.signal?.aborted ? 130 : 1;
