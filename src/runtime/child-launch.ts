@@ -29,7 +29,12 @@ export type TreeMember = {
 };
 
 /** What a child is asked to be: a subset of its parent's tools (by name), and its own system prompt. */
-export type ChildRequest = { tools?: readonly string[] | undefined; instructions?: string | undefined };
+export type ChildRequest = {
+  tools?: readonly string[] | undefined;
+  instructions?: string | undefined;
+  /** `'worktree'`: the child works in a git worktree of its own, not in its parent's workspace. */
+  isolation?: 'worktree' | undefined;
+};
 
 /** The options and spec a child of `parent` is launched with. */
 export type ChildLaunch = { options: CreateAgentOptions; spec: ChildSpec };
@@ -54,6 +59,7 @@ export function childLaunch(
     tools: childTools(parent, request.tools),
     model: parent.provider,
     ...(request.instructions !== undefined ? { instructions: request.instructions } : {}),
+    ...(request.isolation !== undefined ? { isolation: request.isolation } : {}),
   };
   const { permissions } = parent;
   const mode = stricterMode(permissions.mode, limits.subagents.permissionMode ?? permissions.mode);

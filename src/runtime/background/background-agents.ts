@@ -146,6 +146,7 @@ export class BackgroundAgents {
     const launch = this.deps.tree.prepareChild(parentId, {
       tools: withSendMessage(request.tools, this.deps.tree.member(parentId)?.toolNames ?? []),
       instructions: request.instructions,
+      isolation: request.isolation,
     });
     this.starting.set(parentId, starting + 1);
     try {
