@@ -222,7 +222,9 @@ export class AgentSystem {
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
   private async launch(launch: Launch): Promise<Agent> {
     this.assertOpen();
-    const { body, nextId } = assembleAgent(this.services, launch, await placeOf(this.services, launch));
+    const placed = placeOf(this.services, launch);
+    const place = placed instanceof Promise ? await placed : placed;
+    const { body, nextId } = assembleAgent(this.services, launch, place);
     const { key, input } = body.spec;
     const unregister = this.logic.register(key, body.ports);
     this.host.send({ type: 'host.spawn', systemId: key, logic: this.logic.machine, input });

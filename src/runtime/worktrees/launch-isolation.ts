@@ -48,21 +48,23 @@ export function isolationOf({
  * Where a launch works: a subagent where its parent does (its worktree, when it is isolated), any other
  * agent in the system's workspace; with `isolation: 'worktree'`, in a new worktree of that workspace's
  * repository (not in a replay: a replayed agent names the worktree its recording did, and makes none).
+ * Answered at once without a worktree to plan: a launch then takes its ids in the same tick as before, so
+ * the ids of agents launched side by side (and every recording's replay) stay as they were.
  */
-export async function placeOf(
+export function placeOf(
   system: { config: SystemConfig; registry: AgentRegistry },
   launch: {
     agentId: string;
     origin: AgentOrigin;
     options: { child?: { parent: string }; isolation?: 'worktree' };
   },
-): Promise<Place> {
+): Place | Promise<Place> {
   const { agentId, origin, options } = launch;
   const { config, registry } = system;
   const parent = options.child ? (registry.get(options.child.parent) as AgentBody | undefined) : undefined;
   const cwd = parent?.cwd ?? config.cwd;
   if (options.isolation !== 'worktree' || origin.kind !== 'new' || config.hookReplay) return { cwd };
-  return { cwd, worktree: await planWorktree(cwd, agentId) };
+  return planWorktree(cwd, agentId).then((worktree) => ({ cwd, worktree }));
 }
 
 /** A fork of a session that ran in a worktree of its own is refused (not supported): its events otherwise. */
