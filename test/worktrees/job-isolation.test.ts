@@ -1,7 +1,7 @@
 // `isolation: 'worktree'` on job tasks and createAgent, with real git in temporary repositories: parallel
 // tasks editing the same file each finish on their own branch; an unchanged task leaves nothing behind;
 // a workspace outside a repository and a git failure at creation are clear errors that leave nothing.
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
@@ -129,14 +129,17 @@ describe('isolation: worktree', () => {
   it('createAgent works in the same folder of the worktree, and says where on the handle', async () => {
     const repository = await realpath(await tempFolder('repo'));
     await initRepository(repository, { 'shared.txt': 'original\n' });
-    const system = makeSystem(join(repository, '.'));
+    // A subfolder git does not track: the worktree's checkout lacks it, so the stage makes it.
+    await mkdir(join(repository, 'notes'));
+    const system = makeSystem(join(repository, 'notes'));
     const agent = await system.createAgent({ isolation: 'worktree' });
     const path = join(repository, '.agentchart', 'worktrees', agent.id);
     expect(agent.worktree).toMatchObject({ path, branch: `agentchart/${agent.id}` });
     expect(await worktreeFolders(repository)).toEqual([repository, path]);
+    expect((agent.log()[0]!.data.config as { cwd: unknown }).cwd).toBe(join(path, 'notes'));
     await agent.run('edit Z');
     await agent.dispose();
-    expect(agent.worktree).toMatchObject({ kept: true, filesChanged: ['shared.txt'] });
+    expect(agent.worktree).toMatchObject({ kept: true, filesChanged: ['notes/shared.txt'] });
     await system.dispose();
   });
 

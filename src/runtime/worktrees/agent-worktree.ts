@@ -1,5 +1,6 @@
 // One isolated agent's worktree, as its body holds it: the plan made at launch, what the creation stage
 // made (so its undo removes exactly that), and how dispose finished it.
+import { mkdir } from 'node:fs/promises';
 import {
   type AgentWorktreeState,
   closeWorktree,
@@ -34,6 +35,8 @@ export class AgentWorktree {
   /** The creation stage: makes the worktree, or finds it again (a resume). Reports nothing to the chart. */
   async open(): Promise<Record<string, never>> {
     this.made = await openWorktree(this.plan.record, this.resumed);
+    // A workspace folder git does not track (empty, untracked, ignored) is not in the checkout: made here.
+    await mkdir(this.plan.cwd, { recursive: true });
     return {};
   }
 

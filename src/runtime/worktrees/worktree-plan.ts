@@ -42,7 +42,8 @@ export async function planWorktree(cwd: string, sessionId: string): Promise<Work
     branch: `${branchPrefix}${sessionId}`,
     baseCommit: head.stdout.trim(),
   };
-  return { record, cwd: path.join(worktree, prefix) };
+  // resolve, not join: the prefix git prints ends with a slash, and a workspace is named without one.
+  return { record, cwd: path.resolve(worktree, prefix) };
 }
 
 /**
