@@ -74,8 +74,10 @@ export type {
   Approver,
   CompactionOptions,
   CreateAgentOptions,
+  ForkAgentOptions,
   Hooks,
   Limits,
+  ResumeAgentOptions,
   SubagentLimits,
   ToolOutputOptions,
 } from './runtime/options.ts';
@@ -88,6 +90,13 @@ export type {
   RunResultFields,
   StoppedRun,
 } from './runtime/turn-result.ts';
+export type { AgentWorktreeState, WorktreeResult } from './runtime/worktrees/worktree-life.ts';
+export {
+  type LeftWorktree,
+  listWorktrees,
+  pruneWorktrees,
+} from './runtime/worktrees/worktree-list.ts';
+export type { WorktreeRecord } from './runtime/worktrees/worktree-plan.ts';
 export { type CompactionPlan, planCompaction } from './session/compaction-plan.ts';
 export { compactionRequest, isCompactionRequest } from './session/compaction-request.ts';
 export { assertSameLog, firstDivergence } from './session/compare-logs.ts';

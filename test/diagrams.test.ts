@@ -62,7 +62,7 @@ describe('real machines', () => {
   // and request-error hooks wait in `hookingRequest` and `hookingError`.
   // supervision: starting, running, backingOff, restarting and the three ends.
   const expectedCounts: Record<string, number> = {
-    agent: 19,
+    agent: 21,
     turn: 16,
     step: 10,
     'tool-batch': 10,

@@ -5,6 +5,7 @@ import type { ConfigFlags } from './commands/config.ts';
 import type { DemoFlags } from './commands/demo.ts';
 import type { DiagramsFlags } from './commands/diagrams.ts';
 import type { McpListFlags } from './commands/mcp.ts';
+import type { WorktreesFlags } from './commands/worktrees.ts';
 import { positiveInteger } from './option-values.ts';
 import type { CliIo } from './terminal/io.ts';
 
@@ -131,6 +132,17 @@ export function addLogCommands(program: Command, io: CliIo, setExitCode: (code: 
     .action(async (flags: AgentsFlags) => {
       const { agentsCommand } = await import('./commands/agents.ts');
       setExitCode(await agentsCommand(flags, io));
+    });
+
+  program
+    .command('worktrees')
+    .description('list the git worktrees isolated agents left (--prune removes the ones without a change)')
+    .option('--cwd <dir>', 'a folder of the repository (default: the current folder)')
+    .option('--prune', 'remove worktrees and branches without a change, and forget deleted folders')
+    .option('--json', 'one JSON object per worktree on stdout')
+    .action(async (flags: WorktreesFlags) => {
+      const { worktreesCommand } = await import('./commands/worktrees.ts');
+      setExitCode(await worktreesCommand(flags, io));
     });
 
   program

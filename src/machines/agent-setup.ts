@@ -22,6 +22,7 @@ export const agentSetup = setup({
     logFlush: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     sessionEndHook: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     closeServers: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
+    finishWorktree: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     revoke: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
     releaseChildren: fromCallback<{ type: 'noop' }, AgentKeyed>(() => {}),
   },
@@ -248,5 +249,6 @@ export const agentSetup = setup({
     resuming: ({ context }) => context.resume !== undefined,
     sessionEndHooksDue: ({ context }) => context.sessionEndHooks === true,
     startsServers: ({ context }) => context.startsServers === true,
+    isolated: ({ context }) => context.isolated === true,
   },
 });

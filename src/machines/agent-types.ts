@@ -14,10 +14,11 @@ import type {
 } from './turn-types.ts';
 
 /**
- * The ordered stages of creating an agent. Each one that completes can be undone. `servers` starts the
- * agent's MCP servers (nothing to do without any), before `tools` offers their tools.
+ * The ordered stages of creating an agent. Each one that completes can be undone. `worktree` makes (or
+ * finds again) an isolated agent's git worktree, its workspace (nothing to do without isolation); `servers`
+ * starts the agent's MCP servers (nothing to do without any), before `tools` offers their tools.
  */
-export const setupStages = ['session', 'servers', 'tools', 'publish'] as const;
+export const setupStages = ['session', 'worktree', 'servers', 'tools', 'publish'] as const;
 export type SetupStage = (typeof setupStages)[number];
 
 export type AgentInput = AgentKeyed & {
@@ -35,6 +36,8 @@ export type AgentInput = AgentKeyed & {
   sessionEndHooks?: boolean;
   /** The agent starts MCP servers of its own: creation connects them, dispose closes them (else neither). */
   startsServers?: boolean;
+  /** The agent works in a git worktree of its own: creation makes it, dispose finishes it (else neither). */
+  isolated?: boolean;
   /** How steps behave; the tools stage adds the tool names and the system prompt's hash. */
   step: Omit<StepSettings, 'toolNames' | 'systemHash'>;
   /** When turns compact by themselves (absent: never). */
@@ -84,6 +87,7 @@ export type AgentEvent =
   | { type: 'hook.sessionEnd'; decisions: HookDecidedData[] }
   | { type: 'log.flushed' }
   | { type: 'servers.closed' }
+  | { type: 'worktree.finished' }
   | { type: 'revoke.done' };
 
 /** What the agent actor emits (`actor.on(…)`): how a compaction the host asked for ended. */

@@ -8,13 +8,14 @@ export type { AgentContext, AgentEmitted, AgentEvent, AgentInput, SetupStage } f
 export { setupStages } from './agent-types.ts';
 
 /** Where a stage goes when it is done: the next stage, or the first of several whose guard holds. */
-type NextStage = string | { guard?: 'startsServers'; target: string }[];
+type NextStage = string | { guard?: 'isolated' | 'startsServers'; target: string }[];
 
 /**
  * A state of the creation transaction: it runs `stage` through the `setupStage` actor, records it (with
  * its undo) when it is done, then goes on to `next`, or rolls back if dispose was asked for meanwhile.
  * Stages run in the order of `setupStages`; one with nothing to do (the servers of an agent that starts
- * none) is never entered, so it costs no actor, and its undo never runs.
+ * none, the worktree of one that is not isolated) is never entered, so it costs no actor, and its undo
+ * never runs.
  */
 const stageState = (stage: SetupStage, next: NextStage) =>
   waitState(chart, {
@@ -47,6 +48,7 @@ const contextFields: { [Field in keyof Required<AgentContext>]: undefined } = {
   preStepAtTurnStart: undefined,
   sessionEndHooks: undefined,
   startsServers: undefined,
+  isolated: undefined,
   step: undefined,
   completedStages: undefined,
   toolNames: undefined,
@@ -69,7 +71,7 @@ const contextFields: { [Field in keyof Required<AgentContext>]: undefined } = {
  * The agent's lifecycle and inbox. Creation is a transaction of ordered stages whose undos run in
  * reverse on failure (connecting the MCP servers is one of them); `ready` runs one turn at a time; dispose
  * cancels the turn, waits for everything to settle, releases the background children, flushes the log,
- * closes the servers and unregisters, in that order, from any state.
+ * closes the servers, finishes the worktree and unregisters, in that order, from any state.
  *
  * The flow: `creating` (one state per stage) → `ready` (`idle` ⇄ `running`) → `disposing` → `disposed`;
  * a failed stage goes through `rollingBack` to `failed`.
@@ -113,6 +115,11 @@ export const agentMachine = chart.createMachine({
       states: {
         // One state per entry of `setupStages`, in the same order.
         session: stageState('session', [
+          { guard: 'isolated', target: '#agent.creating.worktree' },
+          { guard: 'startsServers', target: '#agent.creating.servers' },
+          { target: '#agent.creating.tools' },
+        ]),
+        worktree: stageState('worktree', [
           { guard: 'startsServers', target: '#agent.creating.servers' },
           { target: '#agent.creating.tools' },
         ]),
@@ -222,7 +229,13 @@ export const agentMachine = chart.createMachine({
           before: [
             { type: 'log', params: { type: 'session.end', data: { reason: 'disposed' } } satisfies LogEntry },
           ],
-          on: { 'log.flushed': [{ guard: 'startsServers', target: 'closing' }, { target: 'revoking' }] },
+          on: {
+            'log.flushed': [
+              { guard: 'startsServers', target: 'closing' },
+              { guard: 'isolated', target: 'finishingWorktree' },
+              { target: 'revoking' },
+            ],
+          },
         }),
         // The agent's MCP servers are closed once the log is complete, and their processes have exited
         // before the agent is unregistered. An agent that started none does not stop here.
@@ -230,7 +243,18 @@ export const agentMachine = chart.createMachine({
           src: 'closeServers',
           id: 'close',
           input: ({ context }) => ({ agentKey: context.agentKey }),
-          on: { 'servers.closed': 'revoking' },
+          on: {
+            'servers.closed': [{ guard: 'isolated', target: 'finishingWorktree' }, { target: 'revoking' }],
+          },
+        }),
+        // An isolated agent's worktree, once nothing of the agent runs in it any more: what it left is
+        // committed on its branch; unchanged, worktree and branch are removed, else both are kept. An agent
+        // that is not isolated does not stop here.
+        finishingWorktree: waitState(chart, {
+          src: 'finishWorktree',
+          id: 'worktree',
+          input: ({ context }) => ({ agentKey: context.agentKey }),
+          on: { 'worktree.finished': 'revoking' },
         }),
         revoking: waitState(chart, {
           src: 'revoke',

@@ -29,6 +29,8 @@ import type { RecordedSubagent } from './replay/subagent-replay.ts';
 import type { SavedOutputFolders } from './saved-outputs.ts';
 import type { AgentTree } from './subagents.ts';
 import type { WorkspaceCheck } from './workspace-check.ts';
+import { AgentWorktree } from './worktrees/agent-worktree.ts';
+import { type Isolation, isolationOf, type Place } from './worktrees/launch-isolation.ts';
 
 /** `createAgent` options plus, for a subagent, how its parent launches it. */
 export type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
@@ -68,9 +70,13 @@ type Choices = {
   tools: readonly AnyTool[];
   mcp: McpToolSource | undefined;
   hooks: HookConsultation;
+  /** The agent's worktree, when it is isolated (or its recording was). */
+  isolation: Isolation | undefined;
+  /** Where it works: its worktree's folder, else the launch's workspace. */
+  cwd: string;
 };
 
-export function assembleAgent(system: SystemServices, launch: Launch): Assembled {
+export function assembleAgent(system: SystemServices, launch: Launch, place: Place): Assembled {
   const { config } = system;
   const { agentId, options } = launch;
   // A subagent of a replayed tree re-runs from its own log (see `SubagentRecordings`); its replay clock
@@ -82,14 +88,23 @@ export function assembleAgent(system: SystemServices, launch: Launch): Assembled
   // A replayed session waits, before each recorded answer, for the mail its recording had by then.
   const replayed = recorded?.events ?? (options.child ? undefined : config.hookReplay);
   const model = recorded?.model ?? options.model ?? config.model;
+  const isolation = isolationOf({
+    planned: place.worktree,
+    origin: launch.origin,
+    replayed,
+    replaying: config.hookReplay !== undefined,
+  });
+  const cwd = isolation?.plan.cwd ?? place.cwd;
   const choices: Choices = {
     recorded,
     provider: replayed ? mailGatedModel(model, replayed, () => body?.log) : model,
     permissions: options.child?.permissions ?? rootPermissions(config),
     limits: options.child?.limits ?? config.limits,
     tools: options.tools ?? config.tools,
-    mcp: options.child ? undefined : mcpServersOf(config, options.mcpServers),
+    mcp: options.child ? undefined : mcpServersOf(config, options.mcpServers, cwd),
     hooks: recorded ? recordedHooks(recorded.events) : system.hooks,
+    isolation,
+    cwd,
   };
   body = new AgentBody(specOf(system, launch, choices), partsOf(system, launch, choices));
   return { body, nextId: recorded?.nextId ?? config.nextId };
@@ -110,7 +125,9 @@ function specOf(system: SystemServices, { agentId, origin, options }: Launch, ch
       options.instructions ??
       defaultInstructions,
     parent: options.child?.parent,
-    cwd: config.cwd,
+    cwd: choices.cwd,
+    ...(choices.isolation ? { worktree: choices.isolation.plan.record } : {}),
+    isolated: choices.isolation?.live === true,
     permissionMode: choices.permissions.mode,
     limits: choices.limits,
     compaction: config.compaction,
@@ -135,7 +152,7 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
     provider: choices.provider,
     tools: tree.tools.wrapAll(choices.tools),
     mcp: choices.mcp,
-    gate: new AgentPermissionGate(extended(choices.permissions, { cwd: config.cwd })),
+    gate: new AgentPermissionGate(extended(choices.permissions, { cwd: choices.cwd })),
     projectInstructions: recorded ? { recorded: recorded.events } : config.projectInstructions,
     ...(options.child ? {} : { skills: config.skills }),
     ...(options.child || config.agents === undefined
@@ -143,6 +160,9 @@ function partsOf(system: SystemServices, { agentId, origin, options }: Launch, c
       : { agents: { source: config.agents, context: definitionContext(config, choices.tools) } }),
     environment: recorded && config.environment ? { recorded: recorded.events } : config.environment,
     toolResults: recorded && system.toolResults ? new RecordedResults(recorded.events) : system.toolResults,
+    ...(choices.isolation?.live
+      ? { worktree: new AgentWorktree(choices.isolation.plan, agentId, origin.kind === 'resume') }
+      : {}),
     store: config.store,
     clock,
     registry: system.registry,
@@ -243,11 +263,15 @@ function rejoinsOf(origin: AgentOrigin): readonly { callId: string; sessionId: s
 }
 
 /** The MCP servers a top-level agent starts: the system's and its own, or the recorded ones of a replay. */
-function mcpServersOf(config: SystemConfig, own: McpServers | undefined): McpToolSource | undefined {
+function mcpServersOf(
+  config: SystemConfig,
+  own: McpServers | undefined,
+  cwd: string,
+): McpToolSource | undefined {
   if (config.mcpReplay) return new RecordedMcpServers(config.mcpReplay);
   const servers = { ...config.mcpServers, ...own };
   if (Object.keys(servers).length === 0) return undefined;
-  return new McpServerSet(servers, { connect: connectWithSdkLazily, clock: config.clock, cwd: config.cwd });
+  return new McpServerSet(servers, { connect: connectWithSdkLazily, clock: config.clock, cwd });
 }
 
 function rootPermissions(config: SystemConfig): PermissionSettings {

@@ -22,6 +22,7 @@ import { LiveBus } from './live-bus.ts';
 import type { SystemConfig } from './options-schema.ts';
 import { type InstructionSetting, instructionsFor } from './project-instructions.ts';
 import { logResumedSegment } from './resume/resumed-segment.ts';
+import type { AgentWorktree } from './worktrees/agent-worktree.ts';
 
 /** The live agents of one system, by id: a session has at most one live owner. */
 export type AgentRegistry = Map<string, unknown>;
@@ -50,6 +51,8 @@ export type BodyParts = {
   store: SessionStore;
   clock: Clock;
   registry: AgentRegistry;
+  /** An isolated agent's worktree (its workspace): made by the `worktree` stage, finished at dispose. */
+  worktree?: AgentWorktree | undefined;
   /** Rejects with a `ConfigError` when the workspace is not a folder (the system checks each once). */
   checkWorkspace: (cwd: string) => Promise<void>;
   /** Joins (and leaves) the system's tree of agents when the agent is published (and unpublished). */
@@ -91,6 +94,7 @@ export class AgentBody implements PortSource {
     [S in SetupStage]: { run: (signal?: AbortSignal) => Promise<StageReport>; undo: () => Promise<void> };
   } = {
     session: { run: () => this.openSession(), undo: () => this.giveUpSession() },
+    worktree: { run: () => this.parts.worktree!.open(), undo: async () => this.parts.worktree?.undo() },
     servers: { run: (signal) => this.startServers(signal), undo: () => this.closeServers() },
     tools: { run: () => this.present(), undo: async () => this.offer.withdraw() },
     publish: { run: async () => this.join(), undo: async () => this.leave() },

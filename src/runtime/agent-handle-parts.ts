@@ -5,6 +5,7 @@ import type { SessionLog } from '../session/session-log.ts';
 import type { ChildAgent } from './background/child-agent.ts';
 import type { LiveBus } from './live-bus.ts';
 import type { OutputChecks } from './output-checks.ts';
+import type { AgentWorktreeState } from './worktrees/worktree-life.ts';
 
 /** What a handle is made of: the agent's actor, its log and bus, and what the system lends it. */
 export type AgentHandleParts = {
@@ -27,4 +28,6 @@ export type AgentHandleParts = {
   children: () => ChildAgent[];
   /** The checks of the agent's typed runs: a run registers its schema here before it is queued. */
   outputs: OutputChecks;
+  /** An isolated agent's worktree: where it is, then (after dispose) how it ended. */
+  worktree: () => AgentWorktreeState | undefined;
 };

@@ -35,6 +35,7 @@ import {
 import { modeSwitch } from './mode-switch.ts';
 import type { RunResult } from './turn-result.ts';
 import { TurnWaiters } from './turn-waiters.ts';
+import type { AgentWorktreeState } from './worktrees/worktree-life.ts';
 
 export type { AgentStream, AgentStreamEvent } from './agent-stream.ts';
 export type { ActorSnapshot, AgentSnapshot } from './agent-view.ts';
@@ -132,11 +133,8 @@ export class Agent {
   cancel(cause: CancelCause = 'user', options: { clearInbox?: boolean } = {}): void {
     const parsed = parseHostValue('agent.cancel', cancelSchema, { cause, options });
     this.inbox.assertLive('cancel');
-    this.ref.send({
-      type: 'agent.cancel',
-      cause: parsed.cause ?? 'user',
-      ...(parsed.options?.clearInbox ? { clearInbox: true } : {}),
-    });
+    const clearInbox = parsed.options?.clearInbox ? { clearInbox: true } : {};
+    this.ref.send({ type: 'agent.cancel', cause: parsed.cause ?? 'user', ...clearInbox });
   }
 
   /**
@@ -168,10 +166,8 @@ export class Agent {
    * where its tools ask with no approver (`ConfigError`s); a parent switched stricter takes its subagents.
    */
   setPermissionMode(mode: PermissionMode, options?: { by?: 'host' | 'user' }): void {
-    const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, {
-      mode,
-      ...(options !== undefined ? { options } : {}),
-    });
+    const call = options !== undefined ? { mode, options } : { mode };
+    const parsed = parseHostValue('agent.setPermissionMode', permissionModeCallSchema, call);
     this.inbox.assertLive('setPermissionMode');
     const { mode: from, modeCeiling, checkMode: check } = this.parts;
     const by = parsed.options?.by ?? 'host';
@@ -284,6 +280,11 @@ export class Agent {
    */
   mcpServers(): McpServerStatus[] {
     return this.parts.servers();
+  }
+
+  /** An isolated agent's worktree: where it is, then how dispose ended it (see `AgentWorktreeState`). */
+  get worktree(): AgentWorktreeState | undefined {
+    return this.parts.worktree();
   }
 
   /** The session's events so far. */

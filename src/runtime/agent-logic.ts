@@ -2,6 +2,7 @@ import type { AnyStateMachine, MachineImplementationsFrom } from 'xstate';
 import { createApprovalActor } from '../actors/approval.ts';
 import { createCloseServersActor } from '../actors/close-servers.ts';
 import type { DependenciesOf } from '../actors/dependencies.ts';
+import { createFinishWorktreeActor } from '../actors/finish-worktree.ts';
 import {
   createPostToolHookActor,
   createPreCompactHookActor,
@@ -73,6 +74,7 @@ const ioActors = {
     setupStage: reads(createSetupStageActor, 'stage'),
     undoStage: reads(createUndoStageActor, 'undo'),
     closeServers: reads(createCloseServersActor, 'closeServers'),
+    finishWorktree: reads(createFinishWorktreeActor, 'finishWorktree'),
     revoke: reads(createRevokeActor, 'revoke'),
     sessionEndHook: reads(createSessionEndHookActor, 'hooks'),
     releaseChildren: reads(createReleaseChildrenActor, 'releaseChildren'),

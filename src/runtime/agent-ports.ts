@@ -2,6 +2,7 @@
 // reach these ports by the agent's key (agent-logic.ts); nothing else of the body is visible to them.
 import type { ApprovalDeps, Approver } from '../actors/approval.ts';
 import type { CloseServersDeps } from '../actors/close-servers.ts';
+import type { FinishWorktreeDeps } from '../actors/finish-worktree.ts';
 import { base, type HookDeps } from '../actors/hook.ts';
 import type { Publish } from '../actors/live-event.ts';
 import type { LogFlushDeps } from '../actors/log-flush.ts';
@@ -52,6 +53,7 @@ export type AgentPorts = {
   stage: StageRunner;
   undo: UndoStageDeps;
   closeServers: CloseServersDeps;
+  finishWorktree: FinishWorktreeDeps;
   revoke: RevokeDeps;
   releaseChildren: ReleaseChildrenDeps;
 };
@@ -105,6 +107,8 @@ export type PortSource = {
   undoStage(stage: SetupStage): Promise<void>;
   closeServers(): Promise<void>;
   closeSession(): Promise<void>;
+  /** An isolated agent's worktree, finished by dispose. */
+  parts: { worktree?: { finish(): Promise<void> } | undefined };
 };
 
 /** How long dispose waits for tools that were stopped but have not returned yet. */
@@ -205,6 +209,7 @@ export function agentPorts(body: PortSource, host: HostServices): AgentPorts {
     },
     undo: { undo: (stage) => body.undoStage(stage), onError },
     closeServers: { close: () => body.closeServers(), onError },
+    finishWorktree: { finish: async () => body.parts.worktree?.finish(), onError },
     releaseChildren: { release: host.releaseChildren, onError },
     revoke: {
       revoke: async () => {

@@ -14,6 +14,7 @@ import { outputOfTurn } from '../session/typed-turns.ts';
 import type { LogEvent, SessionLock } from '../session/types.ts';
 import type { Limits } from './options.ts';
 import type { CompactionConfig } from './options-schema.ts';
+import type { WorktreeRecord } from './worktrees/worktree-plan.ts';
 
 /** Where an agent's session comes from. */
 export type AgentOrigin =
@@ -57,6 +58,10 @@ export type SpecParts = {
   instructions: string;
   parent?: string | undefined;
   cwd: string;
+  /** An isolated agent's worktree (`cwd` is in it), recorded in `session.start` after `cwd`. */
+  worktree?: WorktreeRecord;
+  /** The agent makes its worktree at creation and finishes it at dispose (not in a replay). */
+  isolated: boolean;
   permissionMode: PermissionMode;
   limits: Limits;
   compaction: CompactionConfig;
@@ -92,6 +97,7 @@ export function agentSpec(parts: SpecParts): AgentSpec {
       // What its tokens cost then: the estimate of a replay or a later `/cost` uses the same prices.
       ...(provider.prices !== undefined ? { prices: provider.prices } : {}),
       cwd,
+      ...(parts.worktree ? { worktree: parts.worktree } : {}),
       permissionMode,
       limits,
       // The policy compaction followed, so a replay compacts at the same steps with the same instructions.
@@ -121,6 +127,7 @@ function chartInput(parts: SpecParts, contextWindow: number): AgentInput {
     preStepAtTurnStart: parts.preStepAtTurnStart,
     ...(parts.sessionEndHooks ? { sessionEndHooks: true } : {}),
     ...(parts.startsServers ? { startsServers: true } : {}),
+    ...(parts.isolated ? { isolated: true } : {}),
     step: {
       model: parts.provider.model,
       retry: extended(parts.retry, { maxAttempts: limits.maxAttempts }),

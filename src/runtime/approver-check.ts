@@ -58,3 +58,27 @@ function describe(asking: readonly AskingTool[]): string {
   const listed = parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
   return `${listed} ${asking.length === 1 ? 'needs' : 'need'} approval,`;
 }
+
+/**
+ * `checkApprover` for a launch's own tools (see `AgentSystemOptions.approve`): the system's, or an agent's
+ * own (`tools` replace the system's, `mcpServers` add to them). An agent with neither has the system's,
+ * checked at creation; a switch of mode is checked by the handle.
+ */
+export function checkOwnTools(
+  system: { config: SystemConfig; preToolHooks: boolean },
+  call: string,
+  own: {
+    tools?: readonly { name: string; access: ToolAccess }[] | undefined;
+    mcpServers?: object | undefined;
+  },
+): void {
+  const { config, preToolHooks } = system;
+  if (call !== 'createAgentSystem' && own.tools === undefined && own.mcpServers === undefined) return;
+  checkApprover({
+    call,
+    tools: own.tools ?? config.tools,
+    mcpServers: Object.keys({ ...config.mcpServers, ...own.mcpServers }),
+    config,
+    preToolHooks,
+  });
+}

@@ -26,9 +26,17 @@ export const agentFields = {
   model: providerSchema.optional(),
 };
 
+/** `isolation`: where the agent works (see `CreateAgentOptions.isolation`). */
+export const isolationSchema = z.literal('worktree', must('"worktree"'));
+
 /** `createAgent(options)`. */
 export const createAgentSchema = z.strictObject({
-  options: z.strictObject({ id: idSchema.optional(), ...agentFields }, must('an object')).optional(),
+  options: z
+    .strictObject(
+      { id: idSchema.optional(), ...agentFields, isolation: isolationSchema.optional() },
+      must('an object'),
+    )
+    .optional(),
 });
 
 /** `resumeAgent(sessionId, options)`: the session keeps its id. */

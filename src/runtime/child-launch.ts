@@ -41,13 +41,15 @@ export type TreeMember = {
 };
 
 /**
- * What a child is asked to be: a subset of its parent's tools (by name), its own system prompt, and the
- * agent definition it is made from (`agent_type`), which narrows further.
+ * What a child is asked to be: a subset of its parent's tools (by name), its own system prompt, the agent
+ * definition it is made from (`agent_type`), which narrows further, and whether it works in a worktree.
  */
 export type ChildRequest = {
   tools?: readonly string[] | undefined;
   instructions?: string | undefined;
   agentType?: string | undefined;
+  /** `'worktree'`: the child works in a git worktree of its own, not in its parent's workspace. */
+  isolation?: 'worktree' | undefined;
 };
 
 /**
@@ -91,6 +93,7 @@ export function childLaunch(
     tools: narrowed?.tools ?? given,
     model: definitionModel(parent.provider, definition, parent.models),
     ...(instructions !== undefined ? { instructions } : {}),
+    ...(request.isolation !== undefined ? { isolation: request.isolation } : {}),
   };
   const { permissions } = parent;
   const mode = definitionModeUnder(

@@ -10,17 +10,24 @@ import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } f
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
 import { AgentLogic } from './agent-logic.ts';
-import { checkApprover } from './approver-check.ts';
+import { checkApprover, checkOwnTools } from './approver-check.ts';
 import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } from './call-schemas.ts';
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { hostLogic } from './host.ts';
 import { type Job, type JobOptions, runJob } from './jobs/run-job.ts';
 import type { TaskSupervisionHost } from './jobs/supervised-task.ts';
-import type { AgentSystemOptions, CreateAgentOptions, Limits } from './options.ts';
+import type {
+  AgentSystemOptions,
+  CreateAgentOptions,
+  ForkAgentOptions,
+  Limits,
+  ResumeAgentOptions,
+} from './options.ts';
 import { parseSystemOptions } from './options-schema.ts';
 import { loadSession, takeStoredSession } from './resume/stored-session.ts';
 import { systemServices } from './system-services.ts';
+import { placeOf, refuseIsolatedFork } from './worktrees/launch-isolation.ts';
 
 /**
  * Many agents in one XState actor system, sharing a model, tools, a session store, a clock and ids.
@@ -87,7 +94,7 @@ export class AgentSystem {
    * asked again. Anything else a crash left open is repaired: calls without a result get `not_started` or
    * `unknown`, and the open turn ends `interrupted`.
    */
-  async resumeAgent(sessionId: string, options: Omit<CreateAgentOptions, 'id'> = {}): Promise<Agent> {
+  async resumeAgent(sessionId: string, options: ResumeAgentOptions = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('resumeAgent', resumeAgentSchema, { sessionId, options }));
     this.assertOpen();
     this.checkApprover('resumeAgent', options);
@@ -95,11 +102,11 @@ export class AgentSystem {
   }
 
   /** Starts a new session seeded with a prefix of another, ending at a turn boundary. */
-  async forkAgent(sessionId: string, options: CreateAgentOptions & { atSeq?: number } = {}): Promise<Agent> {
+  async forkAgent(sessionId: string, options: ForkAgentOptions = {}): Promise<Agent> {
     ({ sessionId, options = {} } = parseHostValue('forkAgent', forkAgentSchema, { sessionId, options }));
     this.assertOpen();
     this.checkApprover('forkAgent', options);
-    const events = await loadSession(this.store, sessionId, 'fork');
+    const events = refuseIsolatedFork(sessionId, await loadSession(this.store, sessionId, 'fork'));
     const newId = options.id ?? this.services.config.nextId('forkAgent');
     const seed = forkEvents(events, {
       newAgentId: newId,
@@ -182,7 +189,9 @@ export class AgentSystem {
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
   private async launch(launch: Launch): Promise<Agent> {
     this.assertOpen();
-    const { body, nextId } = assembleAgent(this.services, launch);
+    const placed = placeOf(this.services, launch);
+    const place = placed instanceof Promise ? await placed : placed;
+    const { body, nextId } = assembleAgent(this.services, launch, place);
     const { key, input } = body.spec;
     const unregister = this.logic.register(key, body.ports);
     this.host.send({ type: 'host.spawn', systemId: key, logic: this.logic.machine, input });
@@ -227,6 +236,7 @@ export class AgentSystem {
       children: () => background.childrenOf(agentId),
       servers: () => body.parts.mcp?.servers() ?? [],
       outputs: body.parts.host.outputs,
+      worktree: () => body.parts.worktree?.state,
       mode: () => gate.mode,
       modeCeiling: () => tree.modeCeiling(agentId),
       checkMode: (mode) =>
@@ -243,22 +253,12 @@ export class AgentSystem {
     return agent;
   }
 
-  /**
-   * Tools that would ask where nobody can answer are refused (see `AgentSystemOptions.approve`): the
-   * system's, or an agent's own (`tools` replace the system's, `mcpServers` add to them); `handleOf`
-   * checks an agent's tools in the mode it is switched to.
-   */
   private checkApprover(call: string, own: Pick<CreateAgentOptions, 'tools' | 'mcpServers'>): void {
-    const { config, hooks } = this.services;
-    // An agent with neither tools nor servers of its own has the system's, checked at creation.
-    if (call !== 'createAgentSystem' && own.tools === undefined && own.mcpServers === undefined) return;
-    checkApprover({
+    checkOwnTools(
+      { config: this.services.config, preToolHooks: this.services.hooks.flags.preTool === true },
       call,
-      tools: own.tools ?? config.tools,
-      mcpServers: Object.keys({ ...config.mcpServers, ...own.mcpServers }),
-      config,
-      preToolHooks: hooks.flags.preTool === true,
-    });
+      own,
+    );
   }
 
   private assertOpen(): void {

@@ -215,7 +215,20 @@ export type CreateAgentOptions = {
   model?: Provider;
   /** More MCP servers for this agent, added to the system's by name (see `AgentSystemOptions.mcpServers`). */
   mcpServers?: McpServers;
+  /**
+   * `'worktree'`: the agent works in a new git worktree of the workspace's repository, on its own branch
+   * `agentchart/<session>` from the `HEAD` commit, in `<repository>/.agentchart/worktrees/<session>`. Dispose
+   * commits what it left there; unchanged, worktree and branch are removed, else both are kept for the host
+   * to review and merge (`agent.worktree`). A workspace outside a git repository is a `ConfigError`.
+   */
+  isolation?: 'worktree';
 };
+
+/** `resumeAgent` options: the session keeps its id, and the worktree its `session.start` recorded. */
+export type ResumeAgentOptions = Omit<CreateAgentOptions, 'id' | 'isolation'>;
+
+/** `forkAgent` options: those of `createAgent` but isolation, and `atSeq`, where the fork ends. */
+export type ForkAgentOptions = Omit<CreateAgentOptions, 'isolation'> & { atSeq?: number };
 
 export const defaultInstructions =
   'You are a coding agent working in a software project. Use the tools to inspect and change the workspace. ' +

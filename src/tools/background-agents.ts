@@ -26,6 +26,8 @@ export type AgentType = OutputOptions & {
   tools?: string[];
   /** How a child of this type is restarted when it fails (default: the tools' `supervision`). */
   supervision?: SupervisionPolicy;
+  /** `'worktree'`: each child works in a git worktree of its own (see `CreateAgentOptions.isolation`). */
+  isolation?: 'worktree';
 };
 
 export type BackgroundAgentToolsOptions = {
@@ -45,6 +47,7 @@ const agentTypeSchema = z.strictObject(
     instructions: z.string(must('a string')).optional(),
     tools: z.array(nonEmptyString, must('an array of tool names')).optional(),
     supervision: supervisionPolicySchema.optional(),
+    isolation: z.literal('worktree', must('"worktree"')).optional(),
     ...outputFields,
   },
   must('an object'),
@@ -131,6 +134,7 @@ export function backgroundAgentTools(given: BackgroundAgentToolsOptions = {}): A
           ...(definition !== undefined ? { agentDefinition: definition } : {}),
           ...(type?.tools !== undefined ? { tools: type.tools } : {}),
           ...(type?.instructions !== undefined ? { instructions: type.instructions } : {}),
+          ...(type?.isolation !== undefined ? { isolation: type.isolation } : {}),
           ...(type ? outputOptionsOf(type) : {}),
           ...supervisionOf(type?.supervision ?? options.supervision),
         });
@@ -238,7 +242,8 @@ function supervisionOf(policy: SupervisionPolicy | undefined) {
 /** An agent type's output (checked now: a schema that cannot be described fails here, not at a spawn). */
 function typedOutput(name: string, type: AgentType): OutputSpec | undefined {
   const call = `backgroundAgentTools.agentTypes.${name}`;
-  return parseOutputOptions(call, type, ['description', 'instructions', 'tools', 'supervision'])?.spec;
+  return parseOutputOptions(call, type, ['description', 'instructions', 'tools', 'supervision', 'isolation'])
+    ?.spec;
 }
 
 /** What the model is told a typed agent type answers. */

@@ -23,6 +23,8 @@ export type BackgroundSpawnRequest = OutputOptions & {
   tools?: string[];
   /** The child's system prompt (default: the runtime's default instructions). */
   instructions?: string;
+  /** `'worktree'`: the child works in a git worktree of its own (its agent type's `isolation`). */
+  isolation?: 'worktree';
   /** How many children of the caller may run at once; one more is refused. */
   maxRunning: number;
   /** Restart the child on failure (its agent type's policy, or the tools' default); absent: never. */

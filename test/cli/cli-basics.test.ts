@@ -35,6 +35,7 @@ describe('agentchart command line', () => {
       'mcp',
       'config',
       'agents',
+      'worktrees',
       'diagrams',
       'help',
     ]);

@@ -13,9 +13,9 @@ import { agentTables, modeOf, sessionError } from './support/agent-stimuli.ts';
 import { chartModel, eventsOf, pathName } from './support/model.ts';
 import { raceAlong } from './support/resume-race.ts';
 
-const graphFor = (sessionEndHooks: boolean, startsServers = false) =>
+const graphFor = (sessionEndHooks: boolean, startsServers = false, isolated = false) =>
   chartModel(agentMachine, {
-    input: agentInput(sessionEndHooks, startsServers),
+    input: agentInput(sessionEndHooks, startsServers, isolated),
     events: agentEvents,
     serializeState: serializeAgent,
     limit: 5_000,
@@ -97,4 +97,46 @@ describe('agent chart graph paths, an agent that starts MCP servers', () => {
     expect(paths.some((path) => path.state.matches({ disposing: 'closing' }))).toBe(true);
   });
   for (const path of failing) it(nameOf(path), () => drive(graph, path, false));
+});
+
+// An isolated agent (`isolation: 'worktree'`) has a worktree stage after the session one and a
+// `finishingWorktree` stage of dispose before `revoking`. Its paths are counted here and the new ones named;
+// they are driven with real git repositories by the worktree suites (test/worktrees), not by this rig.
+describe('agent chart graph paths, an isolated agent', () => {
+  const plain = graphFor(false).shortestPaths();
+  const paths = graphFor(false, false, true).shortestPaths();
+  it('has the expected number of shortest paths, 12 more than without isolation, at the two stages', () => {
+    expect(paths).toHaveLength(93);
+    const through = (state: object) =>
+      paths.filter((path) => path.steps.some((step) => step.state.matches(state))).length;
+    // Every path past the session stage goes through the worktree stage; dispose's stage is on 24 paths.
+    expect([through({ creating: 'worktree' }), through({ disposing: 'finishingWorktree' })]).toEqual([
+      87, 24,
+    ]);
+    // A path is new when, without its worktree events, the chart without isolation has no such path.
+    const withoutWorktree = (path: AgentPath) =>
+      JSON.stringify([
+        eventsOf(path)
+          .filter(
+            (event) =>
+              !('stage' in event && event.stage === 'worktree') && event.type !== 'worktree.finished',
+          )
+          .map(labelAgentEvent),
+        path.state.value,
+      ]);
+    const known = new Set(plain.map(withoutWorktree));
+    const added = paths.filter((path) => !known.has(withoutWorktree(path)));
+    const creation = added.filter((path) => !path.state.matches('disposing')).map(nameOf);
+    // Resting in the stage, its failure, a dispose while it runs, and that dispose's rollback.
+    expect(creation).toEqual([
+      'setup.done:session → {"creating":"worktree"}',
+      'setup.done:session > setup.error:worktree → "rollingBack"',
+      'setup.done:session > agent.dispose → {"creating":"worktree"}',
+      'setup.done:session > agent.dispose > setup.done:worktree → "rollingBack"',
+    ]);
+    // Resting in `finishingWorktree`: one for each of the 8 ways (held flag, queued channels) dispose
+    // reaches it, as for `endingSession` with sessionEnd hooks.
+    const finishing = added.filter((path) => path.state.matches({ disposing: 'finishingWorktree' }));
+    expect([added.length, finishing.length]).toEqual([12, 8]);
+  });
 });

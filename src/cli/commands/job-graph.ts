@@ -6,7 +6,14 @@ import type { JobTask, JobTaskResult } from '../../runtime/jobs/run-job.ts';
 
 /** What these read of a job file (`JobFile`). */
 type JobFile = {
-  tasks: Array<{ prompt: string; instructions?: string; id?: string; dependsOn?: string[] }>;
+  tasks: Array<{
+    prompt: string;
+    instructions?: string;
+    id?: string;
+    dependsOn?: string[];
+    isolation?: 'worktree';
+  }>;
+  isolation?: 'worktree';
 };
 
 /** Whether any task of the file waits for another. */
@@ -19,7 +26,10 @@ export function sessionTag(): string {
   return randomBytes(4).toString('hex');
 }
 
-/** The file's tasks as `runJob` takes them; with `tag`, ids (and what depends on them) become `<id>-<tag>`. */
+/**
+ * The file's tasks as `runJob` takes them (the file's `isolation` is each task's default); with `tag`, ids
+ * (and what depends on them) become `<id>-<tag>`.
+ */
 export function jobTasks(spec: JobFile, tag: string | undefined): JobTask[] {
   const session = (id: string) => (tag === undefined ? id : `${id}-${tag}`);
   return spec.tasks.map((task) => ({
@@ -27,6 +37,7 @@ export function jobTasks(spec: JobFile, tag: string | undefined): JobTask[] {
     ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
     ...(task.id !== undefined && tag !== undefined ? { id: session(task.id) } : {}),
     ...(task.dependsOn !== undefined ? { dependsOn: task.dependsOn.map(session) } : {}),
+    ...((task.isolation ?? spec.isolation) ? { isolation: 'worktree' as const } : {}),
   }));
 }
 

@@ -12,10 +12,14 @@ import { permissionsOf } from '../cli-permissions.ts';
 import { sessionsFolder } from '../session-folders.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { graphLines, hasGraph, jobTasks, sessionTag } from './job-graph.ts';
+import { printKeptBranches } from './worktrees.ts';
+
+const isolation = z.literal('worktree').optional();
 
 /**
- * The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "...", "id"?: "a", "dependsOn"?: ["b"] }],
- * "concurrency"?: 4, "onDependencyFailure"?: "skip" | "run" }`.
+ * The job file: `{ "tasks": [{ "prompt": "...", "instructions"?: "...", "id"?: "a", "dependsOn"?: ["b"],
+ * "isolation"?: "worktree" }], "concurrency"?: 4, "onDependencyFailure"?: "skip" | "run",
+ * "isolation"?: "worktree" }` (the file's `isolation` is every task's default).
  */
 export const jobFileSchema = z.strictObject({
   tasks: z
@@ -28,11 +32,13 @@ export const jobFileSchema = z.strictObject({
           .regex(/^[A-Za-z0-9._-]{1,64}$/, 'letters, digits, ".", "_" or "-"')
           .optional(),
         dependsOn: z.array(z.string().min(1)).optional(),
+        isolation,
       }),
     )
     .min(1),
   concurrency: z.int().min(1).default(4),
   onDependencyFailure: z.enum(['skip', 'run']).optional(),
+  isolation,
 });
 
 export type JobFile = z.output<typeof jobFileSchema>;
@@ -130,6 +136,7 @@ export async function jobCommand(file: string, options: JobCommandOptions): Prom
   if (options.json) for (const result of results) line(io.stdout, JSON.stringify(result));
   if (graph) for (const text of graphLines(spec, results)) line(ui, text);
   line(ui, summary(results));
+  printKeptBranches(ui, results);
   if (results.every((result) => result.reason === 'completed')) return 0;
   // Cancelled with Ctrl-C: 130, as for `run`.
   return options.signal?.aborted ? 130 : 1;

@@ -153,6 +153,7 @@ export class BackgroundAgents {
       tools: withSendMessage(request.tools, this.deps.tree.member(parentId)?.toolNames ?? []),
       instructions: request.instructions,
       agentType: request.agentDefinition,
+      isolation: request.isolation,
     });
     this.starting.set(parentId, starting + 1);
     try {

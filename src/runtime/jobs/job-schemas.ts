@@ -4,7 +4,7 @@ import { z } from 'zod/v4';
 import { count, must, nonEmptyString, positiveInteger } from '../../core/host-schema.ts';
 import { outputFields } from '../../tools/output-schema.ts';
 import { supervisionPolicySchema } from '../../tools/supervision-option.ts';
-import { agentFields } from '../call-schemas.ts';
+import { agentFields, isolationSchema } from '../call-schemas.ts';
 import { idSchema } from '../host-guards.ts';
 import type { JobOptions, JobProgress } from './job-types.ts';
 
@@ -24,6 +24,7 @@ export const jobOptionsSchema = z.strictObject(
           prompt: nonEmptyString,
           id: idSchema.optional(),
           ...agentFields,
+          isolation: isolationSchema.optional(),
           ...outputFields,
           supervision: supervisionPolicySchema.optional(),
           dependsOn: z.array(nonEmptyString, must('an array of task ids')).optional(),

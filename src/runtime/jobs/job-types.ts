@@ -6,6 +6,7 @@ import type { OutputOptions } from '../../tools/output-schema.ts';
 import type { SupervisionPolicy } from '../../tools/supervision-option.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import type { DeniedCall } from '../turn-result.ts';
+import type { WorktreeResult } from '../worktrees/worktree-life.ts';
 
 /**
  * One task of a job: a prompt, plus any `createAgent` option (model, tools, instructions, id); with
@@ -43,6 +44,12 @@ export type JobTaskResult = {
   output?: unknown;
   /** How many times its supervision restarted it (absent: none). */
   restarts?: number;
+  /**
+   * An isolated task's worktree (`isolation: 'worktree'`), once its agent was disposed: kept with its branch
+   * (`branch`, `baseCommit`, `commit`, `filesChanged`, `diffStat`; merging it is the host's choice), or
+   * `kept: false` when the task changed nothing (worktree and branch removed).
+   */
+  worktree?: WorktreeResult;
 };
 
 /** One finished dependency of a task: its id in the job, and its result. */

@@ -10,7 +10,7 @@ import type { Agent, RunResult } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { promptWithDependencies } from './dependency-prompt.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
-import type { Job, JobOptions, JobTaskResult, ProgressBody } from './job-types.ts';
+import type { Job, JobOptions, JobTask, JobTaskResult, ProgressBody } from './job-types.ts';
 import { type SupervisedEnd, SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
 
@@ -157,13 +157,35 @@ class JobRun implements Job {
       dependsOn,
       ...agentOptions
     } = this.options.tasks[index]!;
-    const typed = outputOptionsOf({ output, jsonSchema, maxOutputRetries });
     let agent: Agent;
     try {
       agent = await this.host.createAgent(agentOptions);
     } catch (error) {
       return ended(index, undefined, 'failed', messageOf(error));
     }
+    const typed = outputOptionsOf({ output, jsonSchema, maxOutputRetries });
+    const task = { index, prompt, typed, supervision, agentOptions };
+    let last = agent;
+    const result = await this.runAgent(agent, task, (current) => (last = current));
+    // Known once its agent is disposed: an isolated task's branch (kept) or that it changed nothing.
+    const worktree = last.worktree;
+    return worktree && 'kept' in worktree ? { ...result, worktree } : result;
+  }
+
+  /** Runs a created task's agent (and its restarts), then disposes the last of them. */
+  private async runAgent(
+    first: Agent,
+    task: {
+      index: number;
+      prompt: string;
+      typed: ReturnType<typeof outputOptionsOf>;
+      supervision: JobTask['supervision'];
+      agentOptions: CreateAgentOptions;
+    },
+    onAgent: (agent: Agent) => void,
+  ): Promise<JobTaskResult> {
+    const { index, prompt, typed, supervision, agentOptions } = task;
+    let agent = first;
     this.live.set(index, agent);
     this.running++;
     this.emit({ type: 'task.started', index, sessionId: agent.id });
@@ -173,8 +195,8 @@ class JobRun implements Job {
       const policy = supervisionSpecOf(supervision ?? this.options.supervision);
       const host = this.host.supervision;
       if (!policy || !host) return resultOf(index, agent, await agent.run(prompt, typed));
-      const { id, ...options } = agentOptions;
-      const task = new SupervisedTask(agent, {
+      const { id, isolation, ...options } = agentOptions;
+      const supervised = new SupervisedTask(agent, {
         host,
         policy,
         typed,
@@ -190,9 +212,10 @@ class JobRun implements Job {
             backoffMs,
           }),
       });
-      this.supervised.set(index, task);
-      const end = await task.run(prompt).finally(() => {
-        agent = task.current;
+      this.supervised.set(index, supervised);
+      const end = await supervised.run(prompt).finally(() => {
+        agent = supervised.current;
+        onAgent(agent);
         this.live.set(index, agent);
         this.supervised.delete(index);
       });

@@ -9,9 +9,10 @@ export type AgentSnapshot = SnapshotFrom<typeof agentMachine>;
 
 /**
  * The input the suite's agent starts from; with `sessionEndHooks`, dispose waits for those hooks; with
- * `startsServers`, creation has a servers stage and dispose a `closing` one (else it skips both).
+ * `startsServers`, creation has a servers stage and dispose a `closing` one (else it skips both); with
+ * `isolated`, creation has a worktree stage and dispose a `finishingWorktree` one (else neither).
  */
-export const agentInput = (sessionEndHooks = false, startsServers = false): AgentInput => ({
+export const agentInput = (sessionEndHooks = false, startsServers = false, isolated = false): AgentInput => ({
   agentId: 'a',
   agentKey: 'agent:a',
   lastTurn: 0,
@@ -21,6 +22,7 @@ export const agentInput = (sessionEndHooks = false, startsServers = false): Agen
   step: { model: 'gate-model', maxParallelTools: 10, jitterKey: 'a' },
   ...(sessionEndHooks ? { sessionEndHooks } : {}),
   ...(startsServers ? { startsServers } : {}),
+  ...(isolated ? { isolated } : {}),
 });
 
 /** The stage a `creating` state runs. */
@@ -72,6 +74,7 @@ export function agentEvents(snapshot: AgentSnapshot): AgentEvent[] {
   if (snapshot.matches({ disposing: 'endingSession' })) out.push({ type: 'hook.sessionEnd', decisions: [] });
   if (snapshot.matches({ disposing: 'flushing' })) out.push({ type: 'log.flushed' });
   if (snapshot.matches({ disposing: 'closing' })) out.push({ type: 'servers.closed' });
+  if (snapshot.matches({ disposing: 'finishingWorktree' })) out.push({ type: 'worktree.finished' });
   if (snapshot.matches({ disposing: 'revoking' })) out.push({ type: 'revoke.done' });
   return out;
 }
