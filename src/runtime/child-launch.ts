@@ -89,11 +89,13 @@ export function childLaunch(
   const given = childTools(parent, request.tools);
   const narrowed = definition ? definitionTools(given, parent.toolNames, definition) : undefined;
   const instructions = request.instructions ?? (definition?.instructions || undefined);
+  // A definition's `isolation: worktree` applies unless the host's agent type said otherwise.
+  const isolation = request.isolation ?? (definition?.isolation === 'worktree' ? 'worktree' : undefined);
   const options = {
     tools: narrowed?.tools ?? given,
     model: definitionModel(parent.provider, definition, parent.models),
     ...(instructions !== undefined ? { instructions } : {}),
-    ...(request.isolation !== undefined ? { isolation: request.isolation } : {}),
+    ...(isolation !== undefined ? { isolation } : {}),
   };
   const { permissions } = parent;
   const mode = definitionModeUnder(

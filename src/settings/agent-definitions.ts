@@ -167,8 +167,6 @@ async function definitionOf(
     if (isolation !== 'worktree' && isolation !== 'none')
       return { problem: `isolation must be worktree or none, got ${JSON.stringify(isolation)}` };
     definition.isolation = isolation;
-    if (isolation === 'worktree')
-      notes.push('isolation: worktree is recorded, not applied (no worktree isolation yet)');
   }
   const steps = fields.maxSteps ?? fields.maxTurns;
   if (steps !== undefined) {

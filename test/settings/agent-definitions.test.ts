@@ -215,7 +215,6 @@ describe('agent definitions from files', () => {
           'skills is not applied',
           'tools: Agent(reviewer) is left out (agentchart cannot limit the agent types a child starts)',
           'disallowedTools: Agent(planner) takes task away whole (agentchart cannot take one agent type away)',
-          'isolation: worktree is recorded, not applied (no worktree isolation yet)',
         ],
       },
     ]);
