@@ -12,8 +12,8 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import type { Provider } from '../providers/types.ts';
 import { mailGatedModel } from '../recorded/mail-gate.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
+import { recordedSystemPrompt } from '../session/recorded-system.ts';
 import type { SessionLog } from '../session/session-log.ts';
-import type { LogEvent } from '../session/types.ts';
 import type { AgentDefinition, DefinitionContext } from '../settings/agent-definitions.ts';
 import { agentTypeNamesOf } from '../tools/background-agents.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
@@ -288,12 +288,6 @@ function environmentEachTurn(config: SystemConfig, recorded: RecordedSubagent | 
   if (environment === undefined) return false;
   if ('gather' in environment) return true;
   return (recorded?.events ?? environment.recorded).some((event) => event.type === 'environment');
-}
-
-/** A replayed subagent's recorded system prompt, which holds what its recording read (instruction files). */
-function recordedSystemPrompt(events: readonly LogEvent[]): string | undefined {
-  const system = (events[0]?.data as { config?: { system?: unknown } } | undefined)?.config?.system;
-  return typeof system === 'string' ? system : undefined;
 }
 
 const launchCalls = { new: 'createAgent', resume: 'resumeAgent', fork: 'forkAgent' } as const;

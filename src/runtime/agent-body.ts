@@ -8,8 +8,9 @@ import type { McpToolSource } from '../mcp/tool-source.ts';
 import type { AgentPermissionGate } from '../permissions/gate.ts';
 import type { Provider } from '../providers/types.ts';
 import type { RecordedResults } from '../recorded/recorded-results.ts';
+import { recordedSystemPrompt } from '../session/recorded-system.ts';
 import { SessionLog } from '../session/session-log.ts';
-import type { LogEvent, SessionLock, SessionStore } from '../session/types.ts';
+import type { SessionLock, SessionStore } from '../session/types.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { SkillFolders } from '../tools/skill-files.ts';
 import { AgentDefinitionCatalogue, type DefinitionSetting } from './agent-definition-catalogue.ts';
@@ -241,7 +242,7 @@ export class AgentBody implements PortSource {
     await this.definitions.load(parts.agents, log.events, parts.tools);
     offer.offer();
     // A resumed or forked conversation keeps the system prompt it was started with.
-    let system = recordedSystem(log.events);
+    let system = recordedSystemPrompt(log.events);
     let ownConfig: Record<string, unknown> = {};
     if (system === undefined) {
       const project = await instructionsFor(parts.projectInstructions, spec.cwd);
@@ -291,11 +292,4 @@ export class AgentBody implements PortSource {
 
 function liveInThisSystem(agentId: string): ConfigError {
   return new ConfigError(`agent "${agentId}" is already live in this system (one live owner per session)`);
-}
-
-function recordedSystem(events: readonly LogEvent[]): string | undefined {
-  const start = events[0];
-  if (start?.type !== 'session.start') return undefined;
-  const config = start.data.config as { system?: unknown } | undefined;
-  return typeof config?.system === 'string' ? config.system : undefined;
 }

@@ -3,15 +3,15 @@ import { parseHostValue } from '../../core/host-schema.ts';
 import { AgentStateError } from '../../errors/agent-state-error.ts';
 import { ConfigError } from '../../errors/config-error.ts';
 import { messageOf } from '../../errors/describe-value.ts';
-import { emptyUsage } from '../../providers/types.ts';
 import { outputOptionsOf, outputOptionsSchema } from '../../tools/output-schema.ts';
 import { supervisionSpecOf } from '../../tools/supervision-option.ts';
-import type { Agent, RunResult } from '../agent-handle.ts';
+import type { Agent } from '../agent-handle.ts';
 import type { CreateAgentOptions } from '../options.ts';
 import { promptWithDependencies } from './dependency-prompt.ts';
+import { ended, resultOf, supervisedResult } from './job-results.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
 import type { Job, JobOptions, JobTask, JobTaskResult, ProgressBody } from './job-types.ts';
-import { type SupervisedEnd, SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
+import { SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
 
 export type {
@@ -274,31 +274,4 @@ function stop(agent: Agent): void {
     // An agent that is already being disposed is stopping anyway; anything else is a real fault.
     if (!AgentStateError.isInstance(error)) throw error;
   }
-}
-
-function ended(
-  index: number,
-  sessionId: string | undefined,
-  reason: JobTaskResult['reason'],
-  error?: string,
-): JobTaskResult {
-  const why = error !== undefined ? { error } : {};
-  return { index, sessionId, reason, text: '', usage: emptyUsage, ...why, denied: [] };
-}
-
-/** A supervised task's result: its last turn's, or why its run broke off; with the restarts it took. */
-function supervisedResult(index: number, end: SupervisedEnd, canceled: boolean): JobTaskResult {
-  const restarts = end.restarts > 0 ? { restarts: end.restarts } : {};
-  if (end.state === 'stopped' || (canceled && !('result' in end.outcome)))
-    return { ...ended(index, end.agent.id, 'canceled'), ...restarts };
-  if (!('result' in end.outcome))
-    return { ...ended(index, end.agent.id, 'failed', messageOf(end.outcome.error)), ...restarts };
-  return { ...resultOf(index, end.agent, end.outcome.result), ...restarts };
-}
-
-function resultOf(index: number, agent: Agent, run: RunResult): JobTaskResult {
-  const { reason, text, usage, error, denied, output } = run;
-  const why = error !== undefined ? { error: error.message } : {};
-  const typed = output !== undefined ? { output } : {};
-  return { index, sessionId: agent.id, reason, text, usage, ...why, denied, ...typed };
 }
