@@ -34,7 +34,7 @@ beforeAll(async () => {
       cwd: root,
     },
   );
-}, 120_000);
+}, 600_000); // a full tsc build: minutes on a loaded 2-core machine
 
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
