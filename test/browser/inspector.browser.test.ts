@@ -216,5 +216,23 @@ describe.skipIf(!hasChromium)(
         expect((page as Page & { errors: string[] }).errors).toEqual([]);
       });
     });
+
+    it('shows a time no Date can hold (a hostile log) as its number, in the log and the agents tab', async () => {
+      const { sessions } = await loadRecording(fixturePath('parallel-retry-unknown'));
+      const hostile = sessions.map((session) => ({
+        ...session,
+        events: session.events.map((event) => ({ ...event, ts: event.ts + 1e17 })),
+      }));
+      open.inspector = await serveInspector(new RecordedSource(hostile, 'recording'));
+      const page = await openPage(open.inspector.url);
+      await page.locator('#seq').waitFor();
+      await page.locator('[data-tab="log"]').click();
+      await page.locator('table.log tbody tr').first().waitFor();
+      const first = await page.locator('table.log tbody tr td.time').first().textContent();
+      expect(first).toBe(String(hostile[0]!.events[0]!.ts));
+      await page.locator('[data-tab="agents"]').click();
+      await page.locator('.agent-tree').waitFor();
+      expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    });
   },
 );

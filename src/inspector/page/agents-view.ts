@@ -19,14 +19,7 @@ export const agentsViewScript = `
 import { S, add, el, logOf, redraw, travelTo } from './core.js';
 import { machineLine } from './panels.js';
 import { projectAgentTree } from './tree.js';
-import { badge } from './views.js';
-
-/** A log's ts as the log table shows it; a time no Date can hold (a hostile log) is shown as the number. */
-function time(ts) {
-  if (typeof ts !== 'number') return '';
-  const date = new Date(ts);
-  return Number.isNaN(date.getTime()) ? String(ts) : date.toISOString().slice(11, 23);
-}
+import { badge, clockTime as time } from './views.js';
 
 /**
  * The time the page stands at: the selected agent's event at the travelled-to seq. Undefined (everything)

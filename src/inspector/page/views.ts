@@ -26,6 +26,13 @@ export const WHY = {
   unknown_tool_limit: 'The model kept calling tools that do not exist (limits.maxUnknownToolCalls).',
   interrupted: 'The process stopped mid-turn; crash repair closed the turn.',
 };
+/** A log's ts as a time of day; a time no Date can hold (a hostile log) is shown as the number. */
+export function clockTime(ts) {
+  if (typeof ts !== 'number') return '';
+  const date = new Date(ts);
+  return Number.isNaN(date.getTime()) ? String(ts) : date.toISOString().slice(11, 23);
+}
+
 export function badge(kind, text) {
   const span = el('span', 'pill ' + kind, text || kind);
   if (WHY[kind]) { span.title = WHY[kind]; return add(el('span', 'why'), span, el('span', 'explain', WHY[kind])); }
@@ -132,7 +139,7 @@ export function renderLog(box) {
     const summary = add(el('summary', '', json(e.data).slice(0, 140).replace(/\s+/g, ' ')));
     const details = add(el('details'), summary, e.type === 'tool.result' ? resultText(e.data.content) : el('pre', '', json(e.data)));
     const typeCell = add(el('td', 'type', e.type + ' '), outcome && WHY[outcome] ? badge(outcome) : null);
-    add(row, el('td', '', e.seq), el('td', 'time', new Date(e.ts).toISOString().slice(11, 23)), el('td', '', e.turn ?? ''), el('td', '', e.step ?? ''), typeCell, add(el('td'), details));
+    add(row, el('td', '', e.seq), el('td', 'time', clockTime(e.ts)), el('td', '', e.turn ?? ''), el('td', '', e.step ?? ''), typeCell, add(el('td'), details));
     body.appendChild(row);
   }
   box.appendChild(add(table, body));
