@@ -59,6 +59,11 @@ export type TaskWorker = { readonly worker: Worker; readonly system: AgentSystem
  * `cancelTask` anywhere cancels the task's agent here. A failure that is not the task's own (the store or
  * Redis unreachable for longer than their retries) fails the attempt, and BullMQ's next one resumes it.
  *
+ * A task of a graph (`dependsOn`) runs once its dependencies have ended, with their results after its
+ * prompt, or ends `dependency_failed` without a session when one did not complete (as in `runJob`). This
+ * worker promotes a parked task when it ends one of its dependencies, and sweeps every `sweepMs` for
+ * parked tasks another worker did not promote (see `task-dependencies.ts`).
+ *
  * @example
  * const worker = await startWorker({ queue: 'agentchart', connection: 'redis://127.0.0.1:6379',
  *   system: { model, tools: codingTools(), store: pgStore(databaseUrl) }, concurrency: 4 });
