@@ -21,7 +21,8 @@ let databaseUrl = '';
 const open: Array<() => Promise<unknown>> = [];
 let queueCounter = 0;
 
-async function setup() {
+/** A worker on a fresh queue that sweeps for parked tasks every `sweepMs`. */
+async function setup(sweepMs = 200) {
   const name = `graph${++queueCounter}`;
   const store = pgStore(databaseUrl, { schema: name, migrate: true });
   const connection = redisFromUrl(servers.redis.url);
@@ -31,7 +32,7 @@ async function setup() {
     connection: servers.redis.url,
     system: { model: taskModel(5), tools: [workTool(40)], store },
     concurrency: 3,
-    sweepMs: 200,
+    sweepMs,
   });
   open.push(async () => {
     await worker.close();
@@ -59,7 +60,8 @@ describe.skipIf(!hasServers)(`task graphs on BullMQ${hasServers ? '' : ` — ski
   }, 30_000);
 
   it('runs a diamond and a failure as runJob does: dependents after their dependencies, stopped ones never', async () => {
-    const { queue, store } = await setup();
+    // No sweep but the one at start: each dependent is promoted by the worker that ended its dependency.
+    const { queue, store } = await setup(600_000);
     const task = (id: string, dependsOn: string[] = [], failures = 0) => ({
       id,
       prompt: taskPrompt(id, 2, failures),
