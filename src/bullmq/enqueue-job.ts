@@ -2,12 +2,14 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod/v4';
 import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { taskGraph } from '../runtime/jobs/task-graph.ts';
 import {
   type SupervisionPolicy,
   supervisionPolicySchema,
   supervisionSpecOf,
 } from '../tools/supervision-option.ts';
 import { clientFor } from './redis-client.ts';
+import { parkedDelayMs } from './task-dependencies.ts';
 import { cancelChannel, cancelKey, type TaskData, taskIdProblem } from './task-queue.ts';
 
 /**
@@ -19,6 +21,12 @@ export type QueuedTask = {
   instructions?: string;
   id?: string;
   supervision?: SupervisionPolicy;
+  /**
+   * The ids of tasks of this job that must end before this one starts: their results are added to its
+   * prompt, as `runJob` does. One that does not complete ends this task `dependency_failed`, unless the
+   * job's `onDependencyFailure` is `'run'`.
+   */
+  dependsOn?: string[];
 };
 
 export type EnqueueOptions = {
@@ -38,6 +46,8 @@ export type EnqueueOptions = {
    * retries it (`attempts`).
    */
   supervision?: SupervisionPolicy;
+  /** What a dependency that did not complete does to its dependents: `'skip'` them (default) or `'run'` them. */
+  onDependencyFailure?: 'skip' | 'run';
 };
 
 const enqueueSchema = z.object({
@@ -49,6 +59,7 @@ const enqueueSchema = z.object({
           instructions: z.string().optional(),
           id: z.string().optional(),
           supervision: supervisionPolicySchema.optional(),
+          dependsOn: z.array(z.string()).optional(),
         })
         .strict(),
     )
@@ -56,6 +67,7 @@ const enqueueSchema = z.object({
   name: z.string().optional(),
   attempts: z.number().int().positive().optional(),
   supervision: supervisionPolicySchema.optional(),
+  onDependencyFailure: z.enum(['skip', 'run']).optional(),
 });
 
 /**
@@ -64,12 +76,22 @@ const enqueueSchema = z.object({
  * whose session exists resumes it. Finished jobs are kept (`removeOnComplete: false`): removing one would
  * let the same id run again. Returns the ids in task order.
  *
+ * Tasks may form a graph (`dependsOn`), checked before any job is added (a `ConfigError` for an unknown
+ * id, a cycle, ...; see `runJob`). A task with dependencies is added parked (a delayed job) and a worker
+ * promotes it once they have all ended; it reads their results (see `startWorker`).
+ *
  * @example
  * const queue = new Queue('agentchart', { connection: redisFromUrl('redis://127.0.0.1:6379') });
  * const { ids } = await enqueueJob(queue, { name: 'fix-tests', tasks: [{ prompt: 'Fix a.ts' }] });
  */
 export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise<{ ids: string[] }> {
-  const { tasks, name, attempts = 5, supervision } = parseHostValue('enqueueJob', enqueueSchema, options);
+  const {
+    tasks,
+    name,
+    attempts = 5,
+    supervision,
+    onDependencyFailure,
+  } = parseHostValue('enqueueJob', enqueueSchema, options);
   const ids = tasks.map((task, index) => {
     const id = task.id ?? (name === undefined ? undefined : `${name}-${index}`);
     if (id === undefined)
@@ -79,6 +101,10 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
     return id;
   });
   if (new Set(ids).size !== ids.length) throw new ConfigError('enqueueJob: two tasks have the same id');
+  const graph = taskGraph(
+    'enqueueJob',
+    tasks.map((task, index) => ({ id: ids[index], dependsOn: task.dependsOn })),
+  );
   const jobOptions: JobsOptions = {
     attempts,
     backoff: { type: 'exponential', delay: 1000 },
@@ -91,7 +117,16 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
       if (task.instructions !== undefined) data.instructions = task.instructions;
       const spec = supervisionSpecOf(task.supervision ?? supervision);
       if (spec) data.supervision = spec;
-      return { name: 'task', data, opts: { ...jobOptions, jobId: ids[index]! } };
+      const waitsFor = graph.dependencies[index]!;
+      const waitedBy = graph.dependents[index]!;
+      if (waitedBy.length > 0) data.dependents = waitedBy.map((on) => ids[on]!);
+      const opts: JobsOptions = { ...jobOptions, jobId: ids[index]! };
+      if (waitsFor.length > 0) {
+        data.dependsOn = waitsFor.map((on) => ids[on]!);
+        if (onDependencyFailure) data.onDependencyFailure = onDependencyFailure;
+        opts.delay = parkedDelayMs;
+      }
+      return { name: 'task', data, opts };
     }),
   );
   return { ids };

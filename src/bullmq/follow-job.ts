@@ -1,7 +1,7 @@
 import type { Job, Queue } from 'bullmq';
-import { emptyUsage } from '../providers/types.ts';
 import type { JobProgress, JobTaskResult, ProgressBody } from '../runtime/jobs/job-types.ts';
-import { type TaskProgress, taskProgressSchema, taskResultSchema } from './task-queue.ts';
+import { taskOutcome } from './task-outcome.ts';
+import { type TaskProgress, taskDataSchema, taskProgressSchema } from './task-queue.ts';
 
 export type FollowOptions = {
   /** Told when a task's agent is live and when a task ends, as `runJob`'s `onProgress` is. */
@@ -16,7 +16,9 @@ export type FollowOptions = {
  * Follows the tasks `ids` (from `enqueueJob`) until every one has ended, and resolves with one result per
  * task in that order — the shape `runJob` gives. A supervised task's restarts are told as `task.restarted`
  * (two restarts between reads are told as the later one). A task whose attempts all failed is `failed` with BullMQ's
- * reason; one removed by `cancelTask` before it ran is `canceled`. The jobs' states are read from Redis
+ * reason; one removed by `cancelTask` before it ran is `canceled`. Tasks of a graph parked until their
+ * dependencies have ended are counted `waiting`; one stopped by a failed dependency ends
+ * `dependency_failed` without a `task.started` or a session, as in `runJob`. The jobs' states are read from Redis
  * at an interval, so following survives a Redis restart and can start after the tasks did.
  */
 export async function followJob(
@@ -28,21 +30,30 @@ export async function followJob(
   const started = new Set<number>();
   /** The last restart told of, per task: a later one read from the job's progress is news. */
   const restarts = new Map<number, number>();
+  /** Tasks parked until their dependencies have ended, as of the last read. */
+  let waiting = 0;
   const total = ids.length;
   const emit = (body: ProgressBody) => {
     const running = [...started].filter((index) => !results.has(index)).length;
-    options.onProgress?.({ ...body, running, finished: results.size, total, waiting: 0 } as JobProgress);
+    options.onProgress?.({ ...body, running, finished: results.size, total, waiting } as JobProgress);
   };
   while (results.size < total) {
     options.signal?.throwIfAborted();
     const jobs = await Promise.all(
       ids.map((id, index) => (results.has(index) ? undefined : queue.getJob(id))),
     );
+    const states = await Promise.all(
+      ids.map((_, index) => (results.has(index) ? 'ended' : (jobs[index]?.getState() ?? 'missing'))),
+    );
+    waiting = ids.filter((_, index) => isParked(jobs[index], states[index]!)).length;
     for (const [index, id] of ids.entries()) {
       if (results.has(index)) continue;
       const job = jobs[index];
-      const state = job ? await job.getState() : 'missing';
-      if (!started.has(index) && (isStarted(job) || state === 'completed')) {
+      const state = states[index]!;
+      const result = taskOutcome(job, state, index, id);
+      // A task stopped by a failed dependency never started, as in `runJob`.
+      const ran = state === 'completed' && result?.reason !== 'dependency_failed';
+      if (!started.has(index) && (isStarted(job) || ran)) {
         started.add(index);
         emit({ type: 'task.started', index, sessionId: id });
       }
@@ -53,15 +64,24 @@ export async function followJob(
         const told = error !== undefined ? { error } : {};
         emit({ type: 'task.restarted', index, sessionId: id, attempt, reason, ...told, backoffMs });
       }
-      const result = job ? finishedResult(job, state, index) : gone(index, id);
       if (result) {
-        results.set(index, result);
-        emit({ type: 'task.finished', index, result });
+        // Like `runJob`'s, a task that never ran has no session.
+        results.set(
+          index,
+          result.reason === 'dependency_failed' ? { ...result, sessionId: undefined } : result,
+        );
+        emit({ type: 'task.finished', index, result: results.get(index)! });
       }
     }
     if (results.size < total) await pause(options.intervalMs ?? 200, options.signal);
   }
   return ids.map((_, index) => results.get(index)!);
+}
+
+/** A task's job parked until its dependencies have ended (delayed, and not a retry's backoff). */
+function isParked(job: Job | undefined, state: string): boolean {
+  if (state !== 'delayed' || isStarted(job)) return false;
+  return (taskDataSchema.safeParse(job?.data).data?.dependsOn ?? []).length > 0;
 }
 
 function isStarted(job: Job | undefined): boolean {
@@ -73,49 +93,6 @@ function isStarted(job: Job | undefined): boolean {
 function restartIn(job: Job | undefined): (TaskProgress & { type: 'task.restarted' }) | undefined {
   const progress = taskProgressSchema.safeParse(job?.progress);
   return progress.success && progress.data.type === 'task.restarted' ? progress.data : undefined;
-}
-
-function finishedResult(job: Job, state: string, index: number): JobTaskResult | undefined {
-  if (state === 'completed') {
-    // Read before the state changed: the next round reads the job again.
-    if (job.returnvalue === null || job.returnvalue === undefined) return undefined;
-    const value = taskResultSchema.safeParse(job.returnvalue);
-    if (!value.success)
-      return {
-        index,
-        sessionId: job.id,
-        reason: 'failed',
-        text: '',
-        usage: emptyUsage,
-        error: `not a task result: ${JSON.stringify(job.returnvalue)}`,
-        denied: [],
-      };
-    return { index, sessionId: job.id, ...value.data };
-  }
-  if (state === 'failed')
-    return {
-      index,
-      sessionId: job.id,
-      reason: 'failed',
-      text: '',
-      usage: emptyUsage,
-      error: job.failedReason,
-      denied: [],
-    };
-  return undefined;
-}
-
-/** A job no longer on the queue: `cancelTask` removed it before it ran. */
-function gone(index: number, id: string): JobTaskResult {
-  return {
-    index,
-    sessionId: id,
-    reason: 'canceled',
-    text: '',
-    usage: emptyUsage,
-    error: 'removed from the queue before it ran',
-    denied: [],
-  };
 }
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {

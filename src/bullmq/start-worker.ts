@@ -9,6 +9,13 @@ import type { AgentSystemOptions } from '../runtime/options.ts';
 import { bullmq } from './peers.ts';
 import { clientFor } from './redis-client.ts';
 import {
+  dependencyResults,
+  dependentStart,
+  parkedDelayMs,
+  promoteReady,
+  startSweeps,
+} from './task-dependencies.ts';
+import {
   cancelChannel,
   cancelKey,
   type TaskProgress,
@@ -34,6 +41,11 @@ export type TaskWorkerOptions = {
   lockWaitMs?: number;
   /** Names this worker in progress events (default `<host>:<pid>`). */
   name?: string;
+  /**
+   * How often this worker looks for parked tasks (of a task graph) whose dependencies have all ended and
+   * promotes them (default 5 s; also once at start): what a worker that died did not promote.
+   */
+  sweepMs?: number;
 };
 
 /** A running worker. Contract: `close()` lets running tasks finish, then frees every connection. */
@@ -46,6 +58,11 @@ export type TaskWorker = { readonly worker: Worker; readonly system: AgentSystem
  * `{ reason, text, usage }`; when its agent is live the job's progress says so (`task.started`). A
  * `cancelTask` anywhere cancels the task's agent here. A failure that is not the task's own (the store or
  * Redis unreachable for longer than their retries) fails the attempt, and BullMQ's next one resumes it.
+ *
+ * A task of a graph (`dependsOn`) runs once its dependencies have ended, with their results after its
+ * prompt, or ends `dependency_failed` without a session when one did not complete (as in `runJob`). This
+ * worker promotes a parked task when it ends one of its dependencies, and sweeps every `sweepMs` for
+ * parked tasks another worker did not promote (see `task-dependencies.ts`).
  *
  * @example
  * const worker = await startWorker({ queue: 'agentchart', connection: 'redis://127.0.0.1:6379',
@@ -65,11 +82,30 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
   // Without an error listener a Redis restart would crash the process; ioredis reconnects by itself.
   for (const client of [redis, subscriber]) client.on('error', () => {});
 
-  const processor = async (job: Job, _token?: string, signal?: AbortSignal): Promise<TaskResult> => {
+  const connection = (
+    typeof options.connection === 'string' ? redis : options.connection
+  ) as ConnectionOptions;
+  // Reads the jobs of a task's dependencies and dependents; shares the worker's connection.
+  const queue = new bullmq.Queue(options.queue, { connection, prefix: place.opts.prefix });
+  queue.on('error', () => {});
+
+  const processor = async (job: Job, token?: string, signal?: AbortSignal): Promise<TaskResult> => {
     const data = taskDataSchema.parse(job.data);
     const id = job.id!;
     if ((await redis.exists(cancelKey(place, id))) > 0)
       return { reason: 'canceled', text: '', usage: emptyUsage, denied: [] };
+    let prompt = data.prompt;
+    if (data.dependsOn?.length) {
+      const dependencies = await dependencyResults(queue, data.dependsOn);
+      if (!dependencies) {
+        // Its parking ran out before its dependencies ended: parked again, not run.
+        await job.moveToDelayed(Date.now() + parkedDelayMs, token);
+        throw new bullmq.DelayedError();
+      }
+      const start = dependentStart(data, dependencies);
+      if ('result' in start) return start.result;
+      prompt = start.prompt;
+    }
     // Progress is advice for followers; a lost one changes nothing about the task.
     const tell = (progress: TaskProgress) => void job.updateProgress(progress).catch(() => {});
     const supervision = data.supervision && {
@@ -90,7 +126,9 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
       system,
       {
         id,
-        prompt: data.prompt,
+        // A resumed dependent composes the same prompt (its dependencies' results are kept); only a new
+        // session uses it.
+        prompt,
         ...(data.instructions !== undefined ? { instructions: data.instructions } : {}),
       },
       {
@@ -113,18 +151,27 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
 
   const worker = new bullmq.Worker(options.queue, processor, {
     ...options.worker,
-    connection: (typeof options.connection === 'string' ? redis : options.connection) as ConnectionOptions,
+    connection,
     concurrency: options.concurrency ?? 1,
     autorun: false,
   });
   // A worker 'error' (Redis gone for a moment) is retried by BullMQ itself; the listener keeps Node up.
   worker.on('error', () => {});
+  // After a task has ended (its state is in Redis), the tasks waiting for it may go. A promotion lost here
+  // (Redis away, this process killed) is made by a sweep.
+  const promoteDependents = (job: Job | undefined) => {
+    const dependents = taskDataSchema.safeParse(job?.data).data?.dependents ?? [];
+    if (dependents.length > 0) void promoteReady(queue, dependents).catch(() => 0);
+  };
+  worker.on('completed', promoteDependents);
+  worker.on('failed', promoteDependents);
   await subscriber.subscribe(cancelChannel(place));
   subscriber.on('message', (_channel: string, taskId: string) => {
     worker.cancelJob(taskId, 'canceled');
   });
   await worker.waitUntilReady();
   void worker.run();
+  const sweeps = startSweeps(queue, options.sweepMs ?? 5000);
 
   let closing: Promise<void> | undefined;
   return {
@@ -132,7 +179,9 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
     system,
     close() {
       closing ??= (async () => {
+        await sweeps.stop();
         await worker.close();
+        await queue.close();
         await system.dispose();
         await subscriber.quit().catch(() => subscriber.disconnect());
         if (owned) await redis.quit().catch(() => redis.disconnect());

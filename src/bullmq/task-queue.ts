@@ -14,15 +14,22 @@ export const taskDataSchema = z.object({
   index: z.number().int().nonnegative(),
   /** How the task is restarted when it fails, its defaults filled in (absent: never). */
   supervision: supervisionSpecSchema.optional(),
+  /** The ids of the tasks (jobs) this one waits for; it is enqueued parked until they have all ended. */
+  dependsOn: z.array(z.string()).optional(),
+  /** The ids of the tasks that wait for this one: a worker looks at them when this one has ended. */
+  dependents: z.array(z.string()).optional(),
+  /** What a dependency that did not complete does to this task (absent: `'skip'`, it ends `dependency_failed`). */
+  onDependencyFailure: z.enum(['skip', 'run']).optional(),
 });
 export type TaskData = z.infer<typeof taskDataSchema>;
 
 /**
  * What a worker returns for a task: its job's `returnvalue`. `error` is the message of the last turn's
- * `RunResult.error`; `denied` its denied calls (a worker of an older version returned none).
+ * `RunResult.error`; `denied` its denied calls (a worker of an older version returned none). A task that
+ * never ran because a dependency did not complete is `dependency_failed`, its `error` naming the dependency.
  */
 export type TaskResult = {
-  reason: StopReason;
+  reason: StopReason | 'dependency_failed';
   text: string;
   usage: Usage;
   error?: string;
@@ -34,7 +41,7 @@ export type TaskResult = {
 const count = z.number().nonnegative();
 /** A job's `returnvalue` as read back from Redis: checked before a follower trusts it. */
 export const taskResultSchema = z.object({
-  reason: stopReasonSchema,
+  reason: z.union([stopReasonSchema, z.literal('dependency_failed')]),
   text: z.string(),
   usage: z.object({
     inputTokens: count,

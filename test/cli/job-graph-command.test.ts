@@ -1,13 +1,12 @@
 // `agentchart job` with a task graph: the graph is printed before the job starts and with each task's end
 // after it; each line names the task; a run of the same file twice gets fresh sessions; an unknown
-// dependency or a cycle in the file is a usage error (exit 2) before anything runs; BullMQ refuses graphs.
+// dependency or a cycle in the file is a usage error (exit 2) before anything runs.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/cli-error.ts';
-import { distributedJobCommand } from '../../src/cli/commands/distributed.ts';
 import { jobCommand } from '../../src/cli/commands/job.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { counterIds, firstUser, routedModel, tickingClock } from '../support/crash-kit.ts';
@@ -106,7 +105,7 @@ describe('agentchart job with a task graph', () => {
     expect((await system.store.list()).length).toBe(8);
   });
 
-  it('refuses an unknown dependency or a cycle before anything runs (exit 2); BullMQ refuses graphs', async () => {
+  it('refuses an unknown dependency or a cycle before anything runs (exit 2)', async () => {
     const system = graphSystem();
     for (const [tasks, message] of [
       [[{ id: 'a', prompt: 'a', dependsOn: ['b'] }], /tasks\[0\]\.dependsOn\[0\] is "b", which no task/],
@@ -124,10 +123,5 @@ describe('agentchart job with a task graph', () => {
       expect((failure as Error).message).toMatch(message);
     }
     expect(await system.store.list()).toEqual([]);
-    const file = await jobFile(graph);
-    const flags = { redis: 'redis://127.0.0.1:1', postgres: 'postgres://127.0.0.1:1/x' };
-    await expect(distributedJobCommand(file, flags, capture().io)).rejects.toThrow(
-      /has tasks with dependsOn, which BullMQ workers do not run yet/,
-    );
   });
 });

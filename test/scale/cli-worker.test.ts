@@ -1,5 +1,6 @@
 // The CLI across processes: `agentchart migrate`, a worker process (`agentchart worker`) whose model is a
-// local OpenAI-compatible server, and `agentchart job FILE --redis --postgres` enqueueing and following.
+// local OpenAI-compatible server, and `agentchart job FILE --redis --postgres` enqueueing and following,
+// a job file's task graph too.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -79,6 +80,56 @@ describe.skipIf(!hasServers)(
         2,
         'agentchart: job needs both --redis URL and --postgres URL (or neither, to run the job in this process) [usage]\n',
       ]);
+    }, 60_000);
+
+    it('runs a job file’s task graph on a worker: printed, the dependent after its dependency', async () => {
+      const url = await servers.postgres.createDatabase('cligraph');
+      const { server: model, workspace, env } = world;
+      const migrated = await runCliProcess(['migrate', '--postgres', url], { env });
+      expect(migrated.code).toBe(0);
+      model.reply({ turn: { text: ['First done.'] } });
+      model.reply({ turn: { text: ['Second done.'] } });
+      const queue = ['--redis', servers.redis.url, '--postgres', url, '--queue', 'graph'];
+      const worker = startCliProcess(['worker', ...queue, '--cwd', workspace], { env, timeoutMs: 60_000 });
+      const file = join(workspace, 'graph.json');
+      const tasks = [
+        { id: 'a', prompt: 'one' },
+        { id: 'b', prompt: 'two', dependsOn: ['a'] },
+      ];
+      await writeFile(file, JSON.stringify({ tasks }));
+      const job = await runCliProcess(['job', file, ...queue], { env, timeoutMs: 60_000 });
+      worker.kill('SIGTERM');
+      expect((await worker.done).code).toBe(0);
+      expect([job.code, job.stderr]).toEqual([0, '']);
+      const name = /\(ids (graph-[0-9a-f]+)-a …\)/.exec(job.stdout)?.[1];
+      expect(job.stdout.split('\n')).toEqual([
+        `agentchart: job ${file}: 2 task(s) on queue "graph" (ids ${name}-a …)`,
+        'agentchart: the task graph (a task ← what it waits for):',
+        '  a',
+        '  b ← a',
+        // b may still be parked when a's end is read.
+        expect.stringMatching(
+          new RegExp(
+            `^\\[1/2\\] task 0 \\(a\\) completed · session ${name}-a · First done\\.( · 1 waiting)?$`,
+          ),
+        ),
+        `[2/2] task 1 (b) completed · session ${name}-b · Second done.`,
+        'agentchart: how the graph ended:',
+        '  ✓ a: completed',
+        '  ✓ b ← a: completed',
+        expect.stringMatching(/^agentchart: 2 task\(s\): 2 completed · \d+ input \/ \d+ output tokens$/),
+        '',
+      ]);
+      const store = pgStore(url);
+      try {
+        const { events } = await store.load(`${name}-b`);
+        const asked = events.find((event) => isEvent(event, 'user.message'));
+        expect(asked && isEvent(asked, 'user.message') ? asked.data.content : undefined).toBe(
+          `two\n\nThe tasks this task depends on have ended. Their results:\n\n<dependency id="${name}-a" reason="completed">\nFirst done.\n</dependency>`,
+        );
+      } finally {
+        await store.close();
+      }
     }, 60_000);
   },
 );

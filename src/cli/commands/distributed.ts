@@ -13,7 +13,7 @@ import { cliSystemOptions } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { type DistributedFlags, progressLine, readJobFile, summary } from './job.ts';
-import { hasGraph } from './job-graph.ts';
+import { graphLines, hasGraph } from './job-graph.ts';
 
 export type WorkerFlags = AgentFlags & DistributedFlags & { concurrency?: number };
 
@@ -75,7 +75,8 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo, signal?: Abor
 
 /**
  * `agentchart job FILE --redis URL --postgres URL`: enqueues one task per entry (ids `<file>-<hash>-<n>`,
- * so the same file enqueued again runs nothing twice) and follows them until all ended. The workers'
+ * or `<file>-<hash>-<id>` for a task with an `id`, so the same file enqueued again runs nothing twice) and
+ * follows them until all ended. A file's task graph (`dependsOn`) runs as `runJob` runs it, on the workers. The workers'
  * concurrency decides how many run at once. Ctrl-C stops following; the tasks go on.
  */
 export async function distributedJobCommand(
@@ -86,11 +87,6 @@ export async function distributedJobCommand(
   const urls = servers(flags, 'job');
   const path = resolve(io.cwd, file);
   const spec = await readJobFile(path);
-  if (hasGraph(spec))
-    throw new CliError(
-      `the job file ${path} has tasks with dependsOn, which BullMQ workers do not run yet: run it without --redis`,
-      { exitCode: 2 },
-    );
   const name = `${basename(path)
     .replace(/\.json$/i, '')
     .replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(JSON.stringify(spec.tasks)).toString(16)}`;
@@ -104,22 +100,33 @@ export async function distributedJobCommand(
     stop.abort(new CliError('stopped following; the tasks go on on the workers', { exitCode: 130 }));
   process.once('SIGINT', onInterrupt);
   try {
+    // The file's ids (and what depends on them) are prefixed with the job's name, so they stay apart
+    // from other files' and, like the rest, the same for the same file.
+    const session = (id: string) => `${name}-${id}`;
     const { ids } = await enqueueJob(queue, {
       name,
       tasks: spec.tasks.map((task) => ({
         prompt: task.prompt,
         ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
+        ...(task.id !== undefined ? { id: session(task.id) } : {}),
+        ...(task.dependsOn !== undefined ? { dependsOn: task.dependsOn.map(session) } : {}),
       })),
+      ...(spec.onDependencyFailure ? { onDependencyFailure: spec.onDependencyFailure } : {}),
     });
     line(ui, `agentchart: job ${file}: ${ids.length} task(s) on queue "${queue.name}" (ids ${ids[0]} …)`);
+    const graph = hasGraph(spec);
+    if (graph) for (const text of graphLines(spec)) line(ui, text);
     const results = await followJob(queue, ids, {
       signal: stop.signal,
       onProgress: (progress) => {
-        if (progress.type === 'task.finished')
-          line(ui, progressLine(progress.result, progress.finished, ids.length));
+        if (progress.type !== 'task.finished') return;
+        const label = spec.tasks[progress.index]?.id;
+        const waiting = progress.waiting > 0 ? ` · ${progress.waiting} waiting` : '';
+        line(ui, `${progressLine(progress.result, progress.finished, ids.length, label)}${waiting}`);
       },
     });
     if (flags.json) for (const result of results) line(io.stdout, JSON.stringify(result));
+    if (graph) for (const text of graphLines(spec, results)) line(ui, text);
     line(ui, summary(results));
     return results.every((result) => result.reason === 'completed') ? 0 : 1;
   } finally {
