@@ -50,6 +50,8 @@ describe('the embedded default', () => {
       'bullmq/peers.ts',
       'bullmq/redis-client.ts',
       'bullmq/start-worker.ts',
+      'bullmq/task-dependencies.ts',
+      'bullmq/task-outcome.ts',
       'postgres/peers.ts',
       'postgres/pg-lock.ts',
       'postgres/pg-schema.ts',
