@@ -97,8 +97,10 @@ export async function runDurableTask(
       });
       agent = end.agent;
       if (end.restarts > 0) restarts = { restarts: end.restarts };
-      if (end.escalated?.reason === 'crashed' && taskState(agent.log()).kind !== 'done')
-        return spentResult(taskState(agent.log()).usage, end.restarts, resumed);
+      if (end.escalated?.reason === 'crashed') {
+        const spent = taskState(agent.log());
+        if (spent.kind !== 'done') return spentResult(spent.usage, end.restarts, resumed);
+      }
     } else if (before.kind !== 'done' && !options.signal?.aborted)
       await agent.run(before.kind === 'new' ? task.prompt : continueMessage);
     const after = taskState(agent.log());

@@ -13,6 +13,7 @@ import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
 import type { Job, JobOptions, JobTask, JobTaskResult, ProgressBody } from './job-types.ts';
 import { SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
+import { TaskSchedule } from './task-schedule.ts';
 
 export type {
   DependencyResult,
@@ -55,8 +56,8 @@ class JobRun implements Job {
   private readonly live = new Map<number, Agent>();
   private readonly supervised = new Map<number, SupervisedTask>();
   private cancelAll = false;
-  /** Tasks not taken yet, in task order. */
-  private readonly untaken: Set<number>;
+  /** Tasks not taken yet: the ready ones in task order, and how many still wait for a dependency. */
+  private readonly schedule: TaskSchedule;
   /** Wakes the workers waiting for a dependency when a task ends. */
   private taskEnded = signalled();
   private running = 0;
@@ -68,7 +69,7 @@ class JobRun implements Job {
     private readonly options: JobOptions,
     private readonly graph: TaskGraph,
   ) {
-    this.untaken = new Set(options.tasks.keys());
+    this.schedule = new TaskSchedule(graph);
     const { signal } = options;
     const onAbort = () => this.cancel();
     if (signal?.aborted) this.cancelAll = true;
@@ -105,13 +106,12 @@ class JobRun implements Job {
 
   /** Takes the first task whose dependencies have ended, runs it, and again; waits while all wait. */
   private async work(): Promise<void> {
-    while (this.untaken.size > 0) {
-      const index = [...this.untaken].find((task) => this.verdict(task).ready);
+    while (!this.schedule.empty) {
+      const index = this.schedule.take();
       if (index === undefined) {
         await this.taskEnded.promise;
         continue;
       }
-      this.untaken.delete(index);
       this.finish(await this.startTask(index));
     }
   }
@@ -232,22 +232,17 @@ class JobRun implements Job {
   private finish(result: JobTaskResult): void {
     this.results[result.index] = result;
     this.finished++;
+    this.schedule.ended(result.index);
     this.emit({ type: 'task.finished', index: result.index, result });
     const ended = this.taskEnded;
     this.taskEnded = signalled();
     ended.resolve();
   }
 
-  /** Tasks not taken yet whose dependencies have not all ended (none in a job without dependencies). */
-  private waiting(): number {
-    if (!this.graph.dependencies.some((on) => on.length > 0)) return 0;
-    return [...this.untaken].filter((index) => !this.verdict(index).ready).length;
-  }
-
   private emit(progress: ProgressBody): void {
     if (!this.options.onProgress || this.progressError) return;
     const { running, finished } = this;
-    const counts = { running, finished, total: this.options.tasks.length, waiting: this.waiting() };
+    const counts = { running, finished, total: this.options.tasks.length, waiting: this.schedule.blocked };
     try {
       this.options.onProgress({ ...progress, ...counts });
     } catch (error) {
