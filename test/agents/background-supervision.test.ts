@@ -4,7 +4,6 @@
 // the success; a child that fails past its budget escalates its failure as its result; `restart: 'never'`
 // is today's behaviour; a stop during the backoff ends the supervision without a restart.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import type { ScriptStep } from '../../src/providers/scripted.ts';
@@ -13,12 +12,12 @@ import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { defineTool } from '../../src/tools/define-tool.ts';
 import type { SupervisionPolicy } from '../../src/tools/supervision-option.ts';
 import { assertCallsPaired, routedModel, stepIndex, until } from '../support/crash-kit.ts';
 import { crashedAt, crashPoints, RecordingStore } from '../support/crash-store.ts';
 import {
   call,
+  countingTool,
   expectMailPaired,
   storedLogs,
   TickingSimulatedClock,
@@ -28,23 +27,6 @@ import {
 const systemFor = useSystems();
 
 const failing: ScriptStep = { error: { kind: 'bad_request', message: 'the provider refused' } };
-
-/** A tool that counts its runs: a restarted child must not run again what completed. */
-function countingTool() {
-  const runs: string[] = [];
-  const tool = defineTool({
-    name: 'note',
-    description: 'Notes a value',
-    access: 'none',
-    concurrencySafe: true,
-    input: z.object({ value: z.string() }),
-    run: async ({ value }) => {
-      runs.push(value);
-      return `noted ${value}`;
-    },
-  });
-  return { tool, runs };
-}
 
 /**
  * A parent that starts one `worker` child (supervised by `policy`) and, once it hears from it, answers

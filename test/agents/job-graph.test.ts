@@ -3,40 +3,14 @@
 // the failure's dependents (and theirs) end `dependency_failed` naming it without running; everything else
 // completes. Bad graphs (unknown id, self, repeat, duplicate ids, a cycle) are refused before anything
 // starts; `onDependencyFailure: 'run'` and a host's `dependencyPrompt` change what a dependent does.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError } from '../../src/errors/config-error.ts';
-import type { ModelRequest } from '../../src/providers/types.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { JobProgress, JobTask } from '../../src/runtime/jobs/run-job.ts';
-import { counterIds, firstUser, routedModel, tickingClock } from '../support/crash-kit.ts';
+import { useGraphSystems } from '../support/job-graph-kit.ts';
 
-const systems: AgentSystem[] = [];
-afterEach(async () => {
-  await Promise.all(systems.splice(0).map((system) => system.dispose()));
-});
-
-/** Each task answers `done <its first line>`; a task whose prompt starts with `fail` is refused. */
-function graphSystem(prompts: string[] = []) {
-  const model = routedModel({}, (request: ModelRequest) => {
-    const prompt = firstUser(request);
-    prompts.push(prompt);
-    const head = prompt.split('\n')[0]!;
-    if (head.startsWith('fail')) return { error: { kind: 'bad_request', message: `refused ${head}` } };
-    if (head === 'count') return { text: '{"files":3}' };
-    return { text: `done ${head}` };
-  });
-  const system = createAgentSystem({
-    model,
-    tools: [],
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-  });
-  systems.push(system);
-  return system;
-}
+/** Each task answers `done <its first line>` (`count` answers typed JSON); `fail…` is refused. */
+const graphSystem = useGraphSystems((head) => (head === 'count' ? '{"files":3}' : `done ${head}`));
 
 const task = (id: string, dependsOn: string[] = [], prompt = id): JobTask => ({
   id,

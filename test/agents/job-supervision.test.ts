@@ -3,13 +3,11 @@
 // log) and its completed calls are not run again; a task without a policy reports its failure as before;
 // a cancel during the backoff ends the task `canceled`; a bad policy is refused when the job is started.
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import type { ScriptStep } from '../../src/providers/scripted.ts';
 import type { JobProgress } from '../../src/runtime/jobs/run-job.ts';
-import { defineTool } from '../../src/tools/define-tool.ts';
 import { routedModel, until } from '../support/crash-kit.ts';
-import { call, TickingSimulatedClock, useSystems } from '../support/mail-kit.ts';
+import { call, countingTool, TickingSimulatedClock, useSystems } from '../support/mail-kit.ts';
 
 const systemFor = useSystems();
 const failing: ScriptStep = { error: { kind: 'bad_request', message: 'refused' } };
@@ -27,18 +25,7 @@ function jobSystem(scripts: Record<string, ScriptStep[]>) {
       },
     ]),
   );
-  const runs: string[] = [];
-  const note = defineTool({
-    name: 'note',
-    description: 'Notes a value',
-    access: 'none',
-    concurrencySafe: true,
-    input: z.object({ value: z.string() }),
-    run: async ({ value }) => {
-      runs.push(value);
-      return `noted ${value}`;
-    },
-  });
+  const { tool: note, runs } = countingTool();
   const system = systemFor({ model: routedModel(routes), tools: [note], clock });
   return { system, clock, runs };
 }

@@ -8,34 +8,13 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CliError } from '../../src/cli/cli-error.ts';
 import { jobCommand } from '../../src/cli/commands/job.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { counterIds, firstUser, routedModel, tickingClock } from '../support/crash-kit.ts';
+import { useGraphSystems } from '../support/job-graph-kit.ts';
 
-const systems: AgentSystem[] = [];
+const graphSystem = useGraphSystems((head) => `did ${head}`);
 const dirs: string[] = [];
 afterEach(async () => {
-  await Promise.all(systems.splice(0).map((system) => system.dispose()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
-
-function graphSystem(): AgentSystem {
-  const model = routedModel({}, (request) => {
-    const head = firstUser(request).split('\n')[0]!;
-    return head.startsWith('fail')
-      ? { error: { kind: 'bad_request', message: 'refused' } }
-      : { text: `did ${head}` };
-  });
-  const system = createAgentSystem({
-    model,
-    tools: [],
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-  });
-  systems.push(system);
-  return system;
-}
 
 function capture() {
   let stdout = '';
@@ -89,14 +68,14 @@ describe('agentchart job with a task graph', () => {
       '[1/5] task 0 (lint) completed · session lint-TAG · did lint · 2 waiting',
       '[2/5] task 1 (test) completed · session test-TAG · did test · 1 waiting',
       '[3/5] task 2 (release) completed · session release-TAG · did release · 1 waiting',
-      '[4/5] task 3 (broken) model_error · session broken-TAG · refused',
-      '[5/5] task 4 (notes) dependency_failed · its dependency "broken-TAG" ended model_error: refused',
+      '[4/5] task 3 (broken) model_error · session broken-TAG · refused fail',
+      '[5/5] task 4 (notes) dependency_failed · its dependency "broken-TAG" ended model_error: refused fail',
       'agentchart: how the graph ended:',
       '  ✓ lint: completed',
       '  ✓ test: completed',
       '  ✓ release ← lint, test: completed',
-      '  ✗ broken: model_error (refused)',
-      '  ✗ notes ← broken: dependency_failed (its dependency "broken-TAG" ended model_error: refused)',
+      '  ✗ broken: model_error (refused fail)',
+      '  ✗ notes ← broken: dependency_failed (its dependency "broken-TAG" ended model_error: refused fail)',
       'agentchart: 5 task(s): 3 completed, 1 model_error, 1 dependency_failed · 30 input / 15 output tokens',
       '',
     ]);

@@ -6,23 +6,20 @@ import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
 import {
   exampleTest,
-  killLeftovers,
+  firstUserText,
   linesOf,
   messagesOf,
   modelEnv,
-  repoRoot,
   runExample,
-  runNode,
+  withBuiltPackage,
 } from './example-kit.ts';
 
 const git = promisify(execFile);
-const firstUserText = (request: RecordedRequest) =>
-  String(messagesOf(request).find((message) => message.role === 'user')?.content ?? '');
 
 /** Each editor writes its file, then says what it did; the reviewer answers from what it was given. */
 const edits: Record<string, { path: string; content: string; said: string }> = {
@@ -73,11 +70,7 @@ async function repository(folder: string): Promise<void> {
   await run('commit', '-q', '-m', 'start');
 }
 
-beforeAll(async () => {
-  const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
-}, 300_000);
-afterAll(killLeftovers);
+withBuiltPackage();
 
 describe('examples/coding-team.ts', { timeout: 120_000 }, () => {
   exampleTest(

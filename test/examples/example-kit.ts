@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { test } from 'vitest';
+import { afterAll, beforeAll, test } from 'vitest';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
@@ -71,6 +71,18 @@ const running = new Set<ChildProcessWithoutNullStreams>();
 /** Kills (SIGKILL, by pid) the children a failed test left running; call it after all tests. */
 export function killLeftovers(): void {
   for (const child of running) child.kill('SIGKILL');
+}
+
+/**
+ * The hooks every example suite needs: `dist/` built before the first test (the examples import the
+ * package), and any example left running killed after the last.
+ */
+export function withBuiltPackage(): void {
+  beforeAll(async () => {
+    const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
+    if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
+  }, 300_000);
+  afterAll(killLeftovers);
 }
 
 /** `node <argv>` in `options.cwd`, as `startExample` runs an example. */
@@ -144,6 +156,11 @@ type ChatMessage = { role: string; content?: unknown; tool_calls?: { function: {
 /** The messages of a Chat Completions request. */
 export function messagesOf(request: RecordedRequest): ChatMessage[] {
   return (request.body.messages ?? []) as ChatMessage[];
+}
+
+/** The text of the first user message of a request: what its conversation was first asked. */
+export function firstUserText(request: RecordedRequest): string {
+  return String(messagesOf(request).find((message) => message.role === 'user')?.content ?? '');
 }
 
 /** The text of the last message of a request (a user's prompt, or a tool's result). */

@@ -4,14 +4,13 @@
 // (scripts/build.mjs does nothing when dist/ is up to date with src/).
 import { copyFile, cp, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import { unknownOutcomeContent } from '../../src/session/repair.ts';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import type { WireToolCall } from '../support/wire/reply.ts';
 import {
   examplesDir,
   exampleTest,
-  killLeftovers,
   lastText,
   linesOf,
   messagesOf,
@@ -20,6 +19,7 @@ import {
   runExample,
   runNode,
   startExample,
+  withBuiltPackage,
 } from './example-kit.ts';
 
 /** A tool call of the wire model, its arguments sent in one piece. */
@@ -34,11 +34,7 @@ function toolResults(request: RecordedRequest): string[] {
     .map((message) => String(message.content));
 }
 
-beforeAll(async () => {
-  const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
-}, 300_000);
-afterAll(killLeftovers);
+withBuiltPackage();
 
 describe.concurrent('examples/', { timeout: 60_000 }, () => {
   exampleTest(

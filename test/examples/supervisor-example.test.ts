@@ -2,22 +2,19 @@
 // Completions server playing three models: the supervisor, a counter whose first request fails (a 400:
 // its turn ends `model_error`, and it is restarted from its log) and a counter that writes to the
 // supervisor before it answers.
-import { afterAll, beforeAll, describe } from 'vitest';
+import { describe } from 'vitest';
 import type { RecordedRequest } from '../support/wire/fake-server.ts';
 import type { WireReply } from '../support/wire/reply.ts';
 import {
   exampleTest,
-  killLeftovers,
+  firstUserText,
   linesOf,
   messagesOf,
   modelEnv,
-  repoRoot,
   runExample,
-  runNode,
+  withBuiltPackage,
 } from './example-kit.ts';
 
-const firstUserText = (request: RecordedRequest) =>
-  String(messagesOf(request).find((message) => message.role === 'user')?.content ?? '');
 const turn = (text: string): WireReply => ({ turn: { text: [text] } });
 
 /** The three models, told apart by the first thing each conversation was asked. */
@@ -63,11 +60,7 @@ function models() {
   };
 }
 
-beforeAll(async () => {
-  const build = await runNode(['scripts/build.mjs'], { cwd: repoRoot });
-  if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}${build.stderr}`);
-}, 300_000);
-afterAll(killLeftovers);
+withBuiltPackage();
 
 describe('examples/supervisor.ts', { timeout: 60_000 }, () => {
   exampleTest(

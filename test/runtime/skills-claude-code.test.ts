@@ -1,26 +1,21 @@
 // Claude Code's skills as they are: the real webapp-testing skill of anthropics/skills loaded by a scripted
 // model, which learns the base folder from the skill result and runs the bundled script with the real
 // python3; the folder is read-only, also to a subagent; names and descriptions Claude Code accepts are taken.
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { baseFolder, installSkill, loadThenRun, results, scriptHelp } from '../support/skill-kit.ts';
+import { useTempFolders } from '../support/temp-folders.ts';
+
+const folder = useTempFolders('agentchart-cc');
 
 describe('the webapp-testing skill of anthropics/skills', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'agentchart-cc-skills-'));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
-
   it('loads with its base folder, and its bundled script runs through bash from there', async () => {
+    const root = await folder('skills');
     const workspace = join(root, 'ws');
     const skill = await installSkill(join(workspace, '.claude', 'skills'));
     const model = scripted(loadThenRun);
@@ -68,6 +63,7 @@ describe('the webapp-testing skill of anthropics/skills', () => {
   });
 
   it('is read-only: file tools refuse it and a bash line writing there asks, even in bypass mode', async () => {
+    const root = await folder('skills');
     const workspace = join(root, 'ws');
     await mkdir(workspace, { recursive: true });
     // A personal skill, outside the workspace.
@@ -131,6 +127,7 @@ describe('the webapp-testing skill of anthropics/skills', () => {
   });
 
   it('stays read-only to a subagent the agent starts', async () => {
+    const root = await folder('skills');
     const workspace = join(root, 'ws');
     await mkdir(workspace, { recursive: true });
     const skill = await installSkill(join(root, 'home', '.claude', 'skills'));
@@ -171,15 +168,8 @@ describe('the webapp-testing skill of anthropics/skills', () => {
 });
 
 describe('names and descriptions Claude Code accepts', () => {
-  let root: string;
-  beforeEach(async () => {
-    root = await mkdtemp(join(tmpdir(), 'agentchart-cc-names-'));
-  });
-  afterEach(async () => {
-    await rm(root, { recursive: true, force: true });
-  });
-
   it('takes an uppercase folder name, a label name and a long description, and cuts only the listing', async () => {
+    const root = await folder('skills');
     const skills = join(root, 'skills');
     const long = `Fills PDF forms. ${'Use it for any PDF form work, also scanned ones. '.repeat(40)}`.trim();
     await mkdir(join(skills, 'PDF-Tools'), { recursive: true });

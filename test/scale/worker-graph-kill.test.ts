@@ -13,7 +13,7 @@ import { promptWithDependencies } from '../../src/runtime/jobs/dependency-prompt
 import type { JobTaskResult } from '../../src/runtime/jobs/job-types.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { hasServers, noServers, useServers } from '../support/servers.ts';
-import { taskPrompt } from '../support/task-model.ts';
+import { graphTask, taskPrompt } from '../support/task-model.ts';
 import {
   executions,
   startWorkerProcess,
@@ -23,11 +23,8 @@ import {
 } from '../support/worker-processes.ts';
 
 const calls = 3;
-const task = (id: string, dependsOn: string[] = [], failures = 0) => ({
-  id,
-  prompt: taskPrompt(id, calls, failures),
-  ...(dependsOn.length > 0 ? { dependsOn } : {}),
-});
+const task = (id: string, dependsOn: string[] = [], failures = 0) =>
+  graphTask(calls, id, dependsOn, failures);
 const tasks = [
   task('top'),
   task('left', ['top']),

@@ -14,7 +14,7 @@ import { promptWithDependencies } from '../../src/runtime/jobs/dependency-prompt
 import type { JobProgress, JobTaskResult } from '../../src/runtime/jobs/job-types.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { hasServers, noServers, type SuiteServers, useServers } from '../support/servers.ts';
-import { taskModel, taskPrompt, workTool } from '../support/task-model.ts';
+import { graphTask, taskModel, taskPrompt, workTool } from '../support/task-model.ts';
 
 let servers: SuiteServers;
 let databaseUrl = '';
@@ -62,11 +62,8 @@ describe.skipIf(!hasServers)(`task graphs on BullMQ${hasServers ? '' : ` — ski
   it('runs a diamond and a failure as runJob does: dependents after their dependencies, stopped ones never', async () => {
     // No sweep but the one at start: each dependent is promoted by the worker that ended its dependency.
     const { queue, store } = await setup(600_000);
-    const task = (id: string, dependsOn: string[] = [], failures = 0) => ({
-      id,
-      prompt: taskPrompt(id, 2, failures),
-      ...(dependsOn.length > 0 ? { dependsOn } : {}),
-    });
+    const task = (id: string, dependsOn: string[] = [], failures = 0) =>
+      graphTask(2, id, dependsOn, failures);
     const tasks = [
       task('top'),
       task('left', ['top']),

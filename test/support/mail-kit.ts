@@ -2,12 +2,13 @@
 // log of a system, and the mail invariant (every message sent is delivered exactly once, and nothing is
 // delivered that was not sent).
 import { afterEach, expect } from 'vitest';
+import { z } from 'zod';
 import { SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
-import type { AnyTool } from '../../src/tools/define-tool.ts';
+import { type AnyTool, defineTool } from '../../src/tools/define-tool.ts';
 import { counterIds, tickingClock } from './crash-kit.ts';
 
 /** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
@@ -113,4 +114,21 @@ export function useSystems(): (options: SystemOptions) => AgentSystem {
     made.push(system);
     return system;
   };
+}
+
+/** A `note` tool that counts its runs: a restarted agent must not run again what completed. */
+export function countingTool(): { tool: AnyTool; runs: string[] } {
+  const runs: string[] = [];
+  const tool = defineTool({
+    name: 'note',
+    description: 'Notes a value',
+    access: 'none',
+    concurrencySafe: true,
+    input: z.object({ value: z.string() }),
+    run: async ({ value }) => {
+      runs.push(value);
+      return `noted ${value}`;
+    },
+  });
+  return { tool, runs };
 }

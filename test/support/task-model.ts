@@ -14,6 +14,16 @@ export function taskPrompt(task: string, calls: number, failures = 0): string {
   return `task ${task}: make ${calls} work calls${failures > 0 ? `, failing ${failures} times` : ''}`;
 }
 
+/** A task of a job's graph, named `id`, waiting for `dependsOn`, making `calls` work calls. */
+export function graphTask(
+  calls: number,
+  id: string,
+  dependsOn: string[] = [],
+  failures = 0,
+): { id: string; prompt: string; dependsOn?: string[] } {
+  return { id, prompt: taskPrompt(id, calls, failures), ...(dependsOn.length > 0 ? { dependsOn } : {}) };
+}
+
 /** How many times a supervisor restarted the task, as the conversation says (its restart messages). */
 function restartsTold(request: ModelRequest): number {
   return request.messages.filter(
