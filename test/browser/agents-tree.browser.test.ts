@@ -9,13 +9,11 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
-import type { ModelRequest } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fileStore } from '../../src/session/file-store.ts';
 import { sessionFilePath } from '../../src/session/session-files.ts';
-import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { counterIds, routedModel, stepIndex, until } from '../support/crash-kit.ts';
-import { call, TickingSimulatedClock } from '../support/mail-kit.ts';
+import { counterIds, until } from '../support/crash-kit.ts';
+import { supervisedFlakyWorker, TickingSimulatedClock } from '../support/mail-kit.ts';
 import { hostileText, startSupervisor, supervisorOptions } from '../support/supervisor-run.ts';
 import { hasChromium, launchChromium, noChromium, withScreenshot } from './browser.ts';
 
@@ -171,17 +169,7 @@ describe.skipIf(!hasChromium)(
     it('shows a supervised child backing off, then restarted and finished, with its restarts', async () => {
       dir = await mkdtemp(join(tmpdir(), 'agentchart-agents-restart-'));
       const clock = new TickingSimulatedClock(1_000);
-      const worker = [{ error: { kind: 'bad_request', message: 'refused' } } as const, { text: 'Worked.' }];
-      let asked = 0;
-      const model = routedModel({
-        supervise: (request: ModelRequest) =>
-          stepIndex(request) === 0
-            ? { toolCalls: [call('spawn_agent', { agent_type: 'worker', prompt: 'work' })] }
-            : { text: 'Heard back.' },
-        work: () => worker[asked++] ?? { text: 'no more script' },
-      });
-      const supervision = { restart: 'on-failure', maxRestarts: 3, backoffMs: 1_000 } as const;
-      const tools = backgroundAgentTools({ agentTypes: { worker: { description: 'Works.', supervision } } });
+      const { model, tools } = supervisedFlakyWorker();
       const system = createAgentSystem({ model, tools, clock, store: fileStore(dir), ids: counterIds() });
       open.system = system;
       const live = await startInspector(system);
@@ -196,7 +184,7 @@ describe.skipIf(!hasChromium)(
       const restarts = page.locator(`[data-agent-node="${childId}"] .restarts`);
       await restarts.filter({ hasText: 'backing off' }).waitFor();
       expect(await restarts.textContent()).toBe(
-        'restarts: 1 of 3 — last after model_error: refused (backing off)',
+        'restarts: 1 of 3 — last after model_error: the provider refused (backing off)',
       );
       expect(await page.locator(`[data-agent-node="${childId}"] .waiting-for`).textContent()).toBe(
         'waiting for its restart 1 of 3 after model_error',
@@ -204,7 +192,7 @@ describe.skipIf(!hasChromium)(
       clock.advance(1_000);
       await run;
       await page.locator(`[data-agent-node="${childId}"] [data-activity="finished"]`).waitFor();
-      expect(await restarts.textContent()).toBe('restarts: 1 of 3 — last after model_error: refused');
+      expect(await restarts.textContent()).toBe('restarts: 1 of 3 — last after model_error: the provider refused');
       expect(page.errors).toEqual([]);
     }, 60_000);
   },

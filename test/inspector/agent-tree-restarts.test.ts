@@ -5,13 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { projectAgentTree } from '../../src/inspector/agent-tree.ts';
 import type { ScriptStep } from '../../src/providers/scripted.ts';
-import type { ModelRequest } from '../../src/providers/types.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { scripted } from '../../src/testing.ts';
-import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { routedModel, stepIndex, tickingClock, until } from '../support/crash-kit.ts';
-import { call, TickingSimulatedClock, useSystems } from '../support/mail-kit.ts';
+import { tickingClock, until } from '../support/crash-kit.ts';
+import { supervisedFlakyWorker, TickingSimulatedClock, useSystems } from '../support/mail-kit.ts';
 
 const systemFor = useSystems();
 const failing: ScriptStep = { error: { kind: 'bad_request', message: 'the provider refused' } };
@@ -25,17 +23,7 @@ const logsOf = (parent: Agent) =>
 describe('restarts in the agent tree', () => {
   it('a child backing off waits for its restart; restarted and finished, it keeps the count', async () => {
     const clock = new TickingSimulatedClock(1_000);
-    const worker = [failing, { text: 'Worked.' }];
-    let asked = 0;
-    const model = routedModel({
-      supervise: (request: ModelRequest) =>
-        stepIndex(request) === 0
-          ? { toolCalls: [call('spawn_agent', { agent_type: 'worker', prompt: 'work' })] }
-          : { text: 'Heard back.' },
-      work: () => worker[asked++] ?? { text: 'no more script' },
-    });
-    const supervision = { restart: 'on-failure', maxRestarts: 3, backoffMs: 1_000 } as const;
-    const tools = backgroundAgentTools({ agentTypes: { worker: { description: 'Works.', supervision } } });
+    const { model, tools } = supervisedFlakyWorker();
     const parent = await systemFor({ model, tools, clock }).createAgent({ id: 'parent' });
     const run = parent.run('supervise');
     await until(

@@ -8,8 +8,9 @@ import type { ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
+import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
 import { type AnyTool, defineTool } from '../../src/tools/define-tool.ts';
-import { counterIds, tickingClock } from './crash-kit.ts';
+import { counterIds, routedModel, stepIndex, tickingClock } from './crash-kit.ts';
 
 /** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
 export function startedIds(request: ModelRequest): string[] {
@@ -131,4 +132,26 @@ export function countingTool(): { tool: AnyTool; runs: string[] } {
     },
   });
   return { tool, runs };
+}
+
+/**
+ * A `supervise` prompt that spawns one background `worker` (restarted on failure, at most 3 times, 1 s
+ * apart), whose first turn the provider refuses and whose second works; the parent says `Heard back.`.
+ */
+export function supervisedFlakyWorker(): { model: Provider; tools: AnyTool[] } {
+  const worker = [
+    { error: { kind: 'bad_request', message: 'the provider refused' } } as const,
+    { text: 'Worked.' },
+  ];
+  let asked = 0;
+  const model = routedModel({
+    supervise: (request: ModelRequest) =>
+      stepIndex(request) === 0
+        ? { toolCalls: [call('spawn_agent', { agent_type: 'worker', prompt: 'work' })] }
+        : { text: 'Heard back.' },
+    work: () => worker[asked++] ?? { text: 'no more script' },
+  });
+  const supervision = { restart: 'on-failure', maxRestarts: 3, backoffMs: 1_000 } as const;
+  const tools = backgroundAgentTools({ agentTypes: { worker: { description: 'Works.', supervision } } });
+  return { model, tools };
 }
