@@ -9,14 +9,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { readLog } from '../../src/session/log-text.ts';
 import { backgroundSpawns } from '../../src/session/mail-log.ts';
 import { validateSequence } from '../../src/session/schema.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { childrenByPrompt, type KillScenario, killSystem } from '../support/background-kill-kit.ts';
 import { startScript } from '../support/child-run.ts';
-import { assertCallsPaired } from '../support/crash-kit.ts';
+import { assertCallsPaired, logged } from '../support/crash-kit.ts';
 import { expectMailPaired } from '../support/mail-kit.ts';
 
 const temporary: string[] = [];
@@ -58,19 +57,6 @@ async function crash(scenario: KillScenario): Promise<{ dir: string; onDisk: Map
   const run = await child.done;
   expect(run.signal).toBe('SIGKILL');
   return { dir, onDisk };
-}
-
-/** Resolves with the first event of `agent`'s log (logged already, or to come) that `matches`. */
-function logged(agent: Agent, matches: (event: LogEvent) => boolean): Promise<LogEvent> {
-  return new Promise((resolve) => {
-    const found = agent.log().find(matches);
-    if (found) return resolve(found);
-    const stop = agent.onLog((event) => {
-      if (!matches(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
 }
 
 /**

@@ -9,39 +9,22 @@ import { jobCommand } from '../../src/cli/commands/job.ts';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import type { ModelEvent, ModelRequest, Provider } from '../../src/providers/types.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { Job, JobProgress } from '../../src/runtime/jobs/run-job.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
-import {
-  counterIds,
-  echoTool,
-  firstUser,
-  routedModel,
-  stepIndex,
-  tickingClock,
-  until,
-} from '../support/crash-kit.ts';
+import { echoTool, firstUser, routedModel, stepIndex, tickingClock, until } from '../support/crash-kit.ts';
+import { useSystems } from '../support/mail-kit.ts';
 
-const systems: AgentSystem[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
-  await Promise.all(systems.splice(0).map((s) => s.dispose()));
   await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+const systemFor = useSystems(tickingClock);
 function makeSystem(options: Partial<AgentSystemOptions> = {}): AgentSystem {
-  const system = createAgentSystem({
-    model: routedModel({}, (request) => ({ text: `done ${firstUser(request)}` })),
-    tools: [echoTool],
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-    ...options,
-  });
-  systems.push(system);
-  return system;
+  const model = routedModel({}, (request) => ({ text: `done ${firstUser(request)}` }));
+  return systemFor({ model, tools: [echoTool], ...options });
 }
 
 /** A model that never answers on its own: it waits (abortably) until the request is cancelled. */

@@ -4,12 +4,12 @@
 
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import { expectReplay, readRecordingTree } from '../../src/replay/expect-replay.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import { fileStore } from '../../src/session/file-store.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
@@ -17,25 +17,13 @@ import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { GateTool } from '../support/controllable.ts';
-import { counterIds, echoTool, firstUser, routedModel, tickingClock, until } from '../support/crash-kit.ts';
+import { echoTool, firstUser, routedModel, tickingClock, until } from '../support/crash-kit.ts';
+import { useSystems } from '../support/mail-kit.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 
-const systems: AgentSystem[] = [];
-afterEach(async () => {
-  await Promise.all(systems.splice(0).map((system) => system.dispose()));
-});
-
+const systemFor = useSystems(tickingClock);
 function makeSystem(options: Pick<AgentSystemOptions, 'model'> & Partial<AgentSystemOptions>): AgentSystem {
-  const system = createAgentSystem({
-    tools: [echoTool],
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-    ...options,
-  });
-  systems.push(system);
-  return system;
+  return systemFor({ tools: [echoTool], ...options });
 }
 
 const findings = z.object({ files: z.array(z.string()), count: z.number().int() });

@@ -7,25 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { expectReplay } from '../../src/replay/expect-replay.ts';
-import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { isEvent, type LogEvent } from '../../src/session/types.ts';
+import { isEvent } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { counterIds, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
+import { counterIds, logged, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
 import { call, expectMailPaired, storedLogs } from '../support/mail-kit.ts';
-
-/** Resolves with the first event of `agent`'s log (logged already, or to come) that `matches`. */
-function logged(agent: Agent, matches: (event: LogEvent) => boolean): Promise<LogEvent> {
-  return new Promise((resolve) => {
-    const found = agent.log().find(matches);
-    if (found) return resolve(found);
-    const stop = agent.onLog((event) => {
-      if (!matches(event)) return;
-      stop();
-      resolve(event);
-    });
-  });
-}
 
 /**
  * Records a parent with one background child that waits for mail; the host sends it a message once the

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Clock } from '../../src/core/clock.ts';
 import { type ScriptedProvider, type ScriptStep, scripted } from '../../src/providers/scripted.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
+import type { Agent } from '../../src/runtime/agent-handle.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
 
@@ -101,4 +102,17 @@ export async function until(condition: () => boolean, what: string, rounds = 5_0
     await new Promise<void>((resolve) => (i < 500 ? setImmediate(resolve) : setTimeout(resolve, 2)));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+/** Resolves with the first event of `agent`'s log (logged already, or to come) that `matches`. */
+export function logged(agent: Agent, matches: (event: LogEvent) => boolean): Promise<LogEvent> {
+  return new Promise((resolve) => {
+    const found = agent.log().find(matches);
+    if (found) return resolve(found);
+    const stop = agent.onLog((event) => {
+      if (!matches(event)) return;
+      stop();
+      resolve(event);
+    });
+  });
 }

@@ -3,7 +3,7 @@
 // delivered that was not sent).
 import { afterEach, expect } from 'vitest';
 import { z } from 'zod';
-import { SimulatedClock } from '../../src/core/clock.ts';
+import { type Clock, SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
@@ -97,9 +97,12 @@ type SystemOptions = Partial<AgentSystemOptions> & Pick<AgentSystemOptions, 'mod
 
 /**
  * The systems of one test file: counter ids, no instruction files, `bypass` mode and (unless given) a
- * ticking simulated clock; each one made in a test is disposed after it.
+ * clock from `clock` — a ticking simulated one unless the file's timers must run by themselves; each one
+ * made in a test is disposed after it.
  */
-export function useSystems(): (options: SystemOptions) => AgentSystem {
+export function useSystems(
+  clock: () => Clock = () => new TickingSimulatedClock(1_000),
+): (options: SystemOptions) => AgentSystem {
   const made: AgentSystem[] = [];
   afterEach(async () => {
     for (const system of made.splice(0)) await system.dispose();
@@ -107,7 +110,7 @@ export function useSystems(): (options: SystemOptions) => AgentSystem {
   return (options) => {
     const system = createAgentSystem({
       ids: counterIds(),
-      clock: new TickingSimulatedClock(1_000),
+      clock: clock(),
       projectInstructions: false,
       permissionMode: 'bypass',
       ...options,
