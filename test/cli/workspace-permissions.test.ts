@@ -2,13 +2,14 @@
 // may only make permissions stricter unless the person trusts it (--workspace-permissions): its deny rules and
 // a stricter defaultMode apply; its allow rules and a looser defaultMode are shown and not taken. The library's
 // `settings: 'workspace'` never takes them; a file the host names by path is the host's own.
+
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod/v4';
-import { createAgentSystem, defineTool } from '../../src/index.ts';
+import { createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { loadSettings } from '../../src/settings/settings-file.ts';
+import { recordingTool } from '../support/recording-tool.ts';
 import { runCli } from './cli-harness.ts';
 import {
   toolCall as call,
@@ -189,16 +190,12 @@ describe("createAgentSystem({ settings: 'workspace' })", () => {
   });
   afterEach(() => vi.unstubAllEnvs());
 
-  const saved: string[] = [];
-  const save = defineTool({
+  const { tool: save, ran: saved } = recordingTool({
     name: 'save',
     description: 'writes',
     access: 'write',
-    input: z.object({ path: z.string() }),
-    run: async ({ path }) => {
-      saved.push(path);
-      return 'saved';
-    },
+    field: 'path',
+    answer: () => 'saved',
   });
 
   /** One `save` call under `settings`, nobody to ask: what was decided and in which mode. */

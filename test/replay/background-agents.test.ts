@@ -9,11 +9,16 @@ import { z } from 'zod';
 import { ReplayDivergenceError } from '../../src/errors/replay-divergence-error.ts';
 import type { ModelRequest } from '../../src/providers/types.ts';
 import { checkReplay, expectReplay } from '../../src/replay/expect-replay.ts';
-import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { counterIds, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
-import { call, recordTree as recordWith, startedIds, storedLogs } from '../support/mail-kit.ts';
+import { routedModel, stepIndex } from '../support/crash-kit.ts';
+import {
+  call,
+  recordingSystem,
+  recordTree as recordWith,
+  startedIds,
+  storedLogs,
+} from '../support/mail-kit.ts';
 
 /** Records the tree once: the parent's log and every child's, by session id. */
 async function recordTree(
@@ -86,14 +91,7 @@ describe('replay of a session with background agents', () => {
           : { text: 'Done.' },
       count: [{ text: 'three' }, { text: '{"count":3}' }],
     });
-    const system = createAgentSystem({
-      model,
-      tools,
-      ids: counterIds(),
-      clock: tickingClock(),
-      projectInstructions: false,
-      permissionMode: 'bypass',
-    });
+    const system = recordingSystem(model, tools);
     const parent = await system.createAgent({ id: 'parent' });
     await parent.run('supervise');
     await system.dispose();

@@ -1,16 +1,17 @@
 // Shared pieces of the background agents tests: the ids a parent's model learns from `spawn_agent`, every
 // log of a system, and the mail invariant (every message sent is delivered exactly once, and nothing is
 // delivered that was not sent).
+
 import { afterEach, expect } from 'vitest';
-import { z } from 'zod';
 import { type Clock, SimulatedClock } from '../../src/core/clock.ts';
 import type { ModelRequest, Provider } from '../../src/providers/types.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import type { LogEvent, SessionStore } from '../../src/session/types.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
-import { type AnyTool, defineTool } from '../../src/tools/define-tool.ts';
+import type { AnyTool } from '../../src/tools/define-tool.ts';
 import { counterIds, routedModel, stepIndex, tickingClock } from './crash-kit.ts';
+import { recordingTool } from './recording-tool.ts';
 
 /** The ids of the background agents started so far, in call order, from `spawn_agent`'s results. */
 export function startedIds(request: ModelRequest): string[] {
@@ -29,6 +30,18 @@ export async function storedLogs(store: SessionStore): Promise<Map<string, LogEv
   return logs;
 }
 
+/** A system to record a replay test's logs on: counter ids, a ticking clock, `bypass` mode, no instructions. */
+export function recordingSystem(model: Provider, tools: AnyTool[]): AgentSystem {
+  return createAgentSystem({
+    model,
+    tools,
+    ids: counterIds(),
+    clock: tickingClock(),
+    projectInstructions: false,
+    permissionMode: 'bypass',
+  });
+}
+
 /**
  * Records a tree for a replay test: agent `parent` runs `supervise` to the end (`All reported.`) on
  * `model` with `tools`, with counter ids and a ticking clock; every piece of mail is paired. Returns the
@@ -38,14 +51,7 @@ export async function recordTree(
   model: Provider,
   tools: AnyTool[],
 ): Promise<{ root: LogEvent[]; children: Map<string, LogEvent[]> }> {
-  const system = createAgentSystem({
-    model,
-    tools,
-    ids: counterIds(),
-    clock: tickingClock(),
-    projectInstructions: false,
-    permissionMode: 'bypass',
-  });
+  const system = recordingSystem(model, tools);
   const parent = await system.createAgent({ id: 'parent' });
   expect(await parent.run('supervise')).toMatchObject({ reason: 'completed', text: 'All reported.' });
   await system.dispose();
@@ -122,19 +128,15 @@ export function useSystems(
 
 /** A `note` tool that counts its runs: a restarted agent must not run again what completed. */
 export function countingTool(): { tool: AnyTool; runs: string[] } {
-  const runs: string[] = [];
-  const tool = defineTool({
+  const { tool, ran } = recordingTool({
     name: 'note',
     description: 'Notes a value',
     access: 'none',
     concurrencySafe: true,
-    input: z.object({ value: z.string() }),
-    run: async ({ value }) => {
-      runs.push(value);
-      return `noted ${value}`;
-    },
+    field: 'value',
+    answer: (value) => `noted ${value}`,
   });
-  return { tool, runs };
+  return { tool, runs: ran };
 }
 
 /**
