@@ -54,14 +54,11 @@ describe('agentchart chat: /agents', () => {
 
     const pty = chat(['--background-agents']);
     at = await pty.waitFor('Type a task.');
-    pty.type('/agents\r');
-    at = await pty.waitFor('No background agents in this session yet.', at);
-    pty.type('supervise\r');
-    at = await pty.waitFor('Both reported.', at);
+    at = await pty.typeAndWait('/agents\r', 'No background agents in this session yet.', at);
+    at = await pty.typeAndWait('supervise\r', 'Both reported.', at);
     at = await pty.waitFor('[mode default · gpt-4.1', at);
 
-    pty.type('/agents\r');
-    at = await pty.waitFor('/agents <id> shows one in full.', at);
+    at = await pty.typeAndWait('/agents\r', '/agents <id> shows one in full.', at);
     const listed = pty.screen.slice(at - 1200, at).split('\n');
     const from = listed.findIndex((text) => text.includes('2 background agents:'));
     const lines = listed.slice(from, from + 5).map((text) => text.trimEnd());
@@ -76,8 +73,7 @@ describe('agentchart chat: /agents', () => {
     const [first, second] = lines[1]!.includes(idA) ? [blockA, blockB] : [blockB, blockA];
     expect(lines).toEqual(['2 background agents:', ...first, ...second]);
 
-    pty.type(`/agents ${idB}\r`);
-    at = await pty.waitFor(`Agent ${idB}: Counts items`, at);
+    at = await pty.typeAndWait(`/agents ${idB}\r`, `Agent ${idB}: Counts items`, at);
     at = await pty.waitFor('The end.', at);
     const shown = pty.screen
       .slice(pty.screen.lastIndexOf(`Agent ${idB}:`))
@@ -91,15 +87,17 @@ describe('agentchart chat: /agents', () => {
       '  result:',
       `    ${longResult}`,
     ]);
-    pty.type('/agents nobody\r');
-    at = await pty.waitFor('No background agent nobody in this session. /agents lists them.', at);
+    at = await pty.typeAndWait(
+      '/agents nobody\r',
+      'No background agent nobody in this session. /agents lists them.',
+      at,
+    );
     const sessionId = await leaveChat(pty, at);
 
     // Resumed without the flag: the log says the session offered background agents, so it still does.
     const resumed = chat(['--resume', sessionId]);
     at = await resumed.waitFor(`${sessionId} (resumed`);
-    resumed.type('/agents\r');
-    at = await resumed.waitFor('2 background agents:', at);
+    at = await resumed.typeAndWait('/agents\r', '2 background agents:', at);
     await leaveChat(resumed, at);
   }, 90_000);
 });

@@ -25,35 +25,28 @@ describe('agentchart chat: commands and coming back', () => {
     server.reply({ turn: { text: ['Third answer.'] } });
     const pty = chat([]);
     let at = await pty.waitFor('Type a task.');
-    pty.type('first question\r');
-    at = await pty.waitFor('First answer.', at);
+    at = await pty.typeAndWait('first question\r', 'First answer.', at);
     at = await pty.waitFor('[mode default · gpt-4.1', at);
 
     // Another model of the same provider: the session is reopened, and the next request names it.
-    pty.type('/model gpt-4.1-mini\r');
-    at = await pty.waitFor(/gpt-4\.1-mini .*\(resumed, \d+ events\)/, at);
-    pty.type('/mode plan\r');
-    at = await pty.waitFor('» mode default → plan (set by the user)', at);
-    pty.type('second question\r');
-    at = await pty.waitFor('Second answer.', at);
+    at = await pty.typeAndWait('/model gpt-4.1-mini\r', /gpt-4\.1-mini .*\(resumed, \d+ events\)/, at);
+    at = await pty.typeAndWait('/mode plan\r', '» mode default → plan (set by the user)', at);
+    at = await pty.typeAndWait('second question\r', 'Second answer.', at);
     at = await pty.waitFor('[mode plan · gpt-4.1-mini', at);
     expect(body(server, 1).model).toBe('gpt-4.1-mini');
     expect(text(server, 1)).toContain('First answer.');
 
-    pty.type('/compact keep the questions\r');
-    at = await pty.waitFor('Compacted: the context held', at);
+    at = await pty.typeAndWait('/compact keep the questions\r', 'Compacted: the context held', at);
     expect(text(server, 2)).toContain('keep the questions');
 
-    pty.type('/inspect\r');
-    at = await pty.waitFor(/Inspector: (http:\/\/127\.0\.0\.1:\d+\S*)/, at);
+    at = await pty.typeAndWait('/inspect\r', /Inspector: (http:\/\/127\.0\.0\.1:\d+\S*)/, at);
     const url = /Inspector: (http:\/\/127\.0\.0\.1:\d+\S*)/.exec(pty.screen.slice(at))![1]!;
     const page = await fetch(url);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>');
 
     // The conversation goes on over the summary: the third request has it, not the first question.
-    pty.type('third question\r');
-    at = await pty.waitFor('Third answer.', at);
+    at = await pty.typeAndWait('third question\r', 'Third answer.', at);
     expect(text(server, 3)).toContain('Summary: two questions answered.');
     expect(text(server, 3)).not.toContain('first question');
     const firstId = await leave(pty, at);
@@ -63,14 +56,15 @@ describe('agentchart chat: commands and coming back', () => {
     server.reply({ turn: { text: ['Back in the first.'] } });
     const other = chat([]);
     at = await other.waitFor('Type a task.');
-    other.type('another topic\r');
-    at = await other.waitFor('Other answer.', at);
+    at = await other.typeAndWait('another topic\r', 'Other answer.', at);
     // While a turn runs the chat refuses to switch sessions; once idle (the status line) it does.
     at = await other.waitFor('[mode default · gpt-4.1', at);
-    other.type(`/resume ${firstId}\r`);
-    at = await other.waitFor(new RegExp(`${firstId} \\(resumed, \\d+ events\\)`), at);
-    other.type('where were we\r');
-    at = await other.waitFor('Back in the first.', at);
+    at = await other.typeAndWait(
+      `/resume ${firstId}\r`,
+      new RegExp(`${firstId} \\(resumed, \\d+ events\\)`),
+      at,
+    );
+    at = await other.typeAndWait('where were we\r', 'Back in the first.', at);
     expect(text(server, 5)).toContain('Third answer.');
     expect(text(server, 5)).not.toContain('another topic');
     await leave(other, at);
@@ -81,31 +75,27 @@ describe('agentchart chat: commands and coming back', () => {
     server.reply({ turn: { text: ['Answer one.'] } });
     const first = chat([]);
     let at = await first.waitFor('Type a task.');
-    first.type('remember the number 41\r');
-    at = await first.waitFor('Answer one.', at);
+    at = await first.typeAndWait('remember the number 41\r', 'Answer one.', at);
     const firstId = await leave(first, at);
 
     server.reply({ turn: { text: ['Answer two.'] } });
     const second = chat([]);
     at = await second.waitFor('Type a task.');
-    second.type('remember the colour teal\r');
-    at = await second.waitFor('Answer two.', at);
+    at = await second.typeAndWait('remember the colour teal\r', 'Answer two.', at);
     const secondId = await leave(second, at);
     expect(secondId).not.toBe(firstId);
 
     server.reply({ turn: { text: ['It was teal.'] } });
     const latest = chat(['--continue']);
     at = await latest.waitFor(new RegExp(`${secondId} \\(resumed, \\d+ events\\)`));
-    latest.type('what colour?\r');
-    at = await latest.waitFor('It was teal.', at);
+    at = await latest.typeAndWait('what colour?\r', 'It was teal.', at);
     expect(text(server, 2)).toContain('remember the colour teal');
     await leave(latest, at);
 
     server.reply({ turn: { text: ['It was 41.'] } });
     const named = chat(['--resume', firstId]);
     at = await named.waitFor(new RegExp(`${firstId} \\(resumed, \\d+ events\\)`));
-    named.type('what number?\r');
-    at = await named.waitFor('It was 41.', at);
+    at = await named.typeAndWait('what number?\r', 'It was 41.', at);
     expect(text(server, 3)).toContain('remember the number 41');
     expect(text(server, 3)).not.toContain('teal');
     await leave(named, at);

@@ -37,11 +37,13 @@ describe('agentchart chat: /mode', () => {
     const first = chat([]);
     let at = await first.waitFor('· mode default ·');
     at = await first.waitFor('Type a task.', at);
-    first.type('/mode accept-edits\r');
-    at = await first.waitFor('» mode default → accept-edits (set by the user)', at);
+    at = await first.typeAndWait(
+      '/mode accept-edits\r',
+      '» mode default → accept-edits (set by the user)',
+      at,
+    );
     // accept-edits allows the write: no question is put, the file is written.
-    first.type('write a\r');
-    at = await first.waitFor('Wrote a.', at);
+    at = await first.typeAndWait('write a\r', 'Wrote a.', at);
     at = await first.waitFor('[mode accept-edits · gpt-4.1', at);
     expect(first.screen).not.toContain('Allow this write_file call?');
     await leave(first, at);
@@ -66,8 +68,7 @@ describe('agentchart chat: /mode', () => {
     server.reply({ turn: { text: ['Wrote b.'] } });
     const again = chat(['--continue']);
     at = await again.waitFor(/· mode accept-edits · .*\(resumed, \d+ events\)/);
-    again.type('write b\r');
-    at = await again.waitFor('Wrote b.', at);
+    at = await again.typeAndWait('write b\r', 'Wrote b.', at);
     await leave(again, at);
     expect(again.screen).not.toContain('Allow this write_file call?');
     expect(await readFile(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');
@@ -95,15 +96,12 @@ describe('agentchart chat: /mode', () => {
     server.reply({ turn: { text: ['Done.'] } });
     const pty = chat(['--mode', 'bypass']);
     let at = await pty.waitFor('Type a task.');
-    pty.type('wait, then write b\r');
-    at = await pty.waitFor('→ bash', at);
-    pty.type('/mode default\r');
-    at = await pty.waitFor('» mode bypass → default (set by the user)', at);
+    at = await pty.typeAndWait('wait, then write b\r', '→ bash', at);
+    at = await pty.typeAndWait('/mode default\r', '» mode bypass → default (set by the user)', at);
     await writeFile(join(workspace, 'go'), '');
     // The next step's write is decided in default mode: the person is asked.
     at = await pty.waitFor('Allow this write_file call?', at);
-    pty.type('y\r');
-    at = await pty.waitFor('Done.', at);
+    at = await pty.typeAndWait('y\r', 'Done.', at);
     at = await pty.waitFor('[mode default · gpt-4.1', at);
     await leave(pty, at);
     expect(await readFile(join(workspace, 'b.txt'), 'utf8')).toBe('two\n');

@@ -29,37 +29,30 @@ describe('agentchart chat in a real pseudo-terminal', () => {
     // A task; while its `sleep 2` runs (allowed by --allow), a line steers and a `y` is typed without Enter.
     pty.type('first task\r');
     let at = await pty.waitFor('→ bash sleep 2');
-    pty.type('please also say hi\r');
-    at = await pty.waitFor('(steer: the model reads it at its next step)', at);
+    at = await pty.typeAndWait('please also say hi\r', '(steer: the model reads it at its next step)', at);
     pty.type('y');
 
     // The question shows the whole command; the typed-ahead `y` was discarded, so Enter alone is no answer.
     at = await pty.waitFor('Allow this bash call?', at);
     expect(pty.screen.slice(at - 200)).toContain('bash wants to run:');
     expect(pty.screen).toContain('[p] allow the prefix bash(echo one:*) for the session');
-    pty.type('\r');
-    at = await pty.waitFor('Please answer y, a, p or n.', at);
+    at = await pty.typeAndWait('\r', 'Please answer y, a, p or n.', at);
     pty.type('p\r');
 
     // `echo one more` is covered by the prefix rule: no question. The write is shown as a diff, then denied.
     at = await pty.waitFor('write_file wants to change a.txt', at);
     expect(pty.screen.slice(at)).toContain('+hello');
     await pty.waitFor('Allow this write_file call?', at);
-    pty.type('n not now, ask me tomorrow\r');
-    at = await pty.waitFor('Done with the first task.', at);
+    at = await pty.typeAndWait('n not now, ask me tomorrow\r', 'Done with the first task.', at);
     at = await pty.waitFor('[mode default · gpt-4.1', at);
 
-    pty.type('/cost\r');
-    at = await pty.waitFor('This session so far: tokens in', at);
+    at = await pty.typeAndWait('/cost\r', 'This session so far: tokens in', at);
 
     // A second task whose stream hangs: Esc cancels the turn.
-    pty.type('second task\r');
-    at = await pty.waitFor('Thinking about the second', at);
-    pty.type('\u001b');
-    at = await pty.waitFor('turn 2 ended: canceled', at);
+    at = await pty.typeAndWait('second task\r', 'Thinking about the second', at);
+    at = await pty.typeAndWait('\u001b', 'turn 2 ended: canceled', at);
 
-    pty.type('\u0003');
-    at = await pty.waitFor('Ctrl-C again to leave', at);
+    at = await pty.typeAndWait('\u0003', 'Ctrl-C again to leave', at);
     pty.type('\u0003');
     await pty.waitFor('Session log:', at);
     expect(await pty.exited).toBe(0);

@@ -29,8 +29,7 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     server.reply({ turn: { text: ['Wrote a.'] } });
     const first = chat(['--yes']);
     let at = await first.waitFor('Type a task.');
-    first.type('write a\r');
-    at = await first.waitFor('Wrote a.', at);
+    at = await first.typeAndWait('write a\r', 'Wrote a.', at);
     at = await first.waitFor('[mode accept-edits · gpt-4.1', at);
     await leave(first, at);
 
@@ -39,14 +38,10 @@ describe('a chat continued, reopened with /model and cancelled with Esc replays 
     server.reply({ turn: { text: ['Thinking about c'], ending: 'hang' } });
     const again = chat(['--continue', '--yes']);
     at = await again.waitFor(/\(resumed, \d+ events\)/);
-    again.type('/model gpt-4o\r');
-    at = await again.waitFor('OpenAI-compatible gpt-4o at', at);
-    again.type('write b\r');
-    at = await again.waitFor('Wrote b.', at);
-    again.type('now c\r');
-    at = await again.waitFor('Thinking about c', at);
-    again.type('\u001b');
-    at = await again.waitFor('ended: canceled', at);
+    at = await again.typeAndWait('/model gpt-4o\r', 'OpenAI-compatible gpt-4o at', at);
+    at = await again.typeAndWait('write b\r', 'Wrote b.', at);
+    at = await again.typeAndWait('now c\r', 'Thinking about c', at);
+    at = await again.typeAndWait('\u001b', 'ended: canceled', at);
     await leave(again, at);
 
     const folder = sessionsFolder(workspace, env);

@@ -30,18 +30,17 @@ describe('agentchart chat: commands on the terminal', () => {
     const pty = chat([]);
     let at = await pty.waitFor('Type a task.');
 
-    pty.type('/mode\r');
-    at = await pty.waitFor('Mode: default (change it with /mode plan|default|accept-edits|bypass)', at);
-    pty.type('/mode accept-edits\r');
-    at = await pty.waitFor('» mode default → accept-edits (set by the user)', at);
-    pty.type('/mode\r');
-    at = await pty.waitFor('Mode: accept-edits', at);
+    at = await pty.typeAndWait(
+      '/mode\r',
+      'Mode: default (change it with /mode plan|default|accept-edits|bypass)',
+      at,
+    );
+    at = await pty.typeAndWait('/mode accept-edits\r', '» mode default → accept-edits (set by the user)', at);
+    at = await pty.typeAndWait('/mode\r', 'Mode: accept-edits', at);
 
-    pty.type('first question\r');
-    at = await pty.waitFor('First answer:', at);
+    at = await pty.typeAndWait('first question\r', 'First answer:', at);
     at = await pty.waitFor('[mode accept-edits · gpt-4.1', at);
-    pty.type('second question\r');
-    at = await pty.waitFor('Second answer.', at);
+    at = await pty.typeAndWait('second question\r', 'Second answer.', at);
     at = await pty.waitFor('[mode accept-edits · gpt-4.1', at);
 
     // A local server is not OpenAI's own: no list price applies, and /cost says so instead of guessing.
@@ -76,11 +75,9 @@ describe('agentchart chat: commands on the terminal', () => {
     server.reply({ turn: { text: ['It was 41.'] } });
     const first = chat(['--session-dir', folder]);
     let at = await first.waitFor('Type a task.');
-    first.type('remember the number 41\r');
-    at = await first.waitFor('Noted: 41.', at);
+    at = await first.typeAndWait('remember the number 41\r', 'Noted: 41.', at);
     at = await first.waitFor('[mode default', at);
-    first.type('/exit\r');
-    at = await first.waitFor(/Continue it: (agentchart .*)\n/, at);
+    at = await first.typeAndWait('/exit\r', /Continue it: (agentchart .*)\n/, at);
     expect(await first.exited).toBe(0);
     const printed = /Continue it: (agentchart .*)\n/.exec(first.screen.slice(at))![1]!;
     const words = printed.split(' ');
@@ -89,8 +86,7 @@ describe('agentchart chat: commands on the terminal', () => {
     // The command as printed, from the same folder.
     const again = chat(words.slice(1));
     at = await again.waitFor(/\(resumed, \d+ events\)/);
-    again.type('what number?\r');
-    at = await again.waitFor('It was 41.', at);
+    at = await again.typeAndWait('what number?\r', 'It was 41.', at);
     expect(requestText(server, 1)).toContain('remember the number 41');
     await leaveWith(again, at, printed);
   }, 60_000);
@@ -119,8 +115,7 @@ describe('agentchart chat: /cost with Anthropic list prices', () => {
     anthropic.reply({ turn: { text: ['Cached.'], usage: { input: 50, cacheWrite: 2_000, output: 10 } } });
     const pty = chat([]);
     let at = await pty.waitFor('Type a task.');
-    pty.type('one question\r');
-    at = await pty.waitFor('Cached.', at);
+    at = await pty.typeAndWait('one question\r', 'Cached.', at);
     at = await pty.waitFor('[mode default · claude-sonnet-4-5', at);
     pty.type('/cost\r');
     // claude-sonnet-4-5: $3 in, $3.75 cache write (5 minutes), $15 out per million tokens.

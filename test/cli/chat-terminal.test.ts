@@ -40,8 +40,7 @@ describe('agentchart chat: the terminal', () => {
     const pty = chat([], { columns: 40 });
     let at = await pty.waitFor('Type a task.');
 
-    pty.type('first task\r');
-    at = await pty.waitFor('Allow this bash call?', at);
+    at = await pty.typeAndWait('first task\r', 'Allow this bash call?', at);
     const question = await pty.waitFor('> ', at);
     // Whole choices, each line within 40 columns, no word split between two lines.
     expect(pty.screen.slice(at, question).split('\n').slice(1, -1)).toEqual([
@@ -66,24 +65,20 @@ describe('agentchart chat: the terminal', () => {
     );
     expect(pty.screen.slice(at).split('\n')[2]).toBe('Allow this write_file call?');
     at = await pty.waitFor('Allow this write_file call?', at);
-    pty.type('yes\r');
-    at = await pty.waitFor('Done with the first.', at);
+    at = await pty.typeAndWait('yes\r', 'Done with the first.', at);
     at = await pty.waitFor('[mode default', at);
     // Typed once, shown once: no `» queued followup:` and no `› followup:` after the typed line.
     expect(count(pty.screen, 'first task')).toBe(1);
     expect(pty.screen).not.toContain('queued followup');
 
     // Esc while the answer streams: the notice starts a line of its own.
-    pty.type('second task\r');
-    at = await pty.waitFor('Streaming the second', at);
-    pty.type('\u001b');
-    at = await pty.waitFor(/Streaming the second\n\(Esc: cancelling the turn/, at);
+    at = await pty.typeAndWait('second task\r', 'Streaming the second', at);
+    at = await pty.typeAndWait('\u001b', /Streaming the second\n\(Esc: cancelling the turn/, at);
     at = await pty.waitFor('turn 2 ended: canceled', at);
     at = await pty.waitFor('[mode default', at);
 
     // Up twice: the task before the last one. Had the answers `y` and `yes` been kept, it would be `yes`.
-    pty.type('\u001b[A\u001b[A\r');
-    at = await pty.waitFor('Again.', at);
+    at = await pty.typeAndWait('\u001b[A\u001b[A\r', 'Again.', at);
     expect(userMessages(server, 4)).toEqual(['first task', 'second task', 'first task']);
     await leave(pty, at);
   }, 60_000);
@@ -93,10 +88,8 @@ describe('agentchart chat: the terminal', () => {
     server.reply({ turn: { text: ['Got both lines.'] } });
     const pty = chat([]);
     let at = await pty.waitFor('Type a task.');
-    pty.type('\u001b[200~line one\nline two\u001b[201~');
-    at = await pty.waitFor('[pasted text #1: 2 lines]', at);
-    pty.type('\r');
-    at = await pty.waitFor('Got both lines.', at);
+    at = await pty.typeAndWait('\u001b[200~line one\nline two\u001b[201~', '[pasted text #1: 2 lines]', at);
+    at = await pty.typeAndWait('\r', 'Got both lines.', at);
     at = await pty.waitFor('[mode default', at);
     await leave(pty, at);
     expect(server.requests).toHaveLength(1);

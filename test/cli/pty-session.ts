@@ -63,6 +63,12 @@ export class PtySession {
     }
   }
 
+  /** Types `keys`, then waits as `waitFor` does: one exchange with the person at the terminal. */
+  typeAndWait(keys: string, pattern: RegExp | string, from = 0): Promise<number> {
+    this.type(keys);
+    return this.waitFor(pattern, from);
+  }
+
   kill(): void {
     this.child.kill('SIGKILL');
   }

@@ -6,12 +6,32 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgentSystem } from '../../src/index.ts';
 import { scripted } from '../../src/providers/scripted.ts';
+import type { Provider } from '../../src/providers/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
+import type { AnyTool } from '../../src/tools/define-tool.ts';
 import { taskTool } from '../../src/tools/task.ts';
 import { baseFolder, installSkill, loadThenRun, results, scriptHelp } from '../support/skill-kit.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 
 const folder = useTempFolders('agentchart-cc');
+
+/** A bypass-mode system with the user's skills under `<root>/home`, whose approver denies and records. */
+function denyingSystem(model: Provider, tools: AnyTool[], workspace: string, root: string) {
+  const asked: string[] = [];
+  const system = createAgentSystem({
+    model,
+    tools,
+    cwd: workspace,
+    projectInstructions: false,
+    permissionMode: 'bypass',
+    skills: { folders: [join(root, 'home', '.claude', 'skills')] },
+    approve: async ({ callId }) => {
+      asked.push(callId);
+      return 'deny';
+    },
+  });
+  return { system, asked };
+}
 
 describe('the webapp-testing skill of anthropics/skills', () => {
   it('loads with its base folder, and its bundled script runs through bash from there', async () => {
@@ -92,19 +112,7 @@ describe('the webapp-testing skill of anthropics/skills', () => {
       },
       { text: 'done' },
     ]);
-    const asked: string[] = [];
-    const system = createAgentSystem({
-      model,
-      tools: codingTools(),
-      cwd: workspace,
-      projectInstructions: false,
-      permissionMode: 'bypass',
-      skills: { folders: [join(root, 'home', '.claude', 'skills')] },
-      approve: async ({ callId }) => {
-        asked.push(callId);
-        return 'deny';
-      },
-    });
+    const { system, asked } = denyingSystem(model, codingTools(), workspace, root);
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('Change the skill');
     expect(asked).toEqual(['redirect', 'remove', 'relative', 'sed']);
@@ -146,19 +154,7 @@ describe('the webapp-testing skill of anthropics/skills', () => {
       { text: 'I was not allowed to.' },
       { text: 'The subagent could not remove it.' },
     ]);
-    const asked: string[] = [];
-    const system = createAgentSystem({
-      model,
-      tools: [...codingTools(), taskTool()],
-      cwd: workspace,
-      projectInstructions: false,
-      permissionMode: 'bypass',
-      skills: { folders: [join(root, 'home', '.claude', 'skills')] },
-      approve: async ({ callId }) => {
-        asked.push(callId);
-        return 'deny';
-      },
-    });
+    const { system, asked } = denyingSystem(model, [...codingTools(), taskTool()], workspace, root);
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('Tidy up');
     expect(asked).toEqual(['child-rm']);
