@@ -8,6 +8,7 @@ import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { AgentSystemOptions } from '../../src/runtime/options.ts';
 import { backgroundAgentTools } from '../../src/tools/background-agents.ts';
 import { assertCallsPaired, routedModel, stepIndex } from '../support/crash-kit.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 import { call, expectMailPaired, startedIds, storedLogs, useSystems } from '../support/mail-kit.ts';
 
 const systemFor = useSystems();
@@ -50,10 +51,7 @@ describe('background agents: bad input from the model', () => {
     const boss = await sys.createAgent({ id: 'boss' });
     expect(await boss.run('boss')).toMatchObject({ reason: 'completed', text: 'Done.' });
     const [worker] = boss.children();
-    const results = boss
-      .log()
-      .filter((event) => event.type === 'tool.result')
-      .map((event) => [event.data.outcome, event.data.content]);
+    const results = fieldsOf(boss.log(), 'tool.result', 'outcome', 'content');
     expect(results).toEqual([
       ['error', 'there is no agent "nope" among yours (you have started none)'],
       ['error', 'there is no agent "nope" among yours (you have started none)'],

@@ -192,7 +192,9 @@ describe.skipIf(!hasChromium)(
       clock.advance(1_000);
       await run;
       await page.locator(`[data-agent-node="${childId}"] [data-activity="finished"]`).waitFor();
-      expect(await restarts.textContent()).toBe('restarts: 1 of 3 — last after model_error: the provider refused');
+      expect(await restarts.textContent()).toBe(
+        'restarts: 1 of 3 — last after model_error: the provider refused',
+      );
       expect(page.errors).toEqual([]);
     }, 60_000);
   },

@@ -10,6 +10,7 @@ import { type InspectorServer, serveInspector, startInspector } from '../../src/
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 
 const open: { system?: AgentSystem; inspector?: InspectorServer } = {};
 afterEach(async () => {
@@ -68,11 +69,7 @@ function post(url: string, path: string, body: unknown, headers: Record<string, 
   }));
 }
 
-const decided = (agent: Agent) =>
-  agent
-    .log()
-    .filter((event) => event.type === 'approval.decided')
-    .map((event) => [event.data.callId, event.data.outcome, event.data.by]);
+const decided = (agent: Agent) => fieldsOf(agent.log(), 'approval.decided', 'callId', 'outcome', 'by');
 
 describe('inspector decisions', () => {
   it('approves (for the session) and denies through the page, as the user; the turn goes on', async () => {

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codingTools, createAgentSystem } from '../../src/index.ts';
 import { decidePermission } from '../../src/permissions/decide.ts';
 import { scripted } from '../../src/providers/scripted.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 
 const fixture = new URL(
   '../fixtures/claude-code/npelloux__living-architecture/settings.json',
@@ -58,10 +59,7 @@ describe("Claude Code's tool names in permission rules", () => {
     });
     const agent = await system.createAgent({ id: 'a' });
     await agent.run('go');
-    const decisions = agent
-      .log()
-      .filter((event) => event.type === 'approval.decided')
-      .map((event) => [event.data.outcome, event.data.reason]);
+    const decisions = fieldsOf(agent.log(), 'approval.decided', 'outcome', 'reason');
     expect(decisions).toEqual([
       ['deny', 'denied by rule Read(./.env)'],
       ['deny', 'denied by rule Edit(./tsconfig.json)'],

@@ -9,6 +9,7 @@ import type { Provider } from '../../src/providers/types.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fileStore } from '../../src/session/file-store.ts';
 import { defineTool } from '../../src/tools/define-tool.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 import { startAnthropicServer } from '../support/wire/anthropic-server.ts';
 import type { FakeServer } from '../support/wire/fake-server.ts';
 import { startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
@@ -147,10 +148,7 @@ describe.each(Object.keys(backends))('a whole run over the wire: %s', (name) => 
       { callId: 'call_a', name: 'echo', input: { text: 'one' } },
       { callId: 'call_b', name: 'echo', input: { text: 'two' } },
     ]);
-    const results = agent
-      .log()
-      .filter((event) => event.type === 'tool.result')
-      .map((event) => [event.data.callId, event.data.outcome, event.data.content]);
+    const results = fieldsOf(agent.log(), 'tool.result', 'callId', 'outcome', 'content');
     expect(results).toEqual([
       ['call_a', 'ok', 'echo: one'],
       ['call_b', 'ok', 'echo: two'],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentSystem } from '../../src/index.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 
 function counterIds() {
   let n = 0;
@@ -63,10 +64,7 @@ describe('cancel basics', () => {
     agent.cancel();
     const result = await run;
     expect(result.reason).toBe('canceled');
-    const results = agent
-      .log()
-      .filter((e) => e.type === 'tool.result')
-      .map((e) => [e.data.callId, e.data.outcome]);
+    const results = fieldsOf(agent.log(), 'tool.result', 'callId', 'outcome');
     expect(results).toEqual([
       ['c1', 'aborted'],
       ['c2', 'ok'],

@@ -12,6 +12,7 @@ import { scripted } from '../../src/providers/scripted.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 
 const plan = '1. Write done.txt';
 const exitPlan = { id: 'p1', name: 'exit_plan_mode', input: { plan } };
@@ -113,12 +114,9 @@ describe('plan mode with preTool hooks', () => {
     expect(outcome).toBe('ended: completed');
     expect(agent.permissionMode).toBe('plan');
     expect(agent.pendingApprovals()).toEqual([]);
-    expect(
-      agent
-        .log()
-        .filter((event) => event.type === 'tool.result')
-        .map((event) => [event.data.callId, event.data.outcome, event.data.content]),
-    ).toEqual([['p1', 'denied', 'Permission denied by hook no-man: plans are frozen']]);
+    expect(fieldsOf(agent.log(), 'tool.result', 'callId', 'outcome', 'content')).toEqual([
+      ['p1', 'denied', 'Permission denied by hook no-man: plans are frozen'],
+    ]);
     expect(decisions(agent.log())).toEqual([
       {
         type: 'hook.decided',

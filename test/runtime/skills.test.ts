@@ -11,6 +11,7 @@ import { replaySession } from '../../src/replay/replay-session.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, tickingClock } from '../support/crash-kit.ts';
+import { fieldsOf } from '../support/log-fields.ts';
 
 const skillFile = (name: string, description: string, body = 'Do the thing.') =>
   `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`;
@@ -141,10 +142,7 @@ describe('skills in an agent', () => {
         '- review: Reviews a diff.\n- release: Cuts a release.',
     );
     expect(request.tools.map((tool) => tool.name)).toContain('skill');
-    const results = agent
-      .log()
-      .filter((event) => event.type === 'tool.result')
-      .map((event) => [event.data.callId, event.data.outcome, event.data.content]);
+    const results = fieldsOf(agent.log(), 'tool.result', 'callId', 'outcome', 'content');
     const readOnly = expect.stringContaining(`is in the folder of a skill (${release}), which is read-only`);
     expect(results).toEqual([
       [
