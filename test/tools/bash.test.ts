@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bashTool, maxBashTimeoutMs } from '../../src/tools/bash.ts';
 import { checkToolInput } from '../../src/tools/tool-input.ts';
-import { context, type Fixture, makeWorkspace, result } from './workspace-fixture.ts';
+import { context, type Fixture, makeWorkspace, refusal, result } from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -43,10 +43,7 @@ function pgidFrom(text: string): number {
 describe('bash', () => {
   it('runs in the workspace root and reports the exit code', async () => {
     expect(await run({ command: 'pwd' })).toEqual({ content: `${fx.root}\n[exit code 0]`, isError: false });
-    expect(await run({ command: 'echo failing >&2; exit 3' })).toEqual({
-      content: 'failing\n[exit code 3]',
-      isError: true,
-    });
+    expect(await run({ command: 'echo failing >&2; exit 3' })).toEqual(refusal('failing\n[exit code 3]'));
     expect(await run({ command: 'true' })).toEqual({ content: '(no output)\n[exit code 0]', isError: false });
   });
 
@@ -56,10 +53,9 @@ describe('bash', () => {
   });
 
   it('reports a command killed by a signal', async () => {
-    expect(await run({ command: 'kill -KILL $$' })).toEqual({
-      content: '(no output)\n[killed by signal SIGKILL]',
-      isError: true,
-    });
+    expect(await run({ command: 'kill -KILL $$' })).toEqual(
+      refusal('(no output)\n[killed by signal SIGKILL]'),
+    );
   });
 
   it('keeps the head and the tail of long output with a note of what was cut', async () => {
@@ -102,10 +98,7 @@ describe('bash', () => {
       }),
     );
     const out = result(await running);
-    expect(out).toEqual({
-      content: `pgid=${pgid}\n[aborted; the command and its child processes were stopped]`,
-      isError: true,
-    });
+    expect(out).toEqual(refusal(`pgid=${pgid}\n[aborted; the command and its child processes were stopped]`));
     expect(await waitUntilGone(pgid!)).toBe(true);
   });
 

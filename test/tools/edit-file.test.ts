@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editFileTool } from '../../src/tools/edit-file.ts';
-import { context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import { context, type Fixture, makeWorkspace, refusal, result, writeFiles } from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -46,14 +46,12 @@ describe('edit_file', () => {
         'read the file again and copy the text without the line-number prefix.',
       isError: true,
     });
-    expect(await edit({ path: 'src/x.ts', old_string: 'two', new_string: 'two' })).toEqual({
-      content: 'old_string and new_string are the same, so the edit would change nothing.',
-      isError: true,
-    });
-    expect(await edit({ path: 'src/x.ts', old_string: '', new_string: 'x' })).toEqual({
-      content: 'old_string is empty. To create a file, use write_file.',
-      isError: true,
-    });
+    expect(await edit({ path: 'src/x.ts', old_string: 'two', new_string: 'two' })).toEqual(
+      refusal('old_string and new_string are the same, so the edit would change nothing.'),
+    );
+    expect(await edit({ path: 'src/x.ts', old_string: '', new_string: 'x' })).toEqual(
+      refusal('old_string is empty. To create a file, use write_file.'),
+    );
     expect(await onDisk('src/x.ts')).toBe('one\ntwo\nthree\n');
   });
 
@@ -71,17 +69,14 @@ describe('edit_file', () => {
 
   it('refuses missing files, folders and binary files', async () => {
     await writeFiles(fx.root, { 'blob.bin': Buffer.from([0x61, 0, 0x62]) });
-    expect(await edit({ path: 'nope.ts', old_string: 'a', new_string: 'b' })).toEqual({
-      content: '"nope.ts" does not exist in the workspace.',
-      isError: true,
-    });
-    expect(await edit({ path: 'src', old_string: 'a', new_string: 'b' })).toEqual({
-      content: 'src is a folder, not a file.',
-      isError: true,
-    });
-    expect(await edit({ path: 'blob.bin', old_string: 'a', new_string: 'b' })).toEqual({
-      content: 'blob.bin is a binary file; edit_file edits text.',
-      isError: true,
-    });
+    expect(await edit({ path: 'nope.ts', old_string: 'a', new_string: 'b' })).toEqual(
+      refusal('"nope.ts" does not exist in the workspace.'),
+    );
+    expect(await edit({ path: 'src', old_string: 'a', new_string: 'b' })).toEqual(
+      refusal('src is a folder, not a file.'),
+    );
+    expect(await edit({ path: 'blob.bin', old_string: 'a', new_string: 'b' })).toEqual(
+      refusal('blob.bin is a binary file; edit_file edits text.'),
+    );
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import type { AnyTool } from '../../src/tools/define-tool.ts';
 import {
+  answer,
   context,
   type Fixture,
   link,
@@ -128,10 +129,9 @@ describe('saved tool outputs: read-only, and nothing else outside', () => {
 
   it('reads a saved output by the path its result gave, in the workspace tools only through read_file', async () => {
     const read = fileTools().find((tool) => tool.name === 'read_file')!;
-    expect(result(await read.run({ path: savedFile, offset: 2 }, withOutputs(fx)))).toEqual({
-      content: '     2\tline two',
-      isError: false,
-    });
+    expect(result(await read.run({ path: savedFile, offset: 2 }, withOutputs(fx)))).toEqual(
+      answer('     2\tline two'),
+    );
     // Without the runtime's saved outputs nothing outside the workspace is readable at all.
     const alone = result(await read.run({ path: savedFile }, context(fx.root)));
     expect([alone.isError, alone.content.includes('line one')]).toEqual([true, false]);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { codingTools } from '../../src/index.ts';
-import { context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import { answer, context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -79,10 +79,9 @@ describe('file tools and the bytes of a file', () => {
       isError: true,
     });
     expect(await bytes('menu.txt')).toEqual(latin1);
-    expect(await call('write_file', { path: 'menu.txt', content: 'café\n' })).toEqual({
-      content: 'Overwrote menu.txt (6 bytes; it held 15 bytes before).',
-      isError: false,
-    });
+    expect(await call('write_file', { path: 'menu.txt', content: 'café\n' })).toEqual(
+      answer('Overwrote menu.txt (6 bytes; it held 15 bytes before).'),
+    );
     expect(await bytes('menu.txt')).toEqual(Buffer.from('café\n', 'utf8'));
   });
 });

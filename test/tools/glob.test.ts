@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { globTool } from '../../src/tools/glob.ts';
-import { context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import {
+  answer,
+  context,
+  type Fixture,
+  makeWorkspace,
+  refusal,
+  result,
+  writeFiles,
+} from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -43,10 +51,9 @@ describe('glob', () => {
   });
 
   it('searches inside a folder and returns workspace-relative paths', async () => {
-    expect(await glob({ pattern: '**/*.ts', path: 'src' })).toEqual({
-      content: 'src/a.ts\nsrc/b.ts\nsrc/deep/c.ts',
-      isError: false,
-    });
+    expect(await glob({ pattern: '**/*.ts', path: 'src' })).toEqual(
+      answer('src/a.ts\nsrc/b.ts\nsrc/deep/c.ts'),
+    );
     expect((await glob({ pattern: '*.ts', path: './src/' })).content).toBe('src/a.ts\nsrc/b.ts');
   });
 
@@ -57,22 +64,16 @@ describe('glob', () => {
   });
 
   it('says when nothing matches, and refuses bad patterns and paths', async () => {
-    expect(await glob({ pattern: '**/*.rs' })).toEqual({
-      content: 'No files match "**/*.rs" in the workspace.',
-      isError: false,
-    });
-    expect(await glob({ pattern: '../*' })).toEqual({
-      content: 'The pattern may not contain ".."; pass a folder in path instead.',
-      isError: true,
-    });
-    expect(await glob({ pattern: '/etc/*' })).toEqual({
-      content: 'The pattern must be relative; pass a folder in path instead.',
-      isError: true,
-    });
-    expect(await glob({ pattern: '*', path: 'src/a.ts' })).toEqual({
-      content: 'src/a.ts is a file; path must be a folder.',
-      isError: true,
-    });
+    expect(await glob({ pattern: '**/*.rs' })).toEqual(answer('No files match "**/*.rs" in the workspace.'));
+    expect(await glob({ pattern: '../*' })).toEqual(
+      refusal('The pattern may not contain ".."; pass a folder in path instead.'),
+    );
+    expect(await glob({ pattern: '/etc/*' })).toEqual(
+      refusal('The pattern must be relative; pass a folder in path instead.'),
+    );
+    expect(await glob({ pattern: '*', path: 'src/a.ts' })).toEqual(
+      refusal('src/a.ts is a file; path must be a folder.'),
+    );
     expect((await glob({ pattern: '*', path: 'missing' })).isError).toBe(true);
   });
 });

@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { grepTool } from '../../src/tools/grep.ts';
 import { findRipgrep } from '../../src/tools/grep-ripgrep.ts';
-import { context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import {
+  answer,
+  context,
+  type Fixture,
+  makeWorkspace,
+  refusal,
+  result,
+  writeFiles,
+} from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -41,10 +49,9 @@ for (const { name, useRipgrep } of engines)
     ) => result(await grepTool({ useRipgrep, ...limits }).run(input as never, context(fx.root)));
 
     it('finds matches as path:line:text, sorted, skipping .git, node_modules, ignored and binary files', async () => {
-      expect(await grep({ pattern: 'TODO' })).toEqual({
-        content: 'src/a.ts:2:// TODO: rename a\nsrc/b.ts:3:TODO three\nsrc/b.ts:8:TODO eight',
-        isError: false,
-      });
+      expect(await grep({ pattern: 'TODO' })).toEqual(
+        answer('src/a.ts:2:// TODO: rename a\nsrc/b.ts:3:TODO three\nsrc/b.ts:8:TODO eight'),
+      );
     });
 
     it('adds context lines as path-line-text with -- between groups', async () => {
@@ -136,10 +143,9 @@ for (const { name, useRipgrep } of engines)
 
     it('refuses paths outside the workspace and missing paths', async () => {
       expect((await grep({ pattern: 'x', path: '../outside' })).isError).toBe(true);
-      expect(await grep({ pattern: 'x', path: 'missing' })).toEqual({
-        content: '"missing" does not exist in the workspace.',
-        isError: true,
-      });
+      expect(await grep({ pattern: 'x', path: 'missing' })).toEqual(
+        refusal('"missing" does not exist in the workspace.'),
+      );
     });
   });
 

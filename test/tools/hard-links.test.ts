@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editFileTool } from '../../src/tools/edit-file.ts';
 import { writeFileTool } from '../../src/tools/write-file.ts';
-import { context, type Fixture, makeWorkspace, result, sentinelText } from './workspace-fixture.ts';
+import { answer, context, type Fixture, makeWorkspace, result, sentinelText } from './workspace-fixture.ts';
 
 let fx: Fixture;
 let notes = '';
@@ -31,10 +31,9 @@ async function fileState(file: string) {
 describe('write_file and edit_file on a file with more than one link', () => {
   it('write_file replaces the workspace name and leaves the file outside as it was', async () => {
     const output = await writeFileTool().run({ path: 'notes.txt', content: 'new notes\n' }, context(fx.root));
-    expect(result(output)).toEqual({
-      content: `Overwrote notes.txt (10 bytes; it held ${sentinelText.length} bytes before). ${replaced}`,
-      isError: false,
-    });
+    expect(result(output)).toEqual(
+      answer(`Overwrote notes.txt (10 bytes; it held ${sentinelText.length} bytes before). ${replaced}`),
+    );
     expect(await fileState(fx.sentinel)).toEqual({ text: sentinelText, mode: 0o640, links: 1 });
     expect(await fileState(notes)).toEqual({ text: 'new notes\n', mode: 0o640, links: 1 });
     // The temporary file became notes.txt: nothing is left beside it.

@@ -2,7 +2,16 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listDirTool } from '../../src/tools/list-dir.ts';
-import { context, type Fixture, link, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import {
+  answer,
+  context,
+  type Fixture,
+  link,
+  makeWorkspace,
+  refusal,
+  result,
+  writeFiles,
+} from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -23,10 +32,9 @@ const list = async (input: { path?: string }, tool = listDirTool()) =>
 
 describe('list_dir', () => {
   it('lists the root sorted, folders with "/", links with their target', async () => {
-    expect(await list({})).toEqual({
-      content: ['.env.example', 'Zeta.md', 'a.txt', 'b.txt', 'main.ts -> src/index.ts', 'src/'].join('\n'),
-      isError: false,
-    });
+    expect(await list({})).toEqual(
+      answer(['.env.example', 'Zeta.md', 'a.txt', 'b.txt', 'main.ts -> src/index.ts', 'src/'].join('\n')),
+    );
   });
 
   it('lists a sub-folder and says when one is empty', async () => {
@@ -42,13 +50,7 @@ describe('list_dir', () => {
   });
 
   it('refuses files and missing folders', async () => {
-    expect(await list({ path: 'a.txt' })).toEqual({
-      content: 'a.txt is a file, not a folder; use read_file.',
-      isError: true,
-    });
-    expect(await list({ path: 'nope' })).toEqual({
-      content: '"nope" does not exist in the workspace.',
-      isError: true,
-    });
+    expect(await list({ path: 'a.txt' })).toEqual(refusal('a.txt is a file, not a folder; use read_file.'));
+    expect(await list({ path: 'nope' })).toEqual(refusal('"nope" does not exist in the workspace.'));
   });
 });

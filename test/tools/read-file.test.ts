@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readFileTool } from '../../src/tools/read-file.ts';
-import { context, type Fixture, makeWorkspace, result, writeFiles } from './workspace-fixture.ts';
+import {
+  answer,
+  context,
+  type Fixture,
+  makeWorkspace,
+  refusal,
+  result,
+  writeFiles,
+} from './workspace-fixture.ts';
 
 let fx: Fixture;
 beforeEach(async () => {
@@ -27,10 +35,9 @@ async function read(input: Record<string, unknown>, tool = readFileTool()) {
 describe('read_file', () => {
   it('returns numbered lines like cat -n', async () => {
     await writeFiles(fx.root, { 'src/a.ts': 'alpha\n  beta\n\tgamma\n' });
-    expect(await read({ path: 'src/a.ts' })).toEqual({
-      content: '     1\talpha\n     2\t  beta\n     3\t\tgamma',
-      isError: false,
-    });
+    expect(await read({ path: 'src/a.ts' })).toEqual(
+      answer('     1\talpha\n     2\t  beta\n     3\t\tgamma'),
+    );
   });
 
   it('reads a window with offset and limit and says where to continue', async () => {
@@ -89,22 +96,18 @@ describe('read_file', () => {
       'blob.bin': Buffer.from([1, 2, 0, 3, 4]),
       'dir/x': 'x',
     });
-    expect(await read({ path: 'short.txt', offset: 5 })).toEqual({
-      content: 'short.txt has 2 lines; offset 5 is past the end.',
-      isError: true,
-    });
-    expect(await read({ path: 'blob.bin' })).toEqual({
-      content: 'blob.bin is a binary file (5 bytes); read_file shows text files only.',
-      isError: true,
-    });
-    expect(await read({ path: 'dir' })).toEqual({
-      content: 'dir is a folder; use list_dir to see what it holds.',
-      isError: true,
-    });
-    expect(await read({ path: 'missing.txt' })).toEqual({
-      content: '"missing.txt" does not exist in the workspace.',
-      isError: true,
-    });
+    expect(await read({ path: 'short.txt', offset: 5 })).toEqual(
+      refusal('short.txt has 2 lines; offset 5 is past the end.'),
+    );
+    expect(await read({ path: 'blob.bin' })).toEqual(
+      refusal('blob.bin is a binary file (5 bytes); read_file shows text files only.'),
+    );
+    expect(await read({ path: 'dir' })).toEqual(
+      refusal('dir is a folder; use list_dir to see what it holds.'),
+    );
+    expect(await read({ path: 'missing.txt' })).toEqual(
+      refusal('"missing.txt" does not exist in the workspace.'),
+    );
   });
 
   it('describes images by type and size instead of returning their bytes', async () => {
@@ -112,10 +115,9 @@ describe('read_file', () => {
       'logo.png': pngHeader(16, 8),
       'photo.webp': Buffer.from('RIFF\0\0\0\0WEBP'),
     });
-    expect(await read({ path: 'logo.png' })).toEqual({
-      content: 'logo.png is a PNG image, 16x8 pixels, 33 bytes. Its contents are not shown as text.',
-      isError: false,
-    });
+    expect(await read({ path: 'logo.png' })).toEqual(
+      answer('logo.png is a PNG image, 16x8 pixels, 33 bytes. Its contents are not shown as text.'),
+    );
     expect((await read({ path: 'photo.webp' })).content).toBe(
       'photo.webp is a WebP image, 12 bytes. Its contents are not shown as text.',
     );

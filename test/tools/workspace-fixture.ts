@@ -83,6 +83,12 @@ export function context(
 }
 
 /** The output as one shape: text and whether it is an error. */
+/** What a tool that refused answers: `content` as an error. */
+export const refusal = (content: string) => ({ content, isError: true });
+
+/** What a tool that did its work answers. */
+export const answer = (content: string) => ({ content, isError: false });
+
 export function result(output: ToolOutput): { content: string; isError: boolean } {
   return typeof output === 'string'
     ? { content: output, isError: false }
