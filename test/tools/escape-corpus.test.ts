@@ -1,30 +1,26 @@
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import type { AnyTool } from '../../src/tools/define-tool.ts';
 import {
   answer,
   context,
-  type Fixture,
   link,
-  makeWorkspace,
   result,
   snapshotTree,
+  type ToolWorkspace,
+  useToolWorkspace,
   writeFiles,
 } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-  await writeFiles(fx.root, { 'src/a.ts': 'export const a = 1;\n' });
-  await link(fx.sentinel, path.join(fx.root, 'link-file'));
-  await link(fx.outside, path.join(fx.root, 'link-dir'));
-  await link(path.join(fx.outside, 'planted.txt'), path.join(fx.root, 'dangling'));
+const fx = useToolWorkspace({ 'src/a.ts': 'export const a = 1;\n' }, async (fixture) => {
+  await link(fixture.sentinel, path.join(fixture.root, 'link-file'));
+  await link(fixture.outside, path.join(fixture.root, 'link-dir'));
+  await link(path.join(fixture.outside, 'planted.txt'), path.join(fixture.root, 'dangling'));
 });
-afterEach(() => fx.cleanup());
 
 // Every path leaves the workspace in a different way; the sentinel text is what an attacker would want.
-const corpus = (fx: Fixture): string[] => [
+const corpus = (fx: ToolWorkspace): string[] => [
   '../outside/secret.txt',
   '../../etc/passwd',
   '/etc/passwd',
@@ -100,9 +96,9 @@ describe('escape corpus', () => {
 
 describe('saved tool outputs: read-only, and nothing else outside', () => {
   // `<base>/outputs/s1` is a session's saved outputs; `evil` is a session folder that is a link outside.
-  const saved = (fx: Fixture) => path.join(fx.base, 'outputs', 's1');
+  const saved = (fx: ToolWorkspace) => path.join(fx.base, 'outputs', 's1');
   const savedFile = '/agentchart-outputs/s1/1-1-call_1.txt';
-  const withOutputs = (fx: Fixture) =>
+  const withOutputs = (fx: ToolWorkspace) =>
     context(fx.root, {
       savedOutputs: { s1: saved(fx), evil: path.join(fx.base, 'outputs', 'evil'), gone: '/nonexistent' },
     });

@@ -1,39 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { globTool } from '../../src/tools/glob.ts';
-import {
-  answer,
-  context,
-  type Fixture,
-  makeWorkspace,
-  refusal,
-  result,
-  writeFiles,
-} from './workspace-fixture.ts';
+import { answer, refusal, useToolWorkspace } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-  await writeFiles(fx.root, {
-    '.gitignore': 'dist/\n*.log\n!keep.log\n',
-    '.git/HEAD': 'ref: refs/heads/main\n',
-    'node_modules/pkg/index.js': '',
-    'src/b.ts': '',
-    'src/a.ts': '',
-    'src/deep/c.ts': '',
-    'src/readme.md': '',
-    'dist/out.js': '',
-    'debug.log': '',
-    'keep.log': '',
-    'pkg/.gitignore': 'generated.ts\n',
-    'pkg/generated.ts': '',
-    'pkg/main.ts': '',
-    '.github/ci.yml': '',
-  });
+const fx = useToolWorkspace({
+  '.gitignore': 'dist/\n*.log\n!keep.log\n',
+  '.git/HEAD': 'ref: refs/heads/main\n',
+  'node_modules/pkg/index.js': '',
+  'src/b.ts': '',
+  'src/a.ts': '',
+  'src/deep/c.ts': '',
+  'src/readme.md': '',
+  'dist/out.js': '',
+  'debug.log': '',
+  'keep.log': '',
+  'pkg/.gitignore': 'generated.ts\n',
+  'pkg/generated.ts': '',
+  'pkg/main.ts': '',
+  '.github/ci.yml': '',
 });
-afterEach(() => fx.cleanup());
 
-const glob = async (input: { pattern: string; path?: string }, tool = globTool()) =>
-  result(await tool.run(input, context(fx.root)));
+const glob = async (input: { pattern: string; path?: string }, tool = globTool()) => fx.run(tool, input);
 
 describe('glob', () => {
   it('lists matches sorted, skipping .git, node_modules and what .gitignore files ignore', async () => {

@@ -1,31 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { grepTool } from '../../src/tools/grep.ts';
 import { findRipgrep } from '../../src/tools/grep-ripgrep.ts';
-import {
-  answer,
-  context,
-  type Fixture,
-  makeWorkspace,
-  refusal,
-  result,
-  writeFiles,
-} from './workspace-fixture.ts';
+import { answer, context, refusal, result, useToolWorkspace } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-  await writeFiles(fx.root, {
-    '.gitignore': 'dist/\n',
-    '.git/config': 'TODO in git\n',
-    'node_modules/pkg/index.js': 'TODO in deps\n',
-    'dist/out.js': 'TODO in build output\n',
-    'blob.bin': Buffer.from('TODO\0binary'),
-    'src/a.ts': 'const a = 1;\n// TODO: rename a\nexport { a };\n',
-    'src/b.ts': ['one', 'two', 'TODO three', 'four', 'five', 'six', 'seven', 'TODO eight', 'nine'].join('\n'),
-    'docs/notes.md': 'todo lower case\nfooBar and foobaz\n',
-  });
+const fx = useToolWorkspace({
+  '.gitignore': 'dist/\n',
+  '.git/config': 'TODO in git\n',
+  'node_modules/pkg/index.js': 'TODO in deps\n',
+  'dist/out.js': 'TODO in build output\n',
+  'blob.bin': Buffer.from('TODO\0binary'),
+  'src/a.ts': 'const a = 1;\n// TODO: rename a\nexport { a };\n',
+  'src/b.ts': ['one', 'two', 'TODO three', 'four', 'five', 'six', 'seven', 'TODO eight', 'nine'].join('\n'),
+  'docs/notes.md': 'todo lower case\nfooBar and foobaz\n',
 });
-afterEach(() => fx.cleanup());
 
 // Both engines must give the same output. When rg is missing, the "ripgrep" row still runs (the tool falls
 // back to JavaScript) and its name says so, so nothing is skipped.

@@ -1,34 +1,23 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listDirTool } from '../../src/tools/list-dir.ts';
-import {
-  answer,
-  context,
-  type Fixture,
-  link,
-  makeWorkspace,
-  refusal,
-  result,
-  writeFiles,
-} from './workspace-fixture.ts';
+import { answer, link, refusal, useToolWorkspace } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-  await writeFiles(fx.root, {
+const fx = useToolWorkspace(
+  {
     'b.txt': '',
     'a.txt': '',
     'src/index.ts': '',
     '.env.example': '',
     'Zeta.md': '',
-  });
-  await link('src/index.ts', path.join(fx.root, 'main.ts'));
-});
-afterEach(() => fx.cleanup());
+  },
+  async (fixture) => {
+    await link('src/index.ts', path.join(fixture.root, 'main.ts'));
+  },
+);
 
-const list = async (input: { path?: string }, tool = listDirTool()) =>
-  result(await tool.run(input, context(fx.root)));
+const list = async (input: { path?: string }, tool = listDirTool()) => fx.run(tool, input);
 
 describe('list_dir', () => {
   it('lists the root sorted, folders with "/", links with their target', async () => {

@@ -1,20 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileTool } from '../../src/tools/read-file.ts';
-import {
-  answer,
-  context,
-  type Fixture,
-  makeWorkspace,
-  refusal,
-  result,
-  writeFiles,
-} from './workspace-fixture.ts';
+import { answer, context, refusal, useToolWorkspace, writeFiles } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-});
-afterEach(() => fx.cleanup());
+const fx = useToolWorkspace();
 
 const lines = (count: number) => `${Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n')}\n`;
 
@@ -29,7 +17,7 @@ function pngHeader(width: number, height: number): Buffer {
 }
 
 async function read(input: Record<string, unknown>, tool = readFileTool()) {
-  return result(await tool.run(input as never, context(fx.root)));
+  return fx.run(tool, input);
 }
 
 describe('read_file', () => {

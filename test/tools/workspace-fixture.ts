@@ -1,7 +1,8 @@
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ToolContext, ToolOutput } from '../../src/tools/define-tool.ts';
+import { afterEach, beforeEach } from 'vitest';
+import type { AnyTool, ToolContext, ToolOutput } from '../../src/tools/define-tool.ts';
 
 /**
  * A real temporary layout: `<base>/ws` is the workspace, `<base>/outside` holds a sentinel file that no
@@ -82,15 +83,56 @@ export function context(
   };
 }
 
-/** The output as one shape: text and whether it is an error. */
 /** What a tool that refused answers: `content` as an error. */
 export const refusal = (content: string) => ({ content, isError: true });
 
 /** What a tool that did its work answers. */
 export const answer = (content: string) => ({ content, isError: false });
 
+/** The output as one shape: text and whether it is an error. */
 export function result(output: ToolOutput): { content: string; isError: boolean } {
   return typeof output === 'string'
     ? { content: output, isError: false }
     : { content: output.content, isError: output.isError === true };
+}
+
+/** The calling file's workspace (a fresh one for each test), and a tool run in it as `result` reads it. */
+export type ToolWorkspace = Omit<Fixture, 'cleanup'> & {
+  run(tool: AnyTool, input: unknown): Promise<{ content: string; isError: boolean }>;
+};
+
+/**
+ * Registers a fresh workspace for each test of the calling file (or `describe`), with `files` written in
+ * and `prepare` run on it, removed after the test.
+ */
+export function useToolWorkspace(
+  files: Record<string, string | Buffer> = {},
+  prepare?: (fixture: Fixture) => Promise<void>,
+): ToolWorkspace {
+  let current: Fixture | undefined;
+  beforeEach(async () => {
+    current = await makeWorkspace();
+    await writeFiles(current.root, files);
+    await prepare?.(current);
+  });
+  afterEach(() => current?.cleanup());
+  const fixture = (): Fixture => {
+    if (!current) throw new Error('the tool workspace exists only inside a test');
+    return current;
+  };
+  return {
+    get base() {
+      return fixture().base;
+    },
+    get root() {
+      return fixture().root;
+    },
+    get outside() {
+      return fixture().outside;
+    },
+    get sentinel() {
+      return fixture().sentinel;
+    },
+    run: async (tool, input) => result(await tool.run(input as never, context(fixture().root))),
+  };
 }

@@ -1,25 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileTool } from '../../src/tools/write-file.ts';
-import {
-  answer,
-  context,
-  type Fixture,
-  makeWorkspace,
-  refusal,
-  result,
-  writeFiles,
-} from './workspace-fixture.ts';
+import { answer, refusal, useToolWorkspace, writeFiles } from './workspace-fixture.ts';
 
-let fx: Fixture;
-beforeEach(async () => {
-  fx = await makeWorkspace();
-});
-afterEach(() => fx.cleanup());
+const fx = useToolWorkspace();
 
-const write = async (input: { path: string; content: string }) =>
-  result(await writeFileTool().run(input, context(fx.root)));
+const write = async (input: { path: string; content: string }) => fx.run(writeFileTool(), input);
 
 describe('write_file', () => {
   it('creates a file and its missing parent folders', async () => {
