@@ -1,13 +1,14 @@
 /**
- * chart.js of the inspector page: each statechart laid out by dagre (served from node_modules) and drawn
- * as SVG — nested states as boxes, transitions labelled with event and guard, the active states lit, the
- * transition just taken flashing, the events the active states accept listed, and a click on a state
- * showing its machine's context.
+ * chart.js of the inspector page: each statechart drawn as SVG from its layout (chart-layout.js) in the
+ * view its pane shows (chart-view.js) — nested states as boxes, transitions labelled with event and guard,
+ * the active states lit, the transition just taken flashing, the events the active states accept listed,
+ * and a click on a state showing its machine's context.
  */
 export const chartScript = String.raw`
 import { S, add, el, json, redraw } from './core.js';
+import { LABEL_PAD, LINE_HEIGHT, LOOP_ROOM, layoutChart, stateBox } from './chart-layout.js';
+import { attachView, frame, justDragged, room, viewButtons, viewOf } from './chart-view.js';
 const CHARTS = JSON.parse(document.getElementById('charts').textContent);
-const layouts = new Map();
 const NS = 'http://www.w3.org/2000/svg';
 const FLASH_MS = 1600;
 
@@ -16,30 +17,6 @@ function svg(tag, attrs, text) {
   for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
   if (text !== undefined) node.textContent = text;
   return node;
-}
-const anchor = (id) => id + '#';
-
-/** Lays one chart out once: compound states hold a small anchor dot that arrows to and from them use. */
-function layout(name) {
-  if (layouts.has(name)) return layouts.get(name);
-  const chart = CHARTS[name];
-  const compound = new Set(chart.nodes.filter((n) => chart.nodes.some((c) => c.parent === n.id)).map((n) => n.id));
-  const g = new dagre.graphlib.Graph({ compound: true, multigraph: true });
-  g.setGraph({ rankdir: 'LR', nodesep: 18, ranksep: 46, edgesep: 8, marginx: 8, marginy: 8 });
-  for (const n of chart.nodes) {
-    if (compound.has(n.id)) {
-      g.setNode(n.id, { label: n.key, clusterLabelPos: 'top' });
-      g.setNode(anchor(n.id), { width: 10, height: 10 });
-      g.setParent(anchor(n.id), n.id);
-    } else g.setNode(n.id, { width: 16 + 7 * n.key.length, height: 26 });
-    if (n.parent) g.setParent(n.id, n.parent);
-  }
-  const end = (id) => (compound.has(id) ? anchor(id) : id);
-  chart.edges.forEach((e, i) => g.setEdge(end(e.from), end(e.to), { label: e.label, width: 5.6 * e.label.length, height: 12, labelpos: 'c' }, 'e' + i));
-  dagre.layout(g);
-  const result = { width: g.graph().width, height: g.graph().height, compound, g, chart };
-  layouts.set(name, result);
-  return result;
 }
 
 /** The dotted ids of every active state of a state value ({ a: 'b' } → a, a.b). */
@@ -66,45 +43,86 @@ function taken(key, chart, active) {
   return now - entry.at < FLASH_MS ? entry.edges : new Set();
 }
 
+/** Where a loop's label sits from its state: dagre puts it beside the state across the ranks. */
+function loopSide(box, edge, rankdir) {
+  if (rankdir === 'TB') return edge.x > box.x + box.width / 2 ? 'right' : 'left';
+  return edge.y > box.y + box.height / 2 ? 'below' : 'above';
+}
+/** An arrow's label: one line of text per event and guard, inside the box dagre made room for. */
+function label(arrow, edge, side) {
+  const x = edge.x - edge.width / 2 + (side === 'right' ? LOOP_ROOM : 0) + LABEL_PAD;
+  const top = edge.y - edge.height / 2 + (side === 'below' ? LOOP_ROOM : 0) + LABEL_PAD;
+  const text = svg('text', { x, y: top });
+  arrow.lines.forEach((line, i) => text.appendChild(svg('tspan', { x, y: (top + (i + 0.8) * LINE_HEIGHT).toFixed(1) }, line)));
+  return text;
+}
+/** A self-transition's loop: out of the state's side that faces its label, and back. */
+function loopPath(box, side) {
+  const cx = box.x + box.width / 2; const cy = box.y + box.height / 2; const reach = LOOP_ROOM - 4;
+  if (side === 'right' || side === 'left') {
+    const x = side === 'right' ? box.x + box.width : box.x; const out = x + (side === 'right' ? reach : -reach);
+    return 'M' + x + ',' + (cy - 7) + ' C' + out + ',' + (cy - 14) + ' ' + out + ',' + (cy + 14) + ' ' + x + ',' + (cy + 7);
+  }
+  const y = side === 'below' ? box.y + box.height : box.y; const out = y + (side === 'below' ? reach : -reach);
+  return 'M' + (cx - 10) + ',' + y + ' C' + (cx - 18) + ',' + out + ' ' + (cx + 18) + ',' + out + ' ' + (cx + 10) + ',' + y;
+}
+/** The chart laid out top to bottom or left to right, whichever is drawn larger in the pane. */
+function bestLayout(name, chart, lit, expanded) {
+  const { width, maxHeight } = room();
+  const scale = (layout) => Math.min(1, width / layout.width, maxHeight / layout.height);
+  const down = layoutChart(name, chart, lit, expanded, 'TB'); const across = layoutChart(name, chart, lit, expanded, 'LR');
+  return scale(across) > scale(down) + 0.02 ? across : down;
+}
+
 /** One machine drawn: its chart, lit where it is now, with what it accepts and a click for its context. */
 export function drawMachine(name, key, node, context) {
   const box = el('div', 'chart');
   box.dataset.machine = key;
   const active = activeIds(node.value);
-  const L = layout(name);
-  const flashing = S.travel === null ? taken(key, L.chart, active) : new Set();
-  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + L.chart.machine + ' · ' + (active.filter((id) => !active.some((o) => o.startsWith(id + '.'))).join(', ') || node.status))));
-  const root = svg('svg', { width: L.width, height: L.height, viewBox: '0 0 ' + L.width + ' ' + L.height, class: 'chart-svg' });
-  root.appendChild(svg('defs')).appendChild(add(svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }), svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#7a7f85' })));
   const lit = new Set(active);
-  const state = (id, x, y, w, h, label, cls) => {
+  const chart = CHARTS[name];
+  const view = viewOf(key);
+  const L = bestLayout(name, chart, lit, view.expanded);
+  const flashing = S.travel === null ? taken(key, chart, active) : new Set();
+  const innermost = active.filter((id) => !active.some((o) => o.startsWith(id + '.')));
+  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + chart.machine + ' · ' + (innermost.join(', ') || node.status)), viewButtons(key, L.part.collapsed.size)));
+  const focus = innermost.map((id) => stateBox(L, id)).find(Boolean);
+  const shown = frame(key, L, focus, innermost.join('|') + '\u0001' + L.part.signature + L.rankdir);
+  const root = svg('svg', { width: '100%', height: shown.height, viewBox: shown.viewBox, class: 'chart-svg', preserveAspectRatio: 'xMidYMid meet' });
+  root.appendChild(svg('defs')).appendChild(add(svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }), svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#7a7f85' })));
+  const state = (id, b, text, cls) => {
     const g = svg('g', { class: 'state ' + cls + (lit.has(id) ? ' active' : ''), 'data-state': id, tabindex: 0 });
-    add(g, svg('rect', { x, y, width: w, height: h, rx: 7 }), svg('text', { x: x + (cls === 'compound' ? 8 : w / 2), y: y + (cls === 'compound' ? 14 : h / 2 + 4), 'text-anchor': cls === 'compound' ? 'start' : 'middle' }, label));
-    g.onclick = (event) => { event.stopPropagation(); S.picked = { key, id, context }; redraw(); };
+    g.appendChild(svg('rect', { x: b.x, y: b.y, width: b.width, height: b.height, rx: 7 }));
+    if (text !== null) g.appendChild(svg('text', { x: b.x + b.width / 2, y: b.y + b.height / 2 + 4, 'text-anchor': 'middle' }, text));
+    g.onclick = (event) => { event.stopPropagation(); if (justDragged()) return; S.picked = { key, id, context }; redraw(); };
     return g;
   };
-  const nodes = L.chart.nodes;
-  const depth = (n) => (n.parent ? 1 + depth(nodes.find((p) => p.id === n.parent)) : 0);
-  for (const n of [...nodes].filter((n) => L.compound.has(n.id)).sort((a, b) => depth(a) - depth(b))) {
-    const p = L.g.node(n.id);
-    root.appendChild(state(n.id, p.x - p.width / 2, p.y - p.height / 2 - 8, p.width, p.height + 8, n.key, 'compound'));
-    const a = L.g.node(anchor(n.id));
-    root.appendChild(svg('circle', { cx: a.x, cy: a.y, r: 4, class: 'anchor' }));
-  }
-  L.chart.edges.forEach((e, i) => {
-    const edge = L.g.edge({ v: L.compound.has(e.from) ? anchor(e.from) : e.from, w: L.compound.has(e.to) ? anchor(e.to) : e.to, name: 'e' + i });
-    const d = edge.points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
-    const cls = 'edge' + (flashing.has(i) ? ' flash' : '') + (lit.has(e.from) ? ' possible' : '');
-    const g = add(svg('g', { class: cls, 'data-event': e.event }), svg('path', { d, 'marker-end': 'url(#arrow)' }));
-    if (edge.x !== undefined) g.appendChild(svg('text', { x: edge.x, y: edge.y + 4, 'text-anchor': 'middle' }, e.label));
+  const nodes = L.part.nodes;
+  const depth = (n) => (n.parent ? 1 + depth(nodes.find((p) => p.id === n.parent) || {}) : 0);
+  for (const n of nodes.filter((n) => L.part.open.has(n.id)).sort((a, b) => depth(a) - depth(b))) {
+    const g = state(n.id, stateBox(L, n.id), null, 'compound');
+    g.appendChild(svg('text', { x: L.g.node(L.anchor(n.id)).x, y: L.g.node(L.anchor(n.id)).y + 4, 'text-anchor': 'middle', class: 'title' }, n.key));
     root.appendChild(g);
-  });
-  for (const n of nodes.filter((n) => !L.compound.has(n.id))) {
-    const p = L.g.node(n.id);
-    root.appendChild(state(n.id, p.x - p.width / 2, p.y - p.height / 2, p.width, p.height, n.key, n.type === 'final' ? 'final' : 'leaf'));
   }
-  box.appendChild(add(el('div', 'chart-scroll'), root));
-  const accepts = [...new Set(L.chart.edges.filter((e) => lit.has(e.from)).map((e) => e.label))];
+  L.arrows.forEach((arrow) => {
+    const edge = L.g.edge(arrow.id);
+    const side = arrow.loop ? loopSide(stateBox(L, arrow.id.v), edge, L.rankdir) : '';
+    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), side) : edge.points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+    const cls = 'edge' + (arrow.members.some((i) => flashing.has(i)) ? ' flash' : '') + (lit.has(arrow.from) ? ' possible' : '');
+    root.appendChild(add(svg('g', { class: cls, 'data-event': arrow.events.join(' ') }), svg('path', { d, 'marker-end': 'url(#arrow)' }), label(arrow, edge, side)));
+  });
+  for (const n of nodes.filter((n) => !L.part.open.has(n.id))) {
+    const folded = L.part.collapsed.has(n.id);
+    const g = state(n.id, stateBox(L, n.id), folded ? n.key + ' ▸' : n.key, folded ? 'collapsed' : n.type === 'final' ? 'final' : 'leaf');
+    if (folded) {
+      g.appendChild(svg('title', {}, L.part.hidden.get(n.id) + ' states inside, not active (double-click or "all states" opens them)'));
+      g.ondblclick = (event) => { event.stopPropagation(); view.expanded = true; view.scale = null; redraw(); };
+    }
+    root.appendChild(g);
+  }
+  attachView(root, key);
+  box.appendChild(add(el('div', 'chart-pane'), root));
+  const accepts = [...new Set(chart.edges.filter((e) => lit.has(e.from)).map((e) => e.label))];
   add(box, el('div', 'accepts', accepts.length ? 'Accepts now: ' + accepts.join(' · ') : 'Accepts no event now (' + node.status + ').'));
   if (S.picked && S.picked.key === key) {
     const ctx = S.picked.context !== undefined ? S.picked.context : S.contexts ? S.contexts[contextPath(key)] : undefined;
