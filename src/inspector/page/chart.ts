@@ -11,6 +11,8 @@ import { attachView, frame, justDragged, room, viewButtons, viewOf } from './cha
 const CHARTS = JSON.parse(document.getElementById('charts').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 const FLASH_MS = 1600;
+// A cubic curve with both control points at distance d reaches three quarters of d.
+const BEZIER_REACH = 4 / 3;
 
 function svg(tag, attrs, text) {
   const node = document.createElementNS(NS, tag);
@@ -56,15 +58,19 @@ function label(arrow, edge, side) {
   arrow.lines.forEach((line, i) => text.appendChild(svg('tspan', { x, y: (top + (i + 0.8) * LINE_HEIGHT).toFixed(1) }, line)));
   return text;
 }
-/** A self-transition's loop: out of the state's side that faces its label, and back. */
-function loopPath(box, side) {
-  const cx = box.x + box.width / 2; const cy = box.y + box.height / 2; const reach = LOOP_ROOM - 4;
+/** A self-transition's loop: out of the state's side that faces its label, to the label's box, and back. */
+function loopPath(box, edge, side) {
+  const cx = box.x + box.width / 2; const cy = box.y + box.height / 2;
   if (side === 'right' || side === 'left') {
-    const x = side === 'right' ? box.x + box.width : box.x; const out = x + (side === 'right' ? reach : -reach);
-    return 'M' + x + ',' + (cy - 7) + ' C' + out + ',' + (cy - 14) + ' ' + out + ',' + (cy + 14) + ' ' + x + ',' + (cy + 7);
+    const x = side === 'right' ? box.x + box.width : box.x;
+    const reach = side === 'right' ? edge.x - edge.width / 2 + LOOP_ROOM - 4 : edge.x + edge.width / 2 - LOOP_ROOM + 4;
+    const out = x + (reach - x) * BEZIER_REACH;
+    return 'M' + x + ',' + (cy - 7) + ' C' + out + ',' + (cy - 16) + ' ' + out + ',' + (cy + 16) + ' ' + x + ',' + (cy + 7);
   }
-  const y = side === 'below' ? box.y + box.height : box.y; const out = y + (side === 'below' ? reach : -reach);
-  return 'M' + (cx - 10) + ',' + y + ' C' + (cx - 18) + ',' + out + ' ' + (cx + 18) + ',' + out + ' ' + (cx + 10) + ',' + y;
+  const y = side === 'below' ? box.y + box.height : box.y;
+  const reach = side === 'below' ? edge.y - edge.height / 2 + LOOP_ROOM - 4 : edge.y + edge.height / 2 - LOOP_ROOM + 4;
+  const out = y + (reach - y) * BEZIER_REACH;
+  return 'M' + (cx - 10) + ',' + y + ' C' + (cx - 20) + ',' + out + ' ' + (cx + 20) + ',' + out + ' ' + (cx + 10) + ',' + y;
 }
 /** The chart laid out top to bottom or left to right, whichever is drawn larger in the pane. */
 function bestLayout(name, chart, lit, expanded) {
@@ -107,7 +113,7 @@ export function drawMachine(name, key, node, context) {
   L.arrows.forEach((arrow) => {
     const edge = L.g.edge(arrow.id);
     const side = arrow.loop ? loopSide(stateBox(L, arrow.id.v), edge, L.rankdir) : '';
-    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), side) : edge.points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), edge, side) : edge.points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
     const cls = 'edge' + (arrow.members.some((i) => flashing.has(i)) ? ' flash' : '') + (lit.has(arrow.from) ? ' possible' : '');
     root.appendChild(add(svg('g', { class: cls, 'data-event': arrow.events.join(' ') }), svg('path', { d, 'marker-end': 'url(#arrow)' }), label(arrow, edge, side)));
   });
