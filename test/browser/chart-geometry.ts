@@ -65,3 +65,19 @@ export function labelOverlaps(page: Page, machine: string): Promise<string[]> {
     return found;
   });
 }
+
+/** True when every state of one chart is drawn inside its pane: the whole chart is in view. */
+export function allStatesInView(page: Page, machine: string): Promise<boolean> {
+  return page.locator(`.chart[data-machine="${machine}"] svg.chart-svg`).evaluate((svg) => {
+    const pane = svg.getBoundingClientRect();
+    return Array.from(svg.querySelectorAll('.state rect')).every((node) => {
+      const rect = node.getBoundingClientRect();
+      return (
+        rect.left >= pane.left - 1 &&
+        rect.right <= pane.right + 1 &&
+        rect.top >= pane.top - 1 &&
+        rect.bottom <= pane.bottom + 1
+      );
+    });
+  });
+}

@@ -9,7 +9,7 @@ import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-ag
 import { fixturePath } from '../replay/scenarios.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
 import { hasChromium, launchChromium, noChromium, withScreenshot } from './browser.ts';
-import { activeOutOfView, chartOrder, labelOverlaps } from './chart-geometry.ts';
+import { activeOutOfView, allStatesInView, chartOrder, labelOverlaps } from './chart-geometry.ts';
 
 let browser: Browser;
 const open: { system?: AgentSystem; inspector?: InspectorServer; page?: Page & { errors: string[] } } = {};
@@ -167,6 +167,52 @@ describe.skipIf(!hasChromium)(
           expect({ chart, overlaps: await labelOverlaps(page, chart) }).toEqual({ chart, overlaps: [] });
         }
         expect(await page.locator('.chart .edge text').count()).toBeGreaterThan(100);
+        expect(page.errors).toEqual([]);
+      });
+    });
+
+    it('zooms with the buttons and ctrl + wheel, pans by dragging, fits the whole chart, and opens a collapsed region', {
+      timeout: 60_000,
+    }, async () => {
+      const { sessions } = await loadRecording(fixturePath('parallel-retry-unknown'));
+      open.inspector = await serveInspector(new RecordedSource(sessions, 'recording'));
+      const page = await openPage(open.inspector.url);
+      await withScreenshot(page, 'charts-zoom-pan', async () => {
+        await page.locator('#seq').fill('12');
+        await litState(page, 'agent/turn', 'stepping');
+        const turn = page.locator('.chart[data-machine="agent/turn"]');
+        const svg = turn.locator('svg.chart-svg');
+        const viewBox = async () => (await svg.getAttribute('viewBox'))!.split(' ').map(Number);
+        // The turn chart is too wide to read whole in this pane: it opens part of it, on its active state.
+        expect(await allStatesInView(page, 'agent/turn')).toBe(false);
+        await turn.locator('[data-view="fit"]').click();
+        await expect.poll(() => allStatesInView(page, 'agent/turn')).toBe(true);
+        const fitted = await viewBox();
+        await turn.locator('[data-view="in"]').click();
+        await expect.poll(async () => (await viewBox())[2]).toBeCloseTo(fitted[2]! / 1.25, 0);
+        await turn.scrollIntoViewIfNeeded();
+        const box = (await svg.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.keyboard.down('Control');
+        await page.mouse.wheel(0, -100);
+        await page.keyboard.up('Control');
+        await expect.poll(async () => (await viewBox())[2]).toBeCloseTo(fitted[2]! / 1.25 / 1.25, 0);
+        const before = await viewBox();
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width / 2 - 120, box.y + box.height / 2, { steps: 4 });
+        await page.mouse.up();
+        await expect.poll(async () => (await viewBox())[0]).toBeGreaterThan(before[0]! + 50);
+        expect((await viewBox())[2]).toBeCloseTo(before[2]!, 1);
+        // A double-click opens the agent chart's collapsed regions; the button closes them again.
+        const agent = page.locator('.chart[data-machine="agent"]');
+        expect(await agent.locator('.state.collapsed').count()).toBe(2);
+        await agent.locator('.state.collapsed[data-state="disposing"]').dblclick();
+        await agent.locator('[data-view="expand"]', { hasText: 'active regions' }).waitFor();
+        expect(await agent.locator('.state.collapsed').count()).toBe(0);
+        expect(await agent.locator('.state[data-state="disposing.flushing"]').count()).toBe(1);
+        await agent.locator('[data-view="expand"]').click();
+        await agent.locator('[data-view="expand"]', { hasText: 'all states' }).waitFor();
+        expect(await agent.locator('.state.collapsed').count()).toBe(2);
         expect(page.errors).toEqual([]);
       });
     });

@@ -15,7 +15,7 @@ const READABLE = 0.7;
 /** A press that moves less than this many pixels is a click, not a drag. */
 const DRAG_SLOP = 4;
 let drag = null;
-let draggedAt = 0;
+let endingDrag = false;
 
 /** The view of one machine's chart: scale null (fitted, readable), 'whole' or a number; cx, cy its centre. */
 export function viewOf(key) {
@@ -110,8 +110,8 @@ export function attachView(svg, key) {
     drag = { key, x: event.clientX, y: event.clientY, cx: view.cx, cy: view.cy, scale: view.last.scale, moved: false };
   });
 }
-/** True for a click that ended a drag, which picks no state. */
-export function justDragged() { return performance.now() - draggedAt < 300; }
+/** True for the click that ends a drag, which picks no state. */
+export function justDragged() { return endingDrag; }
 
 window.addEventListener('pointermove', (event) => {
   if (!drag) return;
@@ -122,6 +122,10 @@ window.addEventListener('pointermove', (event) => {
   view.scale = drag.scale; view.cx = drag.cx - dx / drag.scale; view.cy = drag.cy - dy / drag.scale;
   redraw();
 });
-window.addEventListener('pointerup', () => { if (drag && drag.moved) draggedAt = performance.now(); drag = null; });
+window.addEventListener('pointerup', () => {
+  // The click the browser sends right after this pointerup belongs to the drag; it is over by the next task.
+  if (drag && drag.moved) { endingDrag = true; setTimeout(() => { endingDrag = false; }, 0); }
+  drag = null;
+});
 window.addEventListener('resize', () => redraw());
 `;

@@ -11,6 +11,7 @@ import { attachView, frame, justDragged, room, viewButtons, viewOf } from './cha
 const CHARTS = JSON.parse(document.getElementById('charts').textContent);
 const NS = 'http://www.w3.org/2000/svg';
 const FLASH_MS = 1600;
+const DOUBLE_CLICK_MS = 500;
 // A cubic curve with both control points at distance d reaches three quarters of d.
 const BEZIER_REACH = 4 / 3;
 
@@ -100,7 +101,17 @@ export function drawMachine(name, key, node, context) {
     const g = svg('g', { class: 'state ' + cls + (lit.has(id) ? ' active' : ''), 'data-state': id, tabindex: 0 });
     g.appendChild(svg('rect', { x: b.x, y: b.y, width: b.width, height: b.height, rx: 7 }));
     if (text !== null) g.appendChild(svg('text', { x: b.x + b.width / 2, y: b.y + b.height / 2 + 4, 'text-anchor': 'middle' }, text));
-    g.onclick = (event) => { event.stopPropagation(); if (justDragged()) return; S.picked = { key, id, context }; redraw(); };
+    g.onclick = (event) => {
+      event.stopPropagation();
+      if (justDragged()) return;
+      // A second click on a collapsed box opens its chart's regions. Timed here, not by dblclick: a redraw
+      // between the two clicks replaces the element, and a listener on the old one would not hear it.
+      const now = performance.now();
+      if (cls === 'collapsed' && S.picked && S.picked.key === key && S.picked.id === id && now - S.picked.at < DOUBLE_CLICK_MS) {
+        view.expanded = true; view.scale = null;
+      }
+      S.picked = { key, id, context, at: now }; redraw();
+    };
     return g;
   };
   const nodes = L.part.nodes;
@@ -122,7 +133,6 @@ export function drawMachine(name, key, node, context) {
     const g = state(n.id, stateBox(L, n.id), folded ? n.key + ' ▸' : n.key, folded ? 'collapsed' : n.type === 'final' ? 'final' : 'leaf');
     if (folded) {
       g.appendChild(svg('title', {}, L.part.hidden.get(n.id) + ' states inside, not active (double-click or "all states" opens them)'));
-      g.ondblclick = (event) => { event.stopPropagation(); view.expanded = true; view.scale = null; redraw(); };
     }
     root.appendChild(g);
   }
