@@ -24,10 +24,10 @@ export function viewOf(key) {
   return view;
 }
 
-/** The room a chart has: the pane's inner width, and at most seven tenths of its height. */
+/** The room a chart has: the pane's inner width, and at most eight tenths of its height. */
 export function room() {
   const content = document.getElementById('content');
-  return { width: Math.max(240, content.clientWidth - 50), maxHeight: Math.max(240, Math.round(content.clientHeight * 0.7)) };
+  return { width: Math.max(240, content.clientWidth - 50), maxHeight: Math.max(240, Math.round(content.clientHeight * 0.8)) };
 }
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 

@@ -73,6 +73,20 @@ function loopPath(box, edge, side) {
   const out = y + (reach - y) * BEZIER_REACH;
   return 'M' + (cx - 10) + ',' + y + ' C' + (cx - 20) + ',' + out + ' ' + (cx + 20) + ',' + out + ' ' + (cx + 10) + ',' + y;
 }
+/**
+ * An arrow's line. Where it passes its label it runs straight along the label's whole side (dagre gives
+ * one point there, and the slanted lines to and from it would cut the label's corners).
+ */
+function edgePath(edge, rankdir) {
+  const across = rankdir === 'TB' ? 'y' : 'x'; const half = (rankdir === 'TB' ? edge.height : edge.width) / 2;
+  const points = [];
+  edge.points.forEach((p, j) => {
+    if (Math.abs(p[across] - edge[across]) > 0.5 || j === 0 || j === edge.points.length - 1) { points.push(p); return; }
+    const sign = edge.points[j - 1][across] < p[across] ? 1 : -1;
+    points.push({ ...p, [across]: p[across] - sign * half }, { ...p, [across]: p[across] + sign * half });
+  });
+  return points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+}
 /** The chart laid out top to bottom or left to right, whichever is drawn larger in the pane. */
 function bestLayout(name, chart, lit, expanded) {
   const { width, maxHeight } = room();
@@ -81,20 +95,8 @@ function bestLayout(name, chart, lit, expanded) {
   return scale(across) > scale(down) + 0.02 ? across : down;
 }
 
-/** One machine drawn: its chart, lit where it is now, with what it accepts and a click for its context. */
-export function drawMachine(name, key, node, context) {
-  const box = el('div', 'chart');
-  box.dataset.machine = key;
-  const active = activeIds(node.value);
-  const lit = new Set(active);
-  const chart = CHARTS[name];
-  const view = viewOf(key);
-  const L = bestLayout(name, chart, lit, view.expanded);
-  const flashing = S.travel === null ? taken(key, chart, active) : new Set();
-  const innermost = active.filter((id) => !active.some((o) => o.startsWith(id + '.')));
-  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + chart.machine + ' · ' + (innermost.join(', ') || node.status)), viewButtons(key, L.part.collapsed.size)));
-  const focus = innermost.map((id) => stateBox(L, id)).find(Boolean);
-  const shown = frame(key, L, focus, innermost.join('|') + '\u0001' + L.part.signature + L.rankdir);
+/** The chart's SVG in the frame shown: open compounds first, then the arrows, then the states on top. */
+function drawChart(L, { key, lit, flashing, view, context }, shown) {
   const root = svg('svg', { width: '100%', height: shown.height, viewBox: shown.viewBox, class: 'chart-svg', preserveAspectRatio: 'xMidYMid meet' });
   root.appendChild(svg('defs')).appendChild(add(svg('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: 'auto-start-reverse' }), svg('path', { d: 'M0,0 L10,5 L0,10 z', fill: '#7a7f85' })));
   const state = (id, b, text, cls) => {
@@ -124,7 +126,7 @@ export function drawMachine(name, key, node, context) {
   L.arrows.forEach((arrow) => {
     const edge = L.g.edge(arrow.id);
     const side = arrow.loop ? loopSide(stateBox(L, arrow.id.v), edge, L.rankdir) : '';
-    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), edge, side) : edge.points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), edge, side) : edgePath(edge, L.rankdir);
     const cls = 'edge' + (arrow.members.some((i) => flashing.has(i)) ? ' flash' : '') + (lit.has(arrow.from) ? ' possible' : '');
     root.appendChild(add(svg('g', { class: cls, 'data-event': arrow.events.join(' ') }), svg('path', { d, 'marker-end': 'url(#arrow)' }), label(arrow, edge, side)));
   });
@@ -136,6 +138,24 @@ export function drawMachine(name, key, node, context) {
     }
     root.appendChild(g);
   }
+  return root;
+}
+
+/** One machine drawn: its chart, lit where it is now, with what it accepts and a click for its context. */
+export function drawMachine(name, key, node, context) {
+  const box = el('div', 'chart');
+  box.dataset.machine = key;
+  const active = activeIds(node.value);
+  const lit = new Set(active);
+  const chart = CHARTS[name];
+  const view = viewOf(key);
+  const L = bestLayout(name, chart, lit, view.expanded);
+  const flashing = S.travel === null ? taken(key, chart, active) : new Set();
+  const innermost = active.filter((id) => !active.some((o) => o.startsWith(id + '.')));
+  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + chart.machine + ' · ' + (innermost.join(', ') || node.status)), viewButtons(key, L.part.collapsed.size)));
+  const focus = innermost.map((id) => stateBox(L, id)).find(Boolean);
+  const shown = frame(key, L, focus, innermost.join('|') + '\u0001' + L.part.signature + L.rankdir);
+  const root = drawChart(L, { key, lit, flashing, view, context }, shown);
   attachView(root, key);
   box.appendChild(add(el('div', 'chart-pane'), root));
   const accepts = [...new Set(chart.edges.filter((e) => lit.has(e.from)).map((e) => e.label))];
