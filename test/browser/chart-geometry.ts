@@ -81,3 +81,49 @@ export function allStatesInView(page: Page, machine: string): Promise<boolean> {
     });
   });
 }
+
+/** The arrows of one chart whose line crosses a label's box (a loop, drawn as a curve, is left out). */
+export function linesThroughLabels(page: Page, machine: string): Promise<string[]> {
+  return page.locator(`.chart[data-machine="${machine}"] svg.chart-svg`).evaluate((svg) => {
+    type Point = { x: number; y: number };
+    const edges = Array.from(svg.querySelectorAll('.edge')).map((edge) => {
+      const d = edge.querySelector('path')!.getAttribute('d')!;
+      const points = d.includes('C')
+        ? []
+        : Array.from(d.matchAll(/[ML]([-\d.]+),([-\d.]+)/g), (m) => ({ x: Number(m[1]), y: Number(m[2]) }));
+      const text = edge.querySelector('text') as SVGGraphicsElement;
+      return { name: text.textContent!, points, box: text.getBBox() };
+    });
+    // Liang–Barsky: does the segment a–b enter the box shrunk by a pixel?
+    const crosses = (a: Point, b: Point, box: DOMRect) => {
+      const [x0, x1, y0, y1] = [box.x + 1, box.x + box.width - 1, box.y + 1, box.y + box.height - 1];
+      let low = 0;
+      let high = 1;
+      const dx = b.x - a.x;
+      const dy = b.y - a.y;
+      for (const [p, q] of [
+        [-dx, a.x - x0],
+        [dx, x1 - a.x],
+        [-dy, a.y - y0],
+        [dy, y1 - a.y],
+      ] as const) {
+        if (p === 0) {
+          if (q < 0) return false;
+          continue;
+        }
+        const t = q / p;
+        if (p < 0) low = Math.max(low, t);
+        else high = Math.min(high, t);
+        if (low > high) return false;
+      }
+      return true;
+    };
+    const found: string[] = [];
+    for (const line of edges)
+      for (const label of edges) {
+        if (line.points.some((point, i) => i > 0 && crosses(line.points[i - 1]!, point, label.box)))
+          found.push(`line of "${line.name}" × label "${label.name}"`);
+      }
+    return found;
+  });
+}

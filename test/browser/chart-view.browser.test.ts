@@ -1,6 +1,6 @@
 // Charts you can read, in Chromium at 1,280 × 800: after every transition the active state is inside its
 // chart's pane (live, zoomed in, and travelling a recording), the innermost running machine comes first and
-// the agent's lifecycle last, and no label of any chart overlaps another label or a state.
+// the agent's lifecycle last, and no label of any chart overlaps another label, a state or a line.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
@@ -9,7 +9,13 @@ import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-ag
 import { fixturePath } from '../replay/scenarios.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
 import { hasChromium, launchChromium, noChromium, withScreenshot } from './browser.ts';
-import { activeOutOfView, allStatesInView, chartOrder, labelOverlaps } from './chart-geometry.ts';
+import {
+  activeOutOfView,
+  allStatesInView,
+  chartOrder,
+  labelOverlaps,
+  linesThroughLabels,
+} from './chart-geometry.ts';
 
 let browser: Browser;
 const open: { system?: AgentSystem; inspector?: InspectorServer; page?: Page & { errors: string[] } } = {};
@@ -137,7 +143,7 @@ describe.skipIf(!hasChromium)(
       });
     });
 
-    it('draws no label over another label or a state, in every chart, with its regions collapsed and open', {
+    it('draws no label over another label, a state or a line, in every chart, with its regions collapsed and open', {
       timeout: 60_000,
     }, async () => {
       const { sessions } = await loadRecording(fixturePath('parallel-retry-unknown'));
@@ -155,6 +161,8 @@ describe.skipIf(!hasChromium)(
         ];
         for (const chart of charts)
           expect({ chart, overlaps: await labelOverlaps(page, chart) }).toEqual({ chart, overlaps: [] });
+        for (const chart of charts)
+          expect({ chart, crossed: await linesThroughLabels(page, chart) }).toEqual({ chart, crossed: [] });
         // Every collapsed region opened: the whole chart.
         for (const chart of charts) {
           const expand = page.locator(`.chart[data-machine="${chart}"] [data-view="expand"]`);
@@ -165,6 +173,7 @@ describe.skipIf(!hasChromium)(
             .waitFor();
           expect(await page.locator(`.chart[data-machine="${chart}"] .state.collapsed`).count()).toBe(0);
           expect({ chart, overlaps: await labelOverlaps(page, chart) }).toEqual({ chart, overlaps: [] });
+          expect({ chart, crossed: await linesThroughLabels(page, chart) }).toEqual({ chart, crossed: [] });
         }
         expect(await page.locator('.chart .edge text').count()).toBeGreaterThan(100);
         expect(page.errors).toEqual([]);

@@ -128,9 +128,22 @@ export function layoutChart(name, chart, active, expanded, rankdir) {
     return { ...arrow, lines, loop, id: { v: end(arrow.from), w: end(arrow.to), name: 'e' + i } };
   });
   dagre.layout(g);
-  const result = { width: g.graph().width, height: g.graph().height, rankdir, g, part, arrows, anchor };
+  const result = { width: g.graph().width, height: g.graph().height, rankdir, g, part, arrows, anchor, bands: rankBands(g, rankdir) };
   layouts.set(cacheKey, result);
   return result;
+}
+
+/**
+ * Half the depth of each rank's band, keyed by the rank's centre (y top to bottom, x left to right): every
+ * state and label of a rank lies inside its band, so a line that crosses bands straight meets none of them.
+ */
+function rankBands(g, rankdir) {
+  const across = rankdir === 'TB' ? 'y' : 'x'; const depth = rankdir === 'TB' ? 'height' : 'width';
+  const bands = new Map();
+  const widen = (box) => { const key = Math.round(box[across]); bands.set(key, Math.max(bands.get(key) || 0, box[depth] / 2)); };
+  for (const id of g.nodes()) if (!g.children(id).length) widen(g.node(id));
+  for (const e of g.edges()) { const edge = g.edge(e); if (edge.x !== undefined && e.v !== e.w) widen(edge); }
+  return bands;
 }
 
 /** The box of a drawn state in layout units: a state's rectangle, a collapsed compound's, an open compound's. */

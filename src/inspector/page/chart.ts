@@ -74,18 +74,35 @@ function loopPath(box, edge, side) {
   return 'M' + (cx - 10) + ',' + y + ' C' + (cx - 20) + ',' + out + ' ' + (cx + 20) + ',' + out + ' ' + (cx + 10) + ',' + y;
 }
 /**
- * An arrow's line. Where it passes its label it runs straight along the label's whole side (dagre gives
- * one point there, and the slanted lines to and from it would cut the label's corners).
+ * An arrow's line: straight across each rank it passes (dagre gives one point there, and slanted lines
+ * would cut the corners of the labels and states beside it), slanted only in the gaps between ranks. It
+ * leaves its state and enters the next one through the side facing the way it goes.
  */
-function edgePath(edge, rankdir) {
-  const across = rankdir === 'TB' ? 'y' : 'x'; const half = (rankdir === 'TB' ? edge.height : edge.width) / 2;
-  const points = [];
-  edge.points.forEach((p, j) => {
-    if (Math.abs(p[across] - edge[across]) > 0.5 || j === 0 || j === edge.points.length - 1) { points.push(p); return; }
-    const sign = edge.points[j - 1][across] < p[across] ? 1 : -1;
-    points.push({ ...p, [across]: p[across] - sign * half }, { ...p, [across]: p[across] + sign * half });
-  });
-  return points.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
+function edgePath(edge, L, arrow) {
+  const across = L.rankdir === 'TB' ? 'y' : 'x'; const along = L.rankdir === 'TB' ? 'x' : 'y';
+  const depth = L.rankdir === 'TB' ? 'height' : 'width'; const breadth = L.rankdir === 'TB' ? 'width' : 'height';
+  const inner = edge.points.slice(1, -1);
+  // The straight run through a rank centred at p, entered from the side of before.
+  const through = (p, before) => {
+    const half = L.bands.get(Math.round(p[across])) || 0;
+    const sign = before[across] < p[across] ? 1 : -1;
+    return half ? [{ ...p, [across]: p[across] - sign * half }, { ...p, [across]: p[across] + sign * half }] : [p];
+  };
+  // Where the line meets a state: on its side towards toward, at a point level with it where it can be.
+  const meet = (node, toward) => {
+    const sign = toward[across] > node[across] ? 1 : -1;
+    const at = Math.min(node[along] + node[breadth] / 2 - 4, Math.max(node[along] - node[breadth] / 2 + 4, toward[along]));
+    return { [along]: at, [across]: node[across] + sign * node[depth] / 2 };
+  };
+  const from = L.g.node(arrow.id.v); const to = L.g.node(arrow.id.w);
+  if (!inner.length) return 'M' + edge.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' L');
+  const start = meet(from, inner[0]); const end = meet(to, inner[inner.length - 1]);
+  const points = [start, ...through({ ...start, [across]: from[across] }, { [across]: from[across] - (start[across] - from[across]) }).slice(1)];
+  inner.forEach((p, j) => points.push(...through(p, j ? inner[j - 1] : start)));
+  points.push(...through({ ...end, [across]: to[across] }, inner[inner.length - 1]).slice(0, 1), end);
+  // A point on top of the one before adds a segment of no length, which turns an arrowhead any way.
+  const kept = points.filter((p, j) => j === 0 || Math.hypot(p.x - points[j - 1].x, p.y - points[j - 1].y) > 0.5);
+  return kept.map((p, j) => (j ? 'L' : 'M') + p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ');
 }
 /** The chart laid out top to bottom or left to right, whichever is drawn larger in the pane. */
 function bestLayout(name, chart, lit, expanded) {
@@ -126,7 +143,7 @@ function drawChart(L, { key, lit, flashing, view, context }, shown) {
   L.arrows.forEach((arrow) => {
     const edge = L.g.edge(arrow.id);
     const side = arrow.loop ? loopSide(stateBox(L, arrow.id.v), edge, L.rankdir) : '';
-    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), edge, side) : edgePath(edge, L.rankdir);
+    const d = arrow.loop ? loopPath(stateBox(L, arrow.id.v), edge, side) : edgePath(edge, L, arrow);
     const cls = 'edge' + (arrow.members.some((i) => flashing.has(i)) ? ' flash' : '') + (lit.has(arrow.from) ? ' possible' : '');
     root.appendChild(add(svg('g', { class: cls, 'data-event': arrow.events.join(' ') }), svg('path', { d, 'marker-end': 'url(#arrow)' }), label(arrow, edge, side)));
   });
