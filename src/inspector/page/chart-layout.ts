@@ -2,8 +2,9 @@
  * chart-layout.js of the inspector page: what of a statechart is drawn and where. Compound states that
  * are neither active nor hold an active state are collapsed to one box (their children hidden), arrows
  * between the same two boxes are merged into one arrow whose label lists every event and guard, and dagre
- * lays the rest out top to bottom with each label as a box of its own, measured in the page's font, so
- * no label sits on another or on a state. Layouts are cached per chart and collapse set.
+ * lays the rest out (top to bottom or left to right, as asked) with each label as a box of its own,
+ * measured in the page's font, so no label sits on another or on a state. Layouts are cached per chart,
+ * collapse set and direction.
  */
 export const chartLayoutScript = String.raw`
 const NS = 'http://www.w3.org/2000/svg';
@@ -32,6 +33,7 @@ export function measure(text, cls) {
   g.setAttribute('class', cls === 'edge' ? 'edge' : 'state ' + (cls === 'title' ? 'compound' : 'leaf active'));
   const node = document.createElementNS(NS, 'text');
   node.textContent = text;
+  if (cls === 'title') node.setAttribute('class', 'title');
   g.appendChild(node); ruler.appendChild(g);
   const width = node.getComputedTextLength();
   ruler.removeChild(g);

@@ -2,7 +2,7 @@
  * chart-view.js of the inspector page: which part of a chart its pane shows. Each chart opens fitted to
  * its pane (never drawn larger than its natural size); the buttons, ctrl + wheel and dragging zoom and pan
  * it by moving the SVG's viewBox, and when the active state moves out of view the view pans to it at the
- * zoom the user chose. The view of each machine lives in `S.views`, so it survives the page's redraws.
+ * zoom the user chose. The view of each agent's machine lives in `S.views`, so it survives the redraws.
  */
 export const chartViewScript = `
 import { S, add, el, redraw } from './core.js';

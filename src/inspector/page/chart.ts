@@ -165,15 +165,17 @@ export function drawMachine(name, key, node, context) {
   const active = activeIds(node.value);
   const lit = new Set(active);
   const chart = CHARTS[name];
-  const view = viewOf(key);
+  // Each agent's charts keep their own views: every agent has an 'agent/turn'.
+  const viewKey = S.selected + '\u0000' + key;
+  const view = viewOf(viewKey);
   const L = bestLayout(name, chart, lit, view.expanded);
   const flashing = S.travel === null ? taken(key, chart, active) : new Set();
   const innermost = active.filter((id) => !active.some((o) => o.startsWith(id + '.')));
-  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + chart.machine + ' · ' + (innermost.join(', ') || node.status)), viewButtons(key, L.part.collapsed.size)));
+  add(box, add(el('div', 'chart-head'), el('b', '', key), el('span', 'note', ' ' + chart.machine + ' · ' + (innermost.join(', ') || node.status)), viewButtons(viewKey, L.part.collapsed.size)));
   const focus = innermost.map((id) => stateBox(L, id)).find(Boolean);
-  const shown = frame(key, L, focus, innermost.join('|') + '\u0001' + L.part.signature + L.rankdir);
+  const shown = frame(viewKey, L, focus, innermost.join('|') + '\u0001' + L.part.signature + L.rankdir);
   const root = drawChart(L, { key, lit, flashing, view, context }, shown);
-  attachView(root, key);
+  attachView(root, viewKey);
   box.appendChild(add(el('div', 'chart-pane'), root));
   const accepts = [...new Set(chart.edges.filter((e) => lit.has(e.from)).map((e) => e.label))];
   add(box, el('div', 'accepts', accepts.length ? 'Accepts now: ' + accepts.join(' · ') : 'Accepts no event now (' + node.status + ').'));
