@@ -1,5 +1,7 @@
 // npm run screenshot: regenerates docs/inspector-charts.png, the picture of the inspector's
-// chart view — the parallel-batch fixture travelled to seq 12, where both lookups run side by side.
+// chart view at 1,280 × 800 — the parallel-batch fixture travelled to seq 12, where both lookups run side
+// by side: the tool batch's chart comes first (the innermost machine running), fitted to its pane, with
+// `running` lit and the regions that are not active collapsed.
 // Needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium).
 import { loadRecording, RecordedSource } from '../src/inspector/recorded-source.ts';
 import { serveInspector } from '../src/inspector/server.ts';
@@ -12,15 +14,13 @@ const server = await serveInspector(
 );
 const browser = await launchChromium();
 try {
-  const page = await browser.newPage({ viewport: { width: 1440, height: 1500 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(server.url);
   await page.locator('#seq').waitFor();
   await page.locator('#seq').fill('12');
   await page
     .locator('.chart[data-machine="agent/turn/step/batch"] .state.active[data-state="running"]')
     .waitFor();
-  // Scroll the step and batch charts into view: they are the ones lit inside the parallel batch.
-  await page.locator('.chart[data-machine="agent/turn/step"]').evaluate((node) => node.scrollIntoView());
   await page.screenshot({ path: out });
   console.log(`wrote ${out}`);
 } finally {

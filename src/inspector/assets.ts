@@ -3,6 +3,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { agentsViewScript, treeScript } from './page/agents-view.ts';
 import { chartScript } from './page/chart.ts';
+import { chartLayoutScript } from './page/chart-layout.ts';
+import { chartViewScript } from './page/chart-view.ts';
 import { coreScript } from './page/core.ts';
 import { mainScript } from './page/main.ts';
 import { panelsScript } from './page/panels.ts';
@@ -26,6 +28,10 @@ export function pageAsset(name: string): string | undefined {
       return coreScript;
     case 'chart.js':
       return chartScript;
+    case 'chart-layout.js':
+      return chartLayoutScript;
+    case 'chart-view.js':
+      return chartViewScript;
     case 'panels.js':
       return panelsScript;
     case 'travel.js':

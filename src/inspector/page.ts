@@ -60,23 +60,28 @@ table.log summary { cursor:pointer; font-family:ui-monospace,monospace; color:va
 #timeline button.on { background:var(--ok-bg); color:var(--ok); }
 .seq-label { font-family:ui-monospace,monospace; min-width:260px; }
 .chart { border:1px solid var(--line); border-radius:8px; background:var(--panel); margin:0 0 12px; padding:6px 8px; }
-.chart-head { font-family:ui-monospace,monospace; font-size:12.5px; }
-.chart-scroll { overflow:auto; }
-.chart-svg { display:block; }
+.chart-head { display:flex; gap:6px; align-items:baseline; font-family:ui-monospace,monospace; font-size:12.5px; }
+.chart-tools { margin-left:auto; display:flex; gap:3px; }
+.chart-tools button { font:12px ui-monospace,monospace; min-width:26px; border:1px solid var(--line); background:var(--panel); border-radius:4px; cursor:pointer; }
+.chart-pane { overflow:hidden; border:1px solid #eeeeea; border-radius:6px; margin-top:4px; }
+.chart-svg { display:block; cursor:grab; touch-action:none; user-select:none; }
+.chart-ruler { position:absolute; left:-9999px; top:0; width:0; height:0; visibility:hidden; }
 .chart-svg .state rect { fill:#fff; stroke:#b9bcc0; stroke-width:1; cursor:pointer; }
 .chart-svg .state.compound rect { fill:#f6f7f9; stroke:#cfd3d8; stroke-dasharray:4 3; }
+.chart-svg .state.collapsed rect { fill:#eef0f3; stroke:#9aa0a6; stroke-dasharray:4 3; }
 .chart-svg .state.final rect { stroke-width:2.5; }
 .chart-svg .state text { font:12px ui-monospace,monospace; fill:var(--ink); pointer-events:none; }
+.chart-svg .state.compound text.title { font-weight:600; fill:var(--muted); }
 .chart-svg .state.active rect { fill:var(--accent-bg); stroke:var(--accent); stroke-width:2; }
 .chart-svg .state.active.compound rect { fill:#eef5fd; stroke-dasharray:none; }
+.chart-svg .state.active.compound text.title { fill:var(--accent); }
 .chart-svg .state.active.leaf text, .chart-svg .state.active.final text { font-weight:700; fill:var(--accent); }
-.chart-svg .anchor { fill:#7a7f85; }
 .chart-svg .edge path { fill:none; stroke:#a3a8ae; stroke-width:1.2; }
-.chart-svg .edge text { font:10px ui-monospace,monospace; fill:#70757b; }
+.chart-svg .edge text { font:10px ui-monospace,monospace; fill:#70757b; paint-order:stroke; stroke:#fff; stroke-width:3px; stroke-linejoin:round; }
 .chart-svg .edge.possible path { stroke:#5b8fd0; }
 .chart-svg .edge.possible text { fill:#2d5d9a; }
 .chart-svg .edge.flash path { stroke:#e8830c; stroke-width:3; animation:flash 1.6s ease-out; }
-.chart-svg .edge.flash text { fill:#b35f00; font-weight:700; }
+.chart-svg .edge.flash text { fill:#b35f00; }
 @keyframes flash { from { stroke-width:6; } to { stroke-width:3; } }
 .accepts { font-size:12px; color:var(--muted); font-family:ui-monospace,monospace; margin-top:4px; }
 .picked { margin-top:6px; border-top:1px solid var(--line); font-size:12.5px; }

@@ -5,7 +5,8 @@
 export const coreScript = String.raw`
 export const S = { source: '', agents: new Map(), logs: new Map(), streaming: new Map(), inspection: [],
   selected: null, tab: 'charts', dirty: false, travel: null, answer: null, machines: new Map(),
-  filter: '', logFilter: { type: '', turn: '', step: '', text: '' }, picked: null, contexts: null };
+  filter: '', logFilter: { type: '', turn: '', step: '', text: '' }, picked: null, contexts: null,
+  views: new Map() };
 const MAX_INSPECTION = 1000;
 const listeners = [];
 export function onRender(fn) { listeners.push(fn); }

@@ -42,6 +42,8 @@ export function renderAgents() {
 }
 
 const chartOf = { agent: 'agent', turn: 'turn', step: 'step', batch: 'batch' };
+const firstOrder = ['batch', 'step', 'turn', 'call'];
+const resting = ['created', 'idle', 'done'];
 
 export function renderCharts(box) {
   const a = S.agents.get(S.selected);
@@ -57,16 +59,20 @@ export function renderCharts(box) {
   }
   if (!tree) { box.appendChild(el('div', 'empty', 'A recording has no live machines: move the timeline to see them.')); return; }
   const calls = callStates(visibleEvents(a.id));
+  const drawn = [];
   const walk = (node, key) => {
     const name = chartOf[node.id];
-    if (name) box.appendChild(drawMachine(name, key, node, node.context));
+    if (name) drawn.push({ name, key, node, context: node.context });
     else if (node.id.startsWith('call:')) {
       const callId = node.id.slice(5); const state = calls.get(callId) || 'pending';
-      box.appendChild(drawMachine('call', key, { value: state, status: node.status }, undefined));
+      drawn.push({ name: 'call', key, node: { value: state, status: node.status } });
     }
     for (const child of node.children || []) walk(child, key + '/' + child.id);
   };
   walk(tree, 'agent');
+  // The innermost running machine first, then outward; a resting one after; the agent's lifecycle last.
+  const rank = (d) => (d.key === 'agent' ? 9 : resting.includes(d.node.value) ? 7 : firstOrder.indexOf(d.name) < 0 ? 8 : firstOrder.indexOf(d.name));
+  for (const d of drawn.sort((x, y) => rank(x) - rank(y))) box.appendChild(drawMachine(d.name, d.key, d.node, d.context));
   if (S.travel === null && S.picked && !S.contexts) void loadContexts();
 }
 
