@@ -48,6 +48,34 @@ export function startScript(script: string, options: ChildRunOptions = {}): Runn
   return startNode([...(options.nodeArgs ?? []), '--import', 'tsx', path, ...(options.args ?? [])], options);
 }
 
+/**
+ * Starts `script` and resolves once its stdout holds the line `marker` (the point a crash test kills it
+ * at); rejects, with what it printed, if the child ends first.
+ */
+export async function startScriptUntil(
+  script: string,
+  marker: string,
+  options: Omit<ChildRunOptions, 'onStdout'>,
+): Promise<RunningChild> {
+  let reached: () => void = () => {};
+  const printed = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const child = startScript(script, {
+    ...options,
+    onStdout: (text) => {
+      if (text.includes(`${marker}\n`)) reached();
+    },
+  });
+  const ended = child.done.then((run) => {
+    throw new Error(
+      `the child ended before ${marker} (${run.code}, ${run.signal}): ${run.stdout} ${run.stderr}`,
+    );
+  });
+  await Promise.race([printed, ended]);
+  return child;
+}
+
 /** Runs the agentchart CLI from source as a person would (`agentchart <args>`). */
 export function runCliProcess(
   args: string[],
