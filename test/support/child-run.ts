@@ -49,23 +49,36 @@ export function startScript(script: string, options: ChildRunOptions = {}): Runn
 }
 
 /**
- * Starts `script` and resolves once its stdout holds the line `marker` (the point a crash test kills it
- * at); rejects, with what it printed, if the child ends first.
+ * Starts `script` and resolves once a line of its stdout ends with `marker` (the point a crash test kills
+ * it at); rejects, with what it printed, if the child ends first.
  */
-export async function startScriptUntil(
+export function startScriptUntil(
   script: string,
   marker: string,
   options: Omit<ChildRunOptions, 'onStdout'>,
+): Promise<RunningChild> {
+  return untilPrinted(marker, (onStdout) => startScript(script, { ...options, onStdout }));
+}
+
+/** `startCliProcess`, resolved once a line of its stdout ends with `marker` (as `startScriptUntil`). */
+export function startCliUntil(
+  args: string[],
+  marker: string,
+  options: Omit<ChildRunOptions, 'args' | 'onStdout'> = {},
+): Promise<RunningChild> {
+  return untilPrinted(marker, (onStdout) => startCliProcess(args, { ...options, onStdout }));
+}
+
+async function untilPrinted(
+  marker: string,
+  start: (onStdout: (text: string) => void) => RunningChild,
 ): Promise<RunningChild> {
   let reached: () => void = () => {};
   const printed = new Promise<void>((resolve) => {
     reached = resolve;
   });
-  const child = startScript(script, {
-    ...options,
-    onStdout: (text) => {
-      if (text.includes(`${marker}\n`)) reached();
-    },
+  const child = start((text) => {
+    if (text.includes(`${marker}\n`)) reached();
   });
   const ended = child.done.then((run) => {
     throw new Error(
