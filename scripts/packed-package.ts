@@ -2,7 +2,8 @@
 // as a user's install would: the package tests, and the install-size script that writes the table in
 // docs/what-it-costs.md.
 import { execFile } from 'node:child_process';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -53,4 +54,29 @@ export async function packWithFacts(work: string): Promise<Packed> {
   const [facts] = JSON.parse(packed.stdout) as [Omit<Packed, 'path'> & { filename: string }];
   const { filename, size, unpackedSize, entryCount } = facts;
   return { path: join(work, filename), size, unpackedSize, entryCount };
+}
+
+/**
+ * Packs agentchart into a new temporary folder and installs the tarball with `dependencies` into an empty
+ * ES-module project there (`<work>/project`), as a user's `npm install` would. Returns both folders, the
+ * install's output, and a way to remove them.
+ */
+export async function installPacked(
+  prefix: string,
+  dependencies: string[],
+): Promise<{ work: string; project: string; install: Awaited<ReturnType<typeof run>> }> {
+  const work = await mkdtemp(join(tmpdir(), prefix));
+  const tarball = await packAgentchart(work);
+  const project = join(work, 'project');
+  await mkdir(project);
+  await writeFile(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  const install = await run(
+    npm,
+    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...dependencies],
+    { cwd: project },
+  );
+  return { work, project, install };
 }

@@ -14,7 +14,7 @@ import { backgroundSpawns } from '../../src/session/mail-log.ts';
 import { validateSequence } from '../../src/session/schema.ts';
 import { isEvent, type LogEvent } from '../../src/session/types.ts';
 import { childrenByPrompt, type KillScenario, killSystem } from '../support/background-kill-kit.ts';
-import { startScript } from '../support/child-run.ts';
+import { startScriptUntil } from '../support/child-run.ts';
 import { assertCallsPaired, logged } from '../support/crash-kit.ts';
 import { expectMailPaired } from '../support/mail-kit.ts';
 
@@ -36,21 +36,10 @@ async function sessionFiles(dir: string): Promise<Map<string, LogEvent[]>> {
 async function crash(scenario: KillScenario): Promise<{ dir: string; onDisk: Map<string, LogEvent[]> }> {
   const dir = await mkdtemp(join(tmpdir(), `agentchart-background-kill-${scenario}-`));
   temporary.push(dir);
-  let reached: () => void = () => {};
-  const ready = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  const child = startScript('test/fixtures/background-kill-child.ts', {
+  const child = await startScriptUntil('test/fixtures/background-kill-child.ts', 'READY', {
     args: [dir, scenario],
     timeoutMs: 60_000,
-    onStdout: (text) => {
-      if (text.includes('READY\n')) reached();
-    },
   });
-  const ended = child.done.then((run) => {
-    throw new Error(`the child ended before READY (${run.code}, ${run.signal}): ${run.stdout} ${run.stderr}`);
-  });
-  await Promise.race([ready, ended]);
   // Read while the agents are held: what a crash right now leaves.
   const onDisk = await sessionFiles(dir);
   child.kill('SIGKILL');

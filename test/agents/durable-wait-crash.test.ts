@@ -11,7 +11,7 @@ import { fileStore } from '../../src/session/file-store.ts';
 import { readLog } from '../../src/session/log-text.ts';
 import type { LogEvent } from '../../src/session/types.ts';
 import { type ScenarioName, scenarios, waitSystem } from '../support/approval-wait-kit.ts';
-import { startScript } from '../support/child-run.ts';
+import { startScriptUntil } from '../support/child-run.ts';
 import { assertCallsPaired } from '../support/crash-kit.ts';
 
 type Crash = {
@@ -40,23 +40,10 @@ async function crashWhileWaiting(name: ScenarioName): Promise<Crash> {
   const dir = await mkdtemp(join(tmpdir(), `agentchart-wait-${name}-`));
   const workspace = await mkdtemp(join(tmpdir(), `agentchart-wait-work-${name}-`));
   temporary.push(dir, workspace);
-  let reached: () => void = () => {};
-  const waiting = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  const child = startScript('test/fixtures/approval-wait-child.ts', {
+  const child = await startScriptUntil('test/fixtures/approval-wait-child.ts', 'WAITING', {
     args: [dir, workspace, name],
     timeoutMs: 30_000,
-    onStdout: (text) => {
-      if (text.includes('WAITING\n')) reached();
-    },
   });
-  const ended = child.done.then((run) => {
-    throw new Error(
-      `the child ended before it waited (${run.code}, ${run.signal}): ${run.stdout} ${run.stderr}`,
-    );
-  });
-  await Promise.race([waiting, ended]);
   // Read while the agent waits: this is what a crash right now leaves.
   const onDisk = await sessionFiles(dir);
   child.kill('SIGKILL');

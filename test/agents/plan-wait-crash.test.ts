@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from '../../src/actors/approval.ts';
 import { fileStore } from '../../src/session/file-store.ts';
-import { startScript } from '../support/child-run.ts';
+import { startScriptUntil } from '../support/child-run.ts';
 import { assertCallsPaired } from '../support/crash-kit.ts';
 import { planWaitSystem, waitingPlan } from '../support/plan-wait-kit.ts';
 
@@ -19,21 +19,10 @@ describe('SIGKILL while a plan waits for approval, then resume', () => {
     const dir = await mkdtemp(join(tmpdir(), 'agentchart-plan-wait-'));
     const workspace = await mkdtemp(join(tmpdir(), 'agentchart-plan-work-'));
     temporary.push(dir, workspace);
-    let reached: () => void = () => {};
-    const waiting = new Promise<void>((resolve) => {
-      reached = resolve;
-    });
-    const child = startScript('test/fixtures/plan-wait-child.ts', {
+    const child = await startScriptUntil('test/fixtures/plan-wait-child.ts', 'WAITING', {
       args: [dir, workspace],
       timeoutMs: 30_000,
-      onStdout: (text) => {
-        if (text.includes('WAITING\n')) reached();
-      },
     });
-    const ended = child.done.then((run) => {
-      throw new Error(`the child ended before it waited (${run.code}): ${run.stdout} ${run.stderr}`);
-    });
-    await Promise.race([waiting, ended]);
     const before = (await fileStore(dir).load('main')).events;
     child.kill('SIGKILL');
     const run = await child.done;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InspectorSource } from '../../src/inspector/protocol.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { startCliProcess } from '../support/child-run.ts';
+import { startCliUntil } from '../support/child-run.ts';
 import { GateProvider, GateTool, settle } from '../support/controllable.ts';
 import { getRaw, rawRequest } from './raw-http.ts';
 
@@ -226,16 +226,10 @@ describe('agentchart inspect FILE as a process', () => {
   it('answers a malformed escape with 400 and keeps running', async () => {
     const at = await freePort();
     const file = 'test/fixtures/replay/parallel-retry-unknown.jsonl';
-    const child = startCliProcess(['inspect', file, '--port', String(at)], { timeoutMs: 20_000 });
-    let ready = false;
-    for (let i = 0; i < 200 && !ready; i++) {
-      ready = await getRaw(at, '/api/agents').then(
-        (reply) => reply.status === 200,
-        () => false,
-      );
-      if (!ready) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(ready).toBe(true);
+    // Ready when it says where it listens (a loaded machine may take long to load the CLI from source).
+    const child = await startCliUntil(['inspect', file, '--port', String(at)], '(Ctrl-C stops it)', {
+      timeoutMs: 120_000,
+    });
     expect((await getRaw(at, '/api/agents/%E0%A4%A/log')).status).toBe(400);
     expect((await getRaw(at, '/api/agents')).status).toBe(200);
     // Still alive: stop it as a person would, with Ctrl-C, and it exits cleanly.

@@ -1,11 +1,10 @@
 // agentchart installs beside what a project already has (issue 29): the newest openai, the OpenAI Agents
 // SDK (which brings openai 7 and zod 4 itself), and the AI SDK. `npm install` must resolve without
 // ERESOLVE, and `agentchart/openai` then runs on the project's openai 7, talking to a local wire server.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packAgentchart, run } from '../../scripts/packed-package.ts';
+import { installPacked, npm, run } from '../../scripts/packed-package.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 // Pinned, so the test installs the same tree every time (from the registry, as a user's install would).
@@ -17,17 +16,7 @@ let install: { code: number; stdout: string; stderr: string };
 let server: OpenAIChatServer;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'agentchart-beside-'));
-  const tarball = await packAgentchart(work);
-  project = join(work, 'project');
-  await mkdir(project);
-  await writeFile(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  install = await run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, ...peers], {
-    cwd: project,
-  });
+  ({ work, project, install } = await installPacked('agentchart-beside-', peers));
   server = await startOpenAIChatServer();
 }, 300_000);
 

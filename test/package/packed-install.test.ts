@@ -3,30 +3,18 @@
 // the tree, the model SDKs and the Redis and PostgreSQL clients are optional (a missing one is named with
 // its install command), and a project
 // on zod 3 installs it and defines tools with zod 3 schemas.
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, packAgentchart, run } from '../../scripts/packed-package.ts';
+import { installPacked, npm, run } from '../../scripts/packed-package.ts';
 
 let work: string;
 let project: string;
 
 beforeAll(async () => {
-  work = await mkdtemp(join(tmpdir(), 'agentchart-packed-'));
-  const tarball = await packAgentchart(work);
-  project = join(work, 'project');
-  await mkdir(project);
-  await writeFile(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  const installed = await run(
-    npm,
-    ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, 'zod@3.25.76'],
-    { cwd: project },
-  );
-  expect(installed.code, installed.stderr).toBe(0);
+  const packed = await installPacked('agentchart-packed-', ['zod@3.25.76']);
+  ({ work, project } = packed);
+  expect(packed.install.code, packed.install.stderr).toBe(0);
 }, 300_000);
 
 afterAll(async () => {

@@ -48,6 +48,47 @@ export function startScript(script: string, options: ChildRunOptions = {}): Runn
   return startNode([...(options.nodeArgs ?? []), '--import', 'tsx', path, ...(options.args ?? [])], options);
 }
 
+/**
+ * Starts `script` and resolves once a line of its stdout ends with `marker` (the point a crash test kills
+ * it at); rejects, with what it printed, if the child ends first.
+ */
+export function startScriptUntil(
+  script: string,
+  marker: string,
+  options: Omit<ChildRunOptions, 'onStdout'>,
+): Promise<RunningChild> {
+  return untilPrinted(marker, (onStdout) => startScript(script, { ...options, onStdout }));
+}
+
+/** `startCliProcess`, resolved once a line of its stdout ends with `marker` (as `startScriptUntil`). */
+export function startCliUntil(
+  args: string[],
+  marker: string,
+  options: Omit<ChildRunOptions, 'args' | 'onStdout'> = {},
+): Promise<RunningChild> {
+  return untilPrinted(marker, (onStdout) => startCliProcess(args, { ...options, onStdout }));
+}
+
+async function untilPrinted(
+  marker: string,
+  start: (onStdout: (text: string) => void) => RunningChild,
+): Promise<RunningChild> {
+  let reached: () => void = () => {};
+  const printed = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  const child = start((text) => {
+    if (text.includes(`${marker}\n`)) reached();
+  });
+  const ended = child.done.then((run) => {
+    throw new Error(
+      `the child ended before ${marker} (${run.code}, ${run.signal}): ${run.stdout} ${run.stderr}`,
+    );
+  });
+  await Promise.race([printed, ended]);
+  return child;
+}
+
 /** Runs the agentchart CLI from source as a person would (`agentchart <args>`). */
 export function runCliProcess(
   args: string[],

@@ -4,7 +4,7 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startScript } from '../support/child-run.ts';
+import { startScriptUntil } from '../support/child-run.ts';
 import { agentBranches, initRepository, worktreeFolders } from '../support/git-repo.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 import { killedSession, worktreeKillSystem } from '../support/worktree-kill-kit.ts';
@@ -16,21 +16,10 @@ describe('isolation: worktree across a SIGKILL', () => {
     const repository = await realpath(await tempFolder('repo'));
     const base = await initRepository(repository, { 'shared.txt': 'original\n' });
     const dir = await tempFolder('sessions');
-    let reached: () => void = () => {};
-    const ready = new Promise<void>((resolve) => (reached = resolve));
-    const child = startScript('test/fixtures/worktree-kill-child.ts', {
+    const child = await startScriptUntil('test/fixtures/worktree-kill-child.ts', 'READY', {
       args: [repository, dir],
       timeoutMs: 60_000,
-      onStdout: (text) => {
-        if (text.includes('READY\n')) reached();
-      },
     });
-    const ended = child.done.then((run) => {
-      throw new Error(
-        `the child ended before READY (${run.code}, ${run.signal}): ${run.stdout} ${run.stderr}`,
-      );
-    });
-    await Promise.race([ready, ended]);
     child.kill('SIGKILL');
     expect((await child.done).signal).toBe('SIGKILL');
     const path = join(repository, '.agentchart', 'worktrees', killedSession);

@@ -1,6 +1,7 @@
 // The CLI side of isolation: `agentchart job` with `isolation` in the job file prints the branches its tasks
 // kept with the commands to review and merge them (nothing merges); `agentchart worktrees` lists what
 // isolated agents left and `--prune` removes what holds no change. Real git, temporary repositories.
+import { spawn } from 'node:child_process';
 import { realpath, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -9,7 +10,7 @@ import { jobCommand } from '../../src/cli/commands/job.ts';
 import { worktreesCommand } from '../../src/cli/commands/worktrees.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import type { JobTaskResult } from '../../src/runtime/jobs/run-job.ts';
-import { openWorktree } from '../../src/runtime/worktrees/worktree-life.ts';
+import { finishWorktree, openWorktree } from '../../src/runtime/worktrees/worktree-life.ts';
 import { planWorktree } from '../../src/runtime/worktrees/worktree-plan.ts';
 import { codingTools } from '../../src/tools/coding-tools.ts';
 import { counterIds, firstUser, routedModel, stepIndex, tickingClock } from '../support/crash-kit.ts';
@@ -17,6 +18,13 @@ import { agentBranches, gitIn, initRepository } from '../support/git-repo.ts';
 import { useTempFolders } from '../support/temp-folders.ts';
 
 const tempFolder = useTempFolders('agentchart-worktrees-cli');
+
+/** The pid of a process that has ended (a lock naming it is a crashed agent's). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((resolve) => child.on('exit', resolve));
+  return child.pid!;
+}
 
 function capture(cwd: string) {
   let stdout = '';
@@ -84,19 +92,37 @@ describe('agentchart job and worktrees with isolation', () => {
     expect(await gitIn(repository, 'diff', '--name-only', `${base}..${branch}`)).toBe('A.txt\n');
     expect((await gitIn(repository, 'rev-parse', 'HEAD')).trim()).toBe(base);
 
-    // What crashed agents would leave (git lists worktrees by folder): an unchanged worktree, and one whose folder was deleted by hand.
-    for (const session of ['left', 'gone']) {
+    // What crashed agents would leave (git lists worktrees by folder): an unchanged worktree, and one whose
+    // folder was deleted by hand, each locked by its agent's process, now dead. Beside them, one a live
+    // agent holds (this process) and one a person locked: those two are listed, never pruned.
+    const folder = (session: string) => join(repository, '.agentchart', 'worktrees', session);
+    const dead = await deadPid();
+    for (const session of ['left', 'gone', 'live', 'mine']) {
       const { record } = await planWorktree(repository, session);
       await openWorktree(record, false);
     }
-    await rm(join(repository, '.agentchart', 'worktrees', 'gone'), { recursive: true });
+    for (const session of ['left', 'gone']) {
+      await gitIn(repository, 'worktree', 'unlock', folder(session));
+      await gitIn(
+        repository,
+        'worktree',
+        'lock',
+        '--reason',
+        `agentchart: in use by process ${dead}`,
+        folder(session),
+      );
+    }
+    await gitIn(repository, 'worktree', 'unlock', folder('mine'));
+    await gitIn(repository, 'worktree', 'lock', '--reason', 'reviewing it', folder('mine'));
+    await rm(folder('gone'), { recursive: true });
     const listed = capture(repository);
     expect(await worktreesCommand({}, listed.io)).toBe(0);
-    const folder = (session: string) => join(repository, '.agentchart', 'worktrees', session);
     expect(listed.out().split('\n')).toEqual([
       'Worktrees of isolated agents:',
       `  agentchart/gone · session gone · folder gone · ${folder('gone')}`,
       `  agentchart/left · session left · unchanged · ${folder('left')}`,
+      `  agentchart/live · session live · unchanged · held by an agent in process ${process.pid} · ${folder('live')}`,
+      `  agentchart/mine · session mine · unchanged · held by a git worktree lock (reviewing it) · ${folder('mine')}`,
       `  ${branch} · session ${results[0]!.sessionId} · changed · ${kept.path}`,
       '',
     ]);
@@ -108,8 +134,12 @@ describe('agentchart job and worktrees with isolation', () => {
       `  agentchart/left · session left · unchanged · ${folder('left')}`,
       '',
     ]);
-    expect(await agentBranches(repository)).toEqual([branch]);
+    expect(await agentBranches(repository)).toEqual([branch, 'agentchart/live', 'agentchart/mine'].sort());
     expect(await gitIn(repository, 'worktree', 'list', '--porcelain')).not.toContain('prunable');
+    // The live agent's dispose releases its worktree: a prune then removes it.
+    const { record: live } = await planWorktree(repository, 'live');
+    expect(await finishWorktree(live, 'live')).toMatchObject({ kept: false });
+    expect(await agentBranches(repository)).toEqual([branch, 'agentchart/mine'].sort());
   });
 
   it('worktrees outside a repository is a usage error', async () => {

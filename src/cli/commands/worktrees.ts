@@ -36,7 +36,8 @@ export async function worktreesCommand(flags: WorktreesFlags, io: CliIo): Promis
 
 function describe(worktree: LeftWorktree): string {
   const state = worktree.missing ? 'folder gone' : worktree.changed ? 'changed' : 'unchanged';
-  return `  ${worktree.branch} · session ${worktree.session} · ${state} · ${worktree.path}`;
+  const held = worktree.heldBy !== undefined ? ` · held by ${worktree.heldBy}` : '';
+  return `  ${worktree.branch} · session ${worktree.session} · ${state}${held} · ${worktree.path}`;
 }
 
 /**

@@ -37,7 +37,10 @@ export const baseKey = (branch: string) => `branch.${branch}.agentchartBase`;
 export function openWorktree(record: WorktreeRecord, resumed: boolean): Promise<WorktreeMade> {
   return serially(record.repository, async () => {
     const { repository, path: folder, branch, baseCommit } = record;
-    if (resumed && (await isRegistered(repository, folder))) return { worktree: false, branch: false };
+    if (resumed && (await isRegistered(repository, folder))) {
+      await holdWorktree(repository, folder);
+      return { worktree: false, branch: false };
+    }
     await ignoreWorktreesFolder(path.dirname(folder));
     if (resumed) {
       // A folder whose worktree is gone (deleted by hand) is forgotten before it is made again.
@@ -45,12 +48,14 @@ export function openWorktree(record: WorktreeRecord, resumed: boolean): Promise<
       const branchRef = `refs/heads/${branch}`;
       if ((await git(repository, ['rev-parse', '--verify', '--quiet', branchRef])).code === 0) {
         await gitOutput(repository, ['worktree', 'add', folder, branch]);
+        await holdWorktree(repository, folder);
         return { worktree: true, branch: false };
       }
     }
     await gitOutput(repository, ['worktree', 'add', '-b', branch, folder, baseCommit]);
     try {
       await gitOutput(repository, ['config', baseKey(branch), baseCommit]);
+      await holdWorktree(repository, folder);
     } catch (error) {
       await removeMade(record, { worktree: true, branch: true });
       throw error;
@@ -72,6 +77,7 @@ export function finishWorktree(record: WorktreeRecord, sessionId: string): Promi
   return serially(record.repository, async () => {
     const { repository, path: folder, branch, baseCommit } = record;
     if (await exists(folder)) await commitLeftovers(folder, sessionId);
+    await releaseWorktree(repository, folder);
     const ahead = Number(
       (await gitOutput(repository, ['rev-list', '--count', `${baseCommit}..${branch}`])).trim(),
     );
@@ -96,7 +102,10 @@ export function sessionOfBranch(branch: string): string | undefined {
 async function removeMade(record: WorktreeRecord, made: WorktreeMade): Promise<void> {
   const { repository, path: folder, branch } = record;
   // --force: a rollback removes what it made even if a stage wrote into it before failing.
-  if (made.worktree) await gitOutput(repository, ['worktree', 'remove', '--force', folder]);
+  if (made.worktree) {
+    await releaseWorktree(repository, folder);
+    await gitOutput(repository, ['worktree', 'remove', '--force', folder]);
+  }
   if (made.branch) await gitOutput(repository, ['branch', '-D', branch]);
 }
 
@@ -113,6 +122,30 @@ async function commitLeftovers(folder: string, sessionId: string): Promise<void>
   const fallback = identity ? [] : ['-c', 'user.name=agentchart', '-c', 'user.email=agentchart@localhost'];
   const message = `agentchart: work of session ${sessionId}`;
   await gitOutput(folder, [...fallback, 'commit', '--no-verify', '--quiet', '-m', message]);
+}
+
+/** The reason git records for a worktree a live agent holds: the process, so a dead holder can be told. */
+const holdReason = (pid: number) => `agentchart: in use by process ${pid}`;
+
+/** The process an agent's lock reason names, or undefined for a lock that is not an agent's. */
+export function holdingProcess(reason: string): number | undefined {
+  const match = /^agentchart: in use by process (\d+)$/.exec(reason);
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * Locks the worktree for as long as its agent lives (`git worktree lock`): git then refuses to remove or
+ * prune it, and `agentchart worktrees --prune` passes it by. A lock left by a process that died (the
+ * agent was killed; this is its resume) is taken over.
+ */
+async function holdWorktree(repository: string, folder: string): Promise<void> {
+  await releaseWorktree(repository, folder);
+  await gitOutput(repository, ['worktree', 'lock', '--reason', holdReason(process.pid), folder]);
+}
+
+/** Unlocks the worktree (nothing when it is not locked). */
+async function releaseWorktree(repository: string, folder: string): Promise<void> {
+  await git(repository, ['worktree', 'unlock', folder]);
 }
 
 /** Whether `folder` is one of the repository's registered worktrees, with its folder present. */

@@ -4,7 +4,7 @@
 import { stat } from 'node:fs/promises';
 import { ConfigError } from '../../errors/config-error.ts';
 import { git, gitOutput, serially } from './git.ts';
-import { baseKey, sessionOfBranch } from './worktree-life.ts';
+import { baseKey, holdingProcess, sessionOfBranch } from './worktree-life.ts';
 
 /** One worktree an isolated agent left. */
 export type LeftWorktree = {
@@ -17,6 +17,12 @@ export type LeftWorktree = {
   changed: boolean;
   /** Its folder is gone (deleted by hand); `git worktree prune` forgets it. */
   missing: boolean;
+  /**
+   * Why it may not be removed now: a live agent holds it (the process named), or someone locked it with
+   * `git worktree lock` (git's reason). Undefined when nobody does; a lock whose agent process is gone is
+   * no hold.
+   */
+  heldBy: string | undefined;
 };
 
 /** The worktrees of the repository holding `cwd` whose branch is an agent's (`agentchart/<session>`). */
@@ -36,7 +42,7 @@ export async function listWorktrees(cwd: string): Promise<LeftWorktree[]> {
     const base = await git(repository, ['config', '--get', baseKey(branch)]);
     const baseCommit = base.code === 0 ? base.stdout.trim() : undefined;
     const changed = await hasChange(repository, { path, branch, baseCommit, missing });
-    left.push({ path, branch, session, baseCommit, changed, missing });
+    left.push({ path, branch, session, baseCommit, changed, missing, heldBy: holder(lines) });
   }
   return left;
 }
@@ -44,18 +50,20 @@ export async function listWorktrees(cwd: string): Promise<LeftWorktree[]> {
 /**
  * Removes what holds no change: worktrees without commits beyond their base and without uncommitted
  * changes, with their branches; then `git worktree prune` forgets folders deleted by hand (their branches
- * stay when they hold commits). Answers what was removed. Run it when no isolated agent of this repository
- * is alive: a worktree whose agent has not changed anything yet looks the same.
+ * stay when they hold commits). A worktree a live agent holds (or someone locked) is left alone; one whose
+ * agent process died is released and judged like the rest. Answers what was removed.
  */
 export async function pruneWorktrees(cwd: string): Promise<LeftWorktree[]> {
   const left = await listWorktrees(cwd);
-  const removed = left.filter((worktree) => !worktree.changed);
+  const removed = left.filter((worktree) => !worktree.changed && worktree.heldBy === undefined);
   if (left.length === 0) return [];
   const repository = (
     await gitOutput(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel'])
   ).trim();
   await serially(repository, async () => {
     for (const worktree of removed) {
+      // A lock left by a dead agent process (its worktree is not held: see holder).
+      await git(repository, ['worktree', 'unlock', worktree.path]);
       if (!worktree.missing) await gitOutput(repository, ['worktree', 'remove', worktree.path]);
       else await gitOutput(repository, ['worktree', 'prune']);
       await gitOutput(repository, ['branch', '-D', worktree.branch]);
@@ -78,6 +86,30 @@ async function hasChange(
   if (Number(ahead.trim()) > 0) return true;
   if (worktree.missing) return false;
   return (await gitOutput(worktree.path, ['status', '--porcelain'])).trim() !== '';
+}
+
+/**
+ * Who holds a worktree, from its `locked [<reason>]` line: an agent's lock names its process, which holds
+ * it while it runs (a process that cannot be asked counts as running: unsure is held); any other lock is
+ * its owner's, reported with git's reason.
+ */
+function holder(lines: readonly string[]): string | undefined {
+  const locked = lines.find((line) => line === 'locked' || line.startsWith('locked '));
+  if (locked === undefined) return undefined;
+  const reason = locked.slice('locked'.length).trim();
+  const pid = holdingProcess(reason);
+  if (pid === undefined) return reason === '' ? 'a git worktree lock' : `a git worktree lock (${reason})`;
+  return processRuns(pid) ? `an agent in process ${pid}` : undefined;
+}
+
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // ESRCH: no such process. EPERM: it runs, as another user's.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }
 
 function field(lines: readonly string[], name: string): string | undefined {
