@@ -13,7 +13,7 @@ const server = await serveInspector(
 const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 1500 } });
-  await page.goto(server.url);
+  await page.goto(`${server.url}#charts`);
   await page.locator('#seq').waitFor();
   await page.locator('#seq').fill('12');
   await page
