@@ -39,12 +39,14 @@ export function boardView(from: {
   const rows = from.tree.agents.map((node) =>
     boardRow(node, { events: from.logs.get(node.id) ?? [], disposed: gone.has(node.id), cost: from.cost }),
   );
-  // Subtrees (a root and the rows under it) keep their order; disposed roots' go last.
+  // Subtrees (a root and the rows under it) in the order their roots started; disposed roots' go last.
   const subtrees: BoardRow[][] = [];
   for (const row of rows) {
     if (row.depth === 0 || subtrees.length === 0) subtrees.push([]);
     subtrees.at(-1)?.push(row);
   }
+  const started = (group: BoardRow[]) => group[0]?.startedAt ?? Number.POSITIVE_INFINITY;
+  subtrees.sort((a, b) => started(a) - started(b));
   const live = subtrees.filter((group) => !group[0]?.disposed);
   const ended = subtrees.filter((group) => group[0]?.disposed);
   return { rows: [...live, ...ended].flat(), jobs: boardJobs(rows) };
