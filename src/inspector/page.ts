@@ -116,7 +116,7 @@ table.mail tr.result td { background:#f3faf5; }
 .board-row .doing { font-family:ui-monospace,monospace; font-size:12.5px; margin-top:2px; white-space:pre-wrap; word-break:break-all; }
 .board-row .to-transcript { margin-left:auto; font-size:12px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 .board-job { font-weight:600; margin:0 0 8px; padding:4px 10px; border-radius:6px; background:var(--accent-bg); max-width:1100px; }
-#board-bar { padding:6px 16px 0; margin:0; } #board-bar[hidden] { display:none; }
+#board-bar { padding:6px 16px 0; margin:0; } #board-filter { width:340px; } #board-bar[hidden] { display:none; }
 .pill.done { background:var(--ok-bg); color:var(--ok); } .pill.failed { background:var(--bad-bg); color:var(--bad); }
 .decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 `;

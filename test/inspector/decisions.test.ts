@@ -187,6 +187,8 @@ describe('inspector page', () => {
     }
     expect([...reached].sort()).toEqual([
       'agents.js',
+      'board-view.js',
+      'board.js',
       'chart.js',
       'core.js',
       'main.js',
