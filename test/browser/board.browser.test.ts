@@ -67,18 +67,22 @@ describe.skipIf(!hasChromium)(
       const child = run.parent.log().find((event) => event.type === 'agent.spawned')!.data.childSessionId;
       await withScreenshot(page, 'board-live', async () => {
         expect(await page.locator('#tabs button.on').textContent()).toBe('Board');
-        const job = page.locator('.board-job[data-job="job-1"]');
-        await job.waitFor();
-        expect(await job.textContent()).toBe('job-1: 2/4 finished · 1 failed · 1 running · 1 not started');
-        await page.locator('.board-row.disposed').nth(1).waitFor();
-        expect(await rows(page)).toEqual([
-          'Fix the failing tests | running | running task Write the notes for …',
-          '  Write the notes | waiting | waiting for your approval of write_file notes.txt for …',
-          `Run the test suite | running | running bash \`${waitingCommand}\` for …`,
-          'Write the changelog | waiting | waiting for your approval of write_file CHANGELOG.md for …',
-          'Summarise README.md | done (disposed) | done: completed',
-          'Translate docs/intro.md | failed (disposed) | failed: model_error',
-        ]);
+        // The page hears of each event as it comes: wait until it has them all.
+        await page
+          .locator('.board-job[data-job="job-1"]', {
+            hasText: /^job-1: 2\/4 finished · 1 failed · 1 running · 1 not started$/,
+          })
+          .waitFor();
+        await expect
+          .poll(() => rows(page), { timeout: 20_000 })
+          .toEqual([
+            'Fix the failing tests | running | running task Write the notes for …',
+            '  Write the notes | waiting | waiting for your approval of write_file notes.txt for …',
+            `Run the test suite | running | running bash \`${waitingCommand}\` for …`,
+            'Write the changelog | waiting | waiting for your approval of write_file CHANGELOG.md for …',
+            'Summarise README.md | done (disposed) | done: completed',
+            'Translate docs/intro.md | failed (disposed) | failed: model_error',
+          ]);
         // The subagent names the call that started it; a job's task its place; each row its tokens and cost.
         const meta = (id: string) => page.locator(`[data-board-agent="${id}"] .meta`).textContent();
         expect(await meta(String(child))).toMatch(
@@ -124,16 +128,17 @@ describe.skipIf(!hasChromium)(
         await page.locator('[data-board-agent="parent"][data-status="done"]').waitFor();
         await page.locator('[data-board-agent="runner"][data-status="done"]').waitFor();
         // The task's subagent is disposed once its call returned: greyed, still under its parent.
-        await page.waitForFunction(() => document.querySelectorAll('.board-row.disposed').length === 5);
-        expect(await rows(page)).toEqual([
-          'Fix the failing tests | done | done: completed',
-          '  Write the notes | done (disposed) | done: completed',
-          'Run the test suite | done | done: completed',
-          'Summarise README.md | done (disposed) | done: completed',
-          'Translate docs/intro.md | failed (disposed) | failed: model_error',
-          'Write the changelog | done (disposed) | done: completed',
-          'Tag the release | done (disposed) | done: completed',
-        ]);
+        await expect
+          .poll(() => rows(page), { timeout: 20_000 })
+          .toEqual([
+            'Fix the failing tests | done | done: completed',
+            '  Write the notes | done (disposed) | done: completed',
+            'Run the test suite | done | done: completed',
+            'Summarise README.md | done (disposed) | done: completed',
+            'Translate docs/intro.md | failed (disposed) | failed: model_error',
+            'Write the changelog | done (disposed) | done: completed',
+            'Tag the release | done (disposed) | done: completed',
+          ]);
         expect(errors).toEqual([]);
       });
     });
