@@ -139,6 +139,19 @@ describe.skipIf(!hasChromium)(
             'Write the changelog | done (disposed) | done: completed',
             'Tag the release | done (disposed) | done: completed',
           ]);
+        // The list on the left too: disposed roots greyed, below the live ones; a subagent under its parent.
+        const listed = await page
+          .locator('#agents .agent')
+          .evaluateAll((nodes) =>
+            nodes.map((node) => [
+              (node as HTMLElement).dataset.agent,
+              node.classList.contains('disposed'),
+              (node as HTMLElement).style.marginLeft,
+            ]),
+          );
+        const roots = listed.filter(([, , margin]) => margin === '0px').map(([, disposed]) => disposed);
+        expect(roots).toEqual([false, false, true, true, true, true]);
+        expect(listed[listed.findIndex(([id]) => id === 'parent') + 1]).toEqual([child, true, '16px']);
         expect(errors).toEqual([]);
       });
     });
