@@ -52,6 +52,16 @@ export function boardView(from: {
   return { rows: [...live, ...ended].flat(), jobs: boardJobs(rows) };
 }
 
+/** A call of the open turn: started (since `startedAt`) or waiting for approval (since `askedAt`). */
+type CallSeen = {
+  name: string;
+  input: unknown;
+  started?: boolean;
+  startedAt?: number | undefined;
+  asked?: boolean;
+  askedAt?: number | undefined;
+};
+
 /** One agent's row, read from its (possibly hostile) log and its place in the tree. */
 export function boardRow(
   node: AgentNodeView,
@@ -87,10 +97,7 @@ export function boardRow(
   let reason: string | undefined;
   let open = zero();
   let stepAt: number | undefined;
-  const calls = new Map<
-    string,
-    { name: string; input: unknown; started?: boolean; startedAt?: number | undefined; askedAt?: number }
-  >();
+  const calls = new Map<string, CallSeen>();
   for (const event of events) {
     const data = event.data && typeof event.data === 'object' ? event.data : {};
     const at = time(event.ts);
@@ -131,8 +138,8 @@ export function boardRow(
     } else if (event.type === 'tool.call' && typeof data.callId === 'string')
       calls.set(data.callId, { name: clipText(String(data.name), 40), input: data.input });
     else if (event.type === 'tool.started' && call) Object.assign(call, { started: true, startedAt: at });
-    else if (event.type === 'approval.asked' && call) call.askedAt = at ?? 0;
-    else if (event.type === 'approval.decided' && call) delete call.askedAt;
+    else if (event.type === 'approval.asked' && call) Object.assign(call, { asked: true, askedAt: at });
+    else if (event.type === 'approval.decided' && call) call.asked = false;
     else if (event.type === 'tool.result' && typeof data.callId === 'string') {
       calls.delete(data.callId);
       stepAt = at;
@@ -164,13 +171,7 @@ export function describeDoing(
     turnOpen: boolean;
     reason: string | undefined;
     stepAt: number | undefined;
-    calls: Array<{
-      name: string;
-      input: unknown;
-      started?: boolean;
-      startedAt?: number | undefined;
-      askedAt?: number;
-    }>;
+    calls: CallSeen[];
     node: AgentNodeView;
   },
 ): { status: BoardStatus; doing: string; since?: number | undefined } {
@@ -179,7 +180,7 @@ export function describeDoing(
     return argument ? `${call.name} ${call.name === 'bash' ? `\`${argument}\`` : argument}` : call.name;
   };
   const more = (list: unknown[]) => (list.length > 1 ? ` and ${list.length - 1} more` : '');
-  const asked = at.calls.filter((call) => call.askedAt !== undefined);
+  const asked = at.calls.filter((call) => call.asked);
   const running = at.calls.filter((call) => call.started);
   const waitingMail = running.find((call) => call.name === 'wait_agents');
   const { node } = at;

@@ -178,6 +178,18 @@ describe('the board projected from the logs', () => {
     expect(row!.job).toBeUndefined();
     expect(row!.since).toBeUndefined();
     expect(row!.lastAt).toBe(1_005);
+    // A call waiting for approval since a time no clock gives: waiting, since unknown.
+    const asked = [
+      ...hostile.slice(0, 4),
+      event(5, 'tool.call', { callId: 'c2', name: 'write_file', input: { path: 'a.ts\u0000' } }),
+      event(6, 'approval.asked', { callId: 'c2' }, Number.NaN),
+    ];
+    const [waiting] = projectBoard(new Map([['h', asked]])).rows;
+    expect([waiting!.status, waiting!.doing, waiting!.since]).toEqual([
+      'waiting',
+      'waiting for your approval of write_file a.ts\\u0000',
+      undefined,
+    ]);
     expect(argumentSummary({ weird: 42, label: 'first\nsecond' })).toBe('first');
     expect(argumentSummary(null)).toBe('');
     expect(clipText('a\u2028b\tc', 20)).toBe('a\\u2028b\\u0009c');
