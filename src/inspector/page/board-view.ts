@@ -19,7 +19,7 @@ ${estimateCost.toString()}
 ${boardFunctions.map((fn) => fn.toString()).join('\n')}
 `;
 
-export const boardViewScript = String.raw`
+export const boardViewScript = `
 import { S, add, el, logOf, pageNow, redraw, setTab, travelTo } from './core.js';
 import { durationText, projectBoard } from './board.js';
 
