@@ -48,7 +48,8 @@ async function boardPicture(browser: Browser): Promise<void> {
     await page.locator('#conn', { hasText: 'connected' }).waitFor();
     const run = await start();
     await page.waitForFunction(() => document.querySelectorAll('.board-row').length === 6);
-    await page.locator('[data-board-agent="runner"] .doing', { hasText: ' for ' }).waitFor();
+    // A few seconds in, so the picture shows how long each has been at it.
+    await page.locator('[data-board-agent="runner"] .doing', { hasText: ' for 3 s' }).waitFor();
     await page.screenshot({ path: out });
     console.log(`wrote ${out}`);
     await run.release();
