@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { agentsViewScript, treeScript } from './page/agents-view.ts';
+import { boardScript, boardViewScript } from './page/board-view.ts';
 import { chartScript } from './page/chart.ts';
 import { chartLayoutScript } from './page/chart-layout.ts';
 import { chartViewScript } from './page/chart-view.ts';
@@ -46,6 +47,10 @@ export function pageAsset(name: string): string | undefined {
       return agentsViewScript;
     case 'tree.js':
       return treeScript;
+    case 'board.js':
+      return boardScript;
+    case 'board-view.js':
+      return boardViewScript;
     case 'dagre.js':
       dagre ??= readFileSync(dagreFile, 'utf8');
       return dagre;

@@ -113,6 +113,16 @@ pre.result .diff.add { background:#e6f6ea; color:#11632f; } pre.result .diff.del
 table.mail pre { margin:0; padding:0; border-top:none; white-space:pre-wrap; font-size:12px; max-height:160px; overflow:auto; }
 table.mail td.from, table.mail td.to { font-family:ui-monospace,monospace; white-space:nowrap; }
 table.mail tr.result td { background:#f3faf5; }
+.board-row { border:1px solid var(--line); border-left:4px solid var(--line); border-radius:6px; background:var(--panel); padding:5px 10px; margin:0 0 6px; cursor:pointer; max-width:1100px; }
+.board-row.running { border-left-color:var(--accent); } .board-row.waiting { border-left-color:#e0a100; background:#fffaf0; }
+.board-row.done { border-left-color:var(--ok); } .board-row.failed { border-left-color:var(--bad); }
+.board-row.selected { box-shadow:0 0 0 1px var(--accent); } .board-row.disposed, .agent.disposed { opacity:.55; background:#f1f1ee; }
+.board-row .head { display:flex; gap:8px; align-items:center; } .board-row .task { font-weight:600; }
+.board-row .doing { font-family:ui-monospace,monospace; font-size:12.5px; margin-top:2px; white-space:pre-wrap; word-break:break-all; }
+.board-row .to-transcript { margin-left:auto; font-size:12px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
+.board-job { font-weight:600; margin:0 0 8px; padding:4px 10px; border-radius:6px; background:var(--accent-bg); max-width:1100px; }
+#board-bar { padding:6px 16px 0; margin:0; } #board-filter { width:340px; } #board-bar[hidden] { display:none; }
+.pill.done { background:var(--ok-bg); color:var(--ok); } .pill.failed { background:var(--bad-bg); color:var(--bad); }
 .decide button { margin-left:6px; font-size:12px; padding:0 6px; border:1px solid var(--line); border-radius:4px; background:var(--panel); cursor:pointer; }
 `;
 
@@ -136,8 +146,11 @@ ${token ? `<meta name="agentchart-token" content="${token}">` : ''}
 <main>
 <aside><h2>Agents <span class="note" id="agent-count"></span></h2><input id="agent-filter" placeholder="filter agents by id or state…">
 <div id="agents"></div><h2>Turns</h2><div id="turns"></div></aside>
-<section class="view"><div id="timeline"></div><div id="travel-banner" hidden></div><nav id="tabs"><button data-tab="charts" class="on">Charts</button>
+<section class="view"><div id="timeline"></div><div id="travel-banner" hidden></div><nav id="tabs"><button data-tab="board" class="on">Board</button><button data-tab="charts">Charts</button>
 <button data-tab="transcript">Transcript</button><button data-tab="agents">Agents &amp; messages</button><button data-tab="log">Session log</button><button data-tab="inspection">Inspection events</button></nav>
+<div id="board-bar" class="filters"><select id="board-state" title="show agents in this state"><option value="all">all</option><option value="running">running</option>
+<option value="waiting">waiting</option><option value="done">done</option><option value="failed">failed</option><option value="idle">idle</option></select>
+<input id="board-filter" placeholder="filter by task, agent id or tool…"><span class="note" id="board-count"></span></div>
 <div id="content"></div></section>
 </main>
 <script type="application/json" id="charts">${JSON.stringify(inspectorCharts()).replace(/</g, '\\u003c')}</script>

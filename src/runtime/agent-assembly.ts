@@ -12,7 +12,7 @@ import { AgentPermissionGate, type PermissionSettings } from '../permissions/gat
 import type { Provider } from '../providers/types.ts';
 import { mailGatedModel } from '../recorded/mail-gate.ts';
 import { RecordedResults } from '../recorded/recorded-results.ts';
-import { recordedSystemPrompt } from '../session/recorded-system.ts';
+import { recordedJobPlace, recordedSystemPrompt } from '../session/recorded-system.ts';
 import type { SessionLog } from '../session/session-log.ts';
 import type { AgentDefinition, DefinitionContext } from '../settings/agent-definitions.ts';
 import { agentTypeNamesOf } from '../tools/background-agents.ts';
@@ -22,6 +22,7 @@ import { type AgentOrigin, type AgentSpec, agentSpec } from './agent-spec.ts';
 import type { BackgroundAgents } from './background/background-agents.ts';
 import type { ChildSpec, TreeMember } from './child-launch.ts';
 import { type HookConsultation, recordedHooks } from './hook-consultation.ts';
+import type { JobPlace } from './jobs/job-types.ts';
 import { type CreateAgentOptions, defaultInstructions, type Limits } from './options.ts';
 import type { SystemConfig } from './options-schema.ts';
 import { OutputChecks } from './output-checks.ts';
@@ -32,8 +33,8 @@ import type { WorkspaceCheck } from './workspace-check.ts';
 import { AgentWorktree } from './worktrees/agent-worktree.ts';
 import { type Isolation, isolationOf, type Place } from './worktrees/launch-isolation.ts';
 
-/** `createAgent` options plus, for a subagent, how its parent launches it. */
-export type LaunchOptions = CreateAgentOptions & { child?: ChildSpec };
+/** `createAgent` options plus, for a subagent, how its parent launches it; for a job's task, its place. */
+export type LaunchOptions = CreateAgentOptions & { child?: ChildSpec; job?: JobPlace };
 
 /** One launch: the agent's id, where its session comes from, and what the caller asked for. */
 export type Launch = {
@@ -140,6 +141,8 @@ function specOf(system: SystemServices, { agentId, origin, options }: Launch, ch
     preStepAtTurnStart: environmentEachTurn(config, recorded),
     sessionEndHooks: system.hooks.sessionEnd && !options.child,
     startsServers: choices.mcp !== undefined,
+    // A replay of a job's task records the place its recording has, so the two logs stay byte for byte.
+    job: options.job ?? (options.child ? undefined : recordedJobPlace(config.hookReplay ?? [])),
   });
 }
 

@@ -76,6 +76,8 @@ export type SpecParts = {
   sessionEndHooks: boolean;
   /** The agent starts MCP servers of its own (a subagent uses its parent's through its tools). */
   startsServers: boolean;
+  /** A job's task: its place in the job (`JobPlace`), recorded last in `session.start`. */
+  job?: unknown;
 };
 
 export function agentSpec(parts: SpecParts): AgentSpec {
@@ -102,6 +104,7 @@ export function agentSpec(parts: SpecParts): AgentSpec {
       limits,
       // The policy compaction followed, so a replay compacts at the same steps with the same instructions.
       compaction: compactionPolicy(parts.compaction),
+      ...(parts.job !== undefined ? { job: parts.job } : {}),
     },
     input: chartInput(parts, contextWindow),
   };

@@ -15,7 +15,7 @@ import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } 
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { hostLogic } from './host.ts';
-import { type Job, type JobOptions, runJob } from './jobs/run-job.ts';
+import { type Job, type JobOptions, type JobPlace, runJob } from './jobs/run-job.ts';
 import type { TaskSupervisionHost } from './jobs/supervised-task.ts';
 import type {
   AgentSystemOptions,
@@ -59,6 +59,7 @@ export class AgentSystem {
   /** What every agent of this system shares: options, hooks, the tree, the registry, saved outputs. */
   private readonly services: SystemServices;
   private disposed = false;
+  private jobsStarted = 0;
 
   constructor(options: AgentSystemOptions) {
     const config = parseSystemOptions(options);
@@ -81,11 +82,7 @@ export class AgentSystem {
    * original error if a setup stage fails (nothing of the agent stays registered or written).
    */
   async createAgent(options: CreateAgentOptions = {}): Promise<Agent> {
-    const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
-    this.assertOpen();
-    this.checkApprover('createAgent', parsed);
-    const agentId = parsed.id ?? this.services.config.nextId('createAgent');
-    return this.launch({ agentId, origin: { kind: 'new' }, options: parsed });
+    return this.createNew(options);
   }
 
   /**
@@ -136,8 +133,10 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    const host = { createAgent: (created: CreateAgentOptions) => this.createAgent(created) };
-    return runJob({ ...host, supervision: this.taskSupervision }, options);
+    // Each task's session.start names its job and place, so the logs alone show a job's progress.
+    const jobId = `job-${++this.jobsStarted}`;
+    const createAgent = (created: CreateAgentOptions, job?: JobPlace) => this.createNew(created, job);
+    return runJob({ createAgent, jobId, supervision: this.taskSupervision }, options);
   }
 
   /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */
@@ -165,6 +164,16 @@ export class AgentSystem {
     // What command hooks left running is being stopped; nothing of them outlives the system.
     await this.services.hooks.settled();
     this.host.stop();
+  }
+
+  /** `createAgent`, for a job's task (`job`: its place, recorded in its `session.start`) or the host. */
+  private async createNew(options: CreateAgentOptions, job?: JobPlace): Promise<Agent> {
+    const parsed = parseHostValue('createAgent', createAgentSchema, { options }).options ?? {};
+    this.assertOpen();
+    this.checkApprover('createAgent', parsed);
+    const agentId = parsed.id ?? this.services.config.nextId('createAgent');
+    const launched = job ? { ...parsed, job } : parsed;
+    return this.launch({ agentId, origin: { kind: 'new' }, options: launched });
   }
 
   /** Takes a stored session and launches an agent where it continues (see `takeStoredSession`). */

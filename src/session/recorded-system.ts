@@ -9,3 +9,9 @@ export function recordedSystemPrompt(events: readonly LogEvent[]): string | unde
   const config = start.data.config as { system?: unknown } | undefined;
   return typeof config?.system === 'string' ? config.system : undefined;
 }
+
+/** The job place a recorded `session.start` holds (`config.job`, see `JobPlace`), as it was written. */
+export function recordedJobPlace(events: readonly LogEvent[]): unknown {
+  const start = events[0];
+  return start?.type === 'session.start' ? (start.data.config as { job?: unknown }).job : undefined;
+}

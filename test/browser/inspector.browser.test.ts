@@ -23,7 +23,8 @@ async function openPage(url: string): Promise<Page> {
   page.setDefaultTimeout(10_000);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(url);
+  // The page opens on the board; these tests watch the charts.
+  await page.goto(`${url}#charts`);
   (page as Page & { errors: string[] }).errors = errors;
   return page;
 }

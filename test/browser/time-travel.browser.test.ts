@@ -44,7 +44,8 @@ async function openPage(url: string): Promise<Page & { errors: string[] }> {
   });
   page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => page.errors.push(error.message));
-  await page.goto(url);
+  // The page opens on the board; these tests watch the charts.
+  await page.goto(`${url}#charts`);
   return page;
 }
 

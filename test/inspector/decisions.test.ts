@@ -184,6 +184,8 @@ describe('inspector page', () => {
     }
     expect([...reached].sort()).toEqual([
       'agents.js',
+      'board-view.js',
+      'board.js',
       'chart-layout.js',
       'chart-view.js',
       'chart.js',

@@ -4,7 +4,7 @@
  */
 export const coreScript = String.raw`
 export const S = { source: '', agents: new Map(), logs: new Map(), streaming: new Map(), inspection: [],
-  selected: null, tab: 'charts', dirty: false, travel: null, answer: null, machines: new Map(),
+  selected: null, tab: 'board', board: { state: 'all', text: '' }, clockAt: null, dirty: false, travel: null, answer: null, machines: new Map(),
   filter: '', logFilter: { type: '', turn: '', step: '', text: '' }, picked: null, contexts: null,
   views: new Map() };
 const MAX_INSPECTION = 1000;
@@ -30,11 +30,26 @@ export function visibleEvents(id) {
   const events = logOf(id).events.filter(Boolean);
   return S.travel === null ? events : events.filter((e) => e.seq <= S.travel);
 }
+/** The tab shown, its button lit; the board's filters show with the board only. */
+export function setTab(tab) {
+  S.tab = tab;
+  for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b.dataset.tab === tab);
+  document.getElementById('board-bar').hidden = tab !== 'board';
+}
+/**
+ * The time now on the logs' clock (the injected one): live, the latest ts seen plus the page's time since it
+ * came (so a running tool's "for 12 s" goes on); for a recording, its latest ts.
+ */
+export function pageNow() {
+  if (!S.clockAt) return undefined;
+  return S.source === 'live' ? S.clockAt.ts + Math.max(0, Date.now() - S.clockAt.at) : S.clockAt.ts;
+}
 function addEvents(id, events) {
   const log = logOf(id);
   for (const event of events) {
     if (log.events[event.seq]) continue;
     log.events[event.seq] = event;
+    if (Number.isFinite(event.ts) && (!S.clockAt || event.ts > S.clockAt.ts)) S.clockAt = { ts: event.ts, at: Date.now() };
     if (event.type === 'assistant.message' || event.type === 'turn.end') S.streaming.delete(id);
   }
 }

@@ -1,7 +1,8 @@
 /** main.js of the inspector page: the tabs, the timeline over the session log, and the redraw. */
 export const mainScript = String.raw`
 import { renderAgentTree } from './agents.js';
-import { S, add, connect, el, logOf, onRender, redraw, travelTo } from './core.js';
+import { renderBoard } from './board-view.js';
+import { S, add, connect, el, logOf, onRender, redraw, setTab, travelTo } from './core.js';
 import { renderAgents, renderCharts, renderTurns } from './panels.js';
 import { travelBanner } from './travel.js';
 import { renderInspection, renderLog, renderTranscript } from './views.js';
@@ -36,18 +37,27 @@ onRender(() => {
   const atBottom = content.scrollTop + content.clientHeight >= content.scrollHeight - 30;
   const top = content.scrollTop;
   content.replaceChildren();
-  if (!S.selected) add(content, el('div', 'empty', 'No agents yet. They appear here as soon as they are created.'));
+  if (S.tab === 'board') renderBoard(content);
+  else if (!S.selected) add(content, el('div', 'empty', 'No agents yet. They appear here as soon as they are created.'));
   else if (S.tab === 'charts') renderCharts(content);
   else if (S.tab === 'transcript') renderTranscript(content);
   else if (S.tab === 'log') renderLog(content);
   else if (S.tab === 'agents') renderAgentTree(content);
   else renderInspection(content);
-  content.scrollTop = atBottom && S.tab !== 'charts' ? content.scrollHeight : top;
+  content.scrollTop = atBottom && S.tab !== 'charts' && S.tab !== 'board' ? content.scrollHeight : top;
 });
 
 for (const button of document.querySelectorAll('#tabs button')) {
-  button.onclick = () => { S.tab = button.dataset.tab; for (const b of document.querySelectorAll('#tabs button')) b.classList.toggle('on', b === button); redraw(); };
+  button.onclick = () => { setTab(button.dataset.tab); redraw(); };
 }
+// The page opens on the board; an address ending #charts (#transcript, …) opens on that tab.
+const opening = location.hash.slice(1);
+setTab(document.querySelector('#tabs button[data-tab="' + CSS.escape(opening) + '"]') ? opening : 'board');
+const boardState = document.getElementById('board-state'); const boardText = document.getElementById('board-filter');
+boardState.onchange = () => { S.board.state = boardState.value; redraw(); };
+boardText.oninput = () => { S.board.text = boardText.value; redraw(); };
+// While live, a running tool's "for 12 s" goes on: the board is drawn again each second.
+setInterval(() => { if (S.tab === 'board' && S.source === 'live' && !document.hidden) redraw(); }, 1000);
 const filter = document.getElementById('agent-filter');
 filter.oninput = () => { S.filter = filter.value; redraw(); };
 document.addEventListener('keydown', (event) => {

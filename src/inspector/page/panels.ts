@@ -17,7 +17,8 @@ export function machineLine(tree) {
 
 export function renderAgents() {
   const box = document.getElementById('agents'); box.replaceChildren();
-  const all = [...S.agents.values()];
+  // Disposed agents stay (a selection is not lost) but go below the live ones, greyed.
+  const all = [...S.agents.values()].sort((a, b) => (a.state === 'disposed') - (b.state === 'disposed'));
   const needle = S.filter.trim().toLowerCase();
   const matches = (a) => !needle || (a.id + ' ' + a.state + ' ' + machineLine(a.tree)).toLowerCase().includes(needle);
   const ordered = []; const seen = new Set();
@@ -29,7 +30,7 @@ export function renderAgents() {
   for (const [a, depth] of ordered) {
     if (!matches(a)) continue;
     shown++;
-    const button = el('button', 'agent' + (a.id === S.selected ? ' selected' : ''));
+    const button = el('button', 'agent' + (a.id === S.selected ? ' selected' : '') + (a.state === 'disposed' ? ' disposed' : ''));
     button.dataset.agent = a.id;
     button.style.marginLeft = (depth * 16) + 'px'; button.style.width = 'calc(100% - ' + depth * 16 + 'px)';
     add(button, el('span', 'id', (depth ? '↳ ' : '') + a.id), document.createTextNode(' '), el('span', 'pill ' + a.state.replace(/\W/g, '_'), a.state));

@@ -52,6 +52,13 @@ export type JobTaskResult = {
   worktree?: WorktreeResult;
 };
 
+/**
+ * Where a task's agent stands in its job, recorded in its `session.start` (`config.job`) so a reader of the
+ * logs alone (the inspector's board) knows the job's size: `id` names the job within its system (`job-1`,
+ * `job-2`, … in the order the system started them), `index` is the task's place, `tasks` how many there are.
+ */
+export type JobPlace = { id: string; index: number; tasks: number };
+
 /** One finished dependency of a task: its id in the job, and its result. */
 export type DependencyResult = { id: string; result: JobTaskResult };
 

@@ -10,7 +10,7 @@ import type { CreateAgentOptions } from '../options.ts';
 import { promptWithDependencies } from './dependency-prompt.ts';
 import { ended, resultOf, supervisedResult } from './job-results.ts';
 import { jobCancelSchema, jobOptionsSchema } from './job-schemas.ts';
-import type { Job, JobOptions, JobTask, JobTaskResult, ProgressBody } from './job-types.ts';
+import type { Job, JobOptions, JobPlace, JobTask, JobTaskResult, ProgressBody } from './job-types.ts';
 import { SupervisedTask, type TaskSupervisionHost } from './supervised-task.ts';
 import { dependencyVerdict, type TaskGraph, taskGraph } from './task-graph.ts';
 import { TaskSchedule } from './task-schedule.ts';
@@ -20,15 +20,20 @@ export type {
   Job,
   JobCounts,
   JobOptions,
+  JobPlace,
   JobProgress,
   JobTask,
   JobTaskResult,
 } from './job-types.ts';
 
-/** What a job needs from an agent system; `supervision` for tasks whose policy restarts them. */
+/**
+ * What a job needs from an agent system; `supervision` for tasks whose policy restarts them, `jobId` to
+ * name the job in each task's `session.start` (with `place`, the task's `JobPlace`).
+ */
 export type JobHost = {
-  createAgent(options?: CreateAgentOptions): Promise<Agent>;
+  createAgent(options: CreateAgentOptions, place?: JobPlace): Promise<Agent>;
   supervision?: TaskSupervisionHost;
+  jobId?: string;
 };
 
 /**
@@ -159,7 +164,12 @@ class JobRun implements Job {
     } = this.options.tasks[index]!;
     let agent: Agent;
     try {
-      agent = await this.host.createAgent(agentOptions);
+      const { jobId } = this.host;
+      const tasks = this.options.tasks.length;
+      agent = await this.host.createAgent(
+        agentOptions,
+        jobId !== undefined ? { id: jobId, index, tasks } : undefined,
+      );
     } catch (error) {
       return ended(index, undefined, 'failed', messageOf(error));
     }
