@@ -14,6 +14,7 @@ import { mcpServersSchema } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
+import { traceParentSchema } from '../telemetry/telemetry-options.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
 import { providerSchema } from './host-object-schemas.ts';
@@ -33,7 +34,12 @@ export const isolationSchema = z.literal('worktree', must('"worktree"'));
 export const createAgentSchema = z.strictObject({
   options: z
     .strictObject(
-      { id: idSchema.optional(), ...agentFields, isolation: isolationSchema.optional() },
+      {
+        id: idSchema.optional(),
+        ...agentFields,
+        isolation: isolationSchema.optional(),
+        traceParent: traceParentSchema.optional(),
+      },
       must('an object'),
     )
     .optional(),

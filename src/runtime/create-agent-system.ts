@@ -3,9 +3,11 @@ import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
+import { type JobSpan, SystemTracing } from '../telemetry/system-tracing.ts';
 import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } from './agent-assembly.ts';
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
@@ -58,6 +60,8 @@ export class AgentSystem {
   private readonly logic: AgentLogic;
   /** What every agent of this system shares: options, hooks, the tree, the registry, saved outputs. */
   private readonly services: SystemServices;
+  /** OpenTelemetry spans of the agents, when a tracer provider is set (docs/telemetry.md). */
+  private readonly tracing: SystemTracing;
   private disposed = false;
 
   constructor(options: AgentSystemOptions) {
@@ -67,6 +71,7 @@ export class AgentSystem {
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
     this.settings = config.settings;
+    this.tracing = new SystemTracing(config.telemetry);
     this.logic = new AgentLogic(this.clock);
     this.services = systemServices(config, {
       launch: (launch) => this.launch(launch),
@@ -136,8 +141,24 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    const host = { createAgent: (created: CreateAgentOptions) => this.createAgent(created) };
-    return runJob({ ...host, supervision: this.taskSupervision }, options);
+    // The job's span starts with its first task (the OpenTelemetry API loads asynchronously), and every
+    // task's agent is its child.
+    let jobSpan: Promise<JobSpan | undefined> | undefined;
+    const startSpan = async () => {
+      await this.tracing.ready('runJob');
+      return this.tracing.startJob({ 'agentchart.job.tasks': options.tasks.length });
+    };
+    const createAgent = async (created: CreateAgentOptions) => {
+      jobSpan ??= startSpan();
+      const span = await jobSpan;
+      return this.createAgent(span ? { ...created, traceParent: span.traceParent } : created);
+    };
+    const job = runJob({ createAgent, supervision: this.taskSupervision }, options);
+    void job.result.then(
+      async () => (await jobSpan)?.end(),
+      async (error: unknown) => (await jobSpan)?.end(messageOf(error)),
+    );
+    return job;
   }
 
   /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */
@@ -189,6 +210,7 @@ export class AgentSystem {
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
   private async launch(launch: Launch): Promise<Agent> {
     this.assertOpen();
+    await this.tracing.ready(launch.origin.kind === 'new' ? 'createAgent' : `${launch.origin.kind}Agent`);
     const placed = placeOf(this.services, launch);
     const place = placed instanceof Promise ? await placed : placed;
     const { body, nextId } = assembleAgent(this.services, launch, place);
@@ -201,17 +223,26 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId: launch.agentId, ref, release, signal: launch.signal });
-    return this.handleOf(body, { ref, release, nextId });
+    return this.handleOf(body, { ref, release, nextId }, launch.options.traceParent);
   }
 
   /** The public handle of a created agent, known to the system until it is disposed. */
   private handleOf(
     body: AgentBody,
     parts: { ref: AnyActorRef; release: () => void; nextId: (call: string) => string },
+    traceParent: string | undefined,
   ): Agent {
     const { agentId, bus, gate } = body;
     const { tree, background } = this.services;
     const log = body.requireLog();
+    const { parent } = body;
+    const untrace = this.tracing.attach({
+      agentId,
+      parent,
+      traceParent,
+      events: log.events,
+      subscribe: (listener) => bus.subscribe(listener),
+    });
     background.directory.join({ agentId, ref: parts.ref, log, parent: body.parent, publish: bus.publish });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
@@ -228,6 +259,7 @@ export class AgentSystem {
       log,
       bus,
       release: () => {
+        untrace();
         parts.release();
         this.agents.delete(agent);
         tree.remove(agentId);

@@ -1,0 +1,114 @@
+// The tracing of one agent system: decides once per agent whether spans are made (a tracer provider is
+// set), follows the agents that are traced, hangs a subagent under the call that started it, and makes the
+// span of a job. With no provider set, an agent is not followed at all: no per-event work.
+import type { Context, Tracer } from '@opentelemetry/api';
+import { ConfigError } from '../errors/config-error.ts';
+import type { LogEvent } from '../session/types.ts';
+import { AgentSpans, type ObservedEvent } from './agent-spans.ts';
+import { loadOpenTelemetry, type OpenTelemetry } from './open-telemetry.ts';
+import type { TelemetryConfig } from './telemetry-options.ts';
+import { contextOfTraceParent, formatTraceParent } from './trace-parent.ts';
+
+const tracerName = 'agentchart';
+
+/** One agent to trace: its events so far, where its later ones come from, and what it hangs under. */
+export type TracedAgent = {
+  agentId: string;
+  /** The agent that started this one (a subagent's parent). */
+  parent?: string | undefined;
+  /** A W3C traceparent its span continues (a job's, a queue's, a host's). */
+  traceParent?: string | undefined;
+  /** Its log so far: only the model and provider are read from it (past turns are not traced again). */
+  events: readonly LogEvent[];
+  subscribe(listener: (event: ObservedEvent) => void): () => void;
+};
+
+/** A job's span while its tasks run: the traceparent its tasks continue, and its end. */
+export type JobSpan = { traceParent: string; end(failure?: string): void };
+
+export class SystemTracing {
+  private api: OpenTelemetry | undefined;
+  private readonly agents = new Map<string, AgentSpans>();
+
+  constructor(private readonly config: TelemetryConfig) {}
+
+  /** Loads `@opentelemetry/api` (once per process) unless tracing is off; call before `attach`. */
+  async ready(call: string): Promise<void> {
+    if (!this.config.enabled || this.api) return;
+    this.api = await loadOpenTelemetry();
+    if (!this.api && this.config.tracerProvider) {
+      throw new ConfigError(
+        `${call}: telemetry.tracerProvider needs the @opentelemetry/api package (npm install @opentelemetry/api)`,
+      );
+    }
+  }
+
+  /** Follows one agent's events into spans when a tracer provider is set; returns how to stop. */
+  attach(agent: TracedAgent): () => void {
+    const api = this.api;
+    const tracer = api && this.tracer(api);
+    if (!api || !tracer || !this.config.enabled) return () => {};
+    const spans = new AgentSpans({
+      api,
+      tracer,
+      agentId: agent.agentId,
+      recordContent: this.config.recordContent,
+      parent: this.parentOf(api, agent),
+    });
+    for (const event of agent.events)
+      if (event.type === 'session.start' || event.type === 'session.resumed')
+        spans.observe({ type: 'log', event });
+    this.agents.set(agent.agentId, spans);
+    const unsubscribe = agent.subscribe((event) => spans.observe(event));
+    return () => {
+      unsubscribe();
+      spans.end();
+      if (this.agents.get(agent.agentId) === spans) this.agents.delete(agent.agentId);
+    };
+  }
+
+  /**
+   * Starts the span of a job (kind `PRODUCER` for one handed to a queue): a child of the host's active
+   * span, if any. `undefined` when no tracer provider is set.
+   */
+  startJob(attributes: Record<string, string | number>, producer = false): JobSpan | undefined {
+    const api = this.api;
+    const tracer = api && this.config.enabled ? this.tracer(api) : undefined;
+    if (!api || !tracer) return undefined;
+    const kind = producer ? api.SpanKind.PRODUCER : api.SpanKind.INTERNAL;
+    const span = tracer.startSpan('job', { kind, attributes }, api.context.active());
+    return {
+      traceParent: formatTraceParent(span.spanContext()),
+      end: (failure) => {
+        if (failure !== undefined) span.setStatus({ code: api.SpanStatusCode.ERROR, message: failure });
+        span.end();
+      },
+    };
+  }
+
+  /** The tracer of the provider set (the host's, else the global one); `undefined` when none is set. */
+  private tracer(api: OpenTelemetry): Tracer | undefined {
+    const provider = this.config.enabled
+      ? (this.config.tracerProvider ?? api.trace.getTracerProvider())
+      : undefined;
+    if (!provider) return undefined;
+    // The global provider is a proxy until an SDK registers one: its delegate's tracer, or none (no-op).
+    const proxy = provider as { getDelegateTracer?: (name: string) => Tracer | undefined };
+    if (typeof proxy.getDelegateTracer === 'function') return proxy.getDelegateTracer(tracerName);
+    return provider.getTracer(tracerName) as Tracer;
+  }
+
+  private parentOf(api: OpenTelemetry, agent: TracedAgent): () => Context {
+    if (agent.traceParent !== undefined) {
+      const context = contextOfTraceParent(api, agent.traceParent);
+      return () => context;
+    }
+    if (agent.parent !== undefined) {
+      const parentId = agent.parent;
+      return () => this.agents.get(parentId)?.childParent(agent.agentId) ?? api.ROOT_CONTEXT;
+    }
+    // A top-level agent hangs under the span the host had active when it created it, if any.
+    const active = api.context.active();
+    return () => active;
+  }
+}
