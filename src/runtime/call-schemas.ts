@@ -48,7 +48,9 @@ export const createAgentSchema = z.strictObject({
 /** `resumeAgent(sessionId, options)`: the session keeps its id. */
 export const resumeAgentSchema = z.strictObject({
   sessionId: idSchema,
-  options: z.strictObject(agentFields, must('an object')).optional(),
+  options: z
+    .strictObject({ ...agentFields, traceParent: traceParentSchema.optional() }, must('an object'))
+    .optional(),
 });
 
 /** `forkAgent(sessionId, options)`. */

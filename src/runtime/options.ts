@@ -238,7 +238,7 @@ export type CreateAgentOptions = {
 };
 
 /** `resumeAgent` options: the session keeps its id, and the worktree its `session.start` recorded. */
-export type ResumeAgentOptions = Omit<CreateAgentOptions, 'id' | 'isolation' | 'traceParent'>;
+export type ResumeAgentOptions = Omit<CreateAgentOptions, 'id' | 'isolation'>;
 
 /** `forkAgent` options: those of `createAgent` but isolation, and `atSeq`, where the fork ends. */
 export type ForkAgentOptions = Omit<CreateAgentOptions, 'isolation' | 'traceParent'> & { atSeq?: number };

@@ -6,7 +6,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import type { LogEvent } from '../session/types.ts';
 import { AgentSpans, type ObservedEvent } from './agent-spans.ts';
 import { loadOpenTelemetry, type OpenTelemetry } from './open-telemetry.ts';
-import type { TelemetryConfig } from './telemetry-options.ts';
+import { type TelemetryConfig, type TelemetryOptions, telemetryConfig } from './telemetry-options.ts';
 import { contextOfTraceParent, formatTraceParent } from './trace-parent.ts';
 
 const tracerName = 'agentchart';
@@ -111,4 +111,18 @@ export class SystemTracing {
     const active = api.context.active();
     return () => active;
   }
+}
+
+/**
+ * The span of a job handed to a queue (kind `PRODUCER`, ended once it is enqueued): its traceparent goes
+ * into every task's data, and the workers' agents continue it. `undefined` when no provider is set.
+ */
+export async function startQueuedJobSpan(
+  call: string,
+  option: TelemetryOptions | undefined,
+  attributes: Record<string, string | number>,
+): Promise<JobSpan | undefined> {
+  const tracing = new SystemTracing(telemetryConfig(option));
+  await tracing.ready(call);
+  return tracing.startJob(attributes, true);
 }

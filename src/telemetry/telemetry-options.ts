@@ -36,16 +36,20 @@ const tracerProviderSchema = z.custom<TracerProviderLike>(
   must('an OpenTelemetry TracerProvider (an object with getTracer)'),
 );
 
-export const telemetryOptionSchema = z.union(
-  [
-    z.literal(false),
-    z.strictObject(
-      { tracerProvider: tracerProviderSchema.optional(), recordContent: flag.optional() },
-      must('an object'),
-    ),
-  ],
+const telemetryObjectSchema = z.strictObject(
+  { tracerProvider: tracerProviderSchema.optional(), recordContent: flag.optional() },
   must('false or { tracerProvider?, recordContent? }'),
 );
+
+/** `false`, or the object: a bad key of the object is named (a plain union would only say "invalid"). */
+export const telemetryOptionSchema = z.unknown().transform((value, context) => {
+  if (value === false) return false as const;
+  const parsed = telemetryObjectSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues)
+    context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+  return z.NEVER;
+});
 
 const traceParentMessage = must('a W3C traceparent ("00-<32 hex>-<16 hex>-<2 hex>")');
 
