@@ -140,7 +140,7 @@ export class AgentSpans {
     ).span;
   }
 
-  /** A failed attempt is an event of the model call's span; the last one (no retry follows) ends it failed. */
+  /** A failed attempt is an event of the model call's span; the last (no retry follows) ends it failed. */
   private onAttempt(data: { error: ProviderErrorData; attempt: number; retryInMs?: number }): void {
     const chat = this.chat;
     if (!chat) return;

@@ -3,6 +3,7 @@
 // span of a job. With no provider set, an agent is not followed at all: no per-event work.
 import type { Context, Tracer } from '@opentelemetry/api';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import type { LogEvent } from '../session/types.ts';
 import { AgentSpans, type ObservedEvent } from './agent-spans.ts';
 import { loadOpenTelemetry, type OpenTelemetry } from './open-telemetry.ts';
@@ -38,7 +39,8 @@ export class SystemTracing {
     this.api = await loadOpenTelemetry();
     if (!this.api && this.config.tracerProvider) {
       throw new ConfigError(
-        `${call}: telemetry.tracerProvider needs the @opentelemetry/api package (npm install @opentelemetry/api)`,
+        `${call}: telemetry.tracerProvider needs the @opentelemetry/api package ` +
+          '(npm install @opentelemetry/api)',
       );
     }
   }
@@ -59,11 +61,27 @@ export class SystemTracing {
       if (event.type === 'session.start' || event.type === 'session.resumed')
         spans.observe({ type: 'log', event });
     this.agents.set(agent.agentId, spans);
-    const unsubscribe = agent.subscribe((event) => spans.observe(event));
-    return () => {
+    let unsubscribe = () => {};
+    const stop = () => {
       unsubscribe();
-      spans.end();
       if (this.agents.get(agent.agentId) === spans) this.agents.delete(agent.agentId);
+    };
+    unsubscribe = agent.subscribe((event) => {
+      try {
+        spans.observe(event);
+      } catch (error) {
+        // Spans are made inside the agent's log writes: a tracer that throws must not reach the agent.
+        stop();
+        process.emitWarning(`agentchart: tracing of agent ${agent.agentId} stopped: ${messageOf(error)}`);
+      }
+    });
+    return () => {
+      stop();
+      try {
+        spans.end();
+      } catch (error) {
+        process.emitWarning(`agentchart: tracing of agent ${agent.agentId}: ${messageOf(error)}`);
+      }
     };
   }
 

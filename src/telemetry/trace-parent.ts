@@ -3,7 +3,7 @@
 import type { Context, SpanContext } from '@opentelemetry/api';
 import type { OpenTelemetry } from './open-telemetry.ts';
 
-/** `version-traceid-parentid-flags`, lowercase hex; the all-zero ids are invalid (W3C Trace Context §3.2.2). */
+/** `version-traceid-parentid-flags`, lowercase hex; all-zero ids are invalid (W3C Trace Context §3.2.2). */
 export const traceParentPattern = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** The `traceparent` of a span. */

@@ -101,4 +101,32 @@ describe('OpenTelemetry traces of jobs and providers', () => {
     );
     await system.dispose();
   });
+
+  it('stops tracing an agent whose tracer throws, with a warning, and the agent goes on', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    const broken = {
+      getTracer: () => ({
+        startSpan: () => {
+          throw new Error('tracer broke');
+        },
+      }),
+    };
+    try {
+      const system = createAgentSystem({
+        model: scripted([{ text: 'Still here.' }]),
+        telemetry: { tracerProvider: broken },
+      });
+      const agent = await system.createAgent({ id: 'steady' });
+      const result = await agent.run('Hello.');
+      await system.dispose();
+      expect([result.reason, result.text]).toEqual(['completed', 'Still here.']);
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual(['agentchart: tracing of agent steady stopped: tracer broke']);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
