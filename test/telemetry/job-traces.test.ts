@@ -84,6 +84,28 @@ describe('OpenTelemetry traces of jobs and providers', () => {
     expect(log).not.toContain('0af7651916cd43dd8448eb211c80319c');
   });
 
+  it('continues a traceparent given to resumeAgent from the turn it runs next', async () => {
+    const traceParent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const system = createAgentSystem({
+      model: scripted([{ text: 'One.' }, { text: 'Two.' }]),
+      telemetry: { tracerProvider: backend.provider },
+    });
+    const first = await system.createAgent({ id: 'kept' });
+    await first.run('First.');
+    await first.dispose();
+    const resumed = await system.resumeAgent('kept', { traceParent });
+    await resumed.run('Second.');
+    await system.dispose();
+    await backend.provider.forceFlush();
+    const agents = backend.receiver.spans.filter((span) => span.name === 'invoke_agent agentchart');
+    const continued = agents.filter((span) => span.parentSpanId === '00f067aa0ba902b7');
+    expect([agents.length, continued.length, continued[0]?.traceId]).toEqual([
+      2,
+      1,
+      '4bf92f3577b34da6a3ce929d0e0e4736',
+    ]);
+  });
+
   it('refuses a bad telemetry option or traceparent with a ConfigError naming it', async () => {
     const model = scripted([]);
     const bad = (telemetry: unknown) => () =>
