@@ -103,9 +103,8 @@ export type SpanTree = [string, SpanTree[]];
 
 export function spanTree(spans: readonly ReceivedSpan[]): SpanTree[] {
   const ids = new Set(spans.map((span) => span.spanId));
-  const byStart = [...spans].sort((a, b) =>
-    BigInt(a.startTimeUnixNano) < BigInt(b.startTimeUnixNano) ? -1 : 1,
-  );
+  const start = (span: ReceivedSpan) => BigInt(span.startTimeUnixNano);
+  const byStart = [...spans].sort((a, b) => (start(a) < start(b) ? -1 : start(a) > start(b) ? 1 : 0));
   const childrenOf = (parent: string): SpanTree[] =>
     byStart
       .filter((span) => span.parentSpanId === parent)
