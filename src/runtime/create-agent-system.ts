@@ -3,11 +3,10 @@ import type { Clock, IdGenerator } from '../core/clock.ts';
 import { parseHostValue } from '../core/host-schema.ts';
 import { AgentStateError } from '../errors/agent-state-error.ts';
 import { ConfigError } from '../errors/config-error.ts';
-import { messageOf } from '../errors/describe-value.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
-import { type JobSpan, SystemTracing } from '../telemetry/system-tracing.ts';
+import { SystemTracing } from '../telemetry/system-tracing.ts';
 import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } from './agent-assembly.ts';
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
@@ -141,23 +140,12 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    // The job's span starts with its first task (the OpenTelemetry API loads asynchronously), and every
-    // task's agent is its child.
-    let jobSpan: Promise<JobSpan | undefined> | undefined;
-    const startSpan = async () => {
-      await this.tracing.ready('runJob');
-      return this.tracing.startJob({ 'agentchart.job.tasks': options.tasks.length });
-    };
-    const createAgent = async (created: CreateAgentOptions) => {
-      jobSpan ??= startSpan();
-      const span = await jobSpan;
-      return this.createAgent(span ? { ...created, traceParent: span.traceParent } : created);
-    };
-    const job = runJob({ createAgent, supervision: this.taskSupervision }, options);
-    void job.result.then(
-      async () => (await jobSpan)?.end(),
-      async (error: unknown) => (await jobSpan)?.end(messageOf(error)),
+    const traced = this.tracing.traceJob(
+      () => options.tasks.length,
+      (created: CreateAgentOptions) => this.createAgent(created),
     );
+    const job = runJob({ createAgent: traced.createAgent, supervision: this.taskSupervision }, options);
+    traced.endWith(job.result);
     return job;
   }
 

@@ -104,6 +104,42 @@ export class SystemTracing {
     };
   }
 
+  /**
+   * Wraps a job's `createAgent` so that every task's agent is a child of one `job` span, started with the
+   * first task (the API loads asynchronously); `endWith` ends it when the job's result settles. `tasks` is
+   * read then, once the job's options have been checked.
+   */
+  traceJob<Options extends object, Created>(
+    tasks: () => number,
+    createAgent: (options: Options & { traceParent?: string }) => Promise<Created>,
+  ): { createAgent: (options: Options) => Promise<Created>; endWith(result: Promise<unknown>): void } {
+    let jobSpan: Promise<JobSpan | undefined> | undefined;
+    const startSpan = async () => {
+      await this.ready('runJob');
+      return this.startJob({ 'agentchart.job.tasks': tasks() });
+    };
+    const endSpan = (failure?: string) =>
+      jobSpan?.then(
+        (span) => span?.end(failure),
+        () => {
+          // No span was made: the tasks' createAgent rejected with the reason, and the job reported it.
+        },
+      );
+    return {
+      createAgent: async (options) => {
+        jobSpan ??= startSpan();
+        const span = await jobSpan;
+        return createAgent(span ? { ...options, traceParent: span.traceParent } : options);
+      },
+      endWith: (result) => {
+        void result.then(
+          () => endSpan(),
+          (error: unknown) => endSpan(messageOf(error)),
+        );
+      },
+    };
+  }
+
   /** The tracer of the provider set (the host's, else the global one); `undefined` when none is set. */
   private tracer(api: OpenTelemetry): Tracer | undefined {
     const provider = this.config.enabled
