@@ -1,10 +1,11 @@
 // One measurement in a fresh process (started by bench/run.ts); prints one JSON line.
 //   node --expose-gc --import tsx bench/measure.ts <measurement> [--name value ...]
-// Measurements: speed, floor, burst, idle-heap, retained, create, store, append. See each function.
+// Measurements: speed, floor, burst, idle-heap, retained, create, store, append, tracing. See each function.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { TracerProvider } from '@opentelemetry/sdk-trace';
 import { fileStore } from '../src/session/file-store.ts';
 import { memoryStore } from '../src/session/memory-store.ts';
 import { formatLogLine } from '../src/session/schema.ts';
@@ -166,6 +167,45 @@ async function append() {
   }
 }
 
+/**
+ * µs per step (S=10, 3 deltas) with tracing `off` (`telemetry: false`), `none`: the default, with
+ * `@opentelemetry/api` installed but no tracer provider registered, and `sdk`: the SDK's provider making
+ * every span (no exporter, so only agentchart's and the SDK's span work is counted). The three systems
+ * take turns run by run in one process, so a loaded machine slows them alike; wall and CPU time per step.
+ */
+async function tracing() {
+  const w = work();
+  const sessions = memoryStore();
+  const modes = {
+    off: benchSystem(w, sessions, false),
+    none: benchSystem(w, sessions),
+    sdk: benchSystem(w, sessions, { tracerProvider: new TracerProvider() }),
+  };
+  const totals = Object.fromEntries(Object.keys(modes).map((mode) => [mode, { wallUs: 0, cpuUs: 0 }]));
+  const rounds = number('rounds', 300);
+  for (let round = -50; round < rounds; round++) {
+    for (const [mode, system] of Object.entries(modes)) {
+      const cpu = process.cpuUsage();
+      const start = performance.now();
+      await agentchartRun(system, sessions);
+      const wallUs = (performance.now() - start) * 1000;
+      const { user, system: kernel } = process.cpuUsage(cpu);
+      // The first 50 rounds warm up.
+      if (round < 0) continue;
+      totals[mode]!.wallUs += wallUs;
+      totals[mode]!.cpuUs += user + kernel;
+    }
+    if (round === -1) fullGc();
+  }
+  const perStep = (value: number) => value / (rounds * w.steps);
+  return Object.fromEntries(
+    Object.entries(totals).flatMap(([mode, { wallUs, cpuUs }]) => [
+      [`${mode}UsPerStep`, perStep(wallUs)],
+      [`${mode}CpuUsPerStep`, perStep(cpuUs)],
+    ]),
+  );
+}
+
 const measurements: Record<string, () => Promise<object>> = {
   speed,
   floor,
@@ -175,6 +215,7 @@ const measurements: Record<string, () => Promise<object>> = {
   create,
   store,
   append,
+  tracing,
 };
 const measure = measurements[measurement ?? ''];
 if (!measure) throw new Error(`unknown measurement ${measurement}; one of ${Object.keys(measurements)}`);

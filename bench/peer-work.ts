@@ -7,6 +7,7 @@ import type { ModelEvent, ModelRequest, Provider } from '../src/providers/types.
 import { type AgentSystem, createAgentSystem } from '../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../src/session/memory-store.ts';
 import type { SessionStore } from '../src/session/types.ts';
+import type { TelemetryOptions } from '../src/telemetry/telemetry-options.ts';
 import { defineTool } from '../src/tools/define-tool.ts';
 
 /** What one run does: `steps` tool steps, `deltas` text deltas before each, `delayMs` model latency. */
@@ -81,8 +82,13 @@ export const noopTool = defineTool({
 });
 
 /** One shared system, as a host keeps it; every run is a fresh agent whose session is removed after. */
-export function benchSystem(work: Work, store: SessionStore = memoryStore()): AgentSystem {
+export function benchSystem(
+  work: Work,
+  store: SessionStore = memoryStore(),
+  telemetry?: TelemetryOptions,
+): AgentSystem {
   return createAgentSystem({
+    ...(telemetry !== undefined ? { telemetry } : {}),
     model: benchModel(work),
     tools: [noopTool],
     store,

@@ -168,6 +168,19 @@ console.log(
   `| fileStore, 50,000 one-event appends made at once (group commit) | | | ${rate('file queued')} (fsync: ${rate('fsync queued')}) |`,
 );
 
+const tracing = medians({ tracing: () => measure('tracing') }).tracing!;
+console.log(
+  '\n| tracing (docs/telemetry.md), S=10, 3 deltas per step; the three take turns in one process | µs per step | CPU µs per step | CPU / off |',
+);
+console.log('|---|--:|--:|--:|');
+const tracingRow = (label: string, mode: string) =>
+  console.log(
+    `| ${label} | ${fixed(tracing[`${mode}UsPerStep`]!)} | ${fixed(tracing[`${mode}CpuUsPerStep`]!)} | ${ratio(tracing[`${mode}CpuUsPerStep`]!, tracing.offCpuUsPerStep!)} |`,
+  );
+tracingRow('`telemetry: false`', 'off');
+tracingRow('default, no tracer provider set (`@opentelemetry/api` installed)', 'none');
+tracingRow("the SDK's provider making every span (no exporter)", 'sdk');
+
 const cli = cliStartMs(['bin/agentchart.js', '--help']);
 const bare = cliStartMs(['-e', '']);
 console.log(`\nCLI start, agentchart --help: ${fixed(cli, 0)} ms (node -e '' alone: ${fixed(bare, 0)} ms)`);

@@ -34,6 +34,9 @@ export const floors: Readonly<Record<string, number>> = {
   // What the .agentchart folders (the user's and the workspace's) hold: settings files naming permissions
   // and MCP servers (floor 5), and skills; the runtime reads them when a host asks.
   settings: 7,
+  // OpenTelemetry spans made from what the session log records (floor 3); the runtime attaches them to its
+  // agents and the BullMQ jobs hand their trace context on, so they sit below both.
+  telemetry: 7,
   runtime: 8,
   // The chart graphs (the walk over the machine definitions) serve both diagrams/ and the inspector's
   // drawings, so they sit below the inspector.

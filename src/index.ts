@@ -126,6 +126,7 @@ export type {
   SettingsScope,
 } from './settings/settings-types.ts';
 export type { SkippedSkill } from './settings/skills.ts';
+export type { TelemetryOptions, TracerProviderLike } from './telemetry/telemetry-options.ts';
 export {
   type AgentType,
   type BackgroundAgentToolsOptions,

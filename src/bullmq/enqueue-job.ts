@@ -2,7 +2,10 @@ import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod/v4';
 import { parseHostValue } from '../core/host-schema.ts';
 import { ConfigError } from '../errors/config-error.ts';
+import { messageOf } from '../errors/describe-value.ts';
 import { taskGraph } from '../runtime/jobs/task-graph.ts';
+import { startQueuedJobSpan } from '../telemetry/system-tracing.ts';
+import { type TelemetryOptions, telemetryOptionSchema } from '../telemetry/telemetry-options.ts';
 import {
   type SupervisionPolicy,
   supervisionPolicySchema,
@@ -48,6 +51,12 @@ export type EnqueueOptions = {
   supervision?: SupervisionPolicy;
   /** What a dependency that did not complete does to its dependents: `'skip'` them (default) or `'run'` them. */
   onDependencyFailure?: 'skip' | 'run';
+  /**
+   * OpenTelemetry (docs/telemetry.md): with a tracer provider set (this one's, else the global one), the
+   * job gets a span (a child of the host's active span) whose traceparent every task carries in its data,
+   * so the workers' agents continue the same trace. `false`: no span.
+   */
+  telemetry?: TelemetryOptions;
 };
 
 const enqueueSchema = z.object({
@@ -68,6 +77,7 @@ const enqueueSchema = z.object({
   attempts: z.number().int().positive().optional(),
   supervision: supervisionPolicySchema.optional(),
   onDependencyFailure: z.enum(['skip', 'run']).optional(),
+  telemetry: telemetryOptionSchema.optional(),
 });
 
 /**
@@ -91,6 +101,7 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
     attempts = 5,
     supervision,
     onDependencyFailure,
+    telemetry,
   } = parseHostValue('enqueueJob', enqueueSchema, options);
   const ids = tasks.map((task, index) => {
     const id = task.id ?? (name === undefined ? undefined : `${name}-${index}`);
@@ -111,9 +122,14 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
     removeOnComplete: false,
     removeOnFail: false,
   };
-  await queue.addBulk(
+  const span = await startQueuedJobSpan('enqueueJob', telemetry, {
+    'agentchart.job.tasks': tasks.length,
+    ...(name !== undefined ? { 'agentchart.job.name': name } : {}),
+  });
+  const added = queue.addBulk(
     tasks.map((task, index) => {
       const data: TaskData = { prompt: task.prompt, index };
+      if (span) data.traceParent = span.traceParent;
       if (task.instructions !== undefined) data.instructions = task.instructions;
       const spec = supervisionSpecOf(task.supervision ?? supervision);
       if (spec) data.supervision = spec;
@@ -128,6 +144,13 @@ export async function enqueueJob(queue: Queue, options: EnqueueOptions): Promise
       }
       return { name: 'task', data, opts };
     }),
+  );
+  await added.then(
+    () => span?.end(),
+    (error: unknown) => {
+      span?.end(messageOf(error));
+      throw error;
+    },
   );
   return { ids };
 }

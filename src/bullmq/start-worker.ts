@@ -130,6 +130,7 @@ export async function startWorker(options: TaskWorkerOptions): Promise<TaskWorke
         // session uses it.
         prompt,
         ...(data.instructions !== undefined ? { instructions: data.instructions } : {}),
+        ...(data.traceParent !== undefined ? { traceParent: data.traceParent } : {}),
       },
       {
         ...(signal ? { signal } : {}),

@@ -5,6 +5,7 @@ import type { Usage } from '../providers/types.ts';
 import type { DeniedCall } from '../runtime/turn-result.ts';
 import { stopReasonSchema, supervisionSpecSchema } from '../session/event-data-schemas.ts';
 import type { RestartReason, StopReason } from '../session/types.ts';
+import { traceParentPattern } from '../telemetry/trace-parent.ts';
 
 /** The data of one queued task. The BullMQ job id is the task's session id. */
 export const taskDataSchema = z.object({
@@ -20,6 +21,8 @@ export const taskDataSchema = z.object({
   dependents: z.array(z.string()).optional(),
   /** What a dependency that did not complete does to this task (absent: `'skip'`, it ends `dependency_failed`). */
   onDependencyFailure: z.enum(['skip', 'run']).optional(),
+  /** The W3C traceparent of the job's span, which the task's agent continues (docs/telemetry.md). */
+  traceParent: z.string().regex(traceParentPattern).optional(),
 });
 export type TaskData = z.infer<typeof taskDataSchema>;
 

@@ -14,6 +14,7 @@ import { mcpServersSchema } from '../mcp/server-config.ts';
 import { type PermissionMode, permissionModes } from '../permissions/modes.ts';
 import { ruleProblem } from '../permissions/rules.ts';
 import type { CancelCause } from '../session/types.ts';
+import { traceParentSchema } from '../telemetry/telemetry-options.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { idSchema } from './host-guards.ts';
 import { providerSchema } from './host-object-schemas.ts';
@@ -33,7 +34,12 @@ export const isolationSchema = z.literal('worktree', must('"worktree"'));
 export const createAgentSchema = z.strictObject({
   options: z
     .strictObject(
-      { id: idSchema.optional(), ...agentFields, isolation: isolationSchema.optional() },
+      {
+        id: idSchema.optional(),
+        ...agentFields,
+        isolation: isolationSchema.optional(),
+        traceParent: traceParentSchema.optional(),
+      },
       must('an object'),
     )
     .optional(),
@@ -42,7 +48,9 @@ export const createAgentSchema = z.strictObject({
 /** `resumeAgent(sessionId, options)`: the session keeps its id. */
 export const resumeAgentSchema = z.strictObject({
   sessionId: idSchema,
-  options: z.strictObject(agentFields, must('an object')).optional(),
+  options: z
+    .strictObject({ ...agentFields, traceParent: traceParentSchema.optional() }, must('an object'))
+    .optional(),
 });
 
 /** `forkAgent(sessionId, options)`. */

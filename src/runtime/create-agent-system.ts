@@ -6,6 +6,7 @@ import { ConfigError } from '../errors/config-error.ts';
 import { forkEvents } from '../session/fork.ts';
 import type { SessionStore } from '../session/types.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
+import { SystemTracing } from '../telemetry/system-tracing.ts';
 import { assembleAgent, type Launch, type LaunchOptions, type SystemServices } from './agent-assembly.ts';
 import type { AgentBody } from './agent-body.ts';
 import { Agent } from './agent-handle.ts';
@@ -58,6 +59,8 @@ export class AgentSystem {
   private readonly logic: AgentLogic;
   /** What every agent of this system shares: options, hooks, the tree, the registry, saved outputs. */
   private readonly services: SystemServices;
+  /** OpenTelemetry spans of the agents, when a tracer provider is set (docs/telemetry.md). */
+  private readonly tracing: SystemTracing;
   private disposed = false;
   private jobsStarted = 0;
 
@@ -68,6 +71,7 @@ export class AgentSystem {
     this.ids = () => config.nextId('ids');
     this.limits = config.limits;
     this.settings = config.settings;
+    this.tracing = new SystemTracing(config.telemetry);
     this.logic = new AgentLogic(this.clock);
     this.services = systemServices(config, {
       launch: (launch) => this.launch(launch),
@@ -135,8 +139,15 @@ export class AgentSystem {
     this.assertOpen();
     // Each task's session.start names its job and place, so the logs alone show a job's progress.
     const jobId = `job-${++this.jobsStarted}`;
-    const createAgent = (created: CreateAgentOptions, job?: JobPlace) => this.createNew(created, job);
-    return runJob({ createAgent, jobId, supervision: this.taskSupervision }, options);
+    const traced = this.tracing.traceJob(
+      () => options.tasks.length,
+      ({ job, ...created }: CreateAgentOptions & { job?: JobPlace }) => this.createNew(created, job),
+    );
+    const createAgent = (created: CreateAgentOptions, job?: JobPlace) =>
+      traced.createAgent(job ? { ...created, job } : created);
+    const run = runJob({ createAgent, jobId, supervision: this.taskSupervision }, options);
+    traced.endWith(run.result);
+    return run;
   }
 
   /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */
@@ -198,6 +209,7 @@ export class AgentSystem {
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
   private async launch(launch: Launch): Promise<Agent> {
     this.assertOpen();
+    await this.tracing.ready(launch.origin.kind === 'new' ? 'createAgent' : `${launch.origin.kind}Agent`);
     const placed = placeOf(this.services, launch);
     const place = placed instanceof Promise ? await placed : placed;
     const { body, nextId } = assembleAgent(this.services, launch, place);
@@ -210,17 +222,26 @@ export class AgentSystem {
       unregister();
     };
     await this.creations.wait({ agentId: launch.agentId, ref, release, signal: launch.signal });
-    return this.handleOf(body, { ref, release, nextId });
+    return this.handleOf(body, { ref, release, nextId }, launch.options.traceParent);
   }
 
   /** The public handle of a created agent, known to the system until it is disposed. */
   private handleOf(
     body: AgentBody,
     parts: { ref: AnyActorRef; release: () => void; nextId: (call: string) => string },
+    traceParent: string | undefined,
   ): Agent {
     const { agentId, bus, gate } = body;
     const { tree, background } = this.services;
     const log = body.requireLog();
+    const { parent } = body;
+    const untrace = this.tracing.attach({
+      agentId,
+      parent,
+      traceParent,
+      events: log.events,
+      subscribe: (listener) => bus.subscribe(listener),
+    });
     background.directory.join({ agentId, ref: parts.ref, log, parent: body.parent, publish: bus.publish });
     log.subscribe((event) => {
       if (bus.hasListeners) bus.publish({ type: 'log', agentId, event });
@@ -237,6 +258,7 @@ export class AgentSystem {
       log,
       bus,
       release: () => {
+        untrace();
         parts.release();
         this.agents.delete(agent);
         tree.remove(agentId);

@@ -17,6 +17,7 @@ import { agentDefinitionFolders } from '../settings/agent-definitions.ts';
 import { readSettings, settingsFilesFor } from '../settings/settings-file.ts';
 import type { LoadedSettings } from '../settings/settings-types.ts';
 import { skillFolders } from '../settings/skills.ts';
+import { type TelemetryConfig, telemetryConfig } from '../telemetry/telemetry-options.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import { defaultMaxOutputChars } from '../tools/long-output.ts';
 import type { AgentDefinitionSource } from './agent-definition-catalogue.ts';
@@ -95,6 +96,8 @@ export type SystemConfig = {
   toolResults: LogEvent[] | undefined;
   /** The recorded subagents of a replayed tree (each one re-runs from its own log). */
   subagentReplay: SubagentRecordings | undefined;
+  /** OpenTelemetry traces: off, or on with the host's tracer provider (none given: the global one). */
+  telemetry: TelemetryConfig;
 };
 
 /** The `compaction` option with its defaults filled in. */
@@ -218,5 +221,6 @@ export function parseSystemOptions(options: unknown): SystemConfig {
       : parsed.environment === true
         ? { gather: true }
         : undefined,
+    telemetry: telemetryConfig(parsed.telemetry),
   };
 }

@@ -8,6 +8,7 @@ import type { PermissionMode } from '../permissions/modes.ts';
 import type { PermissionRule } from '../permissions/rules.ts';
 import type { Provider } from '../providers/types.ts';
 import type { LogEvent, SessionStore } from '../session/types.ts';
+import type { TelemetryOptions } from '../telemetry/telemetry-options.ts';
 import type { AnyTool } from '../tools/define-tool.ts';
 import type { SubagentRecordings } from './replay/subagent-replay.ts';
 
@@ -77,6 +78,12 @@ export type AgentSystemOptions = {
    * which answers every request from the recording.
    */
   models?: Record<string, Provider>;
+  /**
+   * OpenTelemetry traces (docs/telemetry.md): spans following the GenAI semantic conventions, made when a
+   * tracer provider is set (this option's, or the one registered with `@opentelemetry/api`); message content
+   * only with `recordContent: true`. `false`: none. Without a provider, agents are not followed at all.
+   */
+  telemetry?: TelemetryOptions;
   /**
    * Who answers a call the permission mode or a rule asks about: a function (see `Approver`), `'manual'`
    * (the host answers through `agent.approve()` / `agent.deny()`), or `'deny'`: nobody, on purpose — every
@@ -222,13 +229,19 @@ export type CreateAgentOptions = {
    * to review and merge (`agent.worktree`). A workspace outside a git repository is a `ConfigError`.
    */
   isolation?: 'worktree';
+  /**
+   * A W3C `traceparent` (`00-<trace id>-<span id>-<flags>`) the agent's `invoke_agent` span is a child of,
+   * when tracing is on (docs/telemetry.md): an incoming request's, or a job's. Default: the span the host
+   * has active when it calls `createAgent`, if any. Not written to the session log.
+   */
+  traceParent?: string;
 };
 
 /** `resumeAgent` options: the session keeps its id, and the worktree its `session.start` recorded. */
 export type ResumeAgentOptions = Omit<CreateAgentOptions, 'id' | 'isolation'>;
 
 /** `forkAgent` options: those of `createAgent` but isolation, and `atSeq`, where the fork ends. */
-export type ForkAgentOptions = Omit<CreateAgentOptions, 'isolation'> & { atSeq?: number };
+export type ForkAgentOptions = Omit<CreateAgentOptions, 'isolation' | 'traceParent'> & { atSeq?: number };
 
 export const defaultInstructions =
   'You are a coding agent working in a software project. Use the tools to inspect and change the workspace. ' +

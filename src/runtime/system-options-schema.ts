@@ -12,6 +12,7 @@ import {
   positiveInteger,
 } from '../core/host-schema.ts';
 import { mcpServersSchema } from '../mcp/server-config.ts';
+import { telemetryOptionSchema } from '../telemetry/telemetry-options.ts';
 import { minMaxOutputChars } from '../tools/long-output.ts';
 import { toolListSchema } from '../tools/tool-list-schema.ts';
 import { hooksOptionSchema } from './hooks-option.ts';
@@ -118,6 +119,7 @@ export const systemOptionsSchema = z.strictObject(
       .optional(),
     replay: replayOptionSchema.optional(),
     models: z.record(z.string(), providerSchema, must('an object of providers by name')).optional(),
+    telemetry: telemetryOptionSchema.optional(),
   },
   must('an object'),
 );

@@ -1,6 +1,8 @@
 // agentchart installs beside what a project already has (issue 29): the newest openai, the OpenAI Agents
 // SDK (which brings openai 7 and zod 4 itself), and the AI SDK. `npm install` must resolve without
 // ERESOLVE, and `agentchart/openai` then runs on the project's openai 7, talking to a local wire server.
+// Beside the OpenTelemetry API and SDK, the built package finds the optional `@opentelemetry/api` peer and
+// traces through the provider the project registered.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +10,15 @@ import { installPacked, npm, run } from '../../scripts/packed-package.ts';
 import { type OpenAIChatServer, startOpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 
 // Pinned, so the test installs the same tree every time (from the registry, as a user's install would).
-const peers = ['openai@7.60.0', '@openai/agents@0.20.0', 'ai@7.0.173', '@ai-sdk/openai@4.0.126', 'zod@4.6.7'];
+const peers = [
+  'openai@7.60.0',
+  '@openai/agents@0.20.0',
+  'ai@7.0.173',
+  '@ai-sdk/openai@4.0.126',
+  'zod@4.6.7',
+  '@opentelemetry/api@1.10.0',
+  '@opentelemetry/sdk-trace@3.1.1',
+];
 
 let work: string;
 let project: string;
@@ -64,5 +74,31 @@ describe('agentchart installed beside openai 7, @openai/agents and the AI SDK', 
       others: ['function', 'function'],
     });
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('traces through the OpenTelemetry provider the project registered', async () => {
+    server.reply({ turn: { text: ['Traced.'] } });
+    const program = [
+      "import { trace } from '@opentelemetry/api';",
+      "import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';",
+      "import { createAgentSystem } from 'agentchart';",
+      "import { openai } from 'agentchart/openai';",
+      'const exporter = new InMemorySpanExporter();',
+      'trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] }));',
+      "const model = openai({ model: 'gpt-test', apiKey: 'test-key', baseURL: process.env.WIRE_URL });",
+      'const system = createAgentSystem({ model, projectInstructions: false });',
+      'const agent = await system.createAgent();',
+      "const result = await agent.run('Say hello');",
+      'await system.dispose();',
+      'console.log(JSON.stringify({ reason: result.reason, spans: exporter.getFinishedSpans().map((span) => span.name).sort() }));',
+    ].join('\n');
+    await writeFile(join(project, 'traced.mjs'), program);
+    const env = { ...process.env, WIRE_URL: `${server.url}/v1` };
+    const ran = await run(process.execPath, ['traced.mjs'], { cwd: project, env });
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toEqual({
+      reason: 'completed',
+      spans: ['chat gpt-test', 'invoke_agent agentchart', 'step', 'turn'],
+    });
   });
 });

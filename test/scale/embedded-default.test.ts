@@ -1,6 +1,7 @@
 // The embedded default needs no server: nothing the main entry point, agentchart/testing or the provider
 // subpaths load reaches the PostgreSQL store or the BullMQ jobs, and only those two folders import pg,
-// bullmq or ioredis. The CLI loads them only inside the commands that take --redis/--postgres.
+// bullmq or ioredis. The CLI loads them only inside the commands that take --redis/--postgres. The optional
+// @opentelemetry/api is loaded lazily, by one file, so an install without it runs untraced.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
@@ -57,5 +58,28 @@ describe('the embedded default', () => {
       'postgres/pg-schema.ts',
       'postgres/pg-store.ts',
     ]);
+  });
+
+  it('names the optional @opentelemetry/api only in src/telemetry, and loads it in one file', () => {
+    const files = [...importGraph().keys()];
+    const imports = (file: string) => ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles;
+    const users = files.filter((file) =>
+      imports(file).some((imported) => imported.fileName === '@opentelemetry/api'),
+    );
+    expect(users.map((file) => relative(src, file)).sort()).toEqual([
+      'telemetry/agent-spans.ts',
+      'telemetry/open-telemetry.ts',
+      'telemetry/system-tracing.ts',
+      'telemetry/trace-parent.ts',
+    ]);
+    // The others import its types only: what they run comes from the one lazy `import()`.
+    const loaders = users.filter((file) =>
+      /import\('@opentelemetry\/api'\)/.test(readFileSync(file, 'utf8')),
+    );
+    expect(loaders.map((file) => relative(src, file))).toEqual(['telemetry/open-telemetry.ts']);
+    const valueImports = users.filter((file) =>
+      /^import (?!type)[^;]*from '@opentelemetry\/api'/m.test(readFileSync(file, 'utf8')),
+    );
+    expect(valueImports).toEqual([]);
   });
 });

@@ -12,8 +12,11 @@ import type { CreateAgentOptions } from '../options.ts';
 import { type DeniedCall, type RunError, turnResult } from '../turn-result.ts';
 import { type DurableSupervision, runSupervisedStart, workerStopped } from './supervised-durable.ts';
 
-/** What a durable task is: its id (the session id), its prompt, and optional instructions. */
-export type DurableTask = { id: string; prompt: string; instructions?: string };
+/**
+ * What a durable task is: its id (the session id), its prompt, optional instructions, and the W3C
+ * traceparent of the job span its agent's spans continue (docs/telemetry.md).
+ */
+export type DurableTask = { id: string; prompt: string; instructions?: string; traceParent?: string };
 
 /**
  * How the task ended: the stop reason, text, `error` and `denied` calls of its last turn (as `RunResult`
@@ -152,7 +155,10 @@ async function takeTask(
   task: DurableTask,
   lockWaitMs: number,
 ): Promise<{ agent: Agent; resumed: boolean }> {
-  const options = task.instructions !== undefined ? { instructions: task.instructions } : {};
+  const options = {
+    ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
+    ...(task.traceParent !== undefined ? { traceParent: task.traceParent } : {}),
+  };
   const deadline = host.clock.now() + lockWaitMs;
   for (let pause = 50; ; pause = Math.min(pause * 2, 1000)) {
     try {
