@@ -33,7 +33,7 @@ async function openPage(url: string): Promise<Page & { errors: string[] }> {
   open.page = page;
   page.setDefaultTimeout(20_000);
   page.on('pageerror', (error) => page.errors.push(error.message));
-  await page.goto(url);
+  await page.goto(`${url}#charts`);
   return page;
 }
 const litState = (page: Page, machine: string, state: string) =>
