@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe } from 'vitest';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
@@ -48,4 +49,45 @@ export function lit(page: Page): Promise<string[]> {
           `${(node.closest('.chart') as HTMLElement).dataset.machine}:${(node as SVGElement).dataset.state}`,
       ),
     );
+}
+
+let shared: Browser | undefined;
+
+/** The Chromium of the calling file's `describeInChromium` block. */
+export function sharedBrowser(): Browser {
+  if (!shared) throw new Error('sharedBrowser() is for tests inside describeInChromium');
+  return shared;
+}
+
+/**
+ * A describe block whose tests share one Chromium (`sharedBrowser()`), launched before them and closed
+ * after; skipped, saying why, where there is no Chromium.
+ */
+export function describeInChromium(title: string, body: () => void): void {
+  describe.skipIf(!hasChromium)(`${title}${hasChromium ? '' : ` — skipped: ${noChromium}`}`, () => {
+    beforeAll(async () => {
+      shared = await launchChromium();
+    });
+    afterAll(async () => {
+      await shared?.close();
+      shared = undefined;
+    });
+    body();
+  });
+}
+
+/** A page whose script errors are collected in `errors` (a test expects none). */
+export type WatchedPage = Page & { errors: string[] };
+
+/** Opens `url` in a new page of `sharedBrowser()`: 1,400 × 1,000 unless told, errors collected. */
+export async function openWatchedPage(
+  url: string,
+  options: { width?: number; height?: number; timeoutMs?: number } = {},
+): Promise<WatchedPage> {
+  const viewport = { width: options.width ?? 1400, height: options.height ?? 1000 };
+  const page = Object.assign(await sharedBrowser().newPage({ viewport }), { errors: [] as string[] });
+  page.setDefaultTimeout(options.timeoutMs ?? 20_000);
+  page.on('pageerror', (error) => page.errors.push(error.message));
+  await page.goto(url);
+  return page;
 }
