@@ -5,9 +5,9 @@ import type { Page } from 'playwright-core';
 import { afterEach, expect, it } from 'vitest';
 import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fixturePath } from '../replay/scenarios.ts';
-import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import { gatedSystem, settle } from '../support/controllable.ts';
 import { describeInChromium, openWatchedPage, type WatchedPage, withScreenshot } from './browser.ts';
 import {
   activeOutOfView,
@@ -37,15 +37,7 @@ describeInChromium('charts in Chromium at 1,280 × 800', () => {
   it('keeps the active state of every chart in view through a live run with a tool call, zoomed in too', {
     timeout: 60_000,
   }, async () => {
-    const model = new GateProvider();
-    const tool = new GateTool('lookup', { access: 'read' });
-    let n = 0;
-    const system = createAgentSystem({
-      model,
-      tools: [tool.tool],
-      ids: () => `id${++n}`,
-      projectInstructions: false,
-    });
+    const { model, tool, system } = gatedSystem('lookup', 'read');
     open.system = system;
     open.inspector = await startInspector(system);
     const agent = await system.createAgent({ id: 'reader' });

@@ -5,7 +5,7 @@ import { type InspectorServer, serveInspector, startInspector } from '../../src/
 import type { Agent } from '../../src/runtime/agent-handle.ts';
 import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fixturePath } from '../replay/scenarios.ts';
-import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import { GateProvider, gatedSystem, settle } from '../support/controllable.ts';
 import {
   describeInChromium,
   hasChromium,
@@ -40,14 +40,7 @@ describeInChromium('the inspector in Chromium', () => {
   it('draws the step chart live, lights requesting while the model streams and executingTools while a tool runs, and approves from the page', {
     timeout: 60_000,
   }, async () => {
-    const model = new GateProvider();
-    const tool = new GateTool('write_note', { access: 'write' });
-    let n = 0;
-    const system = createAgentSystem({
-      model,
-      tools: [tool.tool],
-      ids: () => `id${++n}`,
-      projectInstructions: false,
+    const { model, tool, system } = gatedSystem('write_note', 'write', {
       permissionMode: 'default',
       approve: 'manual',
     });

@@ -8,8 +8,8 @@ import { inspectorPage } from '../../src/inspector/page.ts';
 import { RecordedSource } from '../../src/inspector/recorded-source.ts';
 import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { gatedSystem, settle } from '../support/controllable.ts';
 import { fieldsOf } from '../support/log-fields.ts';
 
 const open: { system?: AgentSystem; inspector?: InspectorServer } = {};
@@ -22,14 +22,7 @@ afterEach(async () => {
 
 /** An agent whose first step asks for two `write` calls that need approval (mode `default`, manual approver). */
 async function waitingAgent(decisions: boolean) {
-  let n = 0;
-  const model = new GateProvider();
-  const tool = new GateTool('write', { access: 'write' });
-  const system = createAgentSystem({
-    model,
-    tools: [tool.tool],
-    ids: () => `id${++n}`,
-    projectInstructions: false,
+  const { model, tool, system } = gatedSystem('write', 'write', {
     permissionMode: 'default',
     approve: 'manual',
   });

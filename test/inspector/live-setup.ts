@@ -1,8 +1,8 @@
 // One agent system with a live inspector on a free port, for the inspector tests: a gate provider and a
 // held tool let a test look at the inspector while a turn is under way.
 import { type InspectorServer, startInspector } from '../../src/inspector/server.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
-import { GateProvider, GateTool, settle } from '../support/controllable.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { type GateProvider, type GateTool, gatedSystem, settle } from '../support/controllable.ts';
 import { connectEvents, type SseReader } from './sse-reader.ts';
 
 export type Setup = { system: AgentSystem; model: GateProvider; tool: GateTool; inspector: InspectorServer };
@@ -10,16 +10,7 @@ const open: { system?: AgentSystem; inspector?: InspectorServer; readers: SseRea
 
 /** Starts a system (model: a gate provider; one tool: `hold`, a gate tool) and its inspector. */
 export async function setup(): Promise<Setup> {
-  let n = 0;
-  const model = new GateProvider();
-  const tool = new GateTool('hold');
-  const system = createAgentSystem({
-    model,
-    tools: [tool.tool],
-    ids: () => `id${++n}`,
-    projectInstructions: false,
-    permissionMode: 'bypass',
-  });
+  const { model, tool, system } = gatedSystem('hold', 'none', { permissionMode: 'bypass' });
   const inspector = await startInspector(system, { port: 0 });
   open.system = system;
   open.inspector = inspector;

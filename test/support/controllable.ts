@@ -9,7 +9,9 @@ import type {
   Provider,
   Usage,
 } from '../../src/providers/types.ts';
-import { type AnyTool, defineTool, type ToolOutput } from '../../src/tools/define-tool.ts';
+import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import type { AgentSystemOptions } from '../../src/runtime/options.ts';
+import { type AnyTool, defineTool, type ToolAccess, type ToolOutput } from '../../src/tools/define-tool.ts';
 
 /** Lets pending promise callbacks and actor messages run. Several rounds: actors chain microtasks. */
 export async function settle(rounds = 5): Promise<void> {
@@ -158,4 +160,26 @@ export class GateTool {
     this.running.delete(callId);
     call.resolve(output);
   }
+}
+
+/**
+ * A system driven by the test: a `GateProvider`, one `GateTool` named `toolName`, ids `id1`, `id2`, …, no
+ * instruction files; `options` add to (or replace) these.
+ */
+export function gatedSystem(
+  toolName: string,
+  access: ToolAccess,
+  options: Partial<AgentSystemOptions> = {},
+): { model: GateProvider; tool: GateTool; system: AgentSystem } {
+  const model = new GateProvider();
+  const tool = new GateTool(toolName, { access });
+  let n = 0;
+  const system = createAgentSystem({
+    model,
+    tools: [tool.tool],
+    ids: () => `id${++n}`,
+    projectInstructions: false,
+    ...options,
+  });
+  return { model, tool, system };
 }
