@@ -209,7 +209,9 @@ export class AgentSystem {
   /** Spec → body → handle: the agent's actor is spawned with its ports registered under its key. */
   private async launch(launch: Launch): Promise<Agent> {
     this.assertOpen();
-    await this.tracing.ready(launch.origin.kind === 'new' ? 'createAgent' : `${launch.origin.kind}Agent`);
+    const call = launch.origin.kind === 'new' ? 'createAgent' : `${launch.origin.kind}Agent`;
+    const loading = this.tracing.ready(call); // no await once loaded or off: see SystemTracing.ready
+    if (loading) await loading.then(() => this.assertOpen());
     const placed = placeOf(this.services, launch);
     const place = placed instanceof Promise ? await placed : placed;
     const { body, nextId } = assembleAgent(this.services, launch, place);

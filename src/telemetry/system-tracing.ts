@@ -29,20 +29,34 @@ export type JobSpan = { traceParent: string; end(failure?: string): void };
 
 export class SystemTracing {
   private api: OpenTelemetry | undefined;
+  /** The package was looked for and is not installed. */
+  private missing = false;
   private readonly agents = new Map<string, AgentSpans>();
 
   constructor(private readonly config: TelemetryConfig) {}
 
-  /** Loads `@opentelemetry/api` (once per process) unless tracing is off; call before `attach`. */
-  async ready(call: string): Promise<void> {
-    if (!this.config.enabled || this.api) return;
-    this.api = await loadOpenTelemetry();
-    if (!this.api && this.config.tracerProvider) {
+  /**
+   * Loads `@opentelemetry/api` (once per process) unless tracing is off; call before `attach`. Answers
+   * nothing (synchronously) once loaded or when off: an agent's launch then takes no extra turn of the
+   * event loop, so the order in which concurrent launches draw their ids stays what it was.
+   */
+  ready(call: string): Promise<void> | undefined {
+    if (!this.config.enabled || this.api || this.missing) return this.refuseMissing(call);
+    return loadOpenTelemetry().then((api) => {
+      this.api = api;
+      this.missing = api === undefined;
+      return this.refuseMissing(call);
+    });
+  }
+
+  private refuseMissing(call: string): undefined {
+    if (this.missing && this.config.enabled && this.config.tracerProvider) {
       throw new ConfigError(
         `${call}: telemetry.tracerProvider needs the @opentelemetry/api package ` +
           '(npm install @opentelemetry/api)',
       );
     }
+    return undefined;
   }
 
   /** Follows one agent's events into spans when a tracer provider is set; returns how to stop. */

@@ -101,7 +101,10 @@ export function agentTables(rig: AgentRig, path: AgentPath, mode: Mode) {
       state.matches('ready'),
     );
     const real = () => {
-      const { value, status } = rig.ref.getSnapshot();
+      // The first launch of a process may wait for the tracing API to load before the actor exists.
+      const ref = rig.agentRefs.at(-1);
+      if (!ref) return ['no agent actor yet'];
+      const { value, status } = ref.getSnapshot();
       return [value, status, rig.agent !== undefined];
     };
     const expected = [settled.value, settled.status, created];
