@@ -211,7 +211,7 @@ export class AgentSystem {
     this.assertOpen();
     const call = launch.origin.kind === 'new' ? 'createAgent' : `${launch.origin.kind}Agent`;
     const loading = this.tracing.ready(call); // no await once loaded or off: see SystemTracing.ready
-    if (loading) await loading.then(() => this.assertOpen());
+    if (loading) await loading.then(() => this.assertOpen(launch.agentId));
     const placed = placeOf(this.services, launch);
     const place = placed instanceof Promise ? await placed : placed;
     const { body, nextId } = assembleAgent(this.services, launch, place);
@@ -287,14 +287,14 @@ export class AgentSystem {
   }
 
   private checkApprover(call: string, own: Pick<CreateAgentOptions, 'tools' | 'mcpServers'>): void {
-    checkOwnTools(
-      { config: this.services.config, preToolHooks: this.services.hooks.flags.preTool === true },
-      call,
-      own,
-    );
+    const { config, hooks } = this.services;
+    checkOwnTools({ config, preToolHooks: hooks.flags.preTool === true }, call, own);
   }
 
-  private assertOpen(): void {
-    if (this.disposed) throw new AgentStateError('the agent system has been disposed');
+  /** Throws once the system is disposed; for an agent being created (`creating`), as its rollback says. */
+  private assertOpen(creating?: string): void {
+    if (!this.disposed) return;
+    const why = creating ? `agent ${creating} was not created: the system was disposed` : undefined;
+    throw new AgentStateError(why ?? 'the agent system has been disposed');
   }
 }

@@ -44,40 +44,44 @@ describeInChromium('charts in Chromium at 1,280 × 800', () => {
     const page = await openPage(open.inspector.url);
     await withScreenshot(page, 'charts-live-in-view', async () => {
       await litState(page, 'agent', 'ready.idle');
-      expect(await activeOutOfView(page)).toEqual([]);
-      expect(await chartOrder(page)).toEqual(['agent']);
+      await expect.poll(() => activeOutOfView(page), { timeout: 20_000 }).toEqual([]);
+      await expect.poll(() => chartOrder(page), { timeout: 20_000 }).toEqual(['agent']);
 
       const run = agent.run('Look it up.');
       const request = await model.request(0);
       request.delta('Looking');
       await litState(page, 'agent/turn/step', 'requesting');
       // The batch waits idle inside the step: it comes after the running machines.
-      expect(await chartOrder(page)).toEqual([
-        'agent/turn/step',
-        'agent/turn',
-        'agent/turn/step/batch',
-        'agent',
-      ]);
-      expect(await activeOutOfView(page)).toEqual([]);
+      await expect
+        .poll(() => chartOrder(page), { timeout: 20_000 })
+        .toEqual(['agent/turn/step', 'agent/turn', 'agent/turn/step/batch', 'agent']);
+      await expect.poll(() => activeOutOfView(page), { timeout: 20_000 }).toEqual([]);
       // The user zooms the step chart in: the zoom stays, and the view follows the active state.
+      const stepView = page.locator('.chart[data-machine="agent/turn/step"] svg');
+      const widthOf = async () => Number((await stepView.getAttribute('viewBox'))!.split(' ')[2]);
+      const unzoomed = await widthOf();
       for (let i = 0; i < 4; i++)
         await page.locator('.chart[data-machine="agent/turn/step"] [data-view="in"]').click();
-      const zoomed = await page.locator('.chart[data-machine="agent/turn/step"] svg').getAttribute('viewBox');
-      expect(await activeOutOfView(page)).toEqual([]);
+      // Each click redraws on the page's next frame: wait until all four have.
+      await expect.poll(widthOf, { timeout: 20_000 }).toBeCloseTo(unzoomed / 1.25 ** 4, 0);
+      const zoomed = await stepView.getAttribute('viewBox');
+      await expect.poll(() => activeOutOfView(page), { timeout: 20_000 }).toEqual([]);
 
       request.toolCall('c1', 'lookup', { value: 'x' }).done('tool_use');
       await litState(page, 'agent/turn/step/batch', 'running');
       for (let i = 0; i < 100 && !tool.running.has('c1'); i++) await settle();
       await litState(page, 'agent/turn/step', 'executingTools');
       await litState(page, 'agent/turn/step/batch/call:c1', 'running');
-      expect(await chartOrder(page)).toEqual([
-        'agent/turn/step/batch',
-        'agent/turn/step',
-        'agent/turn',
-        'agent/turn/step/batch/call:c1',
-        'agent',
-      ]);
-      expect(await activeOutOfView(page)).toEqual([]);
+      await expect
+        .poll(() => chartOrder(page), { timeout: 20_000 })
+        .toEqual([
+          'agent/turn/step/batch',
+          'agent/turn/step',
+          'agent/turn',
+          'agent/turn/step/batch/call:c1',
+          'agent',
+        ]);
+      await expect.poll(() => activeOutOfView(page), { timeout: 20_000 }).toEqual([]);
       const followed = await page
         .locator('.chart[data-machine="agent/turn/step"] svg')
         .getAttribute('viewBox');
@@ -87,8 +91,8 @@ describeInChromium('charts in Chromium at 1,280 × 800', () => {
       (await model.request(1)).delta('Found.').done('end_turn');
       await run;
       await litState(page, 'agent', 'ready.idle');
-      expect(await chartOrder(page)).toEqual(['agent']);
-      expect(await activeOutOfView(page)).toEqual([]);
+      await expect.poll(() => chartOrder(page), { timeout: 20_000 }).toEqual(['agent']);
+      await expect.poll(() => activeOutOfView(page), { timeout: 20_000 }).toEqual([]);
       expect(page.errors).toEqual([]);
     });
   });
