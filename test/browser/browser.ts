@@ -3,7 +3,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe } from 'vitest';
+import type { InspectorServer } from '../../src/inspector/server.ts';
+import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const hasChromium = existsSync(chromiumPath);
@@ -90,4 +92,19 @@ export async function openWatchedPage(
   page.on('pageerror', (error) => page.errors.push(error.message));
   await page.goto(url);
   return page;
+}
+
+/** What a browser test opened: its page, inspector and system, closed in that order after each test. */
+export type Opened = { system?: AgentSystem; inspector?: InspectorServer; page?: Page };
+
+/** Registers the clean-up of what each test of the calling file opened, and returns where to put it. */
+export function useOpened(): Opened {
+  const open: Opened = {};
+  afterEach(async () => {
+    await open.page?.close();
+    await open.inspector?.close();
+    await open.system?.dispose();
+    Object.assign(open, { system: undefined, inspector: undefined, page: undefined });
+  });
+  return open;
 }

@@ -2,13 +2,18 @@
 // chart's pane (live, zoomed in, and travelling a recording), the innermost running machine comes first and
 // the agent's lifecycle last, and no label of any chart overlaps another label, a state or a line.
 import type { Page } from 'playwright-core';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
-import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
-import type { AgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { serveInspector, startInspector } from '../../src/inspector/server.ts';
 import { fixturePath } from '../replay/scenarios.ts';
 import { gatedSystem, settle } from '../support/controllable.ts';
-import { describeInChromium, openWatchedPage, type WatchedPage, withScreenshot } from './browser.ts';
+import {
+  describeInChromium,
+  openWatchedPage,
+  useOpened,
+  type WatchedPage,
+  withScreenshot,
+} from './browser.ts';
 import {
   activeOutOfView,
   allStatesInView,
@@ -17,13 +22,7 @@ import {
   linesThroughLabels,
 } from './chart-geometry.ts';
 
-const open: { system?: AgentSystem; inspector?: InspectorServer; page?: Page & { errors: string[] } } = {};
-afterEach(async () => {
-  await open.page?.close();
-  await open.inspector?.close();
-  await open.system?.dispose();
-  Object.assign(open, { system: undefined, inspector: undefined, page: undefined });
-});
+const open = useOpened();
 
 async function openPage(url: string): Promise<WatchedPage> {
   const page = await openWatchedPage(`${url}#charts`, { width: 1280, height: 800 });

@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { loadRecording, RecordedSource } from '../../src/inspector/recorded-source.ts';
-import { type InspectorServer, serveInspector, startInspector } from '../../src/inspector/server.ts';
+import { serveInspector, startInspector } from '../../src/inspector/server.ts';
 import type { Agent } from '../../src/runtime/agent-handle.ts';
-import { type AgentSystem, createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { fixturePath } from '../replay/scenarios.ts';
 import { GateProvider, gatedSystem, settle } from '../support/controllable.ts';
 import {
@@ -12,17 +12,12 @@ import {
   lit,
   noChromium,
   openWatchedPage,
+  useOpened,
   type WatchedPage,
   withScreenshot,
 } from './browser.ts';
 
-const open: { system?: AgentSystem; inspector?: InspectorServer; page?: Page } = {};
-afterEach(async () => {
-  await open.page?.close();
-  await open.inspector?.close();
-  await open.system?.dispose();
-  Object.assign(open, { system: undefined, inspector: undefined, page: undefined });
-});
+const open = useOpened();
 
 async function openPage(url: string): Promise<WatchedPage> {
   // The page opens on the board; these tests watch the charts.
