@@ -3,6 +3,8 @@
 // the first dependents have started. Its tasks are resumed elsewhere, the dependents it would have promoted
 // are promoted by the others (after a task ends, or by their sweep), and every task ends exactly once with
 // the reason `runJob` gives it: completed, model_error, or dependency_failed naming the failure.
+// No race decides whether the kill lands mid-call: the victim starts alone and its work calls on leaf tasks
+// (ones nothing depends on) never end, so it is surely inside one when the other two start and take the rest.
 import { Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { enqueueJob } from '../../src/bullmq/enqueue-job.ts';
@@ -15,6 +17,7 @@ import { isEvent } from '../../src/session/types.ts';
 import { hasServers, noServers, useServers } from '../support/servers.ts';
 import { graphTask, taskPrompt } from '../support/task-model.ts';
 import {
+  type Execution,
   executions,
   startWorkerProcess,
   toolResults,
@@ -40,6 +43,9 @@ const tasks = [
   ...Array.from({ length: 9 }, (_, index) => task(`free-${index}`)),
 ];
 const dependents = new Set(tasks.filter((entry) => entry.dependsOn).map((entry) => entry.id));
+const leaves = tasks
+  .map((entry) => entry.id)
+  .filter((id) => !tasks.some((entry) => entry.dependsOn?.includes(id)));
 const refused = 'its dependency "broken" ended model_error: refused broken';
 const expected = (id: string) =>
   id === 'broken'
@@ -68,36 +74,31 @@ describe.skipIf(!hasServers)(
         ...workerSettings(servers, url, { queue: 'graphkill', toolMs: 150, record: record.file }),
         sweepMs: 300,
       };
-      const started = await Promise.all(Array.from({ length: 3 }, () => startWorkerProcess(settings)));
-      const victim = started[0]!;
+      const victim = await startWorkerProcess({ ...settings, hold: leaves });
+      const started = [victim];
       const connection = redisFromUrl(servers.redis.url);
       const queue = new Queue('graphkill', { connection });
       try {
         const { ids } = await enqueueJob(queue, { tasks });
         let followed = false;
-        let killed = false;
         const follow = followJob(queue, ids, { intervalMs: 100 }).finally(() => {
           followed = true;
         });
-        // Kill the victim while it runs a call, once dependents have started (mid-graph).
-        while (!followed && !killed) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-          const lines = await executions(record.file);
-          // Call ids are unique within a task only.
-          const call = (line: { task: string; callId: string }) => `${line.task}/${line.callId}`;
-          const ended = new Set(lines.filter((line) => line.what === 'end').map(call));
-          const running = lines.filter(
-            (line) => line.pid === victim.pid && line.what === 'start' && !ended.has(call(line)),
-          );
-          if (running.length > 0 && lines.some((line) => dependents.has(line.task))) {
-            victim.kill('SIGKILL');
-            killed = true;
-          }
-        }
-        const results = await follow;
-        // Checked first: awaiting a victim that was never killed would hang the test.
-        expect(killed).toBe(true);
+        const until = async (what: (lines: Execution[]) => boolean) => {
+          while (!followed && !what(await executions(record.file)))
+            await new Promise((resolve) => setTimeout(resolve, 10));
+          return !followed;
+        };
+        // Alone, the victim works through the graph until it is inside a call that never ends.
+        const victimHolds = (line: Execution) =>
+          line.pid === victim.pid && line.what === 'start' && leaves.includes(line.task);
+        expect(await until((lines) => lines.some(victimHolds))).toBe(true);
+        started.push(...(await Promise.all([1, 2].map(() => startWorkerProcess(settings)))));
+        // Killed mid-graph: once a dependent has started, on any worker.
+        expect(await until((lines) => lines.some((line) => dependents.has(line.task)))).toBe(true);
+        victim.kill('SIGKILL');
         expect((await victim.done).signal).toBe('SIGKILL');
+        const results = await follow;
 
         expect(results.map(({ sessionId, reason, error }) => ({ sessionId, reason, error }))).toEqual(
           ids.map((id) => ({

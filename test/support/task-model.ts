@@ -34,11 +34,11 @@ function restartsTold(request: ModelRequest): number {
 function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve(false);
-    const timer = setTimeout(() => resolve(true), ms);
+    const timer = Number.isFinite(ms) ? setTimeout(() => resolve(true), ms) : undefined;
     signal.addEventListener(
       'abort',
       () => {
-        clearTimeout(timer);
+        if (timer) clearTimeout(timer);
         resolve(false);
       },
       { once: true },
@@ -86,7 +86,11 @@ export function taskModel(delayMs: number): Provider {
  * `work{task, n}`: waits `delayMs`, then answers "worked". With `record`, appends one line per start and
  * per finish (`start|end <task> <n> <callId> <pid>`) so a test can see what ran, where, and how often.
  */
-export function workTool(delayMs: number, record?: string) {
+/**
+ * The `work` tool: each call takes `delayMs` (or, for a task named in `hold`, until the call is stopped or its
+ * process killed) and, with `record`, appends `start`/`end` lines naming task, n, call id and pid.
+ */
+export function workTool(delayMs: number, record?: string, hold: readonly string[] = []) {
   return defineTool({
     name: 'work',
     description: 'Does one unit of work.',
@@ -97,7 +101,8 @@ export function workTool(delayMs: number, record?: string) {
         if (record) appendFileSync(record, `${what} ${task} ${n} ${context.callId} ${process.pid}\n`);
       };
       note('start');
-      if (!(await wait(delayMs, context.signal))) return { content: 'stopped', isError: true };
+      const ms = hold.includes(task) ? Number.POSITIVE_INFINITY : delayMs;
+      if (!(await wait(ms, context.signal))) return { content: 'stopped', isError: true };
       note('end');
       return `worked ${task} ${n}`;
     },
