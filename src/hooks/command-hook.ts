@@ -52,7 +52,8 @@ export type CommandHookSpec = {
   if?: string;
 };
 
-export type CommandHookOptions = HookProcessOptions;
+/** How command hooks run; each runs in the workspace of the agent that consults it (`HookBase.cwd`). */
+export type CommandHookOptions = Omit<HookProcessOptions, 'cwd'>;
 
 /**
  * The JSON a command hook reads on stdin: Claude Code's names, plus agentchart's `turn` and `step`. A
@@ -127,11 +128,12 @@ export function commandInput(
 /** A command hook as a runtime entry. */
 export function commandHook(spec: CommandHookSpec, options: CommandHookOptions): HookEntry {
   const matcher = pointMatcher(spec.point, spec.matcher);
-  const condition = spec.if !== undefined ? callCondition(spec.if, options.cwd) : undefined;
+  const condition = spec.if !== undefined ? callCondition(spec.if) : undefined;
   const matches =
     matcher === undefined && condition === undefined
       ? undefined
-      : (value: string, input: unknown) => (matcher?.(value) ?? true) && (condition?.(value, input) ?? true);
+      : (value: string, input: unknown, cwd: string) =>
+          (matcher?.(value) ?? true) && (condition?.(value, input, cwd) ?? true);
   return {
     name: spec.args ? [spec.command, ...spec.args].join(' ') : spec.command,
     ...(matches ? { matches } : {}),
@@ -170,9 +172,11 @@ async function runOnce(
   const limit = timeLimit(signal, spec.timeoutMs);
   // One line of compact JSON with a newline: `read -r input` and `jq` read it whole.
   const stdin = `${JSON.stringify(commandInput(input, transcript))}\n`;
+  // In the consulting agent's workspace: an isolated agent's hooks see its worktree, not the system's
+  // folder (which `CLAUDE_PROJECT_DIR` still names, so that their scripts are found).
   const end = await runHookProcess(
     { command: spec.command, ...(spec.args ? { args: spec.args } : {}) },
-    options,
+    { ...options, cwd: input.cwd },
     stdin,
     limit.signal,
   ).finally(() => limit.release());

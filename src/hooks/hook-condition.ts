@@ -6,10 +6,14 @@ import { readCommandLine } from '../permissions/command-reading.ts';
 import { commandDenyRule, unsureUnderDeny } from '../permissions/command-rules.ts';
 import { matchesRule, parseRule, stringArgument } from '../permissions/rules.ts';
 
-/** Whether a call of `toolName` with `input` is one the rule `condition` matches. */
-export function callCondition(condition: string, cwd: string): (toolName: string, input: unknown) => boolean {
+/**
+ * Whether a call of `toolName` with `input`, made by an agent working in `cwd`, is one the rule `condition`
+ * matches. The rule is parsed once; `cwd` comes with each call, since agents of one system may work in
+ * different folders (an isolated agent in its worktree).
+ */
+export function callCondition(condition: string): (toolName: string, input: unknown, cwd: string) => boolean {
   const rule = parseRule(condition);
-  return (toolName, input) => {
+  return (toolName, input, cwd) => {
     const command = stringArgument(input, 'command');
     if (command === undefined) return matchesRule(rule, toolName, input, cwd);
     const reading = readCommandLine(command, cwd);

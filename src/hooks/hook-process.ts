@@ -9,7 +9,14 @@ import { newMarker, type ProcessMarker, stopProcessTree } from '../tools/process
 import { hookTextMaxChars } from './hook-text.ts';
 
 export type HookProcessOptions = {
+  /** Where the process runs: the workspace of the agent that consults the hook. */
   cwd: string;
+  /**
+   * The project the hook configuration belongs to (the system's folder): `CLAUDE_PROJECT_DIR`, through
+   * which hook commands find their scripts. An isolated agent works elsewhere (`cwd`, its worktree), where
+   * a script the repository does not track is missing; a guard must still be found there.
+   */
+  projectDir: string;
   /** Which variables of the host's environment the command sees (the `bash` tool's filter). */
   passes: (name: string) => boolean;
   /** Time between SIGTERM and SIGKILL when the hook or what it left is stopped. */
@@ -124,7 +131,7 @@ export function runHookProcess(
 function spawnHook(command: HookCommand, options: HookProcessOptions, marker: ProcessMarker) {
   // In the shell form bash expands `${CLAUDE_PROJECT_DIR}` from the environment itself.
   // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholder, written as users write it.
-  const placeholders = (text: string) => text.replaceAll('${CLAUDE_PROJECT_DIR}', options.cwd);
+  const placeholders = (text: string) => text.replaceAll('${CLAUDE_PROJECT_DIR}', options.projectDir);
   const [program, args] =
     command.args === undefined
       ? ['bash', ['-c', command.command]]
@@ -135,8 +142,8 @@ function spawnHook(command: HookCommand, options: HookProcessOptions, marker: Pr
     stdio: ['pipe', 'pipe', 'pipe'],
     env: {
       ...commandEnvironment(process.env, options.passes),
-      AGENTCHART_PROJECT_DIR: options.cwd,
-      CLAUDE_PROJECT_DIR: options.cwd,
+      AGENTCHART_PROJECT_DIR: options.projectDir,
+      CLAUDE_PROJECT_DIR: options.projectDir,
       [marker.name]: marker.value,
     },
   });

@@ -165,9 +165,10 @@ export type HookEntry = {
   name: string;
   /**
    * For command hooks: whether the hook is about this consultation (Claude Code's `matcher` and `if`), told
-   * the tool's name (or the source, the trigger) and the tool input as it flows.
+   * the tool's name (or the source, the trigger), the tool input as it flows and the consulting agent's
+   * workspace, against which the `if` rule's relative paths are read.
    */
-  matches?: (value: string, input: unknown) => boolean;
+  matches?: (value: string, input: unknown, cwd: string) => boolean;
   run: (input: HookBase & Record<string, unknown>, signal: AbortSignal) => Promise<HookRun>;
 };
 

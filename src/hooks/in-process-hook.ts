@@ -91,10 +91,11 @@ function entryOf<Point extends WiredHookPoint>(
 
 /**
  * The host's hooks as runtime entries, by point: functions run in this process, command hooks in the
- * workspace `cwd` with the `bash` tool's environment rules (credentials withheld). The stopping of what
+ * workspace of the agent that consults them with the `bash` tool's environment rules (credentials
+ * withheld) and the system's folder as `CLAUDE_PROJECT_DIR` (`projectDir`). The stopping of what
  * command hooks leave running is tracked in `sweeps`.
  */
-export function hookTable(hooks: Hooks | undefined, cwd: string, sweeps?: ProcessSweeps): HookTable {
+export function hookTable(hooks: Hooks | undefined, projectDir: string, sweeps?: ProcessSweeps): HookTable {
   const table: HookTable = {};
   if (hooks === undefined) return table;
   const passes = environmentFilter();
@@ -114,7 +115,7 @@ export function hookTable(hooks: Hooks | undefined, cwd: string, sweeps?: Proces
         ...(hook.async !== undefined ? { async: hook.async } : {}),
         ...(hook.if !== undefined ? { if: hook.if } : {}),
       };
-      return commandHook(spec, { cwd, passes, ...(sweeps ? { sweeps } : {}) });
+      return commandHook(spec, { projectDir, passes, ...(sweeps ? { sweeps } : {}) });
     });
   }
   return table;

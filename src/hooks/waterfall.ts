@@ -143,7 +143,7 @@ export async function runWaterfall(
   for (const entry of entries) {
     if (signal.aborted) break;
     const matchOn = subject.toolName ?? subject.matchOn;
-    if (matchOn !== undefined && entry.matches && !entry.matches(matchOn, value.input)) continue;
+    if (matchOn !== undefined && entry.matches && !entry.matches(matchOn, value.input, input.cwd)) continue;
     const told = { ...input, ...toldValue(input.point, value) };
     let run: HookRun;
     try {
