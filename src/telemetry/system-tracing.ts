@@ -29,8 +29,8 @@ export type JobSpan = { traceParent: string; end(failure?: string): void };
 
 export class SystemTracing {
   private api: OpenTelemetry | undefined;
-  /** The package was looked for and is not installed. */
-  private missing = false;
+  /** The package was looked for: not installed (`true`), or installed but failing to load. */
+  private missing: false | true | { broken: unknown } = false;
   private readonly agents = new Map<string, AgentSpans>();
 
   constructor(private readonly config: TelemetryConfig) {}
@@ -42,19 +42,24 @@ export class SystemTracing {
    */
   ready(call: string): Promise<void> | undefined {
     if (!this.config.enabled || this.api || this.missing) return this.refuseMissing(call);
-    return loadOpenTelemetry().then((api) => {
-      this.api = api;
-      this.missing = api === undefined;
+    return loadOpenTelemetry().then((load) => {
+      if (load.kind === 'loaded') this.api = load.api;
+      else this.missing = load.kind === 'missing' ? true : { broken: load.error };
+      if (load.kind === 'broken' && this.config.enabled && !this.config.tracerProvider)
+        process.emitWarning(
+          `agentchart: no tracing: @opentelemetry/api failed to load: ${messageOf(load.error)}`,
+        );
       return this.refuseMissing(call);
     });
   }
 
   private refuseMissing(call: string): undefined {
     if (this.missing && this.config.enabled && this.config.tracerProvider) {
-      throw new ConfigError(
-        `${call}: telemetry.tracerProvider needs the @opentelemetry/api package ` +
-          '(npm install @opentelemetry/api)',
-      );
+      const why =
+        this.missing === true
+          ? 'needs the @opentelemetry/api package (npm install @opentelemetry/api)'
+          : `could not load @opentelemetry/api: ${messageOf(this.missing.broken)}`;
+      throw new ConfigError(`${call}: telemetry.tracerProvider ${why}`);
     }
     return undefined;
   }
