@@ -1,6 +1,13 @@
-import type { CommandReading, SimpleCommand } from './command-reading.ts';
-import { formatRule, matchesRule, namesTool, type ParsedRule } from './rules.ts';
-import { programName } from './wrappers.ts';
+import { type CommandReading, hiddenRunner, readCommandLine, type SimpleCommand } from './command-reading.ts';
+import {
+  formatRule,
+  matchesRule,
+  namesTool,
+  type ParsedRule,
+  type PermissionRule,
+  parseRule,
+} from './rules.ts';
+import { programName, runsOtherPrograms } from './wrappers.ts';
 
 /** A simple command as rules match it: its words as bash reads them, joined by one space. */
 function shownWords(command: SimpleCommand, nameOnly: boolean): string {
@@ -88,4 +95,29 @@ export function unsureUnderDeny(
   const guards = rules.filter((rule) => namesTool(rule.tool, toolName));
   if (guards.length === 0 || reading.unsure.length === 0) return undefined;
   return `cannot tell whether the command runs what ${guards.map(formatRule).join(', ')} denies: ${reading.unsure.join('; ')}`;
+}
+
+/**
+ * The prefix rule a person is offered for a command ("allow this prefix"), read from the line's first
+ * simple command as bash reads it: the program and, when the next word is a subcommand rather than an
+ * option, a path or a quoted value, that word too — `npm test -- -u` gives `bash(npm test:*)`, `ls -la src`
+ * gives `bash(ls:*)`. None is offered when the first command is not plain words (`$(evil)`, `X=1 make`) or
+ * its program runs others (`sudo`, `bash -c`, `xargs`, `eval`), whose prefix would allow anything.
+ * `decidePermission` requires every command of a line to be covered, so a rule that would not cover this
+ * very line is not offered either (`cd src && npm test` offers none; `npm test && npm test -- -u` offers
+ * `bash(npm test:*)`): a person who took it would be asked again for the same line.
+ */
+export function prefixRuleFor(toolName: string, command: string): PermissionRule | undefined {
+  const reading = readCommandLine(command, undefined);
+  const first = reading.commands.find((each) => each.top);
+  const [program, next] = first?.words ?? [];
+  if (first === undefined || first.assigns || program?.text === undefined) return undefined;
+  if (program.pattern || program.shown !== program.text || runsOtherPrograms(programName(program.text))) {
+    return undefined;
+  }
+  if (hiddenRunner(program.text) !== undefined) return undefined;
+  const subcommand =
+    next?.text !== undefined && !next.pattern && /^[A-Za-z][\w:.-]*$/.test(next.text) ? ` ${next.text}` : '';
+  const rule = `${toolName}(${program.text}${subcommand}:*)`;
+  return commandAllowRule([parseRule(rule)], toolName, reading) === undefined ? undefined : rule;
 }

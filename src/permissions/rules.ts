@@ -3,8 +3,6 @@ import picomatch from 'picomatch';
 import { ConfigError } from '../errors/config-error.ts';
 import { toolsOfClaudeName } from '../tools/claude-code-names.ts';
 import { skillToolName } from '../tools/skill.ts';
-import { hiddenRunner, readCommandLine } from './command-reading.ts';
-import { programName, runsOtherPrograms } from './wrappers.ts';
 
 /**
  * A rule naming a tool, optionally narrowed by a pattern: `read_file` (every call), `bash(npm test*)`,
@@ -155,26 +153,4 @@ function commandMatcher(pattern: string): (command: string) => boolean {
     commandMatchers.set(pattern, matcher);
   }
   return matcher;
-}
-
-/**
- * The prefix rule a person is offered for a command ("allow this prefix"), read from the line's first
- * simple command as bash reads it: the program and, when the next word is a subcommand rather than an
- * option, a path or a quoted value, that word too — `npm test -- -u` gives `bash(npm test:*)`, `ls -la src`
- * gives `bash(ls:*)`. None is offered when the first command is not plain words (`$(evil)`, `X=1 make`) or
- * its program runs others (`sudo`, `bash -c`, `xargs`, `eval`), whose prefix would allow anything.
- * `decidePermission` still requires every command of a line to be covered.
- */
-export function prefixRuleFor(toolName: string, command: string): PermissionRule | undefined {
-  const reading = readCommandLine(command, undefined);
-  const first = reading.commands.find((each) => each.top);
-  const [program, next] = first?.words ?? [];
-  if (first === undefined || first.assigns || program?.text === undefined) return undefined;
-  if (program.pattern || program.shown !== program.text || runsOtherPrograms(programName(program.text))) {
-    return undefined;
-  }
-  if (hiddenRunner(program.text) !== undefined) return undefined;
-  const subcommand =
-    next?.text !== undefined && !next.pattern && /^[A-Za-z][\w:.-]*$/.test(next.text) ? ` ${next.text}` : '';
-  return `${toolName}(${program.text}${subcommand}:*)`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readCommandLine } from '../../src/permissions/command-reading.ts';
-import { prefixRuleFor } from '../../src/permissions/rules.ts';
+import { prefixRuleFor } from '../../src/permissions/command-rules.ts';
 import { parseBash, redirectOperators } from '../../src/permissions/shell-syntax.ts';
 import { decodeAnsiC } from '../../src/permissions/shell-word.ts';
 import { runScript } from '../support/child-run.ts';
@@ -107,11 +107,13 @@ describe('readCommandLine', () => {
 });
 
 describe('prefixRuleFor', () => {
-  it('offers the first command as bash reads it, and nothing for a line whose first command is not plain', () => {
+  it('offers the first command as bash reads it, only when it covers the line, never for one not plain', () => {
     const offered = [
       'npm test -- --watch',
       '"npm" test',
-      '# a comment\ngit status && rm -rf x',
+      '# a comment\ngit status && git status --short',
+      'git status && rm -rf x',
+      'cd src && npm test',
       'ls -la src',
       'cat ./a.txt',
       './scripts/check.sh --fast',
@@ -127,6 +129,8 @@ describe('prefixRuleFor', () => {
       'bash(npm test:*)',
       'bash(npm test:*)',
       'bash(git status:*)',
+      undefined,
+      undefined,
       'bash(ls:*)',
       'bash(cat:*)',
       'bash(./scripts/check.sh:*)',

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { prefixRuleFor } from '../../src/permissions/command-rules.ts';
 import { decidePermission } from '../../src/permissions/decide.ts';
-import { matchesRule, parseRule, prefixRuleFor, ruleProblem } from '../../src/permissions/rules.ts';
+import { matchesRule, parseRule, ruleProblem } from '../../src/permissions/rules.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
 import { memoryStore } from '../../src/session/memory-store.ts';

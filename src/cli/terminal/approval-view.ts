@@ -4,7 +4,8 @@ import { isAbsolute, join } from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import type { ApprovalRequest } from '../../actors/approval.ts';
 import { readRegularFile } from '../../core/read-limited.ts';
-import { prefixRuleFor, stringArgument } from '../../permissions/rules.ts';
+import { prefixRuleFor } from '../../permissions/command-rules.ts';
+import { stringArgument } from '../../permissions/rules.ts';
 import { planEdit } from '../../tools/edit-file.ts';
 import { wrapWords } from './wrap-words.ts';
 
