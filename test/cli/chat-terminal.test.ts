@@ -1,10 +1,10 @@
 // The chat's terminal in a real pseudo-terminal against the local OpenAI-compatible server: one echo per
 // task, a live line while a tool runs, notices on lines of their own, prompts wrapped between words at 40
 // columns, "no change" for an identical write, and an Up-arrow history without approval answers.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useCliWorld } from '../support/cli-world.ts';
+import { sessionLogOf, useCliWorld } from '../support/cli-world.ts';
 import type { OpenAIChatServer } from '../support/wire/openai-chat-server.ts';
 import { leaveChat as leave, usePtyChats } from './pty-session.ts';
 
@@ -106,5 +106,36 @@ describe('agentchart chat: the terminal', () => {
     at = await pty.waitFor('[mode default', at);
     await leave(pty, at);
     expect(userMessages(server, 0)).toEqual(['early task']);
+  }, 60_000);
+
+  it('SIGTERM idle and SIGHUP mid-turn leave as /exit does, and turn bracketed paste off', async () => {
+    const { server } = world;
+    const enable = '\u001b[?2004h';
+    const disable = '\u001b[?2004l';
+    const idle = chat([]);
+    await idle.waitFor('Type a task.');
+    expect(idle.output).toContain(enable);
+    await idle.signalCli('SIGTERM');
+    await idle.waitFor(/Continue it: agentchart --resume \S+/);
+    expect(await idle.exited).toBe(143);
+    expect(idle.output.slice(idle.output.indexOf(enable))).toContain(disable);
+
+    // A command that waits for a file nobody writes: the turn is still running when the signal comes.
+    const command = 'while [ ! -f never ]; do sleep 0.05; done';
+    server.reply({ turn: { toolCalls: [call('c1', 'bash', { command })] } });
+    const busy = chat([]);
+    let at = await busy.waitFor('Type a task.');
+    at = await busy.typeAndWait('wait\r', 'Allow this bash call?', at);
+    at = await busy.waitFor('> ', at);
+    at = await busy.typeAndWait('y\r', /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash while/, at);
+    await busy.signalCli('SIGHUP');
+    await busy.waitFor(/Continue it: agentchart --resume \S+/, at);
+    expect(await busy.exited).toBe(129);
+    expect(busy.output.slice(busy.output.indexOf(enable))).toContain(disable);
+    // The session was closed, not cut: its log ends with the cancelled turn and `session.end`.
+    const log = (await readFile(sessionLogOf(busy.screen), 'utf8')).trim().split('\n');
+    const types = log.map((text) => (JSON.parse(text) as { type: string }).type);
+    expect(types.slice(-2)).toEqual(['turn.end', 'session.end']);
+    expect(JSON.parse(log.at(-2)!).data.reason).toBe('canceled');
   }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect } from 'vitest';
 
@@ -69,9 +70,44 @@ export class PtySession {
     return this.waitFor(pattern, from);
   }
 
+  /** Everything the CLI wrote, escape sequences included. */
+  get output(): string {
+    return this.raw;
+  }
+
+  /** Sends `signal` to the CLI's own process (under `script` and its shell), as a system would. */
+  async signalCli(signal: NodeJS.Signals): Promise<void> {
+    const pid = await descendantRunning(this.child.pid!, `${repo}src/cli/main.ts`);
+    process.kill(pid, signal);
+  }
+
   kill(): void {
     this.child.kill('SIGKILL');
   }
+}
+
+/** The Node process under `root` that runs the script `marker`, read from /proc. */
+async function descendantRunning(root: number, marker: string): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // The fields after the command name (which may hold spaces) start after its closing parenthesis.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (Number.isInteger(ppid)) parents.set(Number(entry), ppid);
+  }
+  const under = (pid: number): boolean => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at))
+      if (at === root) return true;
+    return false;
+  };
+  for (const pid of parents.keys()) {
+    if (!under(pid)) continue;
+    // Node itself, not a shell whose command line names it.
+    const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
+    if (argv[0] === process.execPath && argv.includes(marker)) return pid;
+  }
+  throw new Error(`no process under ${root} runs ${marker}`);
 }
 
 /** Where a chat opens: the workspace it runs in and its environment (read when the chat is opened). */

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { disableBracketedPaste, enableBracketedPaste, PasteParser } from '../terminal/bracketed-paste.ts';
 import type { TextIn, TextOut } from '../terminal/io.ts';
 import type { AnswerSource } from '../terminal/prompt-approver.ts';
+import { leaveOnSignals } from './leave-on-signal.ts';
 
 /** What the chat does with what the person types outside of approval questions. */
 export type ChatKeys = {
@@ -14,6 +15,8 @@ export type ChatKeys = {
   interrupt(): void;
   /** End of input (Ctrl-D on an empty line, or the stream ended). */
   end(): void;
+  /** SIGTERM or SIGHUP (the terminal was already given back): leave, exiting with `code`. */
+  leave(code: number): void;
 };
 
 /** Lines kept for the Up arrow. */
@@ -39,6 +42,8 @@ export class ChatTerminal implements AnswerSource {
   private pasteCount = 0;
   private readonly releaseInput: () => void;
   private readonly pasteMode: boolean;
+  private pasteRestored = false;
+  private readonly stopSignals: () => void;
   readonly isTerminal: boolean;
 
   constructor(
@@ -81,6 +86,10 @@ export class ChatTerminal implements AnswerSource {
     // Only a terminal that shows the output reads the request (a piped stdout would just carry it).
     this.pasteMode = this.isTerminal && output.isTTY === true;
     if (this.pasteMode) output.write(enableBracketedPaste);
+    this.stopSignals = leaveOnSignals((code) => {
+      this.restorePasteMode();
+      keys.leave(code);
+    });
   }
 
   /** What the person is typing now (empty between lines). */
@@ -124,9 +133,17 @@ export class ChatTerminal implements AnswerSource {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.stopSignals();
     this.reader.close();
     this.releaseInput();
-    if (this.pasteMode) this.output.write(disableBracketedPaste);
+    this.restorePasteMode();
+  }
+
+  /** Turns bracketed paste off again, once: the shell after the chat must not get pastes wrapped. */
+  private restorePasteMode(): void {
+    if (!this.pasteMode || this.pasteRestored) return;
+    this.pasteRestored = true;
+    this.output.write(disableBracketedPaste);
   }
 
   /**

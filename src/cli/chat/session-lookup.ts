@@ -2,8 +2,9 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { openRegularFile } from '../../core/regular-file.ts';
-import { sessionFileLocation } from '../../session/session-files.ts';
+import { sessionFileLocation, sessionFilePath } from '../../session/session-files.ts';
 import { CliError } from '../cli-error.ts';
+import { sessionSearchFolders } from '../session-folders.ts';
 
 /** A session to open: the folder of its store and its id. */
 export type SessionChoice = { dir: string; sessionId: string };
@@ -134,4 +135,18 @@ export function resumeCommand(place: {
   }
   words.push('--resume', place.sessionId);
   return words.join(' ');
+}
+
+/** Where a chat's session is, where the chat ran, and its environment (which names the default folders). */
+type ChatPlace = Omit<Parameters<typeof resumeCommand>[0], 'defaultFolders'> & {
+  env: Record<string, string | undefined>;
+};
+
+/** What a chat prints as it ends: where its session's log is, and the command that continues it. */
+export function farewellLines(place: ChatPlace): string[] {
+  const defaultFolders = sessionSearchFolders(place.workspace, place.env, undefined, place.from);
+  return [
+    `Session log: ${sessionFilePath(place.dir, place.sessionId)}`,
+    `Continue it: ${resumeCommand({ ...place, defaultFolders })}`,
+  ];
 }

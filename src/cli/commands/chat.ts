@@ -4,14 +4,13 @@ import type { Provider } from '../../providers/types.ts';
 import type { Agent } from '../../runtime/agent-handle.ts';
 import type { AgentSystem } from '../../runtime/create-agent-system.ts';
 import { fileStore } from '../../session/file-store.ts';
-import { sessionFilePath } from '../../session/session-files.ts';
 import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
 import { cliAgentSystem, wantsBackgroundAgents } from '../agent-system.ts';
 import { ChatTerminal } from '../chat/chat-terminal.ts';
 import { attachChatView, type ChatView, chatStatus } from '../chat/chat-view.ts';
 import {
+  farewellLines,
   firstSession,
-  resumeCommand,
   type SessionChoice,
   sessionByIdOrPath,
 } from '../chat/session-lookup.ts';
@@ -79,6 +78,8 @@ class Chat implements SlashContext {
       escape: () => this.onEscape(),
       interrupt: () => this.onInterrupt(),
       end: () => void this.exit(),
+      // Before a session is open there is nothing to close: the terminal has been given back already.
+      leave: (code) => void (this.open ? this.exit(code) : this.finished(code)),
     });
   }
 
@@ -151,18 +152,16 @@ class Chat implements SlashContext {
     return this.inspector.url;
   }
 
-  async exit(): Promise<void> {
+  async exit(code = 0): Promise<void> {
     if (!this.open) return;
     this.earlyLines = undefined;
     const { dir } = this.open;
     const sessionId = this.agent.sessionId;
     await this.closeSession();
     this.terminal.close();
-    this.say(`Session log: ${sessionFilePath(dir, sessionId)}`);
-    const defaultFolders = sessionSearchFolders(this.cwd, this.io.env, undefined, this.io.cwd);
-    const place = { sessionId, dir, workspace: this.cwd, from: this.io.cwd, defaultFolders };
-    this.say(`Continue it: ${resumeCommand(place)}`);
-    this.finished(0);
+    const place = { sessionId, dir, workspace: this.cwd, from: this.io.cwd, env: this.io.env };
+    for (const text of farewellLines(place)) this.say(text);
+    this.finished(code);
   }
 
   private onLine(text: string): void {
