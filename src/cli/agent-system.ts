@@ -1,6 +1,6 @@
 // The one place the CLI turns what the flags chose into an agent system: workspace, model, permission mode,
-// the store, the tools and who answers approvals. `run`, `resume` and `job` all start here; the flags are
-// read in `agent-flags.ts` and the permissions in `cli-permissions.ts`.
+// the store, the tools and who answers approvals. `run`, `resume`, `job` and `worker` all start here; the
+// flags are read in `agent-flags.ts` and the permissions in `cli-permissions.ts`.
 import type { Hooks } from '../hooks/hook-types.ts';
 import type { McpServers } from '../mcp/server-config.ts';
 import type { PermissionMode } from '../permissions/modes.ts';
@@ -111,11 +111,24 @@ export function cliAgentSystem(options: CliSystemOptions): {
         '(use --yes for accept-edits or --mode bypass to allow them).',
     );
   }
-  const system = createAgentSystem({
+  const system = createAgentSystem({ ...workspaceSystemOptions(options), ...(approve ? { approve } : {}) });
+  return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
+}
+
+/**
+ * The options of an agent system working in a workspace as the CLI sets it up — `run`, the chat, `job`
+ * and `worker` alike: `cliSystemOptions` with the rules of the flags and settings, the step limit, the
+ * workspace's and the user's skills and agent definitions, instruction files and the environment.
+ * Nobody approves (`approve: 'deny'`) unless the caller puts a person in its place.
+ */
+export function workspaceSystemOptions(
+  options: Omit<CliSystemOptions, 'answers' | 'prompt'>,
+): AgentSystemOptions {
+  const { io } = options;
+  return {
     ...cliSystemOptions(options),
     ...(options.rules ? { permissions: options.rules } : {}),
     ...(options.maxSteps !== undefined ? { limits: { maxSteps: options.maxSteps } } : {}),
-    ...(approve ? { approve } : {}),
     // The CLI always offers skills: the workspace's and the user's (HOME as the CLI was given it).
     skills: { folders: skillFolders(options.cwd, io.env) },
     // And agent definitions: the workspace's `.agentchart/agents` and `.claude/agents`, then the user's.
@@ -123,8 +136,7 @@ export function cliAgentSystem(options: CliSystemOptions): {
     // Instruction files as Claude Code finds them, the user's own included (docs/instructions-and-skills.md).
     projectInstructions: { home: userHome(io.env) },
     environment: true,
-  });
-  return { system, closePrompt: () => lines?.close(), canAsk: approve !== undefined };
+  };
 }
 
 /**

@@ -1,13 +1,13 @@
 // The CLI across processes: `agentchart migrate`, a worker process (`agentchart worker`) whose model is a
 // local OpenAI-compatible server, and `agentchart job FILE --redis --postgres` enqueueing and following,
-// a job file's task graph too.
-import { writeFile } from 'node:fs/promises';
+// a job file's task graph too, and a worker that follows its workspace's settings, CLAUDE.md and skills.
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pgStore } from '../../src/postgres/pg-store.ts';
 import { isEvent } from '../../src/session/types.ts';
 import { runCliProcess, startCliProcess } from '../support/child-run.ts';
-import { useCliWorld } from '../support/cli-world.ts';
+import { useCliWorld, wireToolCall } from '../support/cli-world.ts';
 import { hasServers, noServers, useServers } from '../support/servers.ts';
 
 describe.skipIf(!hasServers)(
@@ -130,6 +130,44 @@ describe.skipIf(!hasServers)(
       } finally {
         await store.close();
       }
+    }, 60_000);
+
+    it('a worker follows the workspace: its settings’ deny rules, its CLAUDE.md, its skills', async () => {
+      const url = await servers.postgres.createDatabase('cliworkspace');
+      const { server: model, workspace, env } = world;
+      expect((await runCliProcess(['migrate', '--postgres', url], { env })).code).toBe(0);
+      await mkdir(join(workspace, '.claude', 'skills', 'release-notes'), { recursive: true });
+      await writeFile(
+        join(workspace, '.claude', 'settings.json'),
+        JSON.stringify({ permissions: { deny: ['Bash(touch:*)'] } }),
+      );
+      await writeFile(join(workspace, 'CLAUDE.md'), 'Always answer in haiku.\n');
+      await writeFile(
+        join(workspace, '.claude', 'skills', 'release-notes', 'SKILL.md'),
+        '---\nname: release-notes\ndescription: Writes release notes.\n---\nList the changes.\n',
+      );
+      model.reply({ turn: { toolCalls: [wireToolCall('t1', 'bash', { command: 'touch PWNED' })] } });
+      model.reply({ turn: { text: ['Refused, as the rules say.'] } });
+      const queue = ['--redis', servers.redis.url, '--postgres', url, '--queue', 'workspace'];
+      // Bypass on the command line: the workspace's deny rule still holds.
+      const worker = startCliProcess(['worker', ...queue, '--cwd', workspace, '--mode', 'bypass'], {
+        env,
+        timeoutMs: 60_000,
+      });
+      const file = join(workspace, 'touch.json');
+      await writeFile(file, JSON.stringify({ tasks: [{ prompt: 'make the file' }] }));
+      const job = await runCliProcess(['job', file, ...queue], { env, timeoutMs: 60_000 });
+      worker.kill('SIGTERM');
+      expect((await worker.done).code).toBe(0);
+      expect([job.code, job.stderr]).toEqual([0, '']);
+      await expect(access(join(workspace, 'PWNED'))).rejects.toThrow();
+      const request = JSON.stringify(model.requests.at(-2)!.body);
+      expect([request.includes('Always answer in haiku.'), request.includes('release-notes')]).toEqual([
+        true,
+        true,
+      ]);
+      const answer = JSON.stringify(model.requests.at(-1)!.body);
+      expect(answer).toContain('Permission denied');
     }, 60_000);
   },
 );

@@ -8,9 +8,10 @@ import { redisFromUrl } from '../../bullmq/redis-client.ts';
 import { startWorker } from '../../bullmq/start-worker.ts';
 import { fnv1a } from '../../core/hash.ts';
 import { pgStore } from '../../postgres/pg-store.ts';
-import { type AgentFlags, permissionModeOf, providerFor, workspaceOf } from '../agent-flags.ts';
-import { cliSystemOptions } from '../agent-system.ts';
+import { type AgentFlags, providerFor, workspaceOf } from '../agent-flags.ts';
+import { workspaceSystemOptions } from '../agent-system.ts';
 import { CliError } from '../cli-error.ts';
+import { permissionsOf } from '../cli-permissions.ts';
 import { type CliIo, line, personOut } from '../terminal/io.ts';
 import { type DistributedFlags, progressLine, readJobFile, summary } from './job.ts';
 import { graphLines, hasGraph } from './job-graph.ts';
@@ -49,6 +50,9 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo, signal?: Abor
   const urls = servers(flags, 'worker');
   const cwd = await workspaceOf(io, flags.cwd);
   const { provider, description } = await providerFor(io, flags);
+  // The workspace's settings rule a worker as they rule `run` and `job`: their permission rules and
+  // default mode, hooks and MCP servers (untrusted workspace hooks and servers are named and left out).
+  const { mode, ...fromSettings } = await permissionsOf(io, flags, cwd);
   const store = pgStore(urls.postgres);
   const queue = flags.queue ?? defaultQueue;
   // Listening before the worker starts: a stop that comes while it connects still closes it cleanly.
@@ -57,7 +61,15 @@ export async function workerCommand(flags: WorkerFlags, io: CliIo, signal?: Abor
     const worker = await startWorker({
       queue,
       connection: urls.redis,
-      system: cliSystemOptions({ provider, store, cwd, mode: permissionModeOf(flags) }),
+      system: workspaceSystemOptions({
+        io,
+        provider,
+        store,
+        cwd,
+        mode,
+        ...fromSettings,
+        ...(flags.maxSteps !== undefined ? { maxSteps: flags.maxSteps } : {}),
+      }),
       concurrency: flags.concurrency ?? 1,
     });
     line(
