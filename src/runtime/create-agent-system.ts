@@ -16,8 +16,9 @@ import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } 
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { hostLogic } from './host.ts';
-import { type Job, type JobOptions, type JobPlace, runJob } from './jobs/run-job.ts';
+import type { Job, JobOptions, JobPlace } from './jobs/run-job.ts';
 import type { TaskSupervisionHost } from './jobs/supervised-task.ts';
+import { tracedJob } from './jobs/traced-job.ts';
 import type {
   AgentSystemOptions,
   CreateAgentOptions,
@@ -137,17 +138,12 @@ export class AgentSystem {
    */
   runJob(options: JobOptions): Job {
     this.assertOpen();
-    // Each task's session.start names its job and place, so the logs alone show a job's progress.
     const jobId = `job-${++this.jobsStarted}`;
-    const traced = this.tracing.traceJob(
-      () => options.tasks.length,
-      ({ job, ...created }: CreateAgentOptions & { job?: JobPlace }) => this.createNew(created, job),
+    const createAgent = (created: CreateAgentOptions, job?: JobPlace) => this.createNew(created, job);
+    return tracedJob(
+      { jobId, tracing: this.tracing, createAgent, supervision: this.taskSupervision },
+      options,
     );
-    const createAgent = (created: CreateAgentOptions, job?: JobPlace) =>
-      traced.createAgent(job ? { ...created, job } : created);
-    const run = runJob({ createAgent, jobId, supervision: this.taskSupervision }, options);
-    traced.endWith(run.result);
-    return run;
   }
 
   /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */

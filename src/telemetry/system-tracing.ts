@@ -131,7 +131,12 @@ export class SystemTracing {
   traceJob<Options extends object, Created>(
     tasks: () => number,
     createAgent: (options: Options & { traceParent?: string }) => Promise<Created>,
-  ): { createAgent: (options: Options) => Promise<Created>; endWith(result: Promise<unknown>): void } {
+  ): {
+    createAgent: (options: Options) => Promise<Created>;
+    /** `options` with the job's traceparent: a task's agent resumed by a restart stays under the job. */
+    withJobTrace: <Given extends object>(options: Given) => Promise<Given & { traceParent?: string }>;
+    endWith(result: Promise<unknown>): void;
+  } {
     let jobSpan: Promise<JobSpan | undefined> | undefined;
     const startSpan = async () => {
       await this.ready('runJob');
@@ -144,12 +149,14 @@ export class SystemTracing {
           // No span was made: the tasks' createAgent rejected with the reason, and the job reported it.
         },
       );
+    const withJobTrace = async <Given extends object>(options: Given) => {
+      jobSpan ??= startSpan();
+      const span = await jobSpan;
+      return span ? { ...options, traceParent: span.traceParent } : options;
+    };
     return {
-      createAgent: async (options) => {
-        jobSpan ??= startSpan();
-        const span = await jobSpan;
-        return createAgent(span ? { ...options, traceParent: span.traceParent } : options);
-      },
+      createAgent: async (options) => createAgent(await withJobTrace(options)),
+      withJobTrace,
       endWith: (result) => {
         void result.then(
           () => endSpan(),

@@ -1,11 +1,14 @@
-// Traces beyond one agent: a job run in this process is one span with its tasks' agents under it; a
-// provider registered globally (an SDK's register()) is used without the option; `telemetry: false` and
-// no provider make no spans; bad values are refused where they enter.
+// Traces beyond one agent: a job run in this process is one span with its tasks' agents under it (a task's
+// agent resumed by a supervised restart too); a provider registered globally (an SDK's register()) is used
+// without the option; `telemetry: false` and no provider make no spans; bad values are refused where they
+// enter.
 import { trace } from '@opentelemetry/api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors/config-error.ts';
 import { scripted } from '../../src/providers/scripted.ts';
 import { createAgentSystem } from '../../src/runtime/create-agent-system.ts';
+import { memoryStore } from '../../src/session/memory-store.ts';
+import type { SessionStore } from '../../src/session/types.ts';
 import { spanTree } from '../support/otlp-receiver.ts';
 import { startTracedBackend, type TracedBackend } from '../support/traced-provider.ts';
 
@@ -49,6 +52,32 @@ describe('OpenTelemetry traces of jobs and providers', () => {
     const { spans } = backend.receiver;
     expect(spanTree(spans)).toEqual([['job', [agentTree, agentTree]]]);
     expect(spans.find((span) => span.name === 'job')?.attributes).toEqual({ 'agentchart.job.tasks': 2 });
+  });
+
+  it('keeps a task resumed by a supervised restart under its job span', async () => {
+    // The third write fails: the turn ends, its log cannot be flushed, so the restart resumes the agent
+    // from its stored log (a new agent, which used to begin a trace of its own).
+    const inner = memoryStore();
+    let appends = 0;
+    const store: SessionStore = {
+      ...inner,
+      kind: 'fails-once',
+      append: async (sessionId, events) => {
+        if (++appends === 3) throw new Error('disk full');
+        return inner.append(sessionId, events);
+      },
+    };
+    const system = createAgentSystem({
+      model: scripted([{ text: 'Lost.' }, { text: 'Done.' }]),
+      store,
+      telemetry: { tracerProvider: backend.provider },
+    });
+    const supervision = { restart: 'on-failure' as const, maxRestarts: 1, backoffMs: 0 };
+    const job = system.runJob({ tasks: [{ prompt: 'Work.', supervision }], concurrency: 1 });
+    expect(await job.result).toMatchObject([{ reason: 'completed', text: 'Done.', restarts: 1 }]);
+    await system.dispose();
+    await backend.provider.forceFlush();
+    expect(spanTree(backend.receiver.spans)).toEqual([['job', [agentTree, agentTree]]]);
   });
 
   it('uses the globally registered provider when the option names none', async () => {

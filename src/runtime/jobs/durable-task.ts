@@ -91,7 +91,11 @@ export async function runDurableTask(
     if (options.supervision && !options.signal?.aborted) {
       const stand = { kind: before.kind, ...(before.kind === 'done' ? outcomeOf(before.result) : {}) };
       const prompt = task.prompt;
-      const given = task.instructions !== undefined ? { instructions: task.instructions } : {};
+      // A restart that resumes the agent continues the task's trace too, as its first start did.
+      const given = {
+        ...(task.instructions !== undefined ? { instructions: task.instructions } : {}),
+        ...(task.traceParent !== undefined ? { traceParent: task.traceParent } : {}),
+      };
       const end = await runSupervisedStart(agent, { prompt, stand, options: given }, options.supervision, {
         onStop: (stop) => {
           stopSupervision = stop;
