@@ -59,6 +59,7 @@ export { type ActorSnapshot, Agent, type AgentSnapshot } from './runtime/agent-h
 export type { AgentStream, AgentStreamEvent } from './runtime/agent-stream.ts';
 export { ChildAgent, type ChildStatus, type SupervisionView } from './runtime/background/child-agent.ts';
 export { AgentSystem, createAgentSystem } from './runtime/create-agent-system.ts';
+export type { JobStanding, JobWatch } from './runtime/jobs/job-standings.ts';
 export type {
   DependencyResult,
   Job,

@@ -10,6 +10,7 @@ import type { ModelPrices, Usage } from '../providers/types.ts';
 import type { LogEvent } from '../session/types.ts';
 import { projectAgentTree } from './agent-tree.ts';
 import type { AgentNodeView, AgentTreeView } from './agent-tree-view.ts';
+import { withSystemJobs } from './board-jobs.ts';
 import type { BoardJob, BoardRow, BoardStatus, BoardView } from './board-types.ts';
 
 export type { BoardJob, BoardRow, BoardStatus, BoardView };
@@ -292,5 +293,6 @@ export const boardFunctions = [
   argumentSummary,
   clipText,
   boardJobs,
+  withSystemJobs,
   durationText,
 ];

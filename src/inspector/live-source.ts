@@ -14,7 +14,7 @@ import type {
   InspectorSource,
 } from './protocol.ts';
 import { TimeTravel, type TravelAnswer } from './time-travel.ts';
-import { agentView, type Tracked, takeLogEvent, track } from './tracked-agent.ts';
+import { agentView, type Tracked, takeLogEvent, track, waitsForApproval } from './tracked-agent.ts';
 
 type Delta = Extract<InspectorMessage, { kind: 'delta' }>;
 
@@ -53,6 +53,8 @@ export class LiveSource implements InspectorSource {
       source: 'live',
       title: this.title,
       agents: [...live, ...ended.map((entry) => this.viewOf(entry))],
+      // From the system, not the logs: a task that ended before the page opened is no agent here any more.
+      jobs: this.system.jobs.list(),
     };
   }
 
@@ -119,7 +121,14 @@ export class LiveSource implements InspectorSource {
     let stop!: () => void;
     const stopped = new Promise<'stop'>((resolve) => (stop = () => resolve('stop')));
     this.stopPumps = stop;
-    this.stopObserving = this.system.inspect((event) => this.onInspection(event));
+    const stopInspection = this.system.inspect((event) => this.onInspection(event));
+    const stopJobs = this.system.jobs.subscribe(() =>
+      this.emit({ kind: 'jobs', jobs: this.system.jobs.list() }),
+    );
+    this.stopObserving = () => {
+      stopInspection();
+      stopJobs();
+    };
     // Agents alive now are in the snapshot a client gets; later ones send their log from the start.
     for (const agent of this.system.list()) this.follow(agent, stopped, false);
     this.followNew = (agent) => this.follow(agent, stopped, true);
@@ -281,15 +290,4 @@ export class LiveSource implements InspectorSource {
     const { id } = entry.agent;
     return agentView(entry, this.tracked.has(id) || !this.ended.has(id));
   }
-}
-
-/** Whether the log says the call asked for approval and has neither a decision nor a result yet. */
-function waitsForApproval(events: readonly LogEvent[], callId: string): boolean {
-  let asked = false;
-  for (const event of events) {
-    if (event.data.callId !== callId) continue;
-    if (event.type === 'approval.asked') asked = true;
-    if (event.type === 'approval.decided' || event.type === 'tool.result') asked = false;
-  }
-  return asked;
 }

@@ -1,5 +1,6 @@
 import type { PermissionMode } from '../permissions/modes.ts';
 import type { ActorSnapshot } from '../runtime/agent-handle.ts';
+import type { JobStanding } from '../runtime/jobs/job-standings.ts';
 import type { LogEvent, StopReason, ToolOutcome } from '../session/types.ts';
 import type { TravelAnswer } from './time-travel.ts';
 
@@ -49,7 +50,16 @@ export type AgentView = {
   recent: LogEvent[];
 };
 
-export type AgentsPayload = { source: 'live' | 'recorded'; title: string; agents: AgentView[] };
+/**
+ * What the page is first told: the agents, and (live) where each job of the system stands. The job lines
+ * of the board come from the system when it says, else from the logs (a recording, an older host).
+ */
+export type AgentsPayload = {
+  source: 'live' | 'recorded';
+  title: string;
+  agents: AgentView[];
+  jobs?: JobStanding[];
+};
 
 /** Where an actor sits: its agent, and the local ids from the agent actor down (`['turn', 'step']`). */
 export type ActorPlace = {
@@ -78,6 +88,8 @@ export type InspectorMessage =
   | { kind: 'progress'; agentId: string; callId: string; progress: unknown }
   | { kind: 'error'; agentId: string; message: string }
   | { kind: 'agent'; agent: AgentView }
+  /** Where the system's jobs stand now (a task started or ended). */
+  | { kind: 'jobs'; jobs: JobStanding[] }
   /** This client fell behind and missed messages; a fresh `snapshot` follows. */
   | { kind: 'reset'; dropped: number };
 

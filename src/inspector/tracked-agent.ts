@@ -56,3 +56,14 @@ export function agentView(entry: Tracked, live: boolean): AgentView {
     recent: [...entry.recent],
   };
 }
+
+/** Whether the log says the call asked for approval and has neither a decision nor a result yet. */
+export function waitsForApproval(events: readonly LogEvent[], callId: string): boolean {
+  let asked = false;
+  for (const event of events) {
+    if (event.data.callId !== callId) continue;
+    if (event.type === 'approval.asked') asked = true;
+    if (event.type === 'approval.decided' || event.type === 'tool.result') asked = false;
+  }
+  return asked;
+}

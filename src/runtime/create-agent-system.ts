@@ -16,6 +16,7 @@ import { createAgentSchema, forkAgentSchema, inspectSchema, resumeAgentSchema } 
 import { Creations } from './creations.ts';
 import { inspectGuarded } from './guarded-inspect.ts';
 import { hostLogic } from './host.ts';
+import { JobStandings, type JobWatch } from './jobs/job-standings.ts';
 import type { Job, JobOptions, JobPlace } from './jobs/run-job.ts';
 import type { TaskSupervisionHost } from './jobs/supervised-task.ts';
 import { tracedJob } from './jobs/traced-job.ts';
@@ -64,6 +65,9 @@ export class AgentSystem {
   private readonly tracing: SystemTracing;
   private disposed = false;
   private jobsStarted = 0;
+  private readonly standings = new JobStandings();
+  /** The jobs `runJob` started and where each stands (tasks finished, failed, running), as they change. */
+  readonly jobs: JobWatch = this.standings;
 
   constructor(options: AgentSystemOptions) {
     const config = parseSystemOptions(options);
@@ -140,10 +144,8 @@ export class AgentSystem {
     this.assertOpen();
     const jobId = `job-${++this.jobsStarted}`;
     const createAgent = (created: CreateAgentOptions, job?: JobPlace) => this.createNew(created, job);
-    return tracedJob(
-      { jobId, tracing: this.tracing, createAgent, supervision: this.taskSupervision },
-      options,
-    );
+    const { tracing, standings } = this;
+    return tracedJob({ jobId, tracing, standings, createAgent, supervision: this.taskSupervision }, options);
   }
 
   /** What supervising a task of this system needs: `runJob`'s, and a queue worker's (`startWorker`). */

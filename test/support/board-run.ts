@@ -43,7 +43,7 @@ export type BoardRun = {
 /**
  * The system in `dir` (sessions) and `cwd` (workspace), and `start`, which starts the run and returns once
  * every agent is where it waits. (A live inspector sees agents that end only while a page is open: open it
- * before `start`.)
+ * before `start` to see their rows; the job's line counts them either way.)
  */
 export function boardRun(options: { dir: string; cwd: string; clock?: Clock }): {
   system: AgentSystem;

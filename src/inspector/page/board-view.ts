@@ -2,7 +2,8 @@
  * board.js and board-view.js of the inspector page: the Board tab, where the page opens — every agent with
  * its task, what it is doing in words and for how long, step, tokens, cost and time; subagents under the
  * agent whose call started them; disposed agents greyed, below the live ones; each job as x of N finished.
- * The rows come from the logs the page holds, through `projectBoard` (board.ts, served as its source).
+ * The rows come from the logs the page holds, through `projectBoard` (board.ts, served as its source); a
+ * live system's own job standings, when it sends them, count its jobs (`withSystemJobs`).
  */
 import { estimateCost } from '../../providers/prices.ts';
 import { boardFunctions } from '../board.ts';
@@ -10,7 +11,7 @@ import { boardFunctions } from '../board.ts';
 /** board.js: the projection, served as its source (`__name`: see tree.js). */
 export const boardScript = `import { projectAgentTree } from './tree.js';
 const __name = (target) => target;
-export { durationText };
+export { durationText, withSystemJobs };
 /** As board.ts's: the tree and the runtime's estimate, both served as their source. */
 export function projectBoard(logs, disposed = []) {
   return boardView({ tree: projectAgentTree(logs), logs, disposed, cost: estimateCost });
@@ -21,7 +22,7 @@ ${boardFunctions.map((fn) => fn.toString()).join('\n')}
 
 export const boardViewScript = `
 import { S, add, el, logOf, pageNow, redraw, setTab, travelTo } from './core.js';
-import { durationText, projectBoard } from './board.js';
+import { durationText, projectBoard, withSystemJobs } from './board.js';
 
 /** Every log the page holds, the known agents first (in the order the server lists them). */
 function pageLogs() {
@@ -70,7 +71,7 @@ export function renderBoard(box) {
   const disposed = [...S.agents.values()].filter((a) => a.state === 'disposed').map((a) => a.id);
   const view = projectBoard(pageLogs(), disposed);
   const now = pageNow();
-  for (const job of view.jobs) {
+  for (const job of withSystemJobs(view.jobs, S.jobs)) {
     const line = job.id + ': ' + job.finished + '/' + job.tasks + ' finished' + (job.failed ? ' · ' + job.failed + ' failed' : '') +
       (job.running ? ' · ' + job.running + ' running' : '') + (job.notStarted ? ' · ' + job.notStarted + ' not started' : '');
     const row = el('div', 'board-job', line); row.dataset.job = job.id;

@@ -6,7 +6,7 @@ export const coreScript = String.raw`
 export const S = { source: '', agents: new Map(), logs: new Map(), streaming: new Map(), inspection: [],
   selected: null, tab: 'board', board: { state: 'all', text: '' }, clockAt: null, dirty: false, travel: null, answer: null, machines: new Map(),
   filter: '', logFilter: { type: '', turn: '', step: '', text: '' }, picked: null, contexts: null,
-  views: new Map() };
+  views: new Map(), jobs: undefined };
 const MAX_INSPECTION = 1000;
 const listeners = [];
 export function onRender(fn) { listeners.push(fn); }
@@ -99,7 +99,7 @@ function onMessage(m) {
     case 'snapshot': {
       S.source = m.source; document.getElementById('title').textContent = m.title;
       document.getElementById('source').textContent = m.source === 'live' ? 'live' : 'recorded (read-only)';
-      S.agents = new Map(m.agents.map((a) => [a.id, a]));
+      S.agents = new Map(m.agents.map((a) => [a.id, a])); S.jobs = m.jobs;
       for (const a of m.agents) { addEvents(a.id, a.recent); void loadLog(a.id); }
       if (!S.selected || !S.agents.has(S.selected)) S.selected = m.agents.length ? m.agents[0].id : null;
       if (m.source === 'recorded' && S.selected && S.travel === null) void travelTo(S.agents.get(S.selected).logLength - 1);
@@ -111,6 +111,7 @@ function onMessage(m) {
       if (!S.selected) S.selected = m.agent.id;
       break;
     case 'log': addEvents(m.agentId, [m.event]); break;
+    case 'jobs': S.jobs = m.jobs; break;
     case 'delta': {
       const cur = S.streaming.get(m.agentId);
       if (cur && cur.turn === m.turn && cur.step === m.step) { cur[m.thinking ? 'thinking' : 'text'] += m.text; }
